@@ -1,0 +1,49 @@
+// mcp-wire: a hand-written Model Context Protocol implementation, written to be read.
+// Spec: https://modelcontextprotocol.io/specification/2025-11-25
+//
+// Reading order, from the wire up (imports point down this list only):
+//   1. JSON-RPC, no MCP in it
+//      jsonrpc/messages.ts    wire shapes, error codes, the codec that classifies one JSON text
+//      jsonrpc/framing.ts     newline-delimited framing: bytes to lines and back
+//      jsonrpc/pending.ts     the correlator: requests we sent, timeouts, late responses
+//      jsonrpc/params.ts      reading params with -32602 errors that name the field
+//      jsonrpc/dispatcher.ts  the method table and its error rules
+//   2. The MCP base protocol
+//      protocol/transport.ts  what a transport is; an in-memory pair
+//      protocol/connection.ts a symmetric connection: requests both ways, batches, unreadable input
+//      protocol/incoming.ts   requests from the peer: cancellation, progress, one answer each
+//   3. MCP schema: the types of every message (mcp/*.ts) and the versions (mcp/versions.ts)
+//   4. The server role
+//      server/definition.ts   what a server offers; server/session.ts one client's session
+//      server/features/*.ts   lifecycle, tools, resources, prompts, completion, logging
+//      server/compat.ts       fitting results to older protocol versions
+//      schema/*.ts            the JSON Schema validator and RFC 6570 URI templates it relies on
+//   5. Transports: transports/stdio.ts, transports/stdio-server.ts
+//   6. Programs: server.ts (the demo server), walkthrough.ts (npm start)
+
+export * from "./jsonrpc/messages.js";
+export { LineDecoder, encodeLine, DEFAULT_MAX_MESSAGE_BYTES } from "./jsonrpc/framing.js";
+export { PendingRequests, RequestTimeoutError, RequestAbortedError, ConnectionClosedError, DEFAULT_TIMEOUTS, type TimeoutPolicy } from "./jsonrpc/pending.js";
+export { Params } from "./jsonrpc/params.js";
+export { Dispatcher, type Row, type RequestRow, type NotificationRow } from "./jsonrpc/dispatcher.js";
+export { Connection, type RequestContext, type RequestOptions, type WirePolicy } from "./protocol/connection.js";
+export { createMemoryPair, type Transport, type TransportHandlers } from "./protocol/transport.js";
+export * from "./mcp/versions.js";
+export { McpServer, text, type ServerInfo, type ServerOptions, type ToolHandler, type Completer } from "./server/definition.js";
+export { ServerSession } from "./server/session.js";
+export { CapabilityError } from "./server/client-requests.js";
+export type { HandlerContext } from "./server/context.js";
+export { StreamTransport } from "./transports/stdio.js";
+export { serveStdio } from "./transports/stdio-server.js";
+export { validate, checkSchema, SchemaError, type JsonSchema, type SchemaIssue } from "./schema/json-schema.js";
+export type * from "./mcp/base.js";
+export type * from "./mcp/content.js";
+export type * from "./mcp/lifecycle.js";
+export type * from "./mcp/tools.js";
+export type * from "./mcp/resources.js";
+export type * from "./mcp/prompts.js";
+export type * from "./mcp/completion.js";
+export type * from "./mcp/logging.js";
+export type * from "./mcp/client-features.js";
+export type * from "./mcp/utilities.js";
+export type * from "./mcp/methods.js";

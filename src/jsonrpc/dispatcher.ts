@@ -1,0 +1,94 @@
+// The method table: one row per method, and the rules that turn any failure into exactly one
+// well-formed error response. Spec: https://www.jsonrpc.org/specification#error_object and
+// https://modelcontextprotocol.io/specification/2025-11-25/basic#responses
+// Which methods exist and when they may be called is the role's business (server or client).
+
+import { ErrorCode, RpcError, type JSONRPCNotification, type JSONRPCRequest, type JSONRPCResponse } from "./messages.js";
+import { Params } from "./params.js";
+
+/** A row for a request: its handler returns the `result` object, or throws. */
+export interface RequestRow<C> {
+  method: string;
+  kind: "request";
+  handle(params: Params, context: C): Promise<{ [key: string]: unknown }> | { [key: string]: unknown };
+}
+
+/** A row for a notification: it returns nothing, and nothing is ever sent back. */
+export interface NotificationRow {
+  method: string;
+  kind: "notification";
+  handle(params: Params): void | Promise<void>;
+}
+
+export type Row<C> = RequestRow<C> | NotificationRow;
+
+export interface DispatcherOptions {
+  /** Decides, before the handler runs, whether the method may be called now; returns the error if not. */
+  gate?: (method: string, kind: "request" | "notification") => RpcError | undefined;
+  /** Hears about failures that the peer only sees as a generic internal error. */
+  onInternalError?: (method: string, error: unknown) => void;
+}
+
+export class Dispatcher<C> {
+  #rows = new Map<string, Row<C>>();
+  #options: DispatcherOptions;
+
+  constructor(rows: Row<C>[], options: DispatcherOptions = {}) {
+    for (const row of rows) {
+      if (this.#rows.has(row.method)) throw new Error(`dispatcher: two rows for method "${row.method}"`);
+      this.#rows.set(row.method, row);
+    }
+    this.#options = options;
+  }
+
+  /** Replaces the gate: roles call this as their lifecycle moves on. */
+  setGate(gate: DispatcherOptions["gate"]): void {
+    this.#options = { ...this.#options, gate };
+  }
+
+  methods(): string[] {
+    return [...this.#rows.keys()];
+  }
+
+  /** Runs a request's handler and always produces its one response. Never throws. */
+  async handleRequest(request: JSONRPCRequest, context: C): Promise<JSONRPCResponse> {
+    try {
+      return { jsonrpc: "2.0", id: request.id, result: await this.#run(request, context) };
+    } catch (error) {
+      return { jsonrpc: "2.0", id: request.id, error: this.#toRpcError(request.method, error).toErrorObject() };
+    }
+  }
+
+  /** Refusals and results take the same path through the event loop, so answers keep their order. */
+  async #run(request: JSONRPCRequest, context: C): Promise<{ [key: string]: unknown }> {
+    const row = this.#rows.get(request.method);
+    // Spec (basic#responses): an unknown method is answered with -32601.
+    if (!row || row.kind !== "request") throw new RpcError(ErrorCode.MethodNotFound, `method not found: ${request.method}`);
+    const refusal = this.#options.gate?.(request.method, "request");
+    if (refusal) throw refusal;
+    return row.handle(new Params(request.method, request.params), context);
+  }
+
+  /**
+   * Runs a notification's handler. Unknown notifications and failures are reported locally and
+   * otherwise ignored. Spec (basic#notifications): the receiver MUST NOT send a response.
+   */
+  async handleNotification(notification: JSONRPCNotification): Promise<void> {
+    const row = this.#rows.get(notification.method);
+    if (!row || row.kind !== "notification") return;
+    try {
+      if (this.#options.gate?.(notification.method, "notification")) return;
+      await row.handle(new Params(notification.method, notification.params));
+    } catch (error) {
+      this.#options.onInternalError?.(notification.method, error);
+    }
+  }
+
+  #toRpcError(method: string, error: unknown): RpcError {
+    if (error instanceof RpcError) return error;
+    // Anything else is a bug or a failure inside the handler: the peer learns that it failed, but
+    // not the stack or the message, which may hold paths or secrets.
+    this.#options.onInternalError?.(method, error);
+    return new RpcError(ErrorCode.InternalError, `${method}: internal error`);
+  }
+}

@@ -1,0 +1,188 @@
+// JSON-RPC 2.0 wire shapes, the standard error codes, and the codec that turns one JSON text into
+// one classified message. No MCP in this file beyond the id rules MCP tightens.
+// Spec: https://modelcontextprotocol.io/specification/2025-11-25/basic#messages and
+// https://www.jsonrpc.org/specification. Batches are classified here but handled by the connection.
+
+/**
+ * A request id: a string or an integer, chosen by the sender. MCP forbids `null` and forbids reusing
+ * an id within a session. Ids are compared with their type: `1` and `"1"` are different requests.
+ */
+export type RequestId = string | number;
+
+/** Asks the peer to do something; the peer MUST answer with exactly one response carrying `id`. */
+export interface JSONRPCRequest {
+  jsonrpc: "2.0";
+  id: RequestId;
+  method: string;
+  /** Named parameters. MCP always uses an object here, never a positional array. */
+  params?: { [key: string]: unknown };
+}
+
+/** A one-way message. It has no `id`, and the receiver MUST NOT answer it, not even with an error. */
+export interface JSONRPCNotification {
+  jsonrpc: "2.0";
+  method: string;
+  params?: { [key: string]: unknown };
+}
+
+/** The successful answer to a request. `result` is always an object in MCP; `{}` when empty. */
+export interface JSONRPCResultResponse {
+  jsonrpc: "2.0";
+  id: RequestId;
+  result: { [key: string]: unknown };
+}
+
+/**
+ * The failed answer to a request. `id` is left out (2025-11-25) or `null` (base JSON-RPC and older
+ * MCP versions) when the request's id could not be read, for example after a parse error.
+ */
+export interface JSONRPCErrorResponse {
+  jsonrpc: "2.0";
+  id?: RequestId | null;
+  error: ErrorObject;
+}
+
+/** What went wrong: an integer `code`, a one-sentence `message`, and optional free-form `data`. */
+export interface ErrorObject {
+  code: number;
+  message: string;
+  data?: unknown;
+}
+
+export type JSONRPCResponse = JSONRPCResultResponse | JSONRPCErrorResponse;
+export type JSONRPCMessage = JSONRPCRequest | JSONRPCNotification | JSONRPCResponse;
+
+/** The standard codes, plus the ones MCP defines. https://www.jsonrpc.org/specification#error_object */
+export const ErrorCode = {
+  /** The text was not valid JSON (or not valid UTF-8). */
+  ParseError: -32700,
+  /** Valid JSON, but not a valid JSON-RPC message. */
+  InvalidRequest: -32600,
+  /** No such method, or a capability the receiver did not offer. */
+  MethodNotFound: -32601,
+  /** The method exists but its params are wrong: unknown tool, bad cursor, missing field. */
+  InvalidParams: -32602,
+  /** The receiver failed while handling a valid request. */
+  InternalError: -32603,
+  /** MCP (server/resources#error-handling): `resources/read` of a URI the server does not have. */
+  ResourceNotFound: -32002,
+} as const;
+
+/**
+ * An error that is meant to be sent to the peer. Handlers throw it; the dispatcher renders it as the
+ * `error` member of a response. Any other thrown value becomes a generic internal error.
+ */
+export class RpcError extends Error {
+  readonly code: number;
+  readonly data: unknown;
+
+  constructor(code: number, message: string, data?: unknown) {
+    super(message);
+    this.name = "RpcError";
+    this.code = code;
+    this.data = data;
+  }
+
+  toErrorObject(): ErrorObject {
+    return this.data === undefined
+      ? { code: this.code, message: this.message }
+      : { code: this.code, message: this.message, data: this.data };
+  }
+
+  /** Rebuilds an error received from the peer, so callers can `catch` it and read its code. */
+  static fromErrorObject(error: ErrorObject): RpcError {
+    return new RpcError(error.code, error.message, error.data);
+  }
+}
+
+/** One incoming JSON text, classified. `invalid` carries the error to answer with. */
+export type Incoming =
+  | { kind: "request"; message: JSONRPCRequest }
+  | { kind: "notification"; message: JSONRPCNotification }
+  | { kind: "response"; message: JSONRPCResponse }
+  | { kind: "batch"; items: unknown[] }
+  | { kind: "invalid"; error: RpcError; id?: RequestId };
+
+/** Parses one JSON text (a line on stdio, a body on HTTP) and classifies it. Never throws. */
+export function decodeMessage(text: string): Incoming {
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch {
+    // The engine's own message (with a position) is left out: it differs between Node versions,
+    // and it would echo parts of the input back.
+    return { kind: "invalid", error: new RpcError(ErrorCode.ParseError, "parse error: the message is not valid JSON") };
+  }
+  if (Array.isArray(value)) return { kind: "batch", items: value };
+  return classify(value);
+}
+
+/** Classifies an already-parsed value: one message, or the reason it is not one. */
+export function classify(value: unknown): Incoming {
+  if (!isObject(value)) return invalid("message must be a JSON object");
+  const hasId = "id" in value;
+  const id = readableId(value.id);
+  // Spec (basic#messages): every message carries "jsonrpc": "2.0" exactly.
+  if (value.jsonrpc !== "2.0") return invalid('"jsonrpc" must be exactly "2.0"', id);
+
+  if ("method" in value) {
+    if (typeof value.method !== "string") return invalid('"method" must be a string', id);
+    if ("params" in value && !isObject(value.params)) {
+      return invalid(`${value.method}: "params" must be an object`, id);
+    }
+    if (!hasId) return { kind: "notification", message: value as unknown as JSONRPCNotification };
+    // Spec (basic#requests): the id MUST be a string or integer and MUST NOT be null.
+    if (id === undefined) return invalid(`${value.method}: "id" must be a string or an integer`);
+    return { kind: "request", message: value as unknown as JSONRPCRequest };
+  }
+
+  if ("result" in value) {
+    if (id === undefined) return invalid('a response\'s "id" must be a string or an integer');
+    if (!isObject(value.result)) return invalid('"result" must be an object', id);
+    return { kind: "response", message: value as unknown as JSONRPCResultResponse };
+  }
+
+  if ("error" in value) {
+    const error = value.error;
+    if (!isObject(error) || !Number.isInteger(error.code) || typeof error.message !== "string") {
+      return invalid('"error" must be an object with an integer "code" and a string "message"', id);
+    }
+    // A tolerant reader: error responses to unreadable requests arrive with no id or id null.
+    if (hasId && value.id !== null && id === undefined) return invalid('"id" must be a string or an integer');
+    return { kind: "response", message: value as unknown as JSONRPCErrorResponse };
+  }
+
+  return invalid('message has neither "method", "result" nor "error"', id);
+}
+
+/**
+ * An id we can echo back exactly, or undefined. Numbers must be safe integers: a fraction is not a
+ * valid id, and a larger integer would not survive JSON.parse unchanged, so echoing it would answer
+ * a request the peer never sent.
+ */
+function readableId(id: unknown): RequestId | undefined {
+  if (typeof id === "string") return id;
+  if (typeof id === "number" && Number.isSafeInteger(id)) return id;
+  return undefined;
+}
+
+function invalid(message: string, id?: RequestId): Incoming {
+  return { kind: "invalid", error: new RpcError(ErrorCode.InvalidRequest, `invalid request: ${message}`), id };
+}
+
+export function isObject(value: unknown): value is { [key: string]: unknown } {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}
+
+/**
+ * Serializes a message (or a batch) as compact JSON. JSON.stringify escapes every newline inside
+ * strings, so the text never contains a raw "\n" and is safe to frame as one line.
+ */
+export function encodeMessage(message: JSONRPCMessage | JSONRPCMessage[]): string {
+  return JSON.stringify(message);
+}
+
+/** A stable map key for an id that keeps its type: `1` -> "n:1", `"1"` -> "s:1". */
+export function idKey(id: RequestId): string {
+  return typeof id === "number" ? `n:${id}` : `s:${id}`;
+}

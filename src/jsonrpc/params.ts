@@ -1,0 +1,95 @@
+// Reading a request's params with clear errors. Every failure is an Invalid params (-32602) error
+// whose message names the method and the field, e.g. `tools/call: "name" must be a string`.
+// Spec: https://www.jsonrpc.org/specification#error_object (code -32602).
+
+import { ErrorCode, isObject, RpcError, type RequestId } from "./messages.js";
+
+type Json = { [key: string]: unknown };
+
+export class Params {
+  readonly method: string;
+  readonly value: Json;
+  readonly #path: string;
+
+  /** `params` may be absent on the wire; that reads as an empty object. */
+  constructor(method: string, params: unknown, path = "") {
+    if (params !== undefined && !isObject(params)) {
+      throw new RpcError(ErrorCode.InvalidParams, `${method}: ${path ? `"${path}"` : "params"} must be an object`);
+    }
+    this.method = method;
+    this.value = params ?? {};
+    this.#path = path;
+  }
+
+  /** The -32602 error for a field of this object, for the caller to throw. */
+  error(field: string, problem: string, data?: unknown): RpcError {
+    return new RpcError(ErrorCode.InvalidParams, `${this.method}: "${this.#name(field)}" ${problem}`, data);
+  }
+
+  string(field: string): string {
+    const value = this.value[field];
+    if (value === undefined) throw this.error(field, "is required");
+    if (typeof value !== "string") throw this.error(field, `must be a string, got ${typeName(value)}`);
+    return value;
+  }
+
+  optionalString(field: string): string | undefined {
+    return this.value[field] === undefined ? undefined : this.string(field);
+  }
+
+  /** One of a fixed set of strings, such as a logging level. */
+  choice<T extends string>(field: string, allowed: readonly T[]): T {
+    const value = this.string(field);
+    if (!allowed.includes(value as T)) throw this.error(field, `must be one of ${allowed.join(", ")}, got "${value}"`);
+    return value as T;
+  }
+
+  /** A request id: a string or an integer. */
+  id(field: string): RequestId {
+    const value = this.value[field];
+    if (typeof value === "string" || Number.isSafeInteger(value)) return value as RequestId;
+    if (value === undefined) throw this.error(field, "is required");
+    throw this.error(field, `must be a string or an integer, got ${typeName(value)}`);
+  }
+
+  /** A nested object, read with the same rules. */
+  object(field: string): Params {
+    const value = this.value[field];
+    if (value === undefined) throw this.error(field, "is required");
+    return new Params(this.method, value, this.#name(field));
+  }
+
+  optionalObject(field: string): Params | undefined {
+    return this.value[field] === undefined ? undefined : this.object(field);
+  }
+
+  /** A free-form object, such as tool arguments. */
+  optionalRecord(field: string): Json | undefined {
+    const value = this.value[field];
+    if (value === undefined) return undefined;
+    if (!isObject(value)) throw this.error(field, `must be an object, got ${typeName(value)}`);
+    return value;
+  }
+
+  /** An object whose values must all be strings, such as prompt arguments. */
+  optionalStringRecord(field: string): Record<string, string> | undefined {
+    const record = this.optionalRecord(field);
+    if (!record) return undefined;
+    for (const [key, value] of Object.entries(record)) {
+      if (typeof value !== "string") throw this.error(`${field}.${key}`, `must be a string, got ${typeName(value)}`);
+    }
+    return record as Record<string, string>;
+  }
+
+  #name(field: string): string {
+    return this.#path ? `${this.#path}.${field}` : field;
+  }
+}
+
+/** A short, human name for a JSON value's type, for error messages. */
+export function typeName(value: unknown): string {
+  if (value === null) return "null";
+  if (Array.isArray(value)) return "array";
+  if (typeof value === "number" && Number.isInteger(value)) return "integer";
+  return typeof value;
+}

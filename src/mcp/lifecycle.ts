@@ -1,0 +1,111 @@
+// The `initialize` handshake: who each side is, what it can do, and which protocol version they
+// will speak. Spec: https://modelcontextprotocol.io/specification/2025-11-25/basic/lifecycle
+// Leaves out the `tasks` capabilities (experimental in 2025-11-25; mcp-wire does not implement tasks).
+// `notifications/initialized` has no params of its own, only `NotificationParams`.
+
+import type { BaseMetadata, Icons, RequestParams, Result } from "./base.js";
+
+/**
+ * Identifies a client or server program. `name` and `version` have been required since 2024-11-05;
+ * `title` arrived in 2025-06-18, and `icons`, `description` and `websiteUrl` in 2025-11-25.
+ */
+export interface Implementation extends BaseMetadata, Icons {
+  /** The program's version, free-form (e.g. `"1.4.0"`). */
+  version: string;
+  /** A sentence or two on what the program is for. Since 2025-11-25. */
+  description?: string;
+  /** The program's home page, as a URL. Since 2025-11-25. */
+  websiteUrl?: string;
+}
+
+/**
+ * What a client offers the server. Each key is present only if the client supports the feature; an
+ * empty object `{}` means "yes, with no options". Peers may add keys beyond these. Since 2025-06-18
+ * each side MUST use only features the other declared (earlier versions said SHOULD).
+ */
+export interface ClientCapabilities {
+  /** Non-standard features, keyed by a name the peers agree on. */
+  experimental?: { [key: string]: object };
+  /** The client can answer `roots/list`. */
+  roots?: {
+    /** The client will send `notifications/roots/list_changed` when its roots change. */
+    listChanged?: boolean;
+  };
+  /** The client can answer `sampling/createMessage`. Before 2025-11-25 it has no sub-keys. */
+  sampling?: {
+    /**
+     * The client honours `includeContext` values other than `"none"`. Without it, servers SHOULD
+     * send only `"none"` or leave the field out. Since 2025-11-25.
+     */
+    context?: object;
+    /** The client accepts `tools` and `toolChoice` in sampling requests. Since 2025-11-25. */
+    tools?: object;
+  };
+  /**
+   * The client can answer `elicitation/create`. Since 2025-06-18. An empty object means form mode
+   * only; a client that declares this MUST support at least one mode.
+   */
+  elicitation?: {
+    /** Form mode: the client renders a schema-driven form. Since 2025-11-25 (implied before). */
+    form?: object;
+    /** URL mode: the client sends the user to a web page. Since 2025-11-25. */
+    url?: object;
+  };
+}
+
+/**
+ * What a server offers the client, with the same presence rules as `ClientCapabilities`.
+ * The spec's 2025-11-25 `tasks` key (experimental task-augmented requests) is left out on purpose:
+ * mcp-wire does not implement tasks.
+ */
+export interface ServerCapabilities {
+  /** Non-standard features, keyed by a name the peers agree on. */
+  experimental?: { [key: string]: object };
+  /** The server may send `notifications/message` and accepts `logging/setLevel`. */
+  logging?: object;
+  /** The server answers `completion/complete`. Since 2025-03-26 (2024-11-05 had no flag for it). */
+  completions?: object;
+  /** The server offers prompts (`prompts/list`, `prompts/get`). */
+  prompts?: {
+    /** The server will send `notifications/prompts/list_changed`. */
+    listChanged?: boolean;
+  };
+  /** The server offers resources (`resources/list`, `resources/read`, templates). */
+  resources?: {
+    /** The server accepts `resources/subscribe` and then sends `notifications/resources/updated`. */
+    subscribe?: boolean;
+    /** The server will send `notifications/resources/list_changed`. */
+    listChanged?: boolean;
+  };
+  /** The server offers tools (`tools/list`, `tools/call`). A server with tools MUST declare this. */
+  tools?: {
+    /** The server will send `notifications/tools/list_changed`. */
+    listChanged?: boolean;
+  };
+}
+
+/** Params of `initialize`, the client's first request. It MUST NOT be cancelled. */
+export interface InitializeRequestParams extends RequestParams {
+  /** The protocol version the client would like; it SHOULD be the newest one it supports. */
+  protocolVersion: string;
+  /** What the client can do. */
+  capabilities: ClientCapabilities;
+  /** Who the client is. */
+  clientInfo: Implementation;
+}
+
+/** The server's answer to `initialize`. The client then sends `notifications/initialized`. */
+export interface InitializeResult extends Result {
+  /**
+   * The version the session will use. If the server supports the client's version it MUST echo
+   * it; otherwise it offers another version it supports (SHOULD be its newest). A client that
+   * cannot speak the answer should disconnect.
+   */
+  protocolVersion: string;
+  /** What the server can do. */
+  capabilities: ServerCapabilities;
+  /** Who the server is. */
+  serverInfo: Implementation;
+  /** Advice on using this server well; a client MAY hand it to the model, e.g. in the system prompt. */
+  instructions?: string;
+}

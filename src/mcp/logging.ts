@@ -1,0 +1,41 @@
+// Logging: a server with the `logging` capability streams log records to the client, which may
+// choose the minimum severity.
+// Spec: https://modelcontextprotocol.io/specification/2025-11-25/server/utilities/logging
+
+import type { NotificationParams, RequestParams } from "./base.js";
+
+/**
+ * Log severities, borrowed from syslog (RFC 5424), least to most severe. A threshold admits its
+ * own level and everything after it in this list.
+ */
+export type LoggingLevel =
+  | "debug"
+  | "info"
+  | "notice"
+  | "warning"
+  | "error"
+  | "critical"
+  | "alert"
+  | "emergency";
+
+/** Params of `logging/setLevel`. An unknown level is error -32602. Result: `{}`. */
+export interface SetLevelRequestParams extends RequestParams {
+  /**
+   * The lowest severity the client wants; the server then sends only this level and above.
+   * Until a client sets one, the server MAY pick what to send.
+   */
+  level: LoggingLevel;
+}
+
+/**
+ * Params of `notifications/message`, one log record from server to client. Records MUST NOT carry
+ * secrets, personal data or internals useful to an attacker, and servers SHOULD rate-limit them.
+ */
+export interface LoggingMessageNotificationParams extends NotificationParams {
+  /** How severe this record is. */
+  level: LoggingLevel;
+  /** Which part of the server wrote it. */
+  logger?: string;
+  /** The record itself: a string, an object, any JSON value. */
+  data: unknown;
+}

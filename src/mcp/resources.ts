@@ -1,0 +1,87 @@
+// Resources: data a server makes readable by URI, listed directly or described by URI templates,
+// plus subscriptions to changes. Spec: https://modelcontextprotocol.io/specification/2025-11-25/server/resources
+// Contents types live in content.ts; `notifications/resources/list_changed` has only `NotificationParams`.
+
+import type {
+  Annotations,
+  BaseMetadata,
+  Icons,
+  Meta,
+  NotificationParams,
+  PaginatedResult,
+  RequestParams,
+  Result,
+} from "./base.js";
+import type { BlobResourceContents, TextResourceContents } from "./content.js";
+
+/** A resource the server can read, as listed by `resources/list`. */
+export interface Resource extends BaseMetadata, Icons {
+  /**
+   * The resource's address. Any scheme the server understands (`file://`, `https://`, a custom
+   * one following RFC 3986); the server MUST validate URIs it is given.
+   */
+  uri: string;
+  /** What the resource holds; clients may show it to the model as a hint. */
+  description?: string;
+  /** The media type of the contents, when known. */
+  mimeType?: string;
+  /** Hints on audience, importance and freshness (see `Annotations`). */
+  annotations?: Annotations;
+  /** Size of the raw contents in bytes (before base64), when known; helps hosts budget context. */
+  size?: number;
+  /** Extension metadata (see `Meta`). Since 2025-06-18. */
+  _meta?: Meta;
+}
+
+/** A family of resources whose URIs follow a pattern, as listed by `resources/templates/list`. */
+export interface ResourceTemplate extends BaseMetadata, Icons {
+  /** An RFC 6570 URI template, e.g. `file:///logs/{date}.txt`; fill it in and read the result. */
+  uriTemplate: string;
+  /** What resources made from this template hold. */
+  description?: string;
+  /** The media type shared by every matching resource; give it only if they all have the same one. */
+  mimeType?: string;
+  /** Hints on audience, importance and freshness (see `Annotations`). */
+  annotations?: Annotations;
+  /** Extension metadata (see `Meta`). Since 2025-06-18. */
+  _meta?: Meta;
+}
+
+/** The result of `resources/list` (params: `PaginatedRequestParams`). */
+export interface ListResourcesResult extends PaginatedResult {
+  /** One page of concrete resources. */
+  resources: Resource[];
+}
+
+/** The result of `resources/templates/list` (params: `PaginatedRequestParams`). */
+export interface ListResourceTemplatesResult extends PaginatedResult {
+  /** One page of templates. */
+  resourceTemplates: ResourceTemplate[];
+}
+
+/** Params shared by the requests that name one resource (the spec's internal base type). */
+export interface ResourceRequestParams extends RequestParams {
+  /** The resource's URI; how to interpret it is the server's business. */
+  uri: string;
+}
+
+/** Params of `resources/read`. An unknown URI SHOULD get error -32002 with `data: { uri }`. */
+export interface ReadResourceRequestParams extends ResourceRequestParams {}
+
+/** The result of `resources/read`. */
+export interface ReadResourceResult extends Result {
+  /** The contents; several entries when one URI stands for many (e.g. a directory). */
+  contents: (TextResourceContents | BlobResourceContents)[];
+}
+
+/** Params of `resources/subscribe`; only valid if the server declared `resources.subscribe`. Result: `{}`. */
+export interface SubscribeRequestParams extends ResourceRequestParams {}
+
+/** Params of `resources/unsubscribe`, undoing an earlier subscribe. Result: `{}`. */
+export interface UnsubscribeRequestParams extends ResourceRequestParams {}
+
+/** Params of `notifications/resources/updated`, sent only to clients that subscribed. */
+export interface ResourceUpdatedNotificationParams extends NotificationParams {
+  /** The URI that changed; possibly a sub-resource of the one subscribed to. Read it again to see how. */
+  uri: string;
+}

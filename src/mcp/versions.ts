@@ -1,0 +1,66 @@
+// The protocol versions mcp-wire speaks in the handshake era, and which features each one has.
+// Spec: https://modelcontextprotocol.io/specification/2025-11-25/basic/lifecycle#version-negotiation
+// and the changelogs, e.g. https://modelcontextprotocol.io/specification/2025-11-25/changelog
+// A feature is named once here with the first version that has it; code asks `supports(v, f)`.
+
+/** Newest first. A version string is the date of the revision that defined it. */
+export const SUPPORTED_PROTOCOL_VERSIONS = ["2025-11-25", "2025-06-18", "2025-03-26", "2024-11-05"] as const;
+
+export type ProtocolVersion = (typeof SUPPORTED_PROTOCOL_VERSIONS)[number];
+
+export const LATEST_PROTOCOL_VERSION: ProtocolVersion = SUPPORTED_PROTOCOL_VERSIONS[0];
+
+export function isSupportedVersion(version: unknown): version is ProtocolVersion {
+  return SUPPORTED_PROTOCOL_VERSIONS.includes(version as ProtocolVersion);
+}
+
+/** Each feature that differs between versions, with the first version that has it. */
+const FIRST_VERSION_WITH = {
+  /** JSON-RPC batches: receivers MUST accept them in 2025-03-26 only; 2025-06-18 removed them. */
+  batches: "2025-03-26",
+  /** `audio` content blocks. */
+  audioContent: "2025-03-26",
+  /** Tool `annotations` (readOnlyHint, destructiveHint, ...). */
+  toolAnnotations: "2025-03-26",
+  /** The `completions` server capability. */
+  completionsCapability: "2025-03-26",
+  /** A `message` string in progress notifications. */
+  progressMessage: "2025-03-26",
+  /** `title` on tools, resources, prompts, arguments and Implementation. */
+  titles: "2025-06-18",
+  /** Tool `outputSchema` and `structuredContent` in results. */
+  structuredContent: "2025-06-18",
+  /** `resource_link` content blocks. */
+  resourceLinks: "2025-06-18",
+  /** `_meta` on tools, resources, prompts and content blocks (results and params always had it). */
+  metaOnDescriptors: "2025-06-18",
+  /** `lastModified` in annotations. */
+  lastModified: "2025-06-18",
+  /** `context.arguments` in completion/complete. */
+  completionContext: "2025-06-18",
+  /** `elicitation/create` (form mode). */
+  elicitation: "2025-06-18",
+  /** `icons`, and `description` / `websiteUrl` on Implementation. */
+  icons: "2025-11-25",
+  /** Tool input validation failures reported as `isError` results rather than -32602 errors. */
+  inputErrorsAsToolResults: "2025-11-25",
+  /** Error responses to unreadable input leave `id` out instead of sending `null`. */
+  omitUnreadableId: "2025-11-25",
+  /** URL-mode elicitation and `notifications/elicitation/complete`. */
+  urlElicitation: "2025-11-25",
+  /** `tools` and `toolChoice` in sampling requests. */
+  samplingTools: "2025-11-25",
+} as const satisfies Record<string, ProtocolVersion>;
+
+export type VersionedFeature = keyof typeof FIRST_VERSION_WITH;
+
+/** Features that a later version removed again, with the first version without them. */
+const REMOVED_IN: Partial<Record<VersionedFeature, ProtocolVersion>> = {
+  batches: "2025-06-18",
+};
+
+/** Whether a peer that negotiated `version` has `feature`. Version strings sort as dates. */
+export function supports(version: ProtocolVersion, feature: VersionedFeature): boolean {
+  const removed = REMOVED_IN[feature];
+  return version >= FIRST_VERSION_WITH[feature] && (removed === undefined || version < removed);
+}

@@ -1,0 +1,82 @@
+// The minimal transport interface a connection runs over, and an in-memory pair for tests.
+// Spec: https://modelcontextprotocol.io/specification/2025-11-25/basic/transports
+// A transport moves JSON texts; it never interprets them. The connection does the decoding, so
+// parse errors are answered the same way whatever the transport.
+
+import type { RequestId } from "../jsonrpc/messages.js";
+import { encodeMessage, type JSONRPCMessage } from "../jsonrpc/messages.js";
+
+/** What a transport reports to its connection. */
+export interface TransportHandlers {
+  /** One JSON text: a message, or a batch array. */
+  message(text: string): void;
+  /** Input that never became a JSON text: a line over the size limit, or invalid UTF-8. */
+  unreadable(problem: UnreadableInput): void;
+  /**
+   * The peer will send nothing more, but may still read: finish the work in flight, then close.
+   * (On stdio, the end of stdin. `cat requests | server` must still get every answer.)
+   */
+  inputEnded?(): void;
+  /** The transport is gone (peer closed, process ended, or close() was called). */
+  close(cause?: Error): void;
+}
+
+export type UnreadableInput =
+  | { kind: "too-large"; bytes: number; limit: number; id?: RequestId }
+  | { kind: "invalid-utf8" };
+
+export interface Transport {
+  /** Starts delivering input to the handlers. Called once, by the connection. */
+  start(handlers: TransportHandlers): void;
+  /** Writes one message (or batch). Resolves once the transport has taken it. */
+  send(message: JSONRPCMessage | JSONRPCMessage[]): Promise<void>;
+  /** Stops the transport; the close handler runs once. */
+  close(): Promise<void>;
+}
+
+/**
+ * Two transports wired to each other, for tests and for running a client and a server in one
+ * process. Messages cross as JSON text, asynchronously and in order, just as over a pipe.
+ */
+export function createMemoryPair(): [Transport, Transport] {
+  const a = new MemoryTransport();
+  const b = new MemoryTransport();
+  a.peer = b;
+  b.peer = a;
+  return [a, b];
+}
+
+class MemoryTransport implements Transport {
+  peer: MemoryTransport | undefined;
+  #handlers: TransportHandlers | undefined;
+  /** Texts that arrived before start(). */
+  #early: string[] = [];
+  #closed = false;
+
+  start(handlers: TransportHandlers): void {
+    this.#handlers = handlers;
+    for (const text of this.#early.splice(0)) handlers.message(text);
+  }
+
+  async send(message: JSONRPCMessage | JSONRPCMessage[]): Promise<void> {
+    if (this.#closed) throw new Error("memory transport: closed");
+    const text = encodeMessage(message);
+    const peer = this.peer;
+    setImmediate(() => peer?.deliver(text));
+  }
+
+  /** Hands raw text to this end's connection, as if it arrived from the peer. */
+  deliver(text: string): void {
+    if (this.#closed) return;
+    if (this.#handlers) this.#handlers.message(text);
+    else this.#early.push(text);
+  }
+
+  async close(): Promise<void> {
+    if (this.#closed) return;
+    this.#closed = true;
+    this.#handlers?.close();
+    const peer = this.peer;
+    setImmediate(() => void peer?.close());
+  }
+}

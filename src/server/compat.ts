@@ -1,0 +1,68 @@
+// Fitting what a server definition says to the protocol version a client negotiated: fields and
+// content types an older version does not define are left out or turned into plain text.
+// Spec: the "Key changes" lists, e.g. https://modelcontextprotocol.io/specification/2025-06-18/changelog
+// Definitions are written once, for the newest version; this file is the only place that looks back.
+
+import type { ContentBlock } from "../mcp/content.js";
+import { supports, type ProtocolVersion, type VersionedFeature } from "../mcp/versions.js";
+
+type Json = { [key: string]: unknown };
+
+/** Fields of described things (tools, resources, templates, prompts, Implementation) and when they came. */
+const DESCRIPTOR_FIELDS: [string, VersionedFeature][] = [
+  ["title", "titles"],
+  ["icons", "icons"],
+  ["_meta", "metaOnDescriptors"],
+];
+
+/** Copies a tool, resource, template or prompt, without the fields `version` does not know. */
+export function describedFor<T extends Json>(item: T, version: ProtocolVersion, extra: [string, VersionedFeature][] = []): T {
+  const copy: Json = { ...item };
+  for (const [field, feature] of [...DESCRIPTOR_FIELDS, ...extra]) {
+    if (!supports(version, feature)) delete copy[field];
+  }
+  if (isJson(copy.annotations) && !supports(version, "lastModified")) {
+    const { lastModified: _dropped, ...rest } = copy.annotations;
+    copy.annotations = rest;
+  }
+  return copy as T;
+}
+
+/** The fields a tool has only in some versions, beyond the common descriptor ones. */
+export const TOOL_FIELDS: [string, VersionedFeature][] = [
+  ["annotations", "toolAnnotations"],
+  ["outputSchema", "structuredContent"],
+];
+
+/** serverInfo: `title` came in 2025-06-18; `description`, `websiteUrl` and `icons` in 2025-11-25. */
+export function implementationFor<T extends Json>(info: T, version: ProtocolVersion): T {
+  const copy: Json = describedFor(info, version);
+  if (!supports(version, "icons")) {
+    delete copy.description;
+    delete copy.websiteUrl;
+  }
+  return copy as T;
+}
+
+/**
+ * One content block as `version` can carry it. Blocks the version has no type for become text
+ * that says what was there, so the client (and the model behind it) still learns of it.
+ */
+export function contentFor(block: ContentBlock, version: ProtocolVersion): ContentBlock {
+  if (block.type === "audio" && !supports(version, "audioContent")) {
+    return { type: "text", text: `[audio content (${block.mimeType}) omitted: protocol ${version} has no audio content]` };
+  }
+  if (block.type === "resource_link" && !supports(version, "resourceLinks")) {
+    return { type: "text", text: `Resource: ${block.uri}${block.name ? ` (${block.name})` : ""}` };
+  }
+  const copy = describedFor(block as unknown as Json, version) as unknown as ContentBlock;
+  if (copy.type === "resource" && !supports(version, "metaOnDescriptors")) {
+    const { _meta: _dropped, ...resource } = copy.resource as unknown as Json;
+    return { ...copy, resource: resource as unknown as typeof copy.resource };
+  }
+  return copy;
+}
+
+function isJson(value: unknown): value is Json {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}

@@ -1,0 +1,47 @@
+// What a tool, resource or prompt handler can do while it runs: notice cancellation, report
+// progress, log, and ask the client for things (sampling, elicitation, roots).
+// Spec: https://modelcontextprotocol.io/specification/2025-11-25/basic/utilities/progress and
+// client/sampling, client/elicitation, client/roots. Capability checks live in the session.
+
+import type { RequestContext } from "../protocol/connection.js";
+import type { CreateMessageRequestParams, CreateMessageResult, ElicitRequestParams, ElicitResult, ListRootsResult } from "../mcp/client-features.js";
+import type { ClientCapabilities, Implementation } from "../mcp/lifecycle.js";
+import type { LoggingLevel } from "../mcp/logging.js";
+import { supports, type ProtocolVersion } from "../mcp/versions.js";
+import type { ServerSession } from "./session.js";
+
+export interface HandlerContext {
+  /** Aborted when the client cancels this request or the connection closes. */
+  readonly signal: AbortSignal;
+  readonly protocolVersion: ProtocolVersion;
+  readonly clientInfo: Implementation;
+  readonly clientCapabilities: ClientCapabilities;
+  /** Reports progress, if the client asked for it; `progress` must increase each time. */
+  progress(progress: number, total?: number, message?: string): Promise<void>;
+  /** Sends a log message to the client, if it is at or above the level the client set. */
+  log(level: LoggingLevel, data: unknown, logger?: string): Promise<void>;
+  /** Asks the client's model for a completion (sampling/createMessage). */
+  sample(params: CreateMessageRequestParams): Promise<CreateMessageResult>;
+  /** Asks the user for input through the client (elicitation/create). */
+  elicit(params: ElicitRequestParams): Promise<ElicitResult>;
+  /** Asks the client for its filesystem roots (roots/list). */
+  listRoots(): Promise<ListRootsResult>;
+}
+
+/** Builds the context for one request; nested requests to the client share its abort signal. */
+export function handlerContext(session: ServerSession, request: RequestContext): HandlerContext {
+  const version = session.protocolVersion;
+  const signal = request.signal;
+  return {
+    signal,
+    protocolVersion: version,
+    clientInfo: session.clientInfo,
+    clientCapabilities: session.clientCapabilities,
+    progress: (progress, total, message) =>
+      request.progress(progress, total, supports(version, "progressMessage") ? message : undefined),
+    log: (level, data, logger) => session.log(level, data, logger),
+    sample: (params) => session.createMessage(params, { signal }),
+    elicit: (params) => session.elicit(params, { signal }),
+    listRoots: () => session.listRoots({ signal }),
+  };
+}

@@ -1,0 +1,134 @@
+// A server *definition*: who the server is and what it offers (tools, resources, templates,
+// prompts). One definition serves any number of connections; each is a ServerSession.
+// Spec: https://modelcontextprotocol.io/specification/2025-11-25/server (the three primitives).
+// Changes at run time are announced to every live session as list_changed notifications.
+
+import type { ContentBlock, ResourceContents } from "../mcp/content.js";
+import type { Implementation } from "../mcp/lifecycle.js";
+import type { GetPromptResult, Prompt } from "../mcp/prompts.js";
+import type { Resource, ResourceTemplate } from "../mcp/resources.js";
+import type { CallToolResult, Tool } from "../mcp/tools.js";
+import { checkSchema } from "../schema/json-schema.js";
+import { UriTemplate } from "../schema/uri-template.js";
+import type { HandlerContext } from "./context.js";
+import { DEFAULT_PAGE_SIZE } from "./pagination.js";
+import { ServerSession, type ServerSessionOptions } from "./session.js";
+import type { Transport } from "../protocol/transport.js";
+
+/** Runs a tool. Throwing (anything but an RpcError) makes an `isError` result for the model. */
+export type ToolHandler = (args: { [key: string]: unknown }, context: HandlerContext) => CallToolResult | Promise<CallToolResult>;
+/** Reads a fixed resource; returns its contents (usually one item). */
+export type ResourceReader = (uri: string, context: HandlerContext) => ResourceContents[] | Promise<ResourceContents[]>;
+/** Reads a resource matched by a template, given the template's variables. */
+export type TemplateReader = (uri: string, variables: Record<string, string | string[]>, context: HandlerContext) => ResourceContents[] | Promise<ResourceContents[]>;
+/** Renders a prompt from its (already checked) arguments. */
+export type PromptRenderer = (args: Record<string, string>, context: HandlerContext) => GetPromptResult | Promise<GetPromptResult>;
+/** Suggests values for one argument or template variable, given what the user typed so far. */
+export type Completer = (value: string, resolved: Record<string, string>) => string[] | Promise<string[]>;
+
+export interface ServerInfo extends Implementation {
+  /** How to use this server, for the client to pass on to its model (InitializeResult.instructions). */
+  instructions?: string;
+}
+
+export interface ServerOptions {
+  /** Items per page of tools/list, resources/list, resources/templates/list and prompts/list. */
+  pageSize?: number;
+}
+
+export interface RegisteredTool { tool: Tool; handler: ToolHandler }
+export interface RegisteredResource { resource: Resource; read: ResourceReader }
+export interface RegisteredTemplate { template: ResourceTemplate; matcher: UriTemplate; read: TemplateReader; complete: Record<string, Completer> }
+export interface RegisteredPrompt { prompt: Prompt; render: PromptRenderer; complete: Record<string, Completer> }
+
+export type ListKind = "tools" | "resources" | "prompts";
+
+export class McpServer {
+  readonly info: ServerInfo;
+  readonly pageSize: number;
+  readonly #tools = new Map<string, RegisteredTool>();
+  readonly #resources = new Map<string, RegisteredResource>();
+  readonly #templates = new Map<string, RegisteredTemplate>();
+  readonly #prompts = new Map<string, RegisteredPrompt>();
+  readonly #sessions = new Set<ServerSession>();
+
+  constructor(info: ServerInfo, options: ServerOptions = {}) {
+    this.info = info;
+    this.pageSize = options.pageSize ?? DEFAULT_PAGE_SIZE;
+    if (!(this.pageSize >= 1)) throw new Error("server: pageSize must be at least 1");
+  }
+
+  /** Serves one connection over `transport`. */
+  connect(transport: Transport, options: ServerSessionOptions = {}): ServerSession {
+    const session = new ServerSession(this, transport, options);
+    this.#sessions.add(session);
+    session.onClose(() => this.#sessions.delete(session));
+    session.start();
+    return session;
+  }
+
+  tool(tool: Tool, handler: ToolHandler): this {
+    // Spec (server/tools#tool-names): names SHOULD be 1-128 characters of A-Z a-z 0-9 _ - . and unique.
+    if (!/^[A-Za-z0-9_.-]{1,128}$/.test(tool.name)) throw new Error(`server: tool name "${tool.name}" must be 1-128 characters of A-Z a-z 0-9 _ - .`);
+    // Spec (server/tools#tool): inputSchema MUST be an object schema, never null.
+    if (tool.inputSchema?.type !== "object") throw new Error(`server: tool "${tool.name}" needs an inputSchema of type "object"`);
+    checkSchema(tool.inputSchema);
+    if (tool.outputSchema) checkSchema(tool.outputSchema);
+    this.#tools.set(tool.name, { tool, handler });
+    return this.#changed("tools");
+  }
+
+  resource(resource: Resource, read: ResourceReader): this {
+    this.#resources.set(resource.uri, { resource, read });
+    return this.#changed("resources");
+  }
+
+  resourceTemplate(template: ResourceTemplate, read: TemplateReader, complete: Record<string, Completer> = {}): this {
+    const matcher = new UriTemplate(template.uriTemplate);
+    this.#templates.set(template.uriTemplate, { template, matcher, read, complete });
+    return this.#changed("resources");
+  }
+
+  prompt(prompt: Prompt, render: PromptRenderer, complete: Record<string, Completer> = {}): this {
+    this.#prompts.set(prompt.name, { prompt, render, complete });
+    return this.#changed("prompts");
+  }
+
+  removeTool(name: string): boolean {
+    return this.#tools.delete(name) && !!this.#changed("tools");
+  }
+
+  removeResource(uri: string): boolean {
+    return this.#resources.delete(uri) && !!this.#changed("resources");
+  }
+
+  removePrompt(name: string): boolean {
+    return this.#prompts.delete(name) && !!this.#changed("prompts");
+  }
+
+  /** A resource's content changed: subscribed sessions get notifications/resources/updated. */
+  resourceUpdated(uri: string): void {
+    for (const session of this.#sessions) session.resourceUpdated(uri);
+  }
+
+  /** Lists in registration order, so that pages and cursors stay stable. */
+  tools(): RegisteredTool[] { return [...this.#tools.values()]; }
+  resources(): RegisteredResource[] { return [...this.#resources.values()]; }
+  templates(): RegisteredTemplate[] { return [...this.#templates.values()]; }
+  prompts(): RegisteredPrompt[] { return [...this.#prompts.values()]; }
+  findTool(name: string): RegisteredTool | undefined { return this.#tools.get(name); }
+  findResource(uri: string): RegisteredResource | undefined { return this.#resources.get(uri); }
+  findTemplate(uriTemplate: string): RegisteredTemplate | undefined { return this.#templates.get(uriTemplate); }
+  findPrompt(name: string): RegisteredPrompt | undefined { return this.#prompts.get(name); }
+  get sessionCount(): number { return this.#sessions.size; }
+
+  #changed(kind: ListKind): this {
+    for (const session of this.#sessions) session.listChanged(kind);
+    return this;
+  }
+}
+
+/** A text block, the most common content. */
+export function text(value: string): ContentBlock {
+  return { type: "text", text: value };
+}

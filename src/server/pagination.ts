@@ -1,0 +1,41 @@
+// Splitting the four list results into pages, behind opaque cursors.
+// Spec: https://modelcontextprotocol.io/specification/2025-11-25/server/utilities/pagination
+// A cursor encodes which list and where the next page starts. Clients must treat it as opaque;
+// we still check every cursor we get back, because a client may send anything.
+
+import type { Params } from "../jsonrpc/params.js";
+
+export type ListName = "tools" | "resources" | "resourceTemplates" | "prompts";
+
+export const DEFAULT_PAGE_SIZE = 50;
+
+/** Returns one page of `items` and, unless it is the last, the cursor for the next one. */
+export function paginate<T>(list: ListName, items: readonly T[], params: Params, pageSize: number): { page: T[]; nextCursor?: string } {
+  const cursor = params.optionalString("cursor");
+  const start = cursor === undefined ? 0 : readCursor(list, cursor, params);
+  const end = start + pageSize;
+  const page = items.slice(start, end);
+  // Spec (server/utilities/pagination): a missing nextCursor means the end of the results.
+  return end < items.length ? { page, nextCursor: makeCursor(list, end) } : { page };
+}
+
+function makeCursor(list: ListName, offset: number): string {
+  return Buffer.from(JSON.stringify([list, offset])).toString("base64url");
+}
+
+function readCursor(list: ListName, cursor: string, params: Params): number {
+  let decoded: unknown;
+  try {
+    decoded = JSON.parse(Buffer.from(cursor, "base64url").toString("utf8"));
+  } catch {
+    decoded = undefined;
+  }
+  const valid =
+    Array.isArray(decoded) && decoded.length === 2 && decoded[0] === list &&
+    Number.isSafeInteger(decoded[1]) && (decoded[1] as number) >= 0 &&
+    makeCursor(list, decoded[1] as number) === cursor;
+  // Spec (server/utilities/pagination): an invalid cursor SHOULD get -32602 Invalid params.
+  if (!valid) throw params.error("cursor", "is not a cursor this server issued for this list");
+  // A list that shrank since the cursor was issued simply has no more items.
+  return (decoded as [ListName, number])[1];
+}

@@ -1,0 +1,143 @@
+// One client's connection to a server definition: the lifecycle state machine, the negotiated
+// version and capabilities, and everything the server sends on its own (list changes, resource
+// updates, log messages, requests to the client).
+// Spec: https://modelcontextprotocol.io/specification/2025-11-25/basic/lifecycle
+
+import { Dispatcher } from "../jsonrpc/dispatcher.js";
+import { ErrorCode, RpcError } from "../jsonrpc/messages.js";
+import { Connection, type RequestOptions } from "../protocol/connection.js";
+import type { Transport } from "../protocol/transport.js";
+import type { CreateMessageRequestParams, CreateMessageResult, ElicitRequestParams, ElicitResult, ListRootsResult } from "../mcp/client-features.js";
+import type { ClientCapabilities, Implementation, ServerCapabilities } from "../mcp/lifecycle.js";
+import type { LoggingLevel } from "../mcp/logging.js";
+import { LATEST_PROTOCOL_VERSION, type ProtocolVersion } from "../mcp/versions.js";
+import { requireClientCapability } from "./client-requests.js";
+import type { ListKind, McpServer } from "./definition.js";
+import { completionRows } from "./features/completion.js";
+import { lifecycleRows, declaredCapabilities, capabilityOfMethod } from "./features/lifecycle.js";
+import { LOGGING_LEVELS, loggingRows } from "./features/logging.js";
+import { promptRows } from "./features/prompts.js";
+import { resourceRows } from "./features/resources.js";
+import { toolRows } from "./features/tools.js";
+
+/**
+ * Where the handshake stands. Requests other than ping wait for `initialize`; the server itself
+ * sends nothing but pings and logs until the client confirms with `notifications/initialized`.
+ */
+export type LifecycleState = "awaiting-initialize" | "awaiting-initialized" | "operating" | "closed";
+
+export interface ServerSessionOptions {
+  /** Local problems (bad input, failed writes, handler crashes), for the server's own log. */
+  onProblem?: (message: string) => void;
+}
+
+export class ServerSession {
+  readonly server: McpServer;
+  readonly connection: Connection;
+  state: LifecycleState = "awaiting-initialize";
+  /** Until negotiation, the newest version's rules apply. */
+  protocolVersion: ProtocolVersion = LATEST_PROTOCOL_VERSION;
+  clientInfo: Implementation = { name: "unknown", version: "unknown" };
+  clientCapabilities: ClientCapabilities = {};
+  /** What this session offers, fixed when initialize is answered. */
+  capabilities: ServerCapabilities = {};
+  /** Messages below this level are not sent; the client moves it with logging/setLevel. */
+  logLevel: LoggingLevel = "info";
+  /** URIs this client subscribed to with resources/subscribe. */
+  readonly subscriptions = new Set<string>();
+  readonly #onProblem: (message: string) => void;
+
+  constructor(server: McpServer, transport: Transport, options: ServerSessionOptions = {}) {
+    this.server = server;
+    this.#onProblem = options.onProblem ?? (() => {});
+    const dispatcher = new Dispatcher(
+      [...lifecycleRows(this), ...toolRows(this), ...resourceRows(this), ...promptRows(this), ...completionRows(this), ...loggingRows(this)],
+      {
+        gate: (method, kind) => this.#gate(method, kind),
+        onInternalError: (method, error) => this.#onProblem(`${method}: handler failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`),
+      },
+    );
+    this.connection = new Connection(transport, { dispatcher, onProblem: this.#onProblem });
+    this.connection.onClose(() => {
+      this.state = "closed";
+    });
+  }
+
+  start(): void {
+    this.connection.start();
+  }
+
+  onClose(listener: () => void): void {
+    this.connection.onClose(listener);
+  }
+
+  close(): Promise<void> {
+    return this.connection.close();
+  }
+
+  /** Fixes the capabilities this session declares; called while answering initialize. */
+  declare(): ServerCapabilities {
+    this.capabilities = declaredCapabilities(this.server, this.protocolVersion);
+    return this.capabilities;
+  }
+
+  /** The definition changed: tell the client, if it asked to hear about it. */
+  listChanged(kind: ListKind): void {
+    // Spec (basic/lifecycle#initialization): nothing but pings and logs before initialized.
+    if (this.state !== "operating") return;
+    // Spec (server/tools#list-changed-notification): only when listChanged was declared.
+    if (!this.capabilities[kind]?.listChanged) return;
+    void this.connection.notify(`notifications/${kind}/list_changed`);
+  }
+
+  resourceUpdated(uri: string): void {
+    // Spec (server/resources#subscriptions): updates go only to clients subscribed to that URI.
+    if (this.state !== "operating" || !this.subscriptions.has(uri)) return;
+    void this.connection.notify("notifications/resources/updated", { uri });
+  }
+
+  /** Sends notifications/message if logging is declared and the level passes the client's threshold. */
+  async log(level: LoggingLevel, data: unknown, logger?: string): Promise<void> {
+    // Spec (server/utilities/logging): a server that sends log messages MUST declare logging.
+    if (!this.capabilities.logging || this.state === "closed") return;
+    if (LOGGING_LEVELS.indexOf(level) < LOGGING_LEVELS.indexOf(this.logLevel)) return;
+    const params: { [key: string]: unknown } = { level, data };
+    if (logger !== undefined) params.logger = logger;
+    await this.connection.notify("notifications/message", params);
+  }
+
+  async createMessage(params: CreateMessageRequestParams, options?: RequestOptions): Promise<CreateMessageResult> {
+    requireClientCapability(this, "sampling/createMessage", params as unknown as { [key: string]: unknown });
+    return (await this.connection.request("sampling/createMessage", params as unknown as { [key: string]: unknown }, options)) as unknown as CreateMessageResult;
+  }
+
+  async elicit(params: ElicitRequestParams, options?: RequestOptions): Promise<ElicitResult> {
+    requireClientCapability(this, "elicitation/create", params as unknown as { [key: string]: unknown });
+    return (await this.connection.request("elicitation/create", params as unknown as { [key: string]: unknown }, options)) as unknown as ElicitResult;
+  }
+
+  async listRoots(options?: RequestOptions): Promise<ListRootsResult> {
+    requireClientCapability(this, "roots/list", {});
+    return (await this.connection.request("roots/list", undefined, options)) as unknown as ListRootsResult;
+  }
+
+  #gate(method: string, kind: "request" | "notification"): RpcError | undefined {
+    if (kind === "notification") {
+      // Before initialize, only the handshake's own notification means anything.
+      return this.state === "awaiting-initialize" ? new RpcError(ErrorCode.InvalidRequest, "ignored") : undefined;
+    }
+    if (method === "ping" || method === "initialize") return undefined;
+    if (this.state === "awaiting-initialize") {
+      return new RpcError(ErrorCode.InvalidRequest, `${method}: the session is not initialized: send initialize first`);
+    }
+    if (this.state === "awaiting-initialized" && method !== "logging/setLevel") {
+      return new RpcError(ErrorCode.InvalidRequest, `${method}: the session is not initialized: send notifications/initialized first`);
+    }
+    const capability = capabilityOfMethod(method, this.protocolVersion);
+    // Spec (basic/lifecycle#operation): only negotiated capabilities may be used; -32601 otherwise.
+    if (capability && !capability.declared(this.capabilities)) {
+      return new RpcError(ErrorCode.MethodNotFound, `${method}: this server does not offer ${capability.name}`);
+    }
+    return undefined;
+  }
+}

@@ -1,0 +1,26 @@
+// Serving a server definition on this process's own stdin and stdout, with the process-level
+// rules: exit when stdin ends (after answering what is in flight), on SIGTERM and SIGINT, and
+// treat a closed stdout (EPIPE) as a shutdown. Spec: basic/lifecycle#stdio (shutdown).
+
+import type { McpServer } from "../server/definition.js";
+import type { ServerSession } from "../server/session.js";
+import { StreamTransport, type StreamTransportOptions } from "./stdio.js";
+
+/** How long after the session closes the process may take to exit on its own before it is made to. */
+const EXIT_GRACE_MS = 300;
+
+export function serveStdio(server: McpServer, options: StreamTransportOptions = {}): ServerSession {
+  const transport = new StreamTransport(process.stdin, process.stdout, options);
+  const session = server.connect(transport, {
+    onProblem: (message) => process.stderr.write(`mcp-wire-server: ${message}\n`),
+  });
+  session.onClose(() => {
+    process.stdin.destroy();
+    // Let queued writes reach stdout, then go; an unref'd timer never holds the process up itself.
+    setTimeout(() => process.exit(0), EXIT_GRACE_MS).unref();
+  });
+  for (const signal of ["SIGTERM", "SIGINT"] as const) {
+    process.on(signal, () => void session.close());
+  }
+  return session;
+}

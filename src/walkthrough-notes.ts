@@ -1,0 +1,60 @@
+// One-line notes for the walkthrough: what a wire message is and what its key fields mean.
+// Each note paraphrases the spec section named in it; PROTOCOL_NOTES.md has the longer story.
+
+import type { JSONRPCMessage } from "./jsonrpc/messages.js";
+
+export type Direction = "client→server" | "server→client";
+
+/** Notes for requests and notifications, by method. */
+const REQUEST_NOTES: Record<string, string> = {
+  initialize: "request `initialize`: protocolVersion is the newest version the client speaks, capabilities what it can do, clientInfo who it is.",
+  "notifications/initialized": "notification (no id, so no answer): the client is ready; only now may the server send its own requests.",
+  "tools/list": "request `tools/list`: which tools does the server offer? (params may carry a cursor for the next page)",
+  "tools/call": "request `tools/call`: run the tool `name` with these `arguments`; _meta.progressToken, if present, asks for progress.",
+  "resources/list": "request `resources/list`: which fixed resources can be read?",
+  "resources/templates/list": "request `resources/templates/list`: which URI templates (RFC 6570) describe further resources?",
+  "resources/read": "request `resources/read`: the contents at this `uri`, from a fixed resource or a matching template.",
+  "prompts/list": "request `prompts/list`: which prompt templates does the server offer, and their arguments?",
+  "prompts/get": "request `prompts/get`: fill the prompt `name` with these string `arguments`.",
+  "completion/complete": "request `completion/complete`: suggest values for `argument` of this prompt (or template), given what was typed.",
+  ping: "request `ping`: are you there? The answer is an empty result.",
+  "notifications/progress": "notification `notifications/progress`: progress (increasing) of total, under the token the request supplied.",
+  "notifications/message": "notification `notifications/message`: a log message at `level`, sent because the client's level lets it through.",
+  "notifications/cancelled": "notification `notifications/cancelled`: stop working on requestId; no answer will follow.",
+};
+
+/** Notes for results, by the method of the request they answer. */
+const RESULT_NOTES: Record<string, string> = {
+  initialize: "result: the version both sides will now speak, the server's capabilities (what it offers), serverInfo, and instructions for the model.",
+  "tools/list": "result: each tool's name, description and inputSchema (JSON Schema for its arguments); annotations are hints, outputSchema describes structuredContent.",
+  "tools/call": "result: `content` blocks for the model; `structuredContent` when the tool has an outputSchema; isError: true means the tool failed, not the protocol.",
+  "resources/list": "result: each resource's uri, name and mimeType; no contents yet.",
+  "resources/templates/list": "result: uriTemplate patterns; a read of any URI that matches one is served.",
+  "resources/read": "result: `contents`, each with its uri and either `text` or a base64 `blob`.",
+  "prompts/list": "result: each prompt's name, description and arguments (required or not).",
+  "prompts/get": "result: `messages` ready for the model, each with a role and one content block (here, also an embedded resource).",
+  "completion/complete": "result: `completion.values` (at most 100), and hasMore when there are more than shown.",
+  ping: "result: `{}`, the empty result. The server is alive.",
+};
+
+export function noteFor(direction: Direction, message: JSONRPCMessage | JSONRPCMessage[], answered: string | undefined): string {
+  if (Array.isArray(message)) return "a JSON-RPC batch: several messages in one array (2025-03-26 only).";
+  if ("method" in message) {
+    return REQUEST_NOTES[message.method] ?? `${"id" in message ? "request" : "notification"} \`${message.method}\` (${direction}).`;
+  }
+  if ("error" in message) {
+    const { code } = message.error;
+    const meaning = ERROR_MEANINGS[code] ?? "an application-defined error";
+    return `error response to ${answered ?? "a request"}: code ${code} is ${meaning}; the request failed at the protocol level.`;
+  }
+  return (answered && RESULT_NOTES[answered]) || `result for ${answered ?? "a request"}: its id matches the request it answers.`;
+}
+
+const ERROR_MEANINGS: Record<number, string> = {
+  [-32700]: "Parse error (not JSON)",
+  [-32600]: "Invalid Request (not a valid JSON-RPC message, or not allowed now)",
+  [-32601]: "Method not found",
+  [-32602]: "Invalid params",
+  [-32603]: "Internal error",
+  [-32002]: "Resource not found (MCP)",
+};

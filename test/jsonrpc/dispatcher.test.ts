@@ -1,0 +1,80 @@
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { Dispatcher } from "../../src/jsonrpc/dispatcher.js";
+import { RpcError } from "../../src/jsonrpc/messages.js";
+import { Params } from "../../src/jsonrpc/params.js";
+
+const problems: string[] = [];
+const dispatcher = new Dispatcher<null>(
+  [
+    { method: "sum", kind: "request", handle: (p) => ({ sum: (p.value.a as number) + (p.value.b as number) }) },
+    { method: "needs/name", kind: "request", handle: (p) => ({ name: p.string("name") }) },
+    { method: "boom", kind: "request", handle: () => { throw new Error("secret path /etc/x"); } },
+    { method: "refuse", kind: "request", handle: () => { throw new RpcError(-32002, "not here", { uri: "u" }); } },
+    { method: "note", kind: "notification", handle: () => { throw new Error("notification failed"); } },
+  ],
+  { onInternalError: (method, error) => problems.push(`${method}: ${(error as Error).message}`) },
+);
+
+test("dispatcher: a known method answers with its result and the exact id", async () => {
+  assert.deepEqual(await dispatcher.handleRequest({ jsonrpc: "2.0", id: "x", method: "sum", params: { a: 1, b: 2 } }, null), { jsonrpc: "2.0", id: "x", result: { sum: 3 } });
+});
+
+test("dispatcher: unknown method is -32601", async () => {
+  const response = await dispatcher.handleRequest({ jsonrpc: "2.0", id: 1, method: "nope" }, null);
+  assert.deepEqual(response, { jsonrpc: "2.0", id: 1, error: { code: -32601, message: "method not found: nope" } });
+});
+
+test("dispatcher: a notification's method called as a request is -32601", async () => {
+  const response = await dispatcher.handleRequest({ jsonrpc: "2.0", id: 1, method: "note" }, null);
+  assert.equal("error" in response && response.error.code, -32601);
+});
+
+test("dispatcher: invalid params is -32602 naming method and field", async () => {
+  const response = await dispatcher.handleRequest({ jsonrpc: "2.0", id: 2, method: "needs/name", params: { name: 5 } }, null);
+  assert.deepEqual("error" in response && response.error, { code: -32602, message: 'needs/name: "name" must be a string, got integer' });
+});
+
+test("dispatcher: a throwing handler is -32603 without its message or stack", async () => {
+  const response = await dispatcher.handleRequest({ jsonrpc: "2.0", id: 3, method: "boom" }, null);
+  assert.deepEqual("error" in response && response.error, { code: -32603, message: "boom: internal error" });
+  assert.ok(problems.some((p) => p.includes("secret path")), "reported locally");
+});
+
+test("dispatcher: a thrown RpcError goes out as it is", async () => {
+  const response = await dispatcher.handleRequest({ jsonrpc: "2.0", id: 4, method: "refuse" }, null);
+  assert.deepEqual("error" in response && response.error, { code: -32002, message: "not here", data: { uri: "u" } });
+});
+
+test("dispatcher: the gate refuses before the handler runs", async () => {
+  let ran = false;
+  const gated = new Dispatcher<null>([{ method: "m", kind: "request", handle: () => ((ran = true), {}) }], {
+    gate: () => new RpcError(-32600, "not yet"),
+  });
+  const response = await gated.handleRequest({ jsonrpc: "2.0", id: 5, method: "m" }, null);
+  assert.equal("error" in response && response.error.message, "not yet");
+  assert.equal(ran, false);
+});
+
+test("dispatcher: notifications never produce anything, even when they fail or are unknown", async () => {
+  assert.equal(await dispatcher.handleNotification({ jsonrpc: "2.0", method: "note" }), undefined);
+  assert.equal(await dispatcher.handleNotification({ jsonrpc: "2.0", method: "unknown/thing" }), undefined);
+  assert.ok(problems.some((p) => p.includes("notification failed")));
+});
+
+test("dispatcher: two rows for one method is a programming error", () => {
+  assert.throws(() => new Dispatcher([{ method: "a", kind: "request", handle: () => ({}) }, { method: "a", kind: "request", handle: () => ({}) }]), /two rows/);
+});
+
+test("params: readers name nested fields and check types", () => {
+  const params = new Params("completion/complete", { ref: { type: 3 }, argument: { name: "x" }, context: { arguments: { a: 1 } } });
+  assert.throws(() => params.object("ref").string("type"), /completion\/complete: "ref.type" must be a string, got integer/);
+  assert.throws(() => params.object("argument").string("value"), /"argument.value" is required/);
+  assert.throws(() => params.optionalObject("context")!.optionalStringRecord("arguments"), /"context.arguments.a" must be a string/);
+  assert.throws(() => new Params("tools/call", [1, 2]), /tools\/call: params must be an object/);
+  assert.throws(() => new Params("x", {}).choice("level", ["debug", "info"]), /is required/);
+  assert.throws(() => new Params("x", { level: "loud" }).choice("level", ["debug", "info"]), /must be one of debug, info, got "loud"/);
+  assert.equal(new Params("x", { id: "7" }).id("id"), "7");
+  assert.throws(() => new Params("x", { id: 1.5 }).id("id"), /string or an integer/);
+  assert.deepEqual(new Params("x", undefined).value, {});
+});

@@ -1,0 +1,68 @@
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { encodeLine, LineDecoder, type Frame } from "../../src/jsonrpc/framing.js";
+
+/** Feeds `input` in pieces cut at `cuts` (byte offsets) and collects every frame. */
+function decode(input: Buffer, cuts: number[], options = {}): Frame[] {
+  const decoder = new LineDecoder(options);
+  const frames: Frame[] = [];
+  let start = 0;
+  for (const cut of [...cuts, input.length]) {
+    frames.push(...decoder.push(input.subarray(start, cut)));
+    start = cut;
+  }
+  return [...frames, ...decoder.end()];
+}
+
+const lines = (frames: Frame[]) => frames.map((f) => (f.kind === "line" ? f.text : f.kind));
+
+test("framing: splits on \\n only, whatever the chunk boundaries", () => {
+  const input = Buffer.from('{"a":1}\n{"b":"x\\ny"}\n{"c":3}\n');
+  const expected = ['{"a":1}', '{"b":"x\\ny"}', '{"c":3}'];
+  for (let cut = 0; cut <= input.length; cut++) assert.deepEqual(lines(decode(input, [cut])), expected, `cut at ${cut}`);
+  assert.deepEqual(lines(decode(input, Array.from({ length: input.length }, (_, i) => i))), expected, "one byte at a time");
+});
+
+test("framing: tolerates \\r\\n and skips blank lines", () => {
+  assert.deepEqual(lines(decode(Buffer.from('{"a":1}\r\n\r\n  \n{"b":2}\n'), [8])), ['{"a":1}', '{"b":2}']);
+});
+
+test("framing: a UTF-8 character split across chunks is decoded whole", () => {
+  const input = Buffer.from('{"t":"héllo ☃ 😀"}\n');
+  for (let cut = 1; cut < input.length; cut++) assert.deepEqual(lines(decode(input, [cut])), ['{"t":"héllo ☃ 😀"}']);
+});
+
+test("framing: invalid UTF-8 is reported, and the next line still decodes", () => {
+  const input = Buffer.concat([Buffer.from('{"t":"'), Buffer.from([0xff, 0xfe]), Buffer.from('"}\n{"ok":1}\n')]);
+  assert.deepEqual(lines(decode(input, [])), ["invalid-utf8", '{"ok":1}']);
+});
+
+test("framing: an unterminated last line is still a message at the end of input", () => {
+  assert.deepEqual(lines(decode(Buffer.from('{"a":1}\n{"b":2}'), [])), ['{"a":1}', '{"b":2}']);
+});
+
+test("framing: an oversize line is dropped with its size, and the stream recovers at the next newline", () => {
+  const big = `{"jsonrpc":"2.0","id":41,"method":"tools/call","params":{"x":"${"a".repeat(5000)}"}}`;
+  const input = Buffer.from(`${big}\n{"ok":1}\n`);
+  const frames = decode(input, [100, 2000, 4000], { maxMessageBytes: 1000 });
+  assert.deepEqual(frames[0], { kind: "too-large", bytes: big.length, id: 41 });
+  assert.deepEqual(lines(frames.slice(1)), ['{"ok":1}']);
+});
+
+test("framing: the id of an oversize request is found at its end too, or left unknown", () => {
+  const tail = `{"method":"tools/call","params":{"x":"${"a".repeat(3000)}"},"jsonrpc":"2.0","id":"req-9"}\n`;
+  assert.deepEqual(decode(Buffer.from(tail), [10], { maxMessageBytes: 100 })[0], { kind: "too-large", bytes: tail.length - 1, id: "req-9" });
+  const nested = `{"method":"x","params":{"y":"${"a".repeat(3000)}","id":5}}\n`;
+  assert.equal((decode(Buffer.from(nested), [], { maxMessageBytes: 100 })[0] as { id?: unknown }).id, undefined);
+});
+
+test("framing: a line exactly at the limit is accepted", () => {
+  const line = `{"a":"${"x".repeat(92)}"}`;
+  assert.equal(line.length, 100);
+  assert.deepEqual(lines(decode(Buffer.from(line + "\n"), [], { maxMessageBytes: 100 })), [line]);
+});
+
+test("encodeLine refuses text with an embedded newline", () => {
+  assert.equal(encodeLine('{"a":1}'), '{"a":1}\n');
+  assert.throws(() => encodeLine('{"a":\n1}'), /newline/);
+});

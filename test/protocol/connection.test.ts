@@ -1,0 +1,233 @@
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { Dispatcher } from "../../src/jsonrpc/dispatcher.js";
+import { RpcError } from "../../src/jsonrpc/messages.js";
+import { ConnectionClosedError, RequestAbortedError } from "../../src/jsonrpc/pending.js";
+import { Connection, type RequestContext } from "../../src/protocol/connection.js";
+import { createMemoryPair } from "../../src/protocol/transport.js";
+import { RawPeer, settle } from "../helpers/raw-peer.js";
+
+function rows(log: string[] = []) {
+  return new Dispatcher<RequestContext>([
+    { method: "echo", kind: "request", handle: (p) => ({ echoed: p.value }) },
+    {
+      method: "slow",
+      kind: "request",
+      handle: (_p, context) =>
+        new Promise((resolve, reject) => {
+          const timer = setTimeout(() => resolve({ done: true }), 50);
+          context.signal.addEventListener("abort", () => (clearTimeout(timer), log.push("aborted"), reject(context.signal.reason)));
+        }),
+    },
+    {
+      method: "progressing",
+      kind: "request",
+      async handle(_p, context) {
+        await context.progress(1, 3);
+        await context.progress(2, 3, "half");
+        if (context.progressToken !== undefined) await assert.rejects(context.progress(2, 3), /progress must increase/);
+        return { token: context.progressToken ?? null };
+      },
+    },
+    { method: "note", kind: "notification", handle: (p) => void log.push(`note ${JSON.stringify(p.value)}`) },
+  ]);
+}
+
+function serve(policy = { batches: false, omitUnreadableId: true }, log: string[] = []) {
+  const peer = new RawPeer();
+  const problems: string[] = [];
+  const connection = new Connection(peer, { dispatcher: rows(log), policy, onProblem: (m) => problems.push(m) });
+  connection.start();
+  return { peer, connection, problems, log };
+}
+
+test("connection: a request gets exactly one response with its exact id", async () => {
+  const { peer } = serve();
+  peer.write({ jsonrpc: "2.0", id: "1", method: "echo", params: { a: 1 } });
+  peer.write({ jsonrpc: "2.0", id: 1, method: "echo", params: { b: 2 } });
+  await peer.waitForSent(2);
+  await settle();
+  assert.deepEqual(peer.sent, [
+    { jsonrpc: "2.0", id: "1", result: { echoed: { a: 1 } } },
+    { jsonrpc: "2.0", id: 1, result: { echoed: { b: 2 } } },
+  ]);
+});
+
+test("connection: parse errors are answered without id (2025-11-25) or with id null (older)", async () => {
+  const modern = serve();
+  modern.peer.write("{not json");
+  await modern.peer.waitForSent(1);
+  assert.equal((modern.peer.sent[0] as { error: { code: number } }).error.code, -32700);
+  assert.ok(!("id" in (modern.peer.sent[0] as object)));
+  const older = serve({ batches: false, omitUnreadableId: false });
+  older.peer.write("{not json");
+  await older.peer.waitForSent(1);
+  assert.equal((older.peer.sent[0] as { id: unknown }).id, null);
+});
+
+test("connection: invalid requests keep a readable id", async () => {
+  const { peer } = serve();
+  peer.write('{"jsonrpc":"2.0","id":9,"method":"echo","params":[1]}');
+  await peer.waitForSent(1);
+  assert.deepEqual(peer.sent[0], { jsonrpc: "2.0", id: 9, error: { code: -32600, message: 'invalid request: echo: "params" must be an object' } });
+});
+
+test("connection: notifications are never answered", async () => {
+  const { peer, log } = serve();
+  peer.write({ jsonrpc: "2.0", method: "note", params: { x: 1 } });
+  peer.write({ jsonrpc: "2.0", method: "unknown/notification" });
+  peer.write({ jsonrpc: "2.0", method: "notifications/cancelled", params: { requestId: 12345 } });
+  peer.write({ jsonrpc: "2.0", method: "notifications/cancelled", params: "malformed" });
+  await settle();
+  await settle();
+  assert.deepEqual(peer.sent.filter((m) => !("error" in (m as object) && !("id" in (m as object)))), []);
+  assert.deepEqual(log, ['note {"x":1}']);
+});
+
+test("connection: a duplicate in-flight id gets an error; the original still gets its answer", async () => {
+  const { peer } = serve();
+  peer.write({ jsonrpc: "2.0", id: 5, method: "slow" });
+  peer.write({ jsonrpc: "2.0", id: 5, method: "echo" });
+  await peer.waitForSent(2);
+  assert.equal((peer.sent[0] as { error: { code: number } }).error.code, -32600);
+  assert.deepEqual(peer.sent[1], { jsonrpc: "2.0", id: 5, result: { done: true } });
+});
+
+test("connection: a cancelled request aborts its handler and is never answered", async () => {
+  const { peer, log } = serve();
+  peer.write({ jsonrpc: "2.0", id: 6, method: "slow" });
+  peer.write({ jsonrpc: "2.0", method: "notifications/cancelled", params: { requestId: 6, reason: "user" } });
+  peer.write({ jsonrpc: "2.0", id: 7, method: "echo" });
+  await peer.waitForSent(1);
+  await new Promise((r) => setTimeout(r, 80));
+  assert.deepEqual(log, ["aborted"]);
+  assert.deepEqual(peer.sent, [{ jsonrpc: "2.0", id: 7, result: { echoed: {} } }]);
+});
+
+test("connection: cancelling with the wrong id type cancels nothing", async () => {
+  const { peer } = serve();
+  peer.write({ jsonrpc: "2.0", id: 8, method: "slow" });
+  peer.write({ jsonrpc: "2.0", method: "notifications/cancelled", params: { requestId: "8" } });
+  await peer.waitForSent(1);
+  assert.deepEqual(peer.sent[0], { jsonrpc: "2.0", id: 8, result: { done: true } });
+});
+
+test("connection: progress goes out under the requester's token, increasing, and stops with the response", async () => {
+  const { peer } = serve();
+  peer.write({ jsonrpc: "2.0", id: 10, method: "progressing", params: { _meta: { progressToken: "tok" } } });
+  await peer.waitForSent(3);
+  await settle();
+  assert.deepEqual(peer.sent, [
+    { jsonrpc: "2.0", method: "notifications/progress", params: { progressToken: "tok", progress: 1, total: 3 } },
+    { jsonrpc: "2.0", method: "notifications/progress", params: { progressToken: "tok", progress: 2, total: 3, message: "half" } },
+    { jsonrpc: "2.0", id: 10, result: { token: "tok" } },
+  ]);
+});
+
+test("connection: no progress without a token", async () => {
+  const { peer } = serve();
+  peer.write({ jsonrpc: "2.0", id: 11, method: "progressing" });
+  await peer.waitForSent(1);
+  await settle();
+  assert.deepEqual(peer.sent, [{ jsonrpc: "2.0", id: 11, result: { token: null } }]);
+});
+
+test("connection: batches are refused unless the policy allows them", async () => {
+  const { peer } = serve();
+  peer.write([{ jsonrpc: "2.0", id: 1, method: "echo" }]);
+  await peer.waitForSent(1);
+  assert.equal((peer.sent[0] as { error: { code: number } }).error.code, -32600);
+  assert.ok(!Array.isArray(peer.sent[0]));
+});
+
+test("connection: an allowed batch is answered with a batch of the requests' responses", async () => {
+  const { peer, log } = serve({ batches: true, omitUnreadableId: false });
+  peer.write([
+    { jsonrpc: "2.0", id: 1, method: "echo", params: { n: 1 } },
+    { jsonrpc: "2.0", method: "note", params: { n: 2 } },
+    { jsonrpc: "2.0", id: "2", method: "missing" },
+    42,
+  ]);
+  await peer.waitForSent(1);
+  const batch = peer.sent[0] as unknown[];
+  assert.ok(Array.isArray(batch));
+  assert.deepEqual(batch, [
+    { jsonrpc: "2.0", id: 1, result: { echoed: { n: 1 } } },
+    { jsonrpc: "2.0", id: "2", error: { code: -32601, message: "method not found: missing" } },
+    { jsonrpc: "2.0", id: null, error: { code: -32600, message: "invalid request: message must be a JSON object" } },
+  ]);
+  assert.deepEqual(log, ['note {"n":2}']);
+});
+
+test("connection: an empty batch is one Invalid Request error; a batch of notifications gets nothing", async () => {
+  const { peer } = serve({ batches: true, omitUnreadableId: false });
+  peer.write([]);
+  await peer.waitForSent(1);
+  assert.equal((peer.sent[0] as { error: { code: number } }).error.code, -32600);
+  peer.write([{ jsonrpc: "2.0", method: "note" }]);
+  await settle();
+  await settle();
+  assert.equal(peer.sent.length, 1);
+});
+
+test("connection: oversize input with a known id is answered to that id; invalid UTF-8 is a parse error", async () => {
+  const { peer } = serve();
+  peer.unreadable({ kind: "too-large", bytes: 2000, limit: 1000, id: 12 });
+  peer.unreadable({ kind: "too-large", bytes: 2000, limit: 1000 });
+  peer.unreadable({ kind: "invalid-utf8" });
+  await peer.waitForSent(3);
+  const [first, second, third] = peer.sent as { id?: unknown; error: { code: number; message: string } }[];
+  assert.equal(first!.id, 12);
+  assert.match(first!.error.message, /exceeds the limit of 1000 bytes/);
+  assert.ok(!("id" in second!));
+  assert.equal(third!.error.code, -32700);
+});
+
+test("connection: outgoing requests correlate, carry a progress token, and reject on close", async () => {
+  const [a, b] = createMemoryPair();
+  const server = new Connection(b, { dispatcher: rows() });
+  const client = new Connection(a, { dispatcher: new Dispatcher([]) });
+  server.start();
+  client.start();
+  const seen: number[] = [];
+  const result = await client.request("progressing", {}, { onProgress: (p) => seen.push(p.progress) });
+  assert.deepEqual(seen, [1, 2]);
+  assert.equal(typeof result.token, "number");
+  await assert.rejects(client.request("missing"), (e: unknown) => e instanceof RpcError && e.code === -32601);
+  const hanging = client.request("slow", {}, { timeouts: { idleMs: 10_000 } });
+  await client.close();
+  await assert.rejects(hanging, ConnectionClosedError);
+  await assert.rejects(client.request("echo"), ConnectionClosedError);
+});
+
+test("connection: aborting an outgoing request sends notifications/cancelled and the server stops", async () => {
+  const log: string[] = [];
+  const [a, b] = createMemoryPair();
+  const server = new Connection(b, { dispatcher: rows(log) });
+  const client = new Connection(a, { dispatcher: new Dispatcher([]) });
+  server.start();
+  client.start();
+  const controller = new AbortController();
+  const call = client.request("slow", {}, { signal: controller.signal });
+  await settle();
+  await settle();
+  controller.abort();
+  await assert.rejects(call, RequestAbortedError);
+  await new Promise((r) => setTimeout(r, 20));
+  assert.deepEqual(log, ["aborted"]);
+  await client.close();
+});
+
+test("connection: when input ends, work in flight is answered before closing", async () => {
+  const { peer, connection } = serve();
+  let closed = false;
+  connection.onClose(() => (closed = true));
+  peer.write({ jsonrpc: "2.0", id: 20, method: "slow" });
+  peer.handlers!.inputEnded!();
+  await settle();
+  assert.equal(closed, false);
+  await peer.waitForSent(1);
+  await settle();
+  assert.deepEqual(peer.sent[0], { jsonrpc: "2.0", id: 20, result: { done: true } });
+  assert.equal(closed, true);
+});
