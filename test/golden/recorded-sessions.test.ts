@@ -1,0 +1,42 @@
+// The client side of sessions recorded from real MCP clients (../shared/transcripts, captured
+// against the reference server), replayed against our demo server as a real child process. Their
+// tools and prompts are the reference server's, so many calls fail; what must hold is the rule
+// that every request gets exactly one well-formed response, and nothing else reaches stdout.
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { existsSync, readdirSync, readFileSync } from "node:fs";
+import { fileURLToPath } from "node:url";
+import { replayChild } from "../helpers/transcript.js";
+
+const dir = fileURLToPath(new URL("../../../shared/transcripts/", import.meta.url));
+const files = existsSync(dir) ? readdirSync(dir).filter((f) => f.endsWith(".jsonl")).sort() : [];
+
+test("recorded sessions: the recordings are there", (t) => {
+  if (files.length === 0) return t.skip(`no recordings at ${dir} (they live beside the repository, in shared/)`);
+  assert.ok(files.length >= 5);
+});
+
+for (const file of files) {
+  test(`recorded session: ${file}`, async () => {
+    const recorded = readFileSync(dir + file, "utf8").split("\n").filter(Boolean).map((line) => JSON.parse(line) as { dir: string; msg: Record<string, unknown> });
+    const client = recorded.filter((r) => r.dir === "c2s").map((r) => r.msg);
+    const requests = client.filter((m) => typeof m.method === "string" && "id" in m);
+    const { lines, code } = await replayChild({ header: [], args: [], server: [], client: client.map((m) => JSON.stringify(m)) });
+    assert.equal(code, 0);
+    const responses = lines.map((line) => JSON.parse(line) as Record<string, unknown>).filter((m) => !("method" in m));
+    for (const request of requests) {
+      const answers = responses.filter((r) => r.id === request.id);
+      assert.equal(answers.length, 1, `${request.method} (id ${JSON.stringify(request.id)}): ${answers.length} answers`);
+      const answer = answers[0]!;
+      assert.equal(answer.jsonrpc, "2.0");
+      if ("result" in answer) assert.equal(typeof answer.result, "object");
+      else {
+        const error = answer.error as { code: unknown; message: unknown };
+        assert.ok(Number.isInteger(error.code) && typeof error.message === "string", JSON.stringify(answer));
+      }
+    }
+    assert.equal(responses.length, requests.length, "no answers to anything but requests");
+    const init = responses.find((r) => r.id === requests[0]!.id)!;
+    assert.equal((init.result as { protocolVersion: string }).protocolVersion, "2025-11-25");
+  });
+}

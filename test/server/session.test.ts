@@ -1,0 +1,222 @@
+// The server role beyond what the demo's golden transcripts show: notifications the server sends
+// on its own, requests to the client and their capability checks, and version fitting.
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { Dispatcher, type Row } from "../../src/jsonrpc/dispatcher.js";
+import { RpcError } from "../../src/jsonrpc/messages.js";
+import { Connection, type RequestContext } from "../../src/protocol/connection.js";
+import { createMemoryPair } from "../../src/protocol/transport.js";
+import { CapabilityError } from "../../src/server/client-requests.js";
+import { McpServer, text } from "../../src/server/definition.js";
+import type { HandlerContext } from "../../src/server/context.js";
+
+interface Client {
+  connection: Connection;
+  notifications: { method: string; params?: unknown }[];
+}
+
+/** A bare client on a memory pair: answers server requests with `rows`, records notifications. */
+async function connect(server: McpServer, options: { version?: string; capabilities?: object; rows?: Row<RequestContext>[] } = {}): Promise<Client & { init: Record<string, unknown> }> {
+  const [clientEnd, serverEnd] = createMemoryPair();
+  server.connect(serverEnd);
+  const notifications: Client["notifications"] = [];
+  const recorder: Row<RequestContext>[] = ["notifications/tools/list_changed", "notifications/resources/list_changed", "notifications/prompts/list_changed", "notifications/resources/updated", "notifications/message"].map((method) => ({
+    method, kind: "notification" as const, handle: (p) => void notifications.push({ method, params: p.value }),
+  }));
+  const connection = new Connection(clientEnd, { dispatcher: new Dispatcher([...recorder, ...(options.rows ?? [])]) });
+  connection.start();
+  const init = await connection.request("initialize", {
+    protocolVersion: options.version ?? "2025-11-25",
+    capabilities: options.capabilities ?? {},
+    clientInfo: { name: "test", version: "1" },
+  });
+  await connection.notify("notifications/initialized");
+  await tick();
+  return { connection, notifications, init };
+}
+
+const tick = () => new Promise((resolve) => setTimeout(resolve, 5));
+
+function demo(): McpServer {
+  const server = new McpServer({ name: "t", version: "1" }, { pageSize: 100 });
+  server.tool({ name: "t1", inputSchema: { type: "object" } }, () => ({ content: [text("one")] }));
+  server.resource({ uri: "mem://a", name: "a" }, (uri) => [{ uri, text: "A" }]);
+  server.prompt({ name: "p" }, () => ({ messages: [] }));
+  return server;
+}
+
+test("server: list_changed goes to initialized sessions when the definition changes", async () => {
+  const server = demo();
+  const client = await connect(server);
+  server.tool({ name: "t2", inputSchema: { type: "object" } }, () => ({ content: [] }));
+  server.resource({ uri: "mem://b", name: "b" }, (uri) => [{ uri, text: "B" }]);
+  server.removePrompt("p");
+  assert.equal(server.removePrompt("p"), false, "removing twice changes nothing");
+  await tick();
+  assert.deepEqual(client.notifications.map((n) => n.method), [
+    "notifications/tools/list_changed", "notifications/resources/list_changed", "notifications/prompts/list_changed",
+  ]);
+  const listed = await client.connection.request("tools/list");
+  assert.deepEqual((listed.tools as { name: string }[]).map((t) => t.name), ["t1", "t2"]);
+});
+
+test("server: no list_changed for a kind the session did not declare, nor before initialized", async () => {
+  const server = new McpServer({ name: "t", version: "1" });
+  server.tool({ name: "t1", inputSchema: { type: "object" } }, () => ({ content: [] }));
+  const client = await connect(server);
+  assert.equal((client.init.capabilities as Record<string, unknown>).prompts, undefined);
+  server.prompt({ name: "late" }, () => ({ messages: [] }));
+  await tick();
+  assert.deepEqual(client.notifications, []);
+  // And a capability that was not declared makes its methods -32601.
+  await assert.rejects(client.connection.request("prompts/list"), (e: unknown) => e instanceof RpcError && e.code === -32601);
+});
+
+test("server: resources/updated goes only to sessions subscribed to that URI", async () => {
+  const server = demo();
+  const subscribed = await connect(server);
+  const other = await connect(server);
+  await subscribed.connection.request("resources/subscribe", { uri: "mem://a" });
+  server.resourceUpdated("mem://a");
+  server.resourceUpdated("mem://elsewhere");
+  await tick();
+  assert.deepEqual(subscribed.notifications, [{ method: "notifications/resources/updated", params: { uri: "mem://a" } }]);
+  assert.deepEqual(other.notifications, []);
+  await subscribed.connection.request("resources/unsubscribe", { uri: "mem://a" });
+  server.resourceUpdated("mem://a");
+  await tick();
+  assert.equal(subscribed.notifications.length, 1);
+});
+
+test("server: a closed session is forgotten by its definition", async () => {
+  const server = demo();
+  const client = await connect(server);
+  assert.equal(server.sessionCount, 1);
+  await client.connection.close();
+  await tick();
+  assert.equal(server.sessionCount, 0);
+});
+
+/** A tool that asks the client for sampling, elicitation and roots, and reports what happened. */
+function askingServer(): McpServer {
+  const server = new McpServer({ name: "asker", version: "1" });
+  const attempt = async (what: () => Promise<unknown>) => {
+    try {
+      return JSON.stringify(await what());
+    } catch (error) {
+      return `${(error as Error).name}: ${(error as Error).message}`;
+    }
+  };
+  server.tool({ name: "ask", inputSchema: { type: "object" } }, async (_args, ctx: HandlerContext) => ({
+    content: [
+      text(await attempt(() => ctx.sample({ messages: [{ role: "user", content: { type: "text", text: "hi" } }], maxTokens: 5 }))),
+      text(await attempt(() => ctx.sample({ messages: [], maxTokens: 5, tools: [{ name: "x", inputSchema: { type: "object" } }] }))),
+      text(await attempt(() => ctx.elicit({ message: "name?", requestedSchema: { type: "object", properties: { name: { type: "string" } } } }))),
+      text(await attempt(() => ctx.elicit({ mode: "url", message: "go", url: "https://example.com/x", elicitationId: "e1" }))),
+      text(await attempt(() => ctx.listRoots())),
+    ],
+  }));
+  return server;
+}
+
+const clientRows: Row<RequestContext>[] = [
+  { method: "sampling/createMessage", kind: "request", handle: () => ({ role: "assistant", content: { type: "text", text: "sampled" }, model: "m" }) },
+  { method: "elicitation/create", kind: "request", handle: (p) => ({ action: "accept", content: { mode: p.value.mode ?? "none" } }) },
+  { method: "roots/list", kind: "request", handle: () => ({ roots: [{ uri: "file:///w" }] }) },
+];
+
+test("server: requests to the client are refused locally when the client lacks the capability", async () => {
+  const client = await connect(askingServer(), { rows: clientRows });
+  const result = await client.connection.request("tools/call", { name: "ask" });
+  const texts = (result.content as { text: string }[]).map((c) => c.text);
+  assert.match(texts[0]!, /^CapabilityError: sampling\/createMessage: the client did not declare the sampling capability$/);
+  assert.match(texts[2]!, /^CapabilityError: elicitation\/create: the client did not declare the elicitation capability$/);
+  assert.match(texts[4]!, /^CapabilityError: roots\/list: the client did not declare the roots capability$/);
+});
+
+test("server: requests to the client go out when declared, within each capability's limits", async () => {
+  const client = await connect(askingServer(), { rows: clientRows, capabilities: { sampling: {}, elicitation: {}, roots: {} } });
+  const result = await client.connection.request("tools/call", { name: "ask" });
+  const texts = (result.content as { text: string }[]).map((c) => c.text);
+  assert.equal(JSON.parse(texts[0]!).content.text, "sampled");
+  assert.match(texts[1]!, /did not declare sampling\.tools/);
+  assert.deepEqual(JSON.parse(texts[2]!), { action: "accept", content: { mode: "none" } }, "form mode: no mode field needed");
+  assert.match(texts[3]!, /did not declare url-mode elicitation/);
+  assert.deepEqual(JSON.parse(texts[4]!), { roots: [{ uri: "file:///w" }] });
+});
+
+test("server: URL elicitation needs elicitation.url and protocol 2025-11-25", async () => {
+  const modern = await connect(askingServer(), { rows: clientRows, capabilities: { elicitation: { url: {} } } });
+  const texts = ((await modern.connection.request("tools/call", { name: "ask" })).content as { text: string }[]).map((c) => c.text);
+  assert.deepEqual(JSON.parse(texts[3]!), { action: "accept", content: { mode: "url" } });
+  assert.match(texts[2]!, /did not declare form-mode elicitation/);
+  const older = await connect(askingServer(), { rows: clientRows, version: "2025-06-18", capabilities: { elicitation: { url: {} } } });
+  const olderTexts = ((await older.connection.request("tools/call", { name: "ask" })).content as { text: string }[]).map((c) => c.text);
+  assert.match(olderTexts[3]!, /protocol 2025-06-18 has no URL-mode elicitation/);
+});
+
+test("server: requests to the client before notifications/initialized are refused", async () => {
+  const server = askingServer();
+  const [clientEnd, serverEnd] = createMemoryPair();
+  const session = server.connect(serverEnd);
+  const connection = new Connection(clientEnd, { dispatcher: new Dispatcher(clientRows) });
+  connection.start();
+  await connection.request("initialize", { protocolVersion: "2025-11-25", capabilities: { roots: {} }, clientInfo: { name: "x", version: "1" } });
+  await assert.rejects(session.listRoots(), (e: unknown) => e instanceof CapabilityError && /has not finished initializing/.test(e.message));
+});
+
+test("server: tool failures become isError results; RpcErrors stay protocol errors; bad output is -32603", async () => {
+  const server = new McpServer({ name: "t", version: "1" });
+  server.tool({ name: "throws", inputSchema: { type: "object" } }, () => { throw new Error("disk full"); });
+  server.tool({ name: "refuses", inputSchema: { type: "object" } }, () => { throw new RpcError(-32602, "refused on purpose"); });
+  server.tool({ name: "lies", inputSchema: { type: "object" }, outputSchema: { type: "object", properties: { n: { type: "number" } }, required: ["n"] } }, () => ({ content: [], structuredContent: { n: "x" } }));
+  server.tool({ name: "mirrors", inputSchema: { type: "object" }, outputSchema: { type: "object" } }, () => ({ content: [], structuredContent: { n: 1 } }));
+  const client = await connect(server);
+  assert.deepEqual(await client.connection.request("tools/call", { name: "throws" }), { content: [{ type: "text", text: "tools/call throws: disk full" }], isError: true });
+  await assert.rejects(client.connection.request("tools/call", { name: "refuses" }), (e: unknown) => e instanceof RpcError && e.message === "refused on purpose");
+  await assert.rejects(client.connection.request("tools/call", { name: "lies" }), (e: unknown) => e instanceof RpcError && e.code === -32603);
+  assert.deepEqual(await client.connection.request("tools/call", { name: "mirrors" }), { content: [{ type: "text", text: '{"n":1}' }], structuredContent: { n: 1 } });
+});
+
+test("server: content is fitted to the negotiated version", async () => {
+  const server = new McpServer({ name: "t", version: "1" });
+  server.tool({ name: "media", inputSchema: { type: "object" } }, () => ({
+    content: [
+      { type: "audio", data: "AAAA", mimeType: "audio/wav" },
+      { type: "resource_link", uri: "mem://x", name: "x", title: "X" },
+      { type: "text", text: "t", annotations: { priority: 1, lastModified: "2025-01-01T00:00:00Z" } },
+    ],
+  }));
+  const content = async (version: string) => ((await (await connect(server, { version })).connection.request("tools/call", { name: "media" })).content as object[]);
+  assert.deepEqual(await content("2025-11-25"), [
+    { type: "audio", data: "AAAA", mimeType: "audio/wav" },
+    { type: "resource_link", uri: "mem://x", name: "x", title: "X" },
+    { type: "text", text: "t", annotations: { priority: 1, lastModified: "2025-01-01T00:00:00Z" } },
+  ]);
+  assert.deepEqual(await content("2025-03-26"), [
+    { type: "audio", data: "AAAA", mimeType: "audio/wav" },
+    { type: "text", text: "Resource: mem://x (x)" },
+    { type: "text", text: "t", annotations: { priority: 1 } },
+  ]);
+  const oldest = await content("2024-11-05");
+  assert.match((oldest[0] as { text: string }).text, /audio content \(audio\/wav\) omitted/);
+});
+
+test("server: completion caps values at 100 and says how many there are", async () => {
+  const server = new McpServer({ name: "t", version: "1" });
+  server.prompt({ name: "p", arguments: [{ name: "n" }] }, () => ({ messages: [] }), { n: () => Array.from({ length: 250 }, (_, i) => `v${i}`) });
+  const client = await connect(server);
+  const result = await client.connection.request("completion/complete", { ref: { type: "ref/prompt", name: "p" }, argument: { name: "n", value: "" } });
+  const completion = result.completion as { values: string[]; total: number; hasMore: boolean };
+  assert.equal(completion.values.length, 100);
+  assert.equal(completion.total, 250);
+  assert.equal(completion.hasMore, true);
+});
+
+test("server: definitions refuse bad tools early", () => {
+  const server = new McpServer({ name: "t", version: "1" });
+  assert.throws(() => server.tool({ name: "has space", inputSchema: { type: "object" } }, () => ({ content: [] })), /tool name/);
+  assert.throws(() => server.tool({ name: "x", inputSchema: { type: "string" } as never }, () => ({ content: [] })), /type "object"/);
+  assert.throws(() => server.tool({ name: "y", inputSchema: { type: "object", $schema: "http://json-schema.org/draft-04/schema#" } }, () => ({ content: [] })), /draft-04|dialect/);
+  assert.throws(() => new McpServer({ name: "t", version: "1" }, { pageSize: 0 }), /pageSize/);
+});

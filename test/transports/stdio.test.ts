@@ -1,0 +1,156 @@
+// The stdio server as a host runs it: a real `node dist/server.js` child, fed hostile input.
+// Whatever arrives, stdout carries only JSON-RPC messages, each request gets one answer, and the
+// process stays up until its stdin closes or it is signalled.
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { spawn, type ChildProcessWithoutNullStreams } from "node:child_process";
+import { fileURLToPath } from "node:url";
+import { PassThrough } from "node:stream";
+import { StreamTransport } from "../../src/transports/stdio.js";
+
+const SERVER = fileURLToPath(new URL("../../dist/server.js", import.meta.url));
+const INIT = '{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"t","version":"1"}}}\n{"jsonrpc":"2.0","method":"notifications/initialized"}\n';
+
+interface Run { child: ChildProcessWithoutNullStreams; stdout: () => string; stderr: () => string; exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }> }
+
+function start(args: string[] = []): Run {
+  const child = spawn(process.execPath, [SERVER, ...args]);
+  let out = "";
+  let err = "";
+  child.stdout.on("data", (c: Buffer) => (out += c.toString("utf8")));
+  child.stderr.on("data", (c: Buffer) => (err += c.toString("utf8")));
+  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => child.on("exit", (code, signal) => resolve({ code, signal })));
+  return { child, stdout: () => out, stderr: () => err, exited };
+}
+
+/** Every stdout line must be one JSON-RPC message; returns them parsed. */
+function messages(stdout: string): { id?: unknown; error?: { code: number; message: string }; result?: unknown }[] {
+  return stdout.split("\n").filter(Boolean).map((line) => {
+    const message = JSON.parse(line);
+    assert.equal(message.jsonrpc, "2.0", `not a JSON-RPC message on stdout: ${line.slice(0, 200)}`);
+    return message;
+  });
+}
+
+async function feed(input: (Buffer | string)[], args: string[] = []) {
+  const run = start(args);
+  for (const piece of input) run.child.stdin.write(piece);
+  run.child.stdin.end();
+  const { code } = await run.exited;
+  return { code, messages: messages(run.stdout()), stderr: run.stderr() };
+}
+
+test("stdio: invalid UTF-8 is a parse error and the server goes on", async () => {
+  const bad = Buffer.concat([Buffer.from('{"jsonrpc":"2.0","id":5,"method":"ping","params":{"x":"'), Buffer.from([0xc3, 0x28, 0xff]), Buffer.from('"}}\n')]);
+  const { code, messages: out, stderr } = await feed([INIT, bad, '{"jsonrpc":"2.0","id":6,"method":"ping"}\n']);
+  assert.equal(code, 0);
+  assert.deepEqual(out.slice(1), [{ jsonrpc: "2.0", error: { code: -32700, message: "parse error: message is not valid UTF-8" } }, { jsonrpc: "2.0", id: 6, result: {} }]);
+  assert.match(stderr, /not valid UTF-8/);
+});
+
+test("stdio: a line over the limit gets an error to its id, and the stream recovers", async () => {
+  const big = `{"jsonrpc":"2.0","id":7,"method":"tools/call","params":{"name":"echo","arguments":{"text":"${"x".repeat(300_000)}"}}}\n`;
+  const { code, messages: out } = await feed([INIT, big.slice(0, 1000), big.slice(1000), '{"jsonrpc":"2.0","id":8,"method":"ping"}\n'], ["--max-message-bytes", "100000"]);
+  assert.equal(code, 0);
+  assert.equal(out[1]!.id, 7);
+  assert.equal(out[1]!.error!.code, -32600);
+  assert.match(out[1]!.error!.message, /exceeds the limit of 100000 bytes/);
+  assert.deepEqual(out[2], { jsonrpc: "2.0", id: 8, result: {} });
+});
+
+test("stdio: hostile arguments (deep nesting, huge ids, odd types) get answers, not crashes", async () => {
+  const deep = "[".repeat(100_000) + "]".repeat(100_000);
+  const lines = [
+    `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"echo","arguments":{"text":${deep}}}}`,
+    `{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"add","arguments":{"a":${deep},"b":1}}}`,
+    `{"jsonrpc":"2.0","id":123456789012345678901234567890,"method":"ping"}`,
+    `{"jsonrpc":"2.0","id":"${"i".repeat(100_000)}","method":"ping"}`,
+    `{"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"name":{"toString":1}}}`,
+    `{"jsonrpc":"2.0","id":4,"method":"prompts/get","params":{"name":"review_message","arguments":{"message":"\\u0000\\ud800"}}}`,
+    `{"jsonrpc":"2.0","id":5,"method":"resources/read","params":{"uri":"docs://demo/protocol-notes/${"%".repeat(1000)}"}}`,
+    `{"jsonrpc":"2.0","id":6,"method":"ping"}`,
+  ];
+  const { code, messages: out } = await feed([INIT, lines.join("\n") + "\n"]);
+  assert.equal(code, 0);
+  const byId = new Map(out.map((m) => [typeof m.id === "string" && m.id.length > 100 ? "long" : m.id, m]));
+  assert.equal((byId.get(1)!.result as { isError: boolean }).isError, true, "deep text argument: isError result");
+  assert.equal((byId.get(2)!.result as { isError: boolean }).isError, true);
+  assert.ok(out.some((m) => !("id" in m) && m.error?.code === -32600), "unsafe integer id: invalid request without id");
+  assert.deepEqual(byId.get("long")!.result, {});
+  assert.equal(byId.get(3)!.error!.code, -32602);
+  assert.ok(byId.get(4)!.result, "odd unicode in prompt arguments is fine");
+  assert.equal(byId.get(5)!.error!.code, -32002);
+  assert.deepEqual(byId.get(6)!.result, {});
+  assert.equal(out.length, 9, "one answer per request (and the initialize result)");
+});
+
+test("stdio: the server exits within 2 s when stdin closes, even with a call in flight (which is answered)", async () => {
+  const run = start();
+  run.child.stdin.write(INIT + '{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"countdown","arguments":{"steps":3,"intervalMs":50}}}\n');
+  await new Promise((r) => setTimeout(r, 100));
+  const closedAt = Date.now();
+  run.child.stdin.end();
+  const { code } = await run.exited;
+  assert.equal(code, 0);
+  assert.ok(Date.now() - closedAt < 2000);
+  assert.equal(messages(run.stdout()).at(-1)!.id, 1);
+});
+
+test("stdio: SIGTERM and SIGINT end the server cleanly", async () => {
+  for (const signal of ["SIGTERM", "SIGINT"] as const) {
+    const run = start();
+    run.child.stdin.write(INIT);
+    await new Promise((r) => setTimeout(r, 200));
+    run.child.kill(signal);
+    const { code } = await run.exited;
+    assert.equal(code, 0, `${signal}: exit code`);
+  }
+});
+
+test("stdio: a reader that goes away (EPIPE) is a clean shutdown, not a crash", async () => {
+  const run = start();
+  run.child.stdout.destroy();
+  run.child.stdin.write(INIT + '{"jsonrpc":"2.0","id":1,"method":"resources/read","params":{"uri":"docs://demo/protocol-notes"}}\n');
+  const { code } = await run.exited;
+  assert.equal(code, 0);
+  assert.doesNotMatch(run.stderr(), /Unhandled|at .*\.js:\d+/);
+});
+
+test("stdio: console output from inside the server goes to stderr, never stdout", async () => {
+  const child = spawn(process.execPath, ["--input-type=module", "-e", `
+    await import(${JSON.stringify(new URL("../../dist/transports/stdout-guard.js", import.meta.url).href)});
+    console.log("log"); console.info("info"); console.debug("debug"); console.warn("warn"); console.table([1]);`]);
+  let out = "";
+  let err = "";
+  child.stdout.on("data", (c: Buffer) => (out += c));
+  child.stderr.on("data", (c: Buffer) => (err += c));
+  await new Promise((resolve) => child.on("close", resolve));
+  assert.equal(out, "");
+  assert.match(err, /log[\s\S]*info[\s\S]*debug[\s\S]*warn/);
+});
+
+test("stdio: bad options are a usage error on stderr, exit 2", async () => {
+  const run = start(["--page-size", "zero"]);
+  const { code } = await run.exited;
+  assert.equal(code, 2);
+  assert.equal(run.stdout(), "");
+  assert.match(run.stderr(), /--page-size needs a positive whole number/);
+});
+
+test("stdio transport: waits for drain under backpressure and refuses to send once closed", async () => {
+  const input = new PassThrough();
+  const output = new PassThrough({ highWaterMark: 16 });
+  const transport = new StreamTransport(input, output);
+  const closed: (Error | undefined)[] = [];
+  transport.start({ message: () => {}, unreadable: () => {}, close: (cause) => closed.push(cause) });
+  let sent = false;
+  const sending = transport.send({ jsonrpc: "2.0", method: "notifications/message", params: { data: "x".repeat(1000) } }).then(() => (sent = true));
+  await new Promise((r) => setImmediate(r));
+  assert.equal(sent, false, "still waiting for the reader");
+  output.read();
+  await sending;
+  assert.equal(sent, true);
+  await transport.close();
+  await assert.rejects(transport.send({ jsonrpc: "2.0", method: "x" }), /closed/);
+  assert.deepEqual(closed, [undefined]);
+});
