@@ -58,6 +58,12 @@ function heading(title: string, why: string): void {
   console.log(`\n${paint("1", `${step}. ${title}`)}\n${paint("2", why)}`);
 }
 
+// Piped into `head` or a pager that quits early: stop quietly.
+process.stdout.on("error", (error: NodeJS.ErrnoException) => {
+  if (error.code === "EPIPE") process.exit(0);
+  throw error;
+});
+
 async function main(): Promise<void> {
   console.log(paint("1", "mcp-wire walkthrough: one MCP session over stdio, message by message"));
   console.log(`Starting the demo server as a child process: node ${SERVER}`);
@@ -106,7 +112,7 @@ async function main(): Promise<void> {
   child.stdin.end();
   const code = await exited;
   console.log(`   The server exited with code ${code}.`);
-  console.log(`\nEvery message above followed the rules in PROTOCOL_NOTES.md. Next: read src/index.ts, top to bottom.`);
+  console.log(`\nThe rules behind each message are in PROTOCOL_NOTES.md. Next: read src/index.ts, top to bottom.`);
 }
 
 main().catch((error: unknown) => {

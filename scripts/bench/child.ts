@@ -62,15 +62,19 @@ export class ServerProcess {
   }
 
   /** Resolves on the next line, or rejects if the server exits or `timeoutMs` passes first. */
-  nextLine(step: string, timeoutMs = 60_000): Promise<Buffer> {
+  nextLine(step: string | (() => string), timeoutMs = 60_000): Promise<Buffer> {
     return this.until(step, timeoutMs, (resolve) => (this.onLine = resolve));
   }
 
   /** Runs `start` with a resolver; rejects if the server exits or `timeoutMs` passes before it is called. */
-  until<T>(step: string, timeoutMs: number, start: (resolve: (value: T) => void) => void): Promise<T> {
+  until<T>(step: string | (() => string), timeoutMs: number, start: (resolve: (value: T) => void) => void): Promise<T> {
+    const describe = typeof step === "string" ? () => step : step;
     return new Promise<T>((resolve, reject) => {
-      const timer = setTimeout(() => reject(this.#failure(`${step}: no answer after ${timeoutMs} ms`)), timeoutMs);
-      const exited = () => reject(this.#failure(`${step}: server exited with code ${this.#exitCode}`));
+      const timer = setTimeout(() => reject(this.#failure(`${describe()}: no answer after ${timeoutMs} ms`)), timeoutMs);
+      const exited = () => {
+        clearTimeout(timer);
+        reject(this.#failure(`${describe()}: server exited with code ${this.#exitCode}`));
+      };
       this.#exited.then(exited);
       start((value) => {
         clearTimeout(timer);

@@ -31,7 +31,7 @@ export interface DispatcherOptions {
 
 export class Dispatcher<C> {
   #rows = new Map<string, Row<C>>();
-  #options: DispatcherOptions;
+  readonly #options: DispatcherOptions;
 
   constructor(rows: Row<C>[], options: DispatcherOptions = {}) {
     for (const row of rows) {
@@ -39,15 +39,6 @@ export class Dispatcher<C> {
       this.#rows.set(row.method, row);
     }
     this.#options = options;
-  }
-
-  /** Replaces the gate: roles call this as their lifecycle moves on. */
-  setGate(gate: DispatcherOptions["gate"]): void {
-    this.#options = { ...this.#options, gate };
-  }
-
-  methods(): string[] {
-    return [...this.#rows.keys()];
   }
 
   /** Runs a request's handler and always produces its one response. Never throws. */

@@ -1,0 +1,146 @@
+// `npm run bench`: our stdio demo server against a minimal JSON-line echo server (the baseline,
+// scripts/bench/baseline-server.mjs), both measured in this run, interleaved so they share the noise.
+// Prints absolute numbers, ratios and targets. Exits 0 whatever the speed; 1 only for wrong answers.
+// Linux only: server CPU time and peak memory are read from /proc/<pid>.
+
+import { availableParallelism, loadavg } from "node:os";
+import { fileURLToPath } from "node:url";
+import { performance } from "node:perf_hooks";
+import { CLOCK_TICKS_PER_SECOND, type ServerCommand } from "./bench/child.js";
+import { BenchCorrectnessError, coldStart, largeEcho, largeRequest, load, loadRequests, MIB, type LoadResult } from "./bench/measure.js";
+
+const COLD_RUNS = 15;
+const LOAD_CALLS = 50_000;
+const LOAD_RUNS = 3;
+const LARGE_MIB = [1, 16, 64];
+const LARGE_RUNS = 3;
+/** Room for a 64 MiB text plus the JSON-RPC envelope around it. */
+const LARGE_LIMIT_BYTES = 80 * MIB;
+/** Per-MiB time at 64 MiB over that at 16 MiB, up to which growth counts as linear. */
+const LINEAR_TOLERANCE = 1.5;
+
+const root = fileURLToPath(new URL("..", import.meta.url));
+const ours: ServerCommand = { name: "ours", script: `${root}dist/server.js`, args: [] };
+const baseline: ServerCommand = { name: "baseline", script: `${root}scripts/bench/baseline-server.mjs`, args: [] };
+const oursLarge: ServerCommand = { ...ours, args: ["--max-message-bytes", String(LARGE_LIMIT_BYTES)] };
+
+/** Runs `measure` `runs` times for each server, alternating which goes first, and keeps every result. */
+async function interleaved<T>(runs: number, pair: [ServerCommand, ServerCommand], measure: (server: ServerCommand) => Promise<T>) {
+  const results: [T[], T[]] = [[], []];
+  for (let run = 0; run < runs; run++) {
+    const order = run % 2 === 0 ? [0, 1] : [1, 0];
+    for (const side of order) results[side]!.push(await measure(pair[side]!));
+  }
+  return results;
+}
+
+function median(values: number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  const middle = sorted.length >> 1;
+  return sorted.length % 2 === 1 ? sorted[middle]! : (sorted[middle - 1]! + sorted[middle]!) / 2;
+}
+
+function phase(name: string, started: number): void {
+  console.log(`  ${name} done in ${((performance.now() - started) / 1000).toFixed(1)} s`);
+}
+
+/** A row of the table. `cost` is ours/baseline for costs and baseline/ours for throughput: >1 is worse for ours. */
+interface Row {
+  measure: string;
+  ours: string;
+  baseline: string;
+  cost: number;
+  /** The largest acceptable cost, when the row has a target. */
+  limit?: number;
+  target?: string;
+}
+
+async function main(): Promise<number> {
+  const benchStarted = performance.now();
+  console.log(`mcp-wire bench: node ${process.version}, ${availableParallelism()} cores, load average ${loadavg()[0]!.toFixed(2)}, CLK_TCK ${CLOCK_TICKS_PER_SECOND}`);
+  const rows: Row[] = [];
+
+  let started = performance.now();
+  await interleaved(1, [ours, baseline], coldStart);
+  const [oursCold, baseCold] = await interleaved(COLD_RUNS, [ours, baseline], coldStart);
+  phase(`cold start (${COLD_RUNS} runs each, after 1 warm-up)`, started);
+  rows.push(costRow(`cold start, spawn to initialize answer (median of ${COLD_RUNS})`, median(oursCold), median(baseCold), "ms", 1, 1.15));
+
+  started = performance.now();
+  const batches = loadRequests(LOAD_CALLS);
+  const [oursLoad, baseLoad] = await interleaved(LOAD_RUNS, [ours, baseline], (server) => load(server, batches, LOAD_CALLS));
+  phase(`load (${LOAD_RUNS} runs each of ${LOAD_CALLS} pipelined echo calls)`, started);
+  const loadMedian = (results: LoadResult[], key: keyof LoadResult) => median(results.map((result) => result[key]));
+  rows.push(costRow(`server CPU per echo call, user+sys (median of ${LOAD_RUNS})`, loadMedian(oursLoad, "cpuMicrosecondsPerCall"), loadMedian(baseLoad, "cpuMicrosecondsPerCall"), "µs", 1, 2));
+  const oursRate = loadMedian(oursLoad, "callsPerSecond");
+  const baseRate = loadMedian(baseLoad, "callsPerSecond");
+  rows.push({
+    measure: `pipelined throughput (median of ${LOAD_RUNS}; cost = baseline/ours)`,
+    ours: `${Math.round(oursRate)} calls/s`,
+    baseline: `${Math.round(baseRate)} calls/s`,
+    cost: baseRate / oursRate,
+    limit: 1 / 0.6,
+    target: "ours >= 0.6x baseline (cost <= 1.67)",
+  });
+  rows.push(costRow("peak RSS (VmHWM) of the load run (median)", loadMedian(oursLoad, "peakRssBytes") / MIB, loadMedian(baseLoad, "peakRssBytes") / MIB, "MiB", 1, 1.3));
+
+  started = performance.now();
+  const perMib: Record<string, number[]> = { ours: [], baseline: [] };
+  for (const size of LARGE_MIB) {
+    const request = largeRequest(size * MIB);
+    const [oursTimes, baseTimes] = await interleaved(LARGE_RUNS, [oursLarge, baseline], (server) => largeEcho(server, request, size * MIB));
+    const oursTime = median(oursTimes);
+    const baseTime = median(baseTimes);
+    perMib.ours!.push(oursTime / size);
+    perMib.baseline!.push(baseTime / size);
+    rows.push(costRow(`echo of ${size} MiB text, first byte out to last byte in (median of ${LARGE_RUNS})`, oursTime, baseTime, "ms", 0, size === 64 ? 1.3 : undefined));
+  }
+  phase(`large messages (${LARGE_RUNS} runs each of ${LARGE_MIB.join(", ")} MiB)`, started);
+
+  printTable(rows);
+  console.log("\nTime per MiB of large echoes (growth = per-MiB time at 64 MiB / at 16 MiB):");
+  const linear: Record<string, boolean> = {};
+  for (const name of ["ours", "baseline"]) {
+    const [one, sixteen, sixtyFour] = perMib[name]!;
+    const growth = sixtyFour! / sixteen!;
+    linear[name] = growth <= LINEAR_TOLERANCE;
+    const verdict = linear[name] ? "linear" : "NOT linear";
+    console.log(`  ${name.padEnd(8)} ${one!.toFixed(1)} / ${sixteen!.toFixed(1)} / ${sixtyFour!.toFixed(1)} ms per MiB at 1 / 16 / 64 MiB; growth ${growth.toFixed(2)}x: ${verdict}`);
+  }
+
+  console.log("\nSummary (cost factor: ours/baseline, or baseline/ours for throughput; >1 means ours is worse):");
+  for (const row of rows.filter((row) => row.limit !== undefined)) {
+    const verdict = row.cost <= row.limit! ? "PASS" : "MISS";
+    console.log(`  ${verdict}  ${row.measure.replace(/ \(.*\)$/, "")}: cost ${row.cost.toFixed(2)}, target ${row.target}`);
+  }
+  console.log(`  info  large-message time grows ${linear.ours ? "linearly" : "faster than linearly"} for ours (baseline: ${linear.baseline ? "linear" : "not linear"})`);
+  console.log(`\nbench finished in ${((performance.now() - benchStarted) / 1000).toFixed(1)} s`);
+  return 0;
+}
+
+function costRow(measure: string, oursValue: number, baseValue: number, unit: string, digits: number, limit?: number): Row {
+  const row: Row = { measure, ours: `${oursValue.toFixed(digits)} ${unit}`, baseline: `${baseValue.toFixed(digits)} ${unit}`, cost: oursValue / baseValue };
+  if (limit !== undefined) {
+    row.limit = limit;
+    row.target = `ours <= ${limit}x baseline`;
+  }
+  return row;
+}
+
+function printTable(rows: Row[]): void {
+  const header = ["measurement", "ours", "baseline", "cost", "target"];
+  const cells = rows.map((row) => [row.measure, row.ours, row.baseline, `${row.cost.toFixed(2)}x`, row.target ?? "-"]);
+  const widths = header.map((title, column) => Math.max(title.length, ...cells.map((line) => line[column]!.length)));
+  const format = (line: string[]) => line.map((cell, column) => (column === 0 || column === 4 ? cell.padEnd(widths[column]!) : cell.padStart(widths[column]!))).join("  ");
+  console.log("\n" + format(header));
+  console.log(widths.map((width) => "-".repeat(width)).join("  "));
+  for (const line of cells) console.log(format(line));
+}
+
+try {
+  process.exitCode = await main();
+} catch (error) {
+  if (!(error instanceof BenchCorrectnessError)) throw error;
+  console.error(`\nbench: CORRECTNESS FAILURE: ${error.message}`);
+  process.exitCode = 1;
+}
