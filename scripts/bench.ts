@@ -13,7 +13,7 @@ const COLD_RUNS = 15;
 const LOAD_CALLS = 50_000;
 const LOAD_RUNS = 3;
 const LARGE_MIB = [1, 16, 64];
-const LARGE_RUNS = 3;
+const LARGE_RUNS = 5;
 /** Room for a 64 MiB text plus the JSON-RPC envelope around it. */
 const LARGE_LIMIT_BYTES = 80 * MIB;
 /** Per-MiB time at 64 MiB over that at 16 MiB, up to which growth counts as linear. */

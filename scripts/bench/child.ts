@@ -11,6 +11,8 @@ export interface ServerCommand {
   name: string;
   script: string;
   args: string[];
+  /** Options for node itself, before the script (e.g. --cpu-prof). */
+  nodeArgs?: string[];
 }
 
 const NEWLINE = 0x0a;
@@ -33,7 +35,7 @@ export class ServerProcess {
 
   constructor(command: ServerCommand, extraArgs: string[] = []) {
     this.name = command.name;
-    this.#child = spawn(process.execPath, [command.script, ...command.args, ...extraArgs], { stdio: ["pipe", "pipe", "pipe"] });
+    this.#child = spawn(process.execPath, [...(command.nodeArgs ?? []), command.script, ...command.args, ...extraArgs], { stdio: ["pipe", "pipe", "pipe"] });
     if (this.#child.pid === undefined) throw new Error(`${this.name}: spawn failed`);
     this.pid = this.#child.pid;
     this.#exited = new Promise((resolve) => this.#child.on("exit", (code) => resolve((this.#exitCode = code))));

@@ -53,3 +53,12 @@ export class RawPeer implements Transport {
 export function settle(): Promise<void> {
   return new Promise((resolve) => setImmediate(resolve));
 }
+
+/** Waits until `condition` holds, checking every few milliseconds; fails after `timeoutMs`. */
+export async function until(condition: () => boolean, timeoutMs = 2000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!condition()) {
+    if (Date.now() > deadline) throw new Error("condition not met in time");
+    await new Promise((resolve) => setTimeout(resolve, 2));
+  }
+}

@@ -5,18 +5,23 @@ import { RpcError } from "../../src/jsonrpc/messages.js";
 import { ConnectionClosedError, RequestAbortedError } from "../../src/jsonrpc/pending.js";
 import { Connection, type RequestContext } from "../../src/protocol/connection.js";
 import { createMemoryPair } from "../../src/protocol/transport.js";
-import { RawPeer, settle } from "../helpers/raw-peer.js";
+import { RawPeer, settle, until } from "../helpers/raw-peer.js";
+
+/** Resolvers of the "slow" requests in progress. */
+const held: (() => void)[] = [];
+const releaseAll = () => held.splice(0).forEach((release) => release());
 
 function rows(log: string[] = []) {
   return new Dispatcher<RequestContext>([
     { method: "echo", kind: "request", handle: (p) => ({ echoed: p.value }) },
     {
+      // Holds until the test releases it (or the request is aborted): no timing races.
       method: "slow",
       kind: "request",
       handle: (_p, context) =>
         new Promise((resolve, reject) => {
-          const timer = setTimeout(() => resolve({ done: true }), 50);
-          context.signal.addEventListener("abort", () => (clearTimeout(timer), log.push("aborted"), reject(context.signal.reason)));
+          held.push(() => resolve({ done: true }));
+          context.signal.addEventListener("abort", () => (log.push("aborted"), reject(context.signal.reason)));
         }),
     },
     {
@@ -88,6 +93,8 @@ test("connection: a duplicate in-flight id gets an error; the original still get
   const { peer } = serve();
   peer.write({ jsonrpc: "2.0", id: 5, method: "slow" });
   peer.write({ jsonrpc: "2.0", id: 5, method: "echo" });
+  await peer.waitForSent(1);
+  releaseAll();
   await peer.waitForSent(2);
   assert.equal((peer.sent[0] as { error: { code: number } }).error.code, -32600);
   assert.deepEqual(peer.sent[1], { jsonrpc: "2.0", id: 5, result: { done: true } });
@@ -99,7 +106,8 @@ test("connection: a cancelled request aborts its handler and is never answered",
   peer.write({ jsonrpc: "2.0", method: "notifications/cancelled", params: { requestId: 6, reason: "user" } });
   peer.write({ jsonrpc: "2.0", id: 7, method: "echo" });
   await peer.waitForSent(1);
-  await new Promise((r) => setTimeout(r, 80));
+  releaseAll();
+  await settle();
   assert.deepEqual(log, ["aborted"]);
   assert.deepEqual(peer.sent, [{ jsonrpc: "2.0", id: 7, result: { echoed: {} } }]);
 });
@@ -108,6 +116,9 @@ test("connection: cancelling with the wrong id type cancels nothing", async () =
   const { peer } = serve();
   peer.write({ jsonrpc: "2.0", id: 8, method: "slow" });
   peer.write({ jsonrpc: "2.0", method: "notifications/cancelled", params: { requestId: "8" } });
+  await settle();
+  await settle();
+  releaseAll();
   await peer.waitForSent(1);
   assert.deepEqual(peer.sent[0], { jsonrpc: "2.0", id: 8, result: { done: true } });
 });
@@ -196,6 +207,7 @@ test("connection: outgoing requests correlate, carry a progress token, and rejec
   await assert.rejects(client.request("missing"), (e: unknown) => e instanceof RpcError && e.code === -32601);
   const hanging = client.request("slow", {}, { timeouts: { idleMs: 10_000 } });
   await client.close();
+  releaseAll();
   await assert.rejects(hanging, ConnectionClosedError);
   await assert.rejects(client.request("echo"), ConnectionClosedError);
 });
@@ -213,7 +225,7 @@ test("connection: aborting an outgoing request sends notifications/cancelled and
   await settle();
   controller.abort();
   await assert.rejects(call, RequestAbortedError);
-  await new Promise((r) => setTimeout(r, 20));
+  await until(() => log.length > 0);
   assert.deepEqual(log, ["aborted"]);
   await client.close();
 });
@@ -226,6 +238,7 @@ test("connection: when input ends, work in flight is answered before closing", a
   peer.handlers!.inputEnded!();
   await settle();
   assert.equal(closed, false);
+  releaseAll();
   await peer.waitForSent(1);
   await settle();
   assert.deepEqual(peer.sent[0], { jsonrpc: "2.0", id: 20, result: { done: true } });

@@ -36,7 +36,10 @@ async function connect(server: McpServer, options: { version?: string; capabilit
   return { connection, notifications, init };
 }
 
-const tick = () => new Promise((resolve) => setTimeout(resolve, 5));
+/** Lets messages cross the memory pair: each hop is one setImmediate, so this does not depend on load. */
+async function tick(): Promise<void> {
+  for (let i = 0; i < 20; i++) await new Promise((resolve) => setImmediate(resolve));
+}
 
 function demo(): McpServer {
   const server = new McpServer({ name: "t", version: "1" }, { pageSize: 100 });

@@ -100,7 +100,8 @@ test("stdio: SIGTERM and SIGINT end the server cleanly", async () => {
   for (const signal of ["SIGTERM", "SIGINT"] as const) {
     const run = start();
     run.child.stdin.write(INIT);
-    await new Promise((r) => setTimeout(r, 200));
+    // Signal only once the server answered: its handlers are installed by then.
+    while (!run.stdout().includes('"id":0')) await new Promise((r) => setTimeout(r, 10));
     run.child.kill(signal);
     const { code } = await run.exited;
     assert.equal(code, 0, `${signal}: exit code`);
