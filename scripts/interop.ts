@@ -33,6 +33,8 @@ export interface Check {
 export interface InteropOptions {
   /** Where the pinned peers are installed (and reused when already there). */
   peersDir?: string;
+  /** The server script to run with node; dist/server.js unless told otherwise. */
+  server?: string;
   /** Called as each check finishes, e.g. to print it. */
   report?: (check: Check) => void;
 }
@@ -41,12 +43,13 @@ export interface InteropOptions {
 export async function runInterop(options: InteropOptions = {}): Promise<Check[]> {
   const checks = new Checks(options.report);
   const peersDir = options.peersDir ?? DEFAULT_PEERS_DIR;
-  if (!(await checks.run("build: dist/server.js exists", () => assert.ok(existsSync(SERVER), `${SERVER} is missing; run \`npm run build\` first`)))) return checks.list;
+  const server = options.server ?? SERVER;
+  if (!(await checks.run("build: dist/server.js exists", () => assert.ok(existsSync(server), `${server} is missing; run \`npm run build\` first`)))) return checks.list;
   const installed = await checks.run(`peers: @modelcontextprotocol/sdk@${SDK_VERSION} and @modelcontextprotocol/inspector-cli@${INSPECTOR_CLI_VERSION}`, () => installPeers(peersDir));
   if (!installed) return checks.list;
   const notes = readFileSync(NOTES, "utf8");
-  await driveWithSdk(peersDir, notes, checks);
-  await driveWithInspector(peersDir, notes, checks);
+  await driveWithSdk(peersDir, server, notes, checks);
+  await driveWithInspector(peersDir, server, notes, checks);
   return checks.list;
 }
 
@@ -185,10 +188,10 @@ interface SdkClient {
   close(): Promise<void>;
 }
 
-async function driveWithSdk(peersDir: string, notes: string, checks: Checks): Promise<void> {
+async function driveWithSdk(peersDir: string, server: string, notes: string, checks: Checks): Promise<void> {
   const sdk = (await import(pathToFileURL(join(peersDir, "sdk-client.mjs")).href)) as SdkModule;
   // Started from an unrelated directory, as hosts do; the server must not depend on its cwd.
-  const transport = new sdk.StdioClientTransport({ command: process.execPath, args: [SERVER], cwd: peersDir, stderr: "pipe" });
+  const transport = new sdk.StdioClientTransport({ command: process.execPath, args: [server], cwd: peersDir, stderr: "pipe" });
   let stderr = "";
   transport.stderr?.on("data", (chunk: Buffer) => (stderr += chunk.toString("utf8")));
   const client = new sdk.Client({ name: "mcp-wire-interop", version: "0.1.0" }, { capabilities: {} });
@@ -211,11 +214,11 @@ async function driveWithSdk(peersDir: string, notes: string, checks: Checks): Pr
       // The SDK itself rejects a server that answers with a protocol version it does not support.
       await client.connect(transport, limit);
       pid = transport.pid;
-      const server = client.getServerVersion();
-      assert.equal(server?.name, "mcp-wire-demo");
+      const info = client.getServerVersion();
+      assert.equal(info?.name, "mcp-wire-demo");
       const capabilities = Object.keys(client.getServerCapabilities() ?? {});
       for (const name of ["tools", "resources", "prompts"]) assert.ok(capabilities.includes(name), `initialize: no ${name} capability in ${capabilities}`);
-      return `${server?.name} ${server?.version}, capabilities ${capabilities.join(", ")}`;
+      return `${info?.name} ${info?.version}, capabilities ${capabilities.join(", ")}`;
     });
     if (!connected) return;
     await step("tools/list", async () => expectTools(await client.listTools(undefined, limit)));
@@ -275,7 +278,7 @@ function isAlive(pid: number): boolean {
 // ---------------------------------------------------------------------------------------------
 // The Inspector CLI
 
-async function driveWithInspector(peersDir: string, notes: string, checks: Checks): Promise<void> {
+async function driveWithInspector(peersDir: string, server: string, notes: string, checks: Checks): Promise<void> {
   const buildDir = join(peersDir, "node_modules", "@modelcontextprotocol", "inspector-cli", "build");
   const cases: { method: string; args: string[]; verify: (output: never) => string }[] = [
     { method: "tools/list", args: [], verify: expectTools },
@@ -285,7 +288,7 @@ async function driveWithInspector(peersDir: string, notes: string, checks: Check
   ];
   for (const c of cases) {
     await checks.run(`inspector-cli: ${c.method}`, async () => {
-      const args = [join(buildDir, "cli.js"), "--cli", process.execPath, SERVER, "--method", c.method.split(" ")[0], ...c.args];
+      const args = [join(buildDir, "cli.js"), "--cli", process.execPath, server, "--method", c.method.split(" ")[0], ...c.args];
       // inspector-cli 1.0.3 tests for "../package.json" relative to the cwd but imports it
       // relative to its module, so it only starts when the two agree: run it from its build dir.
       const result = await run(process.execPath, args, { cwd: buildDir, timeoutMs: INSPECTOR_TIMEOUT_MS });

@@ -5,18 +5,22 @@
 
 import type { Params } from "../jsonrpc/params.js";
 
+/** The four paginated lists, named by the key that holds them in their results. */
 export type ListName = "tools" | "resources" | "resourceTemplates" | "prompts";
 
 export const DEFAULT_PAGE_SIZE = 50;
 
-/** Returns one page of `items` and, unless it is the last, the cursor for the next one. */
-export function paginate<T>(list: ListName, items: readonly T[], params: Params, pageSize: number): { page: T[]; nextCursor?: string } {
+/**
+ * The result of a list method: one page of `items` under the list's own key (`tools`, ...) and,
+ * unless it is the last page, the `nextCursor` that fetches the next one.
+ */
+export function paginate<T>(list: ListName, items: readonly T[], params: Params, pageSize: number): { [key: string]: unknown } {
   const cursor = params.optionalString("cursor");
   const start = cursor === undefined ? 0 : readCursor(list, cursor, params);
   const end = start + pageSize;
   const page = items.slice(start, end);
   // Spec (server/utilities/pagination): a missing nextCursor means the end of the results.
-  return end < items.length ? { page, nextCursor: makeCursor(list, end) } : { page };
+  return end < items.length ? { [list]: page, nextCursor: makeCursor(list, end) } : { [list]: page };
 }
 
 function makeCursor(list: ListName, offset: number): string {

@@ -10,7 +10,7 @@ import type { Transport } from "../protocol/transport.js";
 import type { CreateMessageRequestParams, CreateMessageResult, ElicitRequestParams, ElicitResult, ListRootsResult } from "../mcp/client-features.js";
 import type { ClientCapabilities, Implementation, ServerCapabilities } from "../mcp/lifecycle.js";
 import type { LoggingLevel } from "../mcp/logging.js";
-import { LATEST_PROTOCOL_VERSION, type ProtocolVersion } from "../mcp/versions.js";
+import { LATEST_PROTOCOL_VERSION, supports, type ProtocolVersion } from "../mcp/versions.js";
 import { requireClientCapability } from "./client-requests.js";
 import type { ListKind, McpServer } from "./definition.js";
 import { completionRows } from "./features/completion.js";
@@ -112,8 +112,11 @@ export class ServerSession {
   }
 
   async elicit(params: ElicitRequestParams, options?: RequestOptions): Promise<ElicitResult> {
-    requireClientCapability(this, "elicitation/create", params as unknown as { [key: string]: unknown });
-    return (await this.connection.request("elicitation/create", params as unknown as { [key: string]: unknown }, options)) as unknown as ElicitResult;
+    const wire = { ...params } as { [key: string]: unknown };
+    requireClientCapability(this, "elicitation/create", wire);
+    // `mode` came with URL mode in 2025-11-25; a 2025-06-18 client knows only the form it implies.
+    if (!supports(this.protocolVersion, "urlElicitation")) delete wire.mode;
+    return (await this.connection.request("elicitation/create", wire, options)) as unknown as ElicitResult;
   }
 
   async listRoots(options?: RequestOptions): Promise<ListRootsResult> {

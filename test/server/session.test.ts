@@ -115,7 +115,7 @@ function askingServer(): McpServer {
     content: [
       text(await attempt(() => ctx.sample({ messages: [{ role: "user", content: { type: "text", text: "hi" } }], maxTokens: 5 }))),
       text(await attempt(() => ctx.sample({ messages: [], maxTokens: 5, tools: [{ name: "x", inputSchema: { type: "object" } }] }))),
-      text(await attempt(() => ctx.elicit({ message: "name?", requestedSchema: { type: "object", properties: { name: { type: "string" } } } }))),
+      text(await attempt(() => ctx.elicit({ mode: "form", message: "name?", requestedSchema: { type: "object", properties: { name: { type: "string" } } } }))),
       text(await attempt(() => ctx.elicit({ mode: "url", message: "go", url: "https://example.com/x", elicitationId: "e1" }))),
       text(await attempt(() => ctx.listRoots())),
     ],
@@ -144,7 +144,7 @@ test("server: requests to the client go out when declared, within each capabilit
   const texts = (result.content as { text: string }[]).map((c) => c.text);
   assert.equal(JSON.parse(texts[0]!).content.text, "sampled");
   assert.match(texts[1]!, /did not declare sampling\.tools/);
-  assert.deepEqual(JSON.parse(texts[2]!), { action: "accept", content: { mode: "none" } }, "form mode: no mode field needed");
+  assert.deepEqual(JSON.parse(texts[2]!), { action: "accept", content: { mode: "form" } });
   assert.match(texts[3]!, /did not declare url-mode elicitation/);
   assert.deepEqual(JSON.parse(texts[4]!), { roots: [{ uri: "file:///w" }] });
 });
@@ -157,6 +157,9 @@ test("server: URL elicitation needs elicitation.url and protocol 2025-11-25", as
   const older = await connect(askingServer(), { rows: clientRows, version: "2025-06-18", capabilities: { elicitation: { url: {} } } });
   const olderTexts = ((await older.connection.request("tools/call", { name: "ask" })).content as { text: string }[]).map((c) => c.text);
   assert.match(olderTexts[3]!, /protocol 2025-06-18 has no URL-mode elicitation/);
+  const formOnly = await connect(askingServer(), { rows: clientRows, version: "2025-06-18", capabilities: { elicitation: {} } });
+  const formTexts = ((await formOnly.connection.request("tools/call", { name: "ask" })).content as { text: string }[]).map((c) => c.text);
+  assert.deepEqual(JSON.parse(formTexts[2]!), { action: "accept", content: { mode: "none" } }, "no mode field sent to 2025-06-18");
 });
 
 test("server: requests to the client before notifications/initialized are refused", async () => {

@@ -21,8 +21,7 @@ export function promptRows(session: ServerSession): Row<RequestContext>[] {
           if (prompt.arguments) copy.arguments = prompt.arguments.map((argument) => describedFor({ ...argument }, version));
           return copy;
         });
-        const { page, nextCursor } = paginate("prompts", all, params, session.server.pageSize);
-        return nextCursor === undefined ? { prompts: page } : { prompts: page, nextCursor };
+        return paginate("prompts", all, params, session.server.pageSize);
       },
     },
     {

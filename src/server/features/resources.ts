@@ -22,8 +22,7 @@ export function resourceRows(session: ServerSession): Row<RequestContext>[] {
       kind: "request",
       handle(params) {
         const all = server.resources().map(({ resource }) => describedFor({ ...resource }, session.protocolVersion));
-        const { page, nextCursor } = paginate("resources", all, params, server.pageSize);
-        return nextCursor === undefined ? { resources: page } : { resources: page, nextCursor };
+        return paginate("resources", all, params, server.pageSize);
       },
     },
     {
@@ -31,8 +30,7 @@ export function resourceRows(session: ServerSession): Row<RequestContext>[] {
       kind: "request",
       handle(params) {
         const all = server.templates().map(({ template }) => describedFor({ ...template }, session.protocolVersion));
-        const { page, nextCursor } = paginate("resourceTemplates", all, params, server.pageSize);
-        return nextCursor === undefined ? { resourceTemplates: page } : { resourceTemplates: page, nextCursor };
+        return paginate("resourceTemplates", all, params, server.pageSize);
       },
     },
     {

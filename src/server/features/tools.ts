@@ -22,8 +22,7 @@ export function toolRows(session: ServerSession): Row<RequestContext>[] {
       handle(params) {
         const version = session.protocolVersion;
         const all = session.server.tools().map(({ tool }) => describedFor({ ...tool }, version, TOOL_FIELDS));
-        const { page, nextCursor } = paginate("tools", all, params, session.server.pageSize);
-        return nextCursor === undefined ? { tools: page } : { tools: page, nextCursor };
+        return paginate("tools", all, params, session.server.pageSize);
       },
     },
     {

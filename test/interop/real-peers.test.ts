@@ -1,0 +1,42 @@
+// Opt-in: the checks of scripts/interop.ts, the official SDK client and the Inspector CLI driving
+// `node dist/server.js`. They install pinned peers from the npm registry into a temp dir, so they
+// run only with MCP_WIRE_INTEROP=1 (after `npm run build`); otherwise the test is skipped.
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { runInterop } from "../../scripts/interop.js";
+
+const EXPECTED = [
+  "sdk: initialize",
+  "sdk: tools/list",
+  'sdk: tools/call echo {text:"hi"}',
+  "sdk: tools/call add {a:3,b:4}",
+  "sdk: tools/call get_time {}",
+  "sdk: resources/list",
+  "sdk: resources/read docs://demo/protocol-notes",
+  "sdk: prompts/list",
+  'sdk: prompts/get explain_topic {topic:"lifecycle"}',
+  "sdk: ping",
+  "sdk: server exits within 2 s of its stdin closing",
+  "sdk: no errors reported by the client",
+  "inspector-cli: tools/list",
+  "inspector-cli: tools/call add",
+  "inspector-cli: resources/read",
+  "inspector-cli: prompts/get explain_topic topic=tools",
+];
+
+test("interop: the official SDK client and the Inspector CLI work with node dist/server.js", { timeout: 600_000 }, async (t) => {
+  if (process.env.MCP_WIRE_INTEROP !== "1") {
+    t.skip("set MCP_WIRE_INTEROP=1 to run against the official SDK client and Inspector CLI (needs the npm registry)");
+    return;
+  }
+  const checks = await runInterop();
+  for (const check of checks) {
+    await t.test(check.name, () => assert.ok(check.ok, check.detail));
+  }
+  // A check that never ran (because an earlier step stopped the run) counts as a failure too.
+  assert.deepEqual(
+    EXPECTED.filter((name) => !checks.some((c) => c.name === name && c.ok)),
+    [],
+    "checks that did not pass",
+  );
+});
