@@ -133,6 +133,15 @@ export class PendingRequests {
     return true;
   }
 
+  /** The request never reached the peer (its write failed): the caller hears why, and no one is told to stop. */
+  fail(id: RequestId, reason: Error): void {
+    const key = idKey(id);
+    const entry = this.#entries.get(key);
+    if (!entry) return;
+    this.#remove(key, entry);
+    entry.reject(reason);
+  }
+
   /** The connection is gone: every waiting caller hears so at once. */
   rejectAll(error: (method: string) => Error): void {
     for (const [key, entry] of this.#entries) {

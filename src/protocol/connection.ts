@@ -108,8 +108,17 @@ export class Connection {
         if (method !== "initialize") void this.notify("notifications/cancelled", { requestId: id, reason: reason.message });
       },
     });
+    // The response may fail (say, the connection closes) while the write is still under way:
+    // mark it handled now; the `await` below still delivers the failure to the caller.
+    response.catch(() => {});
     try {
-      await this.#transport.send(message);
+      try {
+        await this.#transport.send(message);
+      } catch (error) {
+        // Nothing was sent, so nothing will answer. (If the write failed because the connection
+        // closed, the request was already rejected with the reason for the close.)
+        this.#pending.fail(id, error instanceof Error ? error : new Error(String(error)));
+      }
       return await response;
     } finally {
       this.#progressHandlers.delete(idKey(id));

@@ -14,7 +14,8 @@ import { LATEST_PROTOCOL_VERSION, supports, type ProtocolVersion } from "../mcp/
 import { requireClientCapability } from "./client-requests.js";
 import type { ListKind, McpServer } from "./definition.js";
 import { completionRows } from "./features/completion.js";
-import { lifecycleRows, declaredCapabilities, capabilityOfMethod } from "./features/lifecycle.js";
+import { capabilityOfMethod } from "../mcp/capabilities.js";
+import { lifecycleRows, declaredCapabilities } from "./features/lifecycle.js";
 import { LOGGING_LEVELS, loggingRows } from "./features/logging.js";
 import { promptRows } from "./features/prompts.js";
 import { resourceRows } from "./features/resources.js";

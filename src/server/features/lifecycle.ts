@@ -7,6 +7,7 @@ import { ErrorCode, RpcError } from "../../jsonrpc/messages.js";
 import type { RequestContext } from "../../protocol/connection.js";
 import type { ClientCapabilities, Implementation, InitializeResult, ServerCapabilities } from "../../mcp/lifecycle.js";
 import { isSupportedVersion, LATEST_PROTOCOL_VERSION, supports, type ProtocolVersion } from "../../mcp/versions.js";
+import { wirePolicy } from "../../mcp/capabilities.js";
 import { implementationFor } from "../compat.js";
 import type { McpServer } from "../definition.js";
 import type { ServerSession } from "../session.js";
@@ -34,10 +35,7 @@ export function lifecycleRows(session: ServerSession): Row<RequestContext>[] {
         session.protocolVersion = version;
         session.clientCapabilities = capabilities;
         session.clientInfo = clientInfo.value as unknown as Implementation;
-        session.connection.setPolicy({
-          batches: supports(version, "batches"),
-          omitUnreadableId: supports(version, "omitUnreadableId"),
-        });
+        session.connection.setPolicy(wirePolicy(version));
         session.state = "awaiting-initialized";
 
         const info = session.server.info;
@@ -84,32 +82,4 @@ export function declaredCapabilities(server: McpServer, version: ProtocolVersion
   if (hasResources) capabilities.resources = { subscribe: true, listChanged: true };
   if (server.tools().length > 0) capabilities.tools = { listChanged: true };
   return capabilities;
-}
-
-interface CapabilityNeed {
-  name: string;
-  declared(capabilities: ServerCapabilities): boolean;
-}
-
-/** The capability a client request needs the server to have declared, if any. */
-export function capabilityOfMethod(method: string, version: ProtocolVersion): CapabilityNeed | undefined {
-  const [feature] = method.split("/");
-  switch (feature) {
-    case "tools":
-      return { name: "tools", declared: (c) => !!c.tools };
-    case "prompts":
-      return { name: "prompts", declared: (c) => !!c.prompts };
-    case "resources":
-      if (method === "resources/subscribe" || method === "resources/unsubscribe") {
-        return { name: "resource subscriptions", declared: (c) => !!c.resources?.subscribe };
-      }
-      return { name: "resources", declared: (c) => !!c.resources };
-    case "logging":
-      return { name: "logging", declared: (c) => !!c.logging };
-    case "completion":
-      if (!supports(version, "completionsCapability")) return { name: "completions", declared: (c) => !!c.prompts || !!c.resources };
-      return { name: "completions", declared: (c) => !!c.completions };
-    default:
-      return undefined;
-  }
 }

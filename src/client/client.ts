@@ -1,0 +1,215 @@
+// The client role: opens a session with a server (initialize, version check, initialized), then
+// offers one method per server feature, each checked against what the server declared.
+// Spec: https://modelcontextprotocol.io/specification/2025-11-25/basic/lifecycle and server/*
+// The transport (a spawned process, HTTP, a memory pair) is the caller's choice.
+
+import { EventEmitter } from "node:events";
+import { Dispatcher, type Row } from "../jsonrpc/dispatcher.js";
+import type { TimeoutPolicy } from "../jsonrpc/pending.js";
+import { RequestTimeoutError } from "../jsonrpc/pending.js";
+import { Connection, type RequestContext, type RequestOptions } from "../protocol/connection.js";
+import type { Transport } from "../protocol/transport.js";
+import { capabilityOfMethod, wirePolicy } from "../mcp/capabilities.js";
+import type { Root } from "../mcp/client-features.js";
+import type { CompleteRequestParams, CompleteResult } from "../mcp/completion.js";
+import type { Implementation, InitializeResult, ServerCapabilities } from "../mcp/lifecycle.js";
+import type { LoggingLevel, LoggingMessageNotificationParams } from "../mcp/logging.js";
+import type { GetPromptResult, Prompt } from "../mcp/prompts.js";
+import type { ReadResourceResult, Resource, ResourceTemplate } from "../mcp/resources.js";
+import type { CallToolResult, Tool } from "../mcp/tools.js";
+import { isSupportedVersion, LATEST_PROTOCOL_VERSION, SUPPORTED_PROTOCOL_VERSIONS, type ProtocolVersion } from "../mcp/versions.js";
+import { HandshakeTimeoutError, NotConnectedError, ServerCapabilityError, VersionRefusedError } from "./errors.js";
+import { declaredClientCapabilities, serverRequestRows, type ClientHandlers } from "./handlers.js";
+import { collectPages, type ListCache } from "./lists.js";
+
+export interface ClientOptions extends ClientHandlers {
+  /** How long the server has to answer initialize (default 5 s). */
+  handshakeTimeoutMs?: number;
+  /** Refuse locally to call methods the server did not declare (default true). */
+  enforceServerCapabilities?: boolean;
+  /** Default timeouts for every request; each call may override them. */
+  timeouts?: Partial<TimeoutPolicy>;
+  /** The version to ask for (default: the newest we speak). */
+  protocolVersion?: ProtocolVersion;
+  /** Local problems: garbage from the server, stray responses, failed writes. */
+  onProblem?: (message: string) => void;
+}
+
+/** Options for one call. */
+export type CallOptions = RequestOptions;
+
+/**
+ * Events: "toolsChanged", "resourcesChanged", "promptsChanged" (the server's lists changed),
+ * "resourceUpdated" (uri), "log" (LoggingMessageNotificationParams), "close" (cause?).
+ */
+export class McpClient extends EventEmitter {
+  readonly info: Implementation;
+  readonly #options: ClientOptions;
+  #connection: Connection | undefined;
+  #initialized: InitializeResult | undefined;
+  readonly #lists: ListCache = {};
+
+  constructor(info: Implementation, options: ClientOptions = {}) {
+    super();
+    this.info = info;
+    this.#options = options;
+  }
+
+  get serverInfo(): Implementation | undefined { return this.#initialized?.serverInfo; }
+  get serverCapabilities(): ServerCapabilities | undefined { return this.#initialized?.capabilities; }
+  get instructions(): string | undefined { return this.#initialized?.instructions; }
+  get protocolVersion(): ProtocolVersion | undefined { return this.#initialized?.protocolVersion as ProtocolVersion | undefined; }
+  get isConnected(): boolean { return this.#initialized !== undefined && !this.#connection?.isClosed; }
+
+  /** Opens the session: initialize, check the version, then notifications/initialized. */
+  async connect(transport: Transport): Promise<InitializeResult> {
+    if (this.isConnected) throw new Error("connect: the client is already connected; close() it first");
+    this.#initialized = undefined;
+    for (const key of Object.keys(this.#lists)) delete this.#lists[key as keyof ListCache];
+    const connection = new Connection(transport, {
+      dispatcher: new Dispatcher([...serverRequestRows(this.#options), ...this.#notificationRows()]),
+      onProblem: this.#options.onProblem,
+    });
+    this.#connection = connection;
+    connection.onClose((cause) => this.emit("close", cause));
+    connection.start();
+
+    const requested = this.#options.protocolVersion ?? LATEST_PROTOCOL_VERSION;
+    const handshakeMs = this.#options.handshakeTimeoutMs ?? 5000;
+    let result: InitializeResult;
+    try {
+      result = (await connection.request(
+        "initialize",
+        { protocolVersion: requested, capabilities: declaredClientCapabilities(this.#options), clientInfo: this.info },
+        { timeouts: { idleMs: handshakeMs, maxTotalMs: handshakeMs } },
+      )) as unknown as InitializeResult;
+    } catch (error) {
+      await connection.close();
+      throw error instanceof RequestTimeoutError ? new HandshakeTimeoutError(handshakeMs, error) : error;
+    }
+    // Spec (basic/lifecycle#version-negotiation): a client that does not support the server's
+    // version SHOULD disconnect (the schema says MUST).
+    if (!isSupportedVersion(result.protocolVersion)) {
+      await connection.close();
+      throw new VersionRefusedError(result.protocolVersion, SUPPORTED_PROTOCOL_VERSIONS, requested);
+    }
+    connection.setPolicy(wirePolicy(result.protocolVersion));
+    this.#initialized = result;
+    // Spec (basic/lifecycle#initialization): after a successful initialize, the client MUST send initialized.
+    await connection.notify("notifications/initialized");
+    return result;
+  }
+
+  /** Ends the session by closing the transport (MCP has no shutdown message). */
+  async close(): Promise<void> {
+    await this.#connection?.close();
+  }
+
+  /** Sends any request; the typed methods below are all made of this. */
+  async request(method: string, params?: { [key: string]: unknown }, options: CallOptions = {}): Promise<{ [key: string]: unknown }> {
+    const connection = this.#connection;
+    if (!connection || !this.#initialized || connection.isClosed) throw new NotConnectedError(method);
+    const need = capabilityOfMethod(method, this.protocolVersion!);
+    if (need && this.#options.enforceServerCapabilities !== false && !need.declared(this.#initialized.capabilities)) {
+      throw new ServerCapabilityError(method, need.name);
+    }
+    return connection.request(method, params, { ...options, timeouts: { ...this.#options.timeouts, ...options.timeouts } });
+  }
+
+  async ping(options?: CallOptions): Promise<void> {
+    await this.request("ping", undefined, options);
+  }
+
+  async listTools(cursor?: string, options?: CallOptions): Promise<{ tools: Tool[]; nextCursor?: string }> {
+    return (await this.request("tools/list", cursor === undefined ? undefined : { cursor }, options)) as never;
+  }
+
+  /** Every page of tools/list, cached until the server says the list changed. */
+  async listAllTools(options?: CallOptions): Promise<Tool[]> {
+    return (this.#lists.tools ??= await collectPages<Tool>((cursor) => this.request("tools/list", cursor, options), "tools"));
+  }
+
+  async callTool(name: string, args?: { [key: string]: unknown }, options?: CallOptions): Promise<CallToolResult> {
+    return (await this.request("tools/call", args === undefined ? { name } : { name, arguments: args }, options)) as never;
+  }
+
+  async listResources(cursor?: string, options?: CallOptions): Promise<{ resources: Resource[]; nextCursor?: string }> {
+    return (await this.request("resources/list", cursor === undefined ? undefined : { cursor }, options)) as never;
+  }
+
+  async listAllResources(options?: CallOptions): Promise<Resource[]> {
+    return (this.#lists.resources ??= await collectPages<Resource>((cursor) => this.request("resources/list", cursor, options), "resources"));
+  }
+
+  async listResourceTemplates(cursor?: string, options?: CallOptions): Promise<{ resourceTemplates: ResourceTemplate[]; nextCursor?: string }> {
+    return (await this.request("resources/templates/list", cursor === undefined ? undefined : { cursor }, options)) as never;
+  }
+
+  async listAllResourceTemplates(options?: CallOptions): Promise<ResourceTemplate[]> {
+    return (this.#lists.resourceTemplates ??= await collectPages<ResourceTemplate>(
+      (cursor) => this.request("resources/templates/list", cursor, options), "resourceTemplates"));
+  }
+
+  async readResource(uri: string, options?: CallOptions): Promise<ReadResourceResult> {
+    return (await this.request("resources/read", { uri }, options)) as never;
+  }
+
+  /** Subscribes to a resource; "resourceUpdated" events then carry its URI. */
+  async subscribe(uri: string, options?: CallOptions): Promise<void> {
+    await this.request("resources/subscribe", { uri }, options);
+  }
+
+  async unsubscribe(uri: string, options?: CallOptions): Promise<void> {
+    await this.request("resources/unsubscribe", { uri }, options);
+  }
+
+  async listPrompts(cursor?: string, options?: CallOptions): Promise<{ prompts: Prompt[]; nextCursor?: string }> {
+    return (await this.request("prompts/list", cursor === undefined ? undefined : { cursor }, options)) as never;
+  }
+
+  async listAllPrompts(options?: CallOptions): Promise<Prompt[]> {
+    return (this.#lists.prompts ??= await collectPages<Prompt>((cursor) => this.request("prompts/list", cursor, options), "prompts"));
+  }
+
+  async getPrompt(name: string, args?: Record<string, string>, options?: CallOptions): Promise<GetPromptResult> {
+    return (await this.request("prompts/get", args === undefined ? { name } : { name, arguments: args }, options)) as never;
+  }
+
+  async complete(params: CompleteRequestParams, options?: CallOptions): Promise<CompleteResult> {
+    return (await this.request("completion/complete", params as unknown as { [key: string]: unknown }, options)) as never;
+  }
+
+  async setLoggingLevel(level: LoggingLevel, options?: CallOptions): Promise<void> {
+    await this.request("logging/setLevel", { level }, options);
+  }
+
+  /** Tells the server the roots changed, so it asks again (roots/list). */
+  async rootsChanged(): Promise<void> {
+    // Spec (client/roots#root-list-changes): sent when roots change, if listChanged was declared.
+    if (this.#options.roots && this.isConnected) await this.#connection!.notify("notifications/roots/list_changed");
+  }
+
+  #notificationRows(): Row<RequestContext>[] {
+    const changed = (method: string, list: (keyof ListCache)[], event: string): Row<RequestContext> => ({
+      method,
+      kind: "notification",
+      handle: () => {
+        for (const key of list) delete this.#lists[key];
+        this.emit(event);
+      },
+    });
+    return [
+      changed("notifications/tools/list_changed", ["tools"], "toolsChanged"),
+      changed("notifications/resources/list_changed", ["resources", "resourceTemplates"], "resourcesChanged"),
+      changed("notifications/prompts/list_changed", ["prompts"], "promptsChanged"),
+      { method: "notifications/resources/updated", kind: "notification", handle: (p) => void this.emit("resourceUpdated", p.string("uri")) },
+      {
+        method: "notifications/message",
+        kind: "notification",
+        handle: (p) => void this.emit("log", p.value as unknown as LoggingMessageNotificationParams),
+      },
+    ];
+  }
+}
+
+export type { Root };

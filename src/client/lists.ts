@@ -1,0 +1,40 @@
+// Following nextCursor to the end of a paginated list, and the cache of whole lists that the
+// server's list_changed notifications invalidate.
+// Spec: https://modelcontextprotocol.io/specification/2025-11-25/server/utilities/pagination
+
+import type { Prompt } from "../mcp/prompts.js";
+import type { Resource, ResourceTemplate } from "../mcp/resources.js";
+import type { Tool } from "../mcp/tools.js";
+
+export interface ListCache {
+  tools?: Tool[];
+  resources?: Resource[];
+  resourceTemplates?: ResourceTemplate[];
+  prompts?: Prompt[];
+}
+
+/** A server that keeps handing out cursors is cut off here rather than followed forever. */
+const MAX_PAGES = 10_000;
+
+/** Fetches page after page until a page comes without nextCursor. */
+export async function collectPages<T>(
+  fetchPage: (params: { cursor: string } | undefined) => Promise<{ [key: string]: unknown }>,
+  key: string,
+): Promise<T[]> {
+  const items: T[] = [];
+  const seen = new Set<string>();
+  let cursor: string | undefined;
+  for (let page = 0; page < MAX_PAGES; page++) {
+    const result = await fetchPage(cursor === undefined ? undefined : { cursor });
+    const pageItems = result[key];
+    if (!Array.isArray(pageItems)) throw new Error(`${key}: the server's list result has no "${key}" array`);
+    items.push(...(pageItems as T[]));
+    // Spec (server/utilities/pagination): cursors are opaque; a missing nextCursor ends the list.
+    const next = result.nextCursor;
+    if (typeof next !== "string") return items;
+    if (seen.has(next)) throw new Error(`${key}: the server sent the cursor ${JSON.stringify(next)} twice; stopping`);
+    seen.add(next);
+    cursor = next;
+  }
+  throw new Error(`${key}: more than ${MAX_PAGES} pages; stopping`);
+}

@@ -1,0 +1,120 @@
+// The stdio client transport against servers that misbehave (fixtures/servers/minimal.mjs).
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { fileURLToPath } from "node:url";
+import { McpClient } from "../../src/client/client.js";
+import { HandshakeTimeoutError, VersionRefusedError } from "../../src/client/errors.js";
+import { ConnectionClosedError } from "../../src/jsonrpc/pending.js";
+import { ServerExitedError, SpawnError, StdioClientTransport, type StdioServerParameters } from "../../src/transports/stdio-client.js";
+import { launchCommand, quoteForCmd } from "../../src/transports/windows-command.js";
+
+const MINIMAL = fileURLToPath(new URL("../../fixtures/servers/minimal.mjs", import.meta.url));
+const info = { name: "fault-tests", version: "1" };
+
+function minimal(mode: string, extra: Partial<StdioServerParameters> = {}) {
+  const stderr: string[] = [];
+  const transport = new StdioClientTransport({ command: process.execPath, args: [MINIMAL, mode], onStderr: (l) => stderr.push(l), graceMs: 500, ...extra });
+  return { transport, stderr };
+}
+
+const alive = (pid: number) => {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+};
+
+async function gone(pid: number, ms = 3000): Promise<boolean> {
+  const deadline = Date.now() + ms;
+  while (alive(pid)) {
+    if (Date.now() > deadline) return false;
+    await new Promise((r) => setTimeout(r, 20));
+  }
+  return true;
+}
+
+test("stdio client: a server that exits mid-call rejects every pending call at once, with code and stderr", async () => {
+  const { transport } = minimal("exit-mid-call");
+  const client = new McpClient(info);
+  await client.connect(transport);
+  const closed = new Promise((resolve) => client.once("close", resolve));
+  const calls = [client.callTool("a"), client.ping().then(() => client.callTool("b"))];
+  for (const call of calls) {
+    await assert.rejects(call, (e: unknown) => e instanceof ConnectionClosedError && e.cause instanceof ServerExitedError
+      && /exited with code 3/.test(e.message) && /fatal: something broke/.test(e.message));
+  }
+  const cause = (await closed) as ServerExitedError;
+  assert.equal(cause.code, 3);
+  assert.deepEqual(cause.stderrTail, ["fatal: something broke"]);
+});
+
+test("stdio client: garbage on the server's stdout is reported, and the connection goes on", async () => {
+  const { transport } = minimal("garbage");
+  const problems: string[] = [];
+  const client = new McpClient(info, { onProblem: (p) => problems.push(p) });
+  await client.connect(transport);
+  assert.deepEqual((await client.callTool("t")).content, [{ type: "text", text: "ok" }]);
+  assert.ok(problems.some((p) => /not valid JSON/.test(p)), problems.join("; "));
+  await client.close();
+});
+
+test("stdio client: a server that never answers initialize fails within the handshake timeout", async () => {
+  const { transport } = minimal("silent");
+  const client = new McpClient(info, { handshakeTimeoutMs: 300 });
+  const started = Date.now();
+  await assert.rejects(client.connect(transport), (e: unknown) => e instanceof HandshakeTimeoutError && /did not answer within 300 ms/.test(e.message));
+  assert.ok(Date.now() - started < 2500);
+  assert.ok(await gone(transport.pid!), "the silent server was stopped");
+});
+
+test("stdio client: a version we do not speak is refused, naming both sides", async () => {
+  const { transport } = minimal("old-version");
+  const client = new McpClient(info);
+  await assert.rejects(client.connect(transport), (e: unknown) => e instanceof VersionRefusedError && /"1999-01-01"/.test(e.message) && /2025-11-25/.test(e.message));
+  assert.ok(await gone(transport.pid!));
+});
+
+test("stdio client: a server that ignores SIGTERM is killed after the grace period", async () => {
+  const { transport, stderr } = minimal("ignore-sigterm");
+  const client = new McpClient(info);
+  await client.connect(transport);
+  const pid = transport.pid!;
+  const started = Date.now();
+  await client.close();
+  const took = Date.now() - started;
+  assert.ok(!alive(pid));
+  assert.ok(took >= 900 && took < 3000, `took ${took} ms: stdin grace, then SIGTERM grace, then SIGKILL`);
+  assert.ok(stderr.includes("ignoring SIGTERM"));
+});
+
+test("stdio client: a server started through sh -c leaves no grandchild behind", async () => {
+  const stderr: string[] = [];
+  const transport = new StdioClientTransport({ command: "sh", args: ["-c", `"${process.execPath}" "${MINIMAL}" grandchild`], onStderr: (l) => stderr.push(l), graceMs: 500 });
+  const client = new McpClient(info);
+  await client.connect(transport);
+  const grandchild = Number(/grandchild (\d+)/.exec(stderr.join("\n"))?.[1]);
+  assert.ok(grandchild > 0 && alive(grandchild));
+  await client.close();
+  assert.ok(await gone(grandchild), "the grandchild was stopped with its group");
+});
+
+test("stdio client: a command that does not exist is a spawn error", async () => {
+  const transport = new StdioClientTransport({ command: "/nonexistent/mcp-server" });
+  const client = new McpClient(info);
+  await assert.rejects(client.connect(transport), (e: unknown) => e instanceof ConnectionClosedError && e.cause instanceof SpawnError && /ENOENT/.test(e.message));
+});
+
+test("windows: .cmd scripts and npx run through cmd.exe with every argument quoted", () => {
+  assert.deepEqual(launchCommand("node", ["a b"], "linux"), { file: "node", args: ["a b"], windowsVerbatimArguments: false });
+  assert.deepEqual(launchCommand("server.exe", ["x"], "win32"), { file: "server.exe", args: ["x"], windowsVerbatimArguments: false });
+  const npx = launchCommand("npx", ["-y", "@scope/server", "a b", 'say "hi" & del *'], "win32");
+  assert.equal(npx.file, "cmd.exe");
+  assert.deepEqual(npx.args.slice(0, 3), ["/d", "/s", "/c"]);
+  assert.equal(npx.args[3], '"npx -y @scope/server ^"a b^" ^"say \\^"hi\\^" ^& del *^""');
+  assert.equal(launchCommand("C:\\tools\\serve.BAT", [], "win32").file, "cmd.exe");
+  assert.equal(quoteForCmd("%PATH%"), "^%PATH^%");
+  assert.equal(quoteForCmd(""), '^"^"');
+  assert.equal(quoteForCmd("trailing\\ slash\\"), '^"trailing\\ slash\\\\^"');
+});
