@@ -1,16 +1,13 @@
-// `npm start`: a guided MCP session. Starts `dist/server.js` as a child process, plays a whole
-// session against it over stdio, and prints every wire message in order with a note on what it
-// is and what its key fields mean. The first thing to run when learning MCP with mcp-wire.
+// `npm start`: a guided MCP session. Our client (McpClient) starts `dist/server.js` as a child
+// process, plays a whole session against it over stdio, and prints every wire message in order,
+// with a note on what it is and what its key fields mean. The first thing a learner runs.
 // Spec: https://modelcontextprotocol.io/specification/2025-11-25/basic/lifecycle
 
-import { spawn } from "node:child_process";
 import { fileURLToPath } from "node:url";
-import { Dispatcher } from "./jsonrpc/dispatcher.js";
+import { McpClient } from "./client/client.js";
 import type { JSONRPCMessage } from "./jsonrpc/messages.js";
-import { Connection } from "./protocol/connection.js";
-import type { Transport, TransportHandlers } from "./protocol/transport.js";
-import { LATEST_PROTOCOL_VERSION } from "./mcp/versions.js";
-import { StreamTransport } from "./transports/stdio.js";
+import { traceTransport } from "./protocol/trace.js";
+import { StdioClientTransport } from "./transports/stdio-client.js";
 import { noteFor, type Direction } from "./walkthrough-notes.js";
 
 const SERVER = fileURLToPath(new URL("./server.js", import.meta.url));
@@ -33,26 +30,6 @@ function show(direction: Direction, message: JSONRPCMessage | JSONRPCMessage[], 
   console.log(paint("2", `   ${noteFor(direction, message, answered)}`));
 }
 
-/** Wraps a transport so that every message in either direction is printed as it crosses. */
-function traced(inner: Transport): Transport {
-  return {
-    start(handlers: TransportHandlers) {
-      inner.start({
-        ...handlers,
-        message(text) {
-          show("server→client", JSON.parse(text) as JSONRPCMessage, text);
-          handlers.message(text);
-        },
-      });
-    },
-    async send(message) {
-      show("client→server", message, JSON.stringify(message));
-      await inner.send(message);
-    },
-    close: () => inner.close(),
-  };
-}
-
 function heading(title: string, why: string): void {
   step += 1;
   console.log(`\n${paint("1", `${step}. ${title}`)}\n${paint("2", why)}`);
@@ -67,52 +44,57 @@ process.stdout.on("error", (error: NodeJS.ErrnoException) => {
 async function main(): Promise<void> {
   console.log(paint("1", "mcp-wire walkthrough: one MCP session over stdio, message by message"));
   console.log(`Starting the demo server as a child process: node ${SERVER}`);
-  const child = spawn(process.execPath, [SERVER], { stdio: ["pipe", "pipe", "inherit"] });
-  const exited = new Promise<number | null>((resolve) => child.on("exit", (code) => resolve(code)));
-  const connection = new Connection(traced(new StreamTransport(child.stdout, child.stdin)), { dispatcher: new Dispatcher([]) });
-  connection.start();
+  const server = new StdioClientTransport({ command: process.execPath, args: [SERVER], onStderr: (line) => console.error(`[server] ${line}`) });
+  const transport = traceTransport(server, (direction, text, message) =>
+    show(direction === "sent" ? "client→server" : "server→client", message ?? [], text),
+  );
+  const client = new McpClient({ name: "mcp-wire-walkthrough", version: "0.1.0" });
 
   heading("The handshake", "The client opens with initialize; nothing else but ping may come first.");
-  const init = await connection.request("initialize", {
-    protocolVersion: LATEST_PROTOCOL_VERSION,
-    capabilities: {},
-    clientInfo: { name: "mcp-wire-walkthrough", version: "0.1.0" },
-  });
-  await connection.notify("notifications/initialized");
-  console.log(`   The session now speaks ${String(init.protocolVersion)}.`);
+  await client.connect(transport);
+  console.log(`   The session now speaks ${client.protocolVersion}.`);
 
   heading("Tools", "The client lists the tools, then calls each one.");
-  await connection.request("tools/list");
-  await connection.request("tools/call", { name: "echo", arguments: { text: "hello, MCP" } });
-  await connection.request("tools/call", { name: "add", arguments: { a: 2, b: 40 } });
-  await connection.request("tools/call", { name: "get_time", arguments: {} });
-  await connection.request("tools/call", { name: "add", arguments: { a: "two", b: 40 } });
+  await client.listTools();
+  await client.callTool("echo", { text: "hello, MCP" });
+  await client.callTool("add", { a: 2, b: 40 });
+  await client.callTool("get_time", {});
+  await client.callTool("add", { a: "two", b: 40 });
 
   heading("Progress", "A long call with a progressToken: the server reports progress until it answers.");
-  await connection.request("tools/call", { name: "countdown", arguments: { steps: 3, intervalMs: 50 } }, { onProgress: () => {} });
+  await client.callTool("countdown", { steps: 3, intervalMs: 50 }, { onProgress: () => {} });
 
   heading("Resources", "Resources are data the client can read: listed, templated, read by URI.");
-  await connection.request("resources/list");
-  await connection.request("resources/templates/list");
-  await connection.request("resources/read", { uri: "docs://demo/protocol-notes" });
-  await connection.request("resources/read", { uri: "docs://demo/protocol-notes/lifecycle" });
-  await connection.request("resources/read", { uri: "docs://demo/nothing-here" }).catch(() => {});
+  await client.listResources();
+  await client.listResourceTemplates();
+  await client.readResource("docs://demo/protocol-notes");
+  await client.readResource("docs://demo/protocol-notes/lifecycle");
+  await client.readResource("docs://demo/nothing-here").catch(() => {});
 
   heading("Prompts and completion", "Prompts are message templates a user picks; completion helps fill their arguments.");
-  await connection.request("prompts/list");
-  await connection.request("completion/complete", { ref: { type: "ref/prompt", name: "explain_topic" }, argument: { name: "topic", value: "t" } });
-  await connection.request("prompts/get", { name: "explain_topic", arguments: { topic: "tools", audience: "beginner" } });
+  await client.listPrompts();
+  await client.complete({ ref: { type: "ref/prompt", name: "explain_topic" }, argument: { name: "topic", value: "t" } });
+  await client.getPrompt("explain_topic", { topic: "tools", audience: "beginner" });
 
   heading("Utilities", "Ping checks the other side is alive; an unknown method gets -32601.");
-  await connection.request("ping");
-  await connection.request("no/such/method").catch(() => {});
+  await client.ping();
+  await client.request("no/such/method").catch(() => {});
 
   heading("Shutdown", "stdio has no shutdown message: the client closes the server's stdin and the server exits.");
-  await connection.close();
-  child.stdin.end();
-  const code = await exited;
-  console.log(`   The server exited with code ${code}.`);
+  const pid = server.pid!;
+  await client.close();
+  if (isRunning(pid)) throw new Error(`the server (pid ${pid}) is still running after close()`);
+  console.log(`   The server (pid ${pid}) has exited; the client closed its stdin and it stopped by itself.`);
   console.log(`\nThe rules behind each message are in PROTOCOL_NOTES.md. Next: read src/index.ts, top to bottom.`);
+}
+
+function isRunning(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
 }
 
 main().catch((error: unknown) => {

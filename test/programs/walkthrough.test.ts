@@ -22,5 +22,5 @@ test("walkthrough: plays every step against dist/server.js and explains each mes
   }
   assert.match(out, /code -32601 is Method not found/);
   assert.match(out, /code -32002 is Resource not found/);
-  assert.match(out, /The server exited with code 0\./);
+  assert.match(out, /The server \(pid \d+\) has exited/);
 });
