@@ -118,3 +118,36 @@ test("windows: .cmd scripts and npx run through cmd.exe with every argument quot
   assert.equal(quoteForCmd(""), '^"^"');
   assert.equal(quoteForCmd("trailing\\ slash\\"), '^"trailing\\ slash\\\\^"');
 });
+
+test("stdio client: with restarts on, a crashed server is started again and re-initialized", async () => {
+  const { mkdtempSync } = await import("node:fs");
+  const { tmpdir } = await import("node:os");
+  const { join } = await import("node:path");
+  const { StdioServerConnection } = await import("../../src/client/restart.js");
+  const marker = join(mkdtempSync(join(tmpdir(), "mcp-wire-")), "crashed");
+  const client = new McpClient(info);
+  const events: string[] = [];
+  for (const event of ["restarting", "restarted", "restartFailed"]) client.on(event, (detail) => events.push(`${event} ${detail.attempt ?? detail.attempts}`));
+  const connection = new StdioServerConnection(client, { command: process.execPath, args: [MINIMAL, "crash-once", marker], graceMs: 500 }, { initialDelayMs: 10 });
+  await connection.start();
+  const firstPid = connection.transport!.pid;
+  await assert.rejects(client.callTool("t"), (e: unknown) => e instanceof ConnectionClosedError && /exited with code 5/.test(e.message));
+  await new Promise((resolve) => client.once("restarted", resolve));
+  assert.notEqual(connection.transport!.pid, firstPid);
+  assert.deepEqual((await client.callTool("t")).content, [{ type: "text", text: "ok" }]);
+  assert.deepEqual(events, ["restarting 1", "restarted 1"]);
+  await connection.close();
+});
+
+test("stdio client: restarts are bounded, and giving up is reported", async () => {
+  const { StdioServerConnection } = await import("../../src/client/restart.js");
+  const client = new McpClient(info, { handshakeTimeoutMs: 500 });
+  const connection = new StdioServerConnection(client, { command: process.execPath, args: [MINIMAL, "exit-mid-call"], graceMs: 200 }, { maxRetries: 2, initialDelayMs: 10 });
+  await connection.start();
+  // From now on every start fails: the program is gone.
+  (connection.parameters as { args: string[] }).args = ["/nonexistent/server.mjs"];
+  const failed = new Promise<{ attempts: number }>((resolve) => client.once("restartFailed", resolve));
+  await assert.rejects(client.callTool("t"));
+  assert.equal((await failed).attempts, 2);
+  await connection.close();
+});
