@@ -36,11 +36,10 @@ export function declaredClientCapabilities(handlers: ClientHandlers): ClientCapa
   const capabilities: ClientCapabilities = {};
   if (handlers.roots) capabilities.roots = { listChanged: true };
   if (handlers.sampling) capabilities.sampling = handlers.samplingTools ? { tools: {} } : {};
-  if (handlers.elicitation?.form || handlers.elicitation?.url) {
-    capabilities.elicitation = {};
-    if (handlers.elicitation.form) capabilities.elicitation.form = {};
-    if (handlers.elicitation.url) capabilities.elicitation.url = {};
-  }
+  // Spec (client/elicitation#capabilities): an empty object means form mode only, which every
+  // version with elicitation reads the same way; the mode keys are needed only for URL mode.
+  if (handlers.elicitation?.url) capabilities.elicitation = handlers.elicitation.form ? { form: {}, url: {} } : { url: {} };
+  else if (handlers.elicitation?.form) capabilities.elicitation = {};
   return capabilities;
 }
 
