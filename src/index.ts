@@ -18,8 +18,13 @@
 //      server/features/*.ts   lifecycle, tools, resources, prompts, completion, logging
 //      server/compat.ts       fitting results to older protocol versions
 //      schema/*.ts            the JSON Schema validator and RFC 6570 URI templates it relies on
-//   5. Transports: transports/stdio.ts, transports/stdio-server.ts
-//   6. Programs: server.ts (the demo server), walkthrough.ts (npm start)
+//   5. The client role
+//      client/client.ts       McpClient: the handshake, one method per server feature
+//      client/handlers.ts     answering the server's requests (roots, sampling, elicitation)
+//      client/lists.ts        following cursors; client/restart.ts restarting a crashed server
+//   6. Transports: transports/stdio.ts (framing on streams), stdio-server.ts (serve on our own
+//      stdin/stdout), stdio-client.ts (spawn a server), protocol/trace.ts (watch the wire)
+//   7. Programs: server.ts (the demo server), walkthrough.ts (npm start)
 
 export * from "./jsonrpc/messages.js";
 export { LineDecoder, encodeLine, DEFAULT_MAX_MESSAGE_BYTES } from "./jsonrpc/framing.js";
@@ -34,6 +39,12 @@ export { ServerSession } from "./server/session.js";
 export { CapabilityError } from "./server/client-requests.js";
 export type { HandlerContext } from "./server/context.js";
 export { StreamTransport } from "./transports/stdio.js";
+export { StdioClientTransport, ServerExitedError, SpawnError, type StdioServerParameters } from "./transports/stdio-client.js";
+export { traceTransport, type TraceListener } from "./protocol/trace.js";
+export { McpClient, type ClientOptions, type CallOptions } from "./client/client.js";
+export type { ClientHandlers, ServerRequestContext } from "./client/handlers.js";
+export { HandshakeTimeoutError, VersionRefusedError, ServerCapabilityError, NotConnectedError } from "./client/errors.js";
+export { StdioServerConnection, DEFAULT_RESTART, type RestartPolicy } from "./client/restart.js";
 export { serveStdio } from "./transports/stdio-server.js";
 export { validate, checkSchema, SchemaError, type JsonSchema, type SchemaIssue } from "./schema/json-schema.js";
 export type * from "./mcp/base.js";

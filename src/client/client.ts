@@ -40,7 +40,8 @@ export type CallOptions = RequestOptions;
 
 /**
  * Events: "toolsChanged", "resourcesChanged", "promptsChanged" (the server's lists changed),
- * "resourceUpdated" (uri), "log" (LoggingMessageNotificationParams), "close" (cause?).
+ * "resourceUpdated" (uri), "log" (LoggingMessageNotificationParams), "elicitationComplete" (the id
+ * of a URL-mode elicitation the user accepted), "close" (cause?).
  */
 export class McpClient extends EventEmitter {
   readonly info: Implementation;
@@ -48,6 +49,7 @@ export class McpClient extends EventEmitter {
   #connection: Connection | undefined;
   #initialized: InitializeResult | undefined;
   readonly #lists: ListCache = {};
+  readonly #openUrlElicitations = new Set<string>();
 
   constructor(info: Implementation, options: ClientOptions = {}) {
     super();
@@ -67,7 +69,7 @@ export class McpClient extends EventEmitter {
     this.#initialized = undefined;
     for (const key of Object.keys(this.#lists)) delete this.#lists[key as keyof ListCache];
     const connection = new Connection(transport, {
-      dispatcher: new Dispatcher([...serverRequestRows(this.#options), ...this.#notificationRows()]),
+      dispatcher: new Dispatcher([...serverRequestRows(this.#options, this.#openUrlElicitations), ...this.#notificationRows()]),
       onProblem: this.#options.onProblem,
     });
     this.#connection = connection;
@@ -203,6 +205,15 @@ export class McpClient extends EventEmitter {
       changed("notifications/resources/list_changed", ["resources", "resourceTemplates"], "resourcesChanged"),
       changed("notifications/prompts/list_changed", ["prompts"], "promptsChanged"),
       { method: "notifications/resources/updated", kind: "notification", handle: (p) => void this.emit("resourceUpdated", p.string("uri")) },
+      {
+        method: "notifications/elicitation/complete",
+        kind: "notification",
+        handle: (p) => {
+          const id = p.string("elicitationId");
+          // Spec (client/elicitation#completion-notifications): unknown or completed ids MUST be ignored.
+          if (this.#openUrlElicitations.delete(id)) this.emit("elicitationComplete", id);
+        },
+      },
       {
         method: "notifications/message",
         kind: "notification",

@@ -43,7 +43,11 @@ export function declaredClientCapabilities(handlers: ClientHandlers): ClientCapa
   return capabilities;
 }
 
-export function serverRequestRows(handlers: ClientHandlers): Row<RequestContext>[] {
+/**
+ * @param openUrlElicitations the ids of URL-mode elicitations the user accepted and that have
+ *   not completed yet; notifications/elicitation/complete is only heard for these.
+ */
+export function serverRequestRows(handlers: ClientHandlers, openUrlElicitations: Set<string>): Row<RequestContext>[] {
   const rows: Row<RequestContext>[] = [{ method: "ping", kind: "request", handle: () => ({}) }];
   const roots = handlers.roots;
   if (roots) rows.push({ method: "roots/list", kind: "request", handle: async () => ({ roots: await roots() }) });
@@ -77,8 +81,10 @@ export function serverRequestRows(handlers: ClientHandlers): Row<RequestContext>
         const signal = context.signal;
         if (mode === "url" && elicitation.url) {
           params.string("url");
-          params.string("elicitationId");
-          return (await elicitation.url(params.value as unknown as ElicitRequestURLParams, { signal })) as unknown as { [key: string]: unknown };
+          const elicitationId = params.string("elicitationId");
+          const result = await elicitation.url(params.value as unknown as ElicitRequestURLParams, { signal });
+          if (result.action === "accept") openUrlElicitations.add(elicitationId);
+          return result as unknown as { [key: string]: unknown };
         }
         if (mode === "form" && elicitation.form) {
           const form = params.value as unknown as ElicitRequestFormParams;

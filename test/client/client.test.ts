@@ -124,3 +124,25 @@ test("client: over stdio against node dist/server.js, and the server exits on cl
   assert.ok(Date.now() - started < 2000, "closing stdin was enough");
   assert.throws(() => process.kill(pid, 0), /ESRCH/);
 });
+
+test("client: URL elicitation, and its completion notice only for ids it accepted", async () => {
+  const server = new McpServer({ name: "url", version: "1" });
+  let session: import("../../src/server/session.js").ServerSession | undefined;
+  server.tool({ name: "login", inputSchema: { type: "object" } }, async (_args, ctx) => {
+    const answer = await ctx.elicit({ mode: "url", message: "sign in", url: "https://example.com/login", elicitationId: "e-1" });
+    return { content: [text(answer.action)] };
+  });
+  const [clientEnd, serverEnd] = createMemoryPair();
+  session = server.connect(serverEnd);
+  const seen: string[] = [];
+  const client = new McpClient(info, { elicitation: { url: (params) => (seen.push(params.url), { action: "accept" }) } });
+  await client.connect(clientEnd);
+  assert.deepEqual((await client.callTool("login")).content, [{ type: "text", text: "accept" }]);
+  assert.deepEqual(seen, ["https://example.com/login"]);
+  const completed: string[] = [];
+  client.on("elicitationComplete", (id) => completed.push(id));
+  for (const id of ["unknown", "e-1", "e-1"]) await session.connection.notify("notifications/elicitation/complete", { elicitationId: id });
+  await client.ping();
+  assert.deepEqual(completed, ["e-1"], "unknown and repeated ids are ignored");
+  await client.close();
+});

@@ -1,0 +1,222 @@
+// The command line of `mcp-wire`: options, one command with its arguments, then `--` and the server.
+// Spec: https://modelcontextprotocol.io/specification/2025-11-25/server (the methods the commands send)
+// Pure parsing, no I/O: it turns argv into a value or throws UsageError (exit code 2). Tool
+// arguments given as key=value stay text here; only the tool's inputSchema can say their types.
+
+import type { PromptReference, ResourceTemplateReference } from "../mcp/completion.js";
+import type { LoggingLevel } from "../mcp/logging.js";
+
+export const USAGE = `usage: mcp-wire [options] <command> [arguments] -- <server command> [server arguments...]
+
+Starts an MCP server over stdio, opens a session, runs one command, prints its result as JSON
+on stdout, and stops the server.
+
+commands:
+  tools                                  list every tool (all pages)
+  call <tool> [JSON_OBJECT | key=value ...]
+                                         call a tool; key=value values take the type the tool's
+                                         inputSchema gives them (number, integer, boolean, JSON for
+                                         object and array), else stay strings
+  resources                              list every resource
+  read <uri>                             read a resource
+  templates                              list every resource template
+  prompts                                list every prompt
+  get <prompt> [key=value ...]           get a prompt (its arguments are strings)
+  complete <prompt | template-uri> <argument> <value>
+                                         suggest values for an argument; a reference containing
+                                         "://" or "{" is a resource template URI, else a prompt name
+  ping                                   check that the server answers
+  request <method> [PARAMS_JSON]         send any request and print its result
+
+options (before "--"):
+  --trace                  print every message on stderr: → sent, ← received, ms since start
+  --timeout MS             give up on each request after MS ms (default: 60000 without a sign of life)
+  --handshake-timeout MS   give up on initialize after MS ms (default 5000)
+  --env KEY=VALUE          set a variable in the server's environment (repeatable)
+  --cwd DIR                start the server in DIR
+  --log-level LEVEL        ask the server to log at LEVEL (debug, info, notice, warning, error,
+                           critical, alert, emergency); its log messages are printed on stderr
+  --quiet                  do not pass the server's stderr on (by default each line is printed
+                           on our stderr after "[server] ")
+  -h, --help               print this help
+
+exit codes:
+  0  success
+  1  the server or the protocol failed: spawn, handshake, server exit, JSON-RPC error, timeout
+  2  usage error: a bad command line or bad JSON arguments
+  3  the tool ran and reported failure (its result, printed as usual, has isError: true)
+
+example:
+  mcp-wire call add a=3 b=4 -- node dist/server.js`;
+
+/** A command line that cannot be run; the message says what is wrong with it. */
+export class UsageError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = "UsageError";
+  }
+}
+
+/** How `call` was given its tool arguments. */
+export type ToolArguments =
+  | { kind: "none" }
+  | { kind: "json"; value: { [key: string]: unknown } }
+  | { kind: "pairs"; pairs: [key: string, text: string][] };
+
+export type Command =
+  | { name: "tools" | "resources" | "templates" | "prompts" | "ping" }
+  | { name: "call"; tool: string; args: ToolArguments }
+  | { name: "read"; uri: string }
+  | { name: "get"; prompt: string; args: { [key: string]: string } }
+  | { name: "complete"; ref: PromptReference | ResourceTemplateReference; argument: string; value: string }
+  | { name: "request"; method: string; params?: { [key: string]: unknown } };
+
+export interface CliOptions {
+  trace: boolean;
+  quiet: boolean;
+  timeoutMs?: number;
+  handshakeTimeoutMs?: number;
+  /** Added to our own environment for the server. */
+  env: { [key: string]: string };
+  cwd?: string;
+  logLevel?: LoggingLevel;
+}
+
+export type CommandLine =
+  | { help: true }
+  | { help: false; options: CliOptions; command: Command; server: { command: string; args: string[] } };
+
+const LEVELS: readonly LoggingLevel[] = ["debug", "info", "notice", "warning", "error", "critical", "alert", "emergency"];
+
+export function parseCommandLine(argv: readonly string[]): CommandLine {
+  const split = argv.indexOf("--");
+  // Everything after the first "--" belongs to the server, options included.
+  const ours = split === -1 ? argv : argv.slice(0, split);
+  const theirs = split === -1 ? [] : argv.slice(split + 1);
+  const options: CliOptions = { trace: false, quiet: false, env: {} };
+  const words: string[] = [];
+
+  for (let i = 0; i < ours.length; i++) {
+    const arg = ours[i];
+    if (arg === "-h" || arg === "--help") return { help: true };
+    if (!arg.startsWith("--")) {
+      words.push(arg);
+      continue;
+    }
+    const equals = arg.indexOf("=");
+    const flag = equals === -1 ? arg : arg.slice(0, equals);
+    const value = (): string => {
+      if (equals !== -1) return arg.slice(equals + 1);
+      if (i + 1 >= ours.length) throw new UsageError(`${flag} needs a value`);
+      return ours[++i];
+    };
+    const noValue = (): true => {
+      if (equals !== -1) throw new UsageError(`${flag} takes no value`);
+      return true;
+    };
+    switch (flag) {
+      case "--trace": options.trace = noValue(); break;
+      case "--quiet": options.quiet = noValue(); break;
+      case "--timeout": options.timeoutMs = milliseconds(flag, value()); break;
+      case "--handshake-timeout": options.handshakeTimeoutMs = milliseconds(flag, value()); break;
+      case "--cwd": options.cwd = value(); break;
+      case "--env": {
+        const [key, text] = pair(flag, value());
+        options.env[key] = text;
+        break;
+      }
+      case "--log-level": {
+        const level = value();
+        if (!LEVELS.includes(level as LoggingLevel)) throw new UsageError(`--log-level: ${JSON.stringify(level)} is not one of ${LEVELS.join(", ")}`);
+        options.logLevel = level as LoggingLevel;
+        break;
+      }
+      default: throw new UsageError(`unknown option ${flag}`);
+    }
+  }
+
+  if (words.length === 0) throw new UsageError("missing command");
+  const command = parseCommand(words[0], words.slice(1));
+  if (theirs.length === 0) throw new UsageError(`missing server: put its command after "--", e.g. mcp-wire ${words[0]} -- node dist/server.js`);
+  return { help: false, options, command, server: { command: theirs[0], args: theirs.slice(1) } };
+}
+
+function parseCommand(name: string, rest: string[]): Command {
+  const count = (min: number, max: number, shape: string) => {
+    if (rest.length < min || rest.length > max) throw new UsageError(`${name}: expected ${shape}, got ${rest.length} argument${rest.length === 1 ? "" : "s"}`);
+  };
+  switch (name) {
+    case "tools":
+    case "resources":
+    case "templates":
+    case "prompts":
+    case "ping":
+      count(0, 0, "no arguments");
+      return { name };
+    case "call":
+      count(1, Infinity, "<tool> [JSON_OBJECT | key=value ...]");
+      return { name, tool: rest[0], args: toolArguments(rest.slice(1)) };
+    case "read":
+      count(1, 1, "<uri>");
+      return { name, uri: rest[0] };
+    case "get":
+      count(1, Infinity, "<prompt> [key=value ...]");
+      return { name, prompt: rest[0], args: Object.fromEntries(pairs("get", rest.slice(1))) };
+    case "complete": {
+      count(3, 3, "<prompt | template-uri> <argument> <value>");
+      const [target, argument, value] = rest;
+      // A prompt name never looks like a URI or a template; a template always does.
+      const ref: PromptReference | ResourceTemplateReference =
+        target.includes("://") || target.includes("{") ? { type: "ref/resource", uri: target } : { type: "ref/prompt", name: target };
+      return { name, ref, argument, value };
+    }
+    case "request": {
+      count(1, 2, "<method> [PARAMS_JSON]");
+      return rest.length === 1 ? { name, method: rest[0] } : { name, method: rest[0], params: jsonObject("request: PARAMS_JSON", rest[1]) };
+    }
+    default:
+      throw new UsageError(`unknown command ${JSON.stringify(name)}`);
+  }
+}
+
+function toolArguments(words: string[]): ToolArguments {
+  if (words.length === 0) return { kind: "none" };
+  if (words[0].trimStart().startsWith("{")) {
+    if (words.length > 1) throw new UsageError("call: give the arguments either as one JSON object or as key=value pairs, not both");
+    return { kind: "json", value: jsonObject("call: JSON arguments", words[0]) };
+  }
+  return { kind: "pairs", pairs: pairs("call", words) };
+}
+
+function pairs(context: string, words: string[]): [string, string][] {
+  const seen = new Set<string>();
+  return words.map((word) => {
+    const found = pair(context, word);
+    if (seen.has(found[0])) throw new UsageError(`${context}: argument ${JSON.stringify(found[0])} is given twice`);
+    seen.add(found[0]);
+    return found;
+  });
+}
+
+function pair(context: string, word: string): [string, string] {
+  const equals = word.indexOf("=");
+  if (equals < 1) throw new UsageError(`${context}: expected key=value, got ${JSON.stringify(word)}`);
+  return [word.slice(0, equals), word.slice(equals + 1)];
+}
+
+function jsonObject(context: string, text: string): { [key: string]: unknown } {
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch (error) {
+    throw new UsageError(`${context} is not valid JSON: ${(error as Error).message}`);
+  }
+  if (typeof value !== "object" || value === null || Array.isArray(value)) throw new UsageError(`${context} must be a JSON object, got ${text}`);
+  return value as { [key: string]: unknown };
+}
+
+function milliseconds(flag: string, text: string): number {
+  const value = Number(text);
+  if (text.trim() === "" || !Number.isSafeInteger(value) || value < 1) throw new UsageError(`${flag} needs a positive whole number of milliseconds, got ${JSON.stringify(text)}`);
+  return value;
+}

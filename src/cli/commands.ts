@@ -1,0 +1,105 @@
+// The CLI's commands, each run against a connected client: which methods it sends, what it prints,
+// and the exit code its result means.
+// Spec: https://modelcontextprotocol.io/specification/2025-11-25/server (tools, resources, prompts,
+// utilities/completion) and basic/utilities/ping. A command gets a client, never a process, so it
+// runs the same over any transport.
+
+import type { CallOptions, McpClient } from "../client/client.js";
+import { isObject } from "../jsonrpc/messages.js";
+import type { Command, ToolArguments } from "./arguments.js";
+import { ExitCode, step } from "./failures.js";
+
+export interface CommandOutcome {
+  /** Printed as JSON on stdout. */
+  result: unknown;
+  exitCode: number;
+}
+
+export async function runCommand(client: McpClient, command: Command, options: CallOptions = {}): Promise<CommandOutcome> {
+  const ok = (result: unknown): CommandOutcome => ({ result, exitCode: ExitCode.ok });
+  switch (command.name) {
+    case "tools":
+      return ok({ tools: await step("tools/list", () => client.listAllTools(options)) });
+    case "call": {
+      const args = await toolArguments(client, command.tool, command.args, options);
+      const result = await step("tools/call", () => client.callTool(command.tool, args, options));
+      // Spec (server/tools#error-handling): a tool's own failure is a result with isError, not a protocol error.
+      return { result, exitCode: result.isError === true ? ExitCode.toolError : ExitCode.ok };
+    }
+    case "resources":
+      return ok({ resources: await step("resources/list", () => client.listAllResources(options)) });
+    case "read":
+      return ok(await step("resources/read", () => client.readResource(command.uri, options)));
+    case "templates":
+      return ok({ resourceTemplates: await step("resources/templates/list", () => client.listAllResourceTemplates(options)) });
+    case "prompts":
+      return ok({ prompts: await step("prompts/list", () => client.listAllPrompts(options)) });
+    case "get": {
+      const args = Object.keys(command.args).length > 0 ? command.args : undefined;
+      return ok(await step("prompts/get", () => client.getPrompt(command.prompt, args, options)));
+    }
+    case "complete": {
+      const params = { ref: command.ref, argument: { name: command.argument, value: command.value } };
+      return ok(await step("completion/complete", () => client.complete(params, options)));
+    }
+    case "ping":
+      await step("ping", () => client.ping(options));
+      return ok({});
+    case "request":
+      return ok(await step(command.method, () => client.request(command.method, command.params, options)));
+  }
+}
+
+/** The arguments object for tools/call; key=value pairs need the tool's inputSchema, so tools/list comes first. */
+async function toolArguments(
+  client: McpClient, tool: string, given: ToolArguments, options: CallOptions,
+): Promise<{ [key: string]: unknown } | undefined> {
+  if (given.kind === "none") return undefined;
+  if (given.kind === "json") return given.value;
+  const tools = await step("tools/list", () => client.listAllTools(options));
+  // An unknown tool keeps its arguments as strings: the server's answer to the call says more than we could.
+  return coerceArguments(tools.find((t) => t.name === tool)?.inputSchema, given.pairs);
+}
+
+/**
+ * Types each value by its property in the schema, as the MCP Inspector's CLI does: number and
+ * integer, boolean, JSON for object and array, text otherwise. Text that does not fit its type
+ * stays text, so the server's own validation reports the mistake (as an isError result).
+ */
+export function coerceArguments(inputSchema: unknown, pairs: readonly [string, string][]): { [key: string]: unknown } {
+  const properties = isObject(inputSchema) && isObject(inputSchema.properties) ? inputSchema.properties : {};
+  return Object.fromEntries(pairs.map(([key, text]) => [key, coerce(text, typesOf(properties[key]))]));
+}
+
+function typesOf(schema: unknown): string[] {
+  if (!isObject(schema)) return [];
+  const type = schema.type;
+  if (typeof type === "string") return [type];
+  return Array.isArray(type) ? type.filter((t): t is string => typeof t === "string") : [];
+}
+
+function coerce(text: string, types: string[]): unknown {
+  // A property that accepts a string takes the text as it is: "007" stays "007".
+  if (types.includes("string")) return text;
+  for (const type of types) {
+    if ((type === "number" || type === "integer") && text.trim() !== "") {
+      const value = Number(text);
+      if (Number.isFinite(value) && (type === "number" || Number.isInteger(value))) return value;
+    }
+    if (type === "boolean" && (text === "true" || text === "false")) return text === "true";
+    if (type === "null" && text === "null") return null;
+    if (type === "object" || type === "array") {
+      const value = parseJson(text);
+      if (type === "array" ? Array.isArray(value) : isObject(value)) return value;
+    }
+  }
+  return text;
+}
+
+function parseJson(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+}

@@ -1,0 +1,74 @@
+// How a CLI run ends: its exit codes, and one line of text for each way a step can fail.
+// Spec: https://modelcontextprotocol.io/specification/2025-11-25/basic/lifecycle (the steps: spawn,
+// initialize, version negotiation, operation, the server's exit) and basic (JSON-RPC errors).
+// The library's errors already say what broke; this file puts the failed step in front.
+
+import { HandshakeTimeoutError, VersionRefusedError } from "../client/errors.js";
+import { RpcError } from "../jsonrpc/messages.js";
+import { ServerExitedError, SpawnError } from "../transports/stdio-client.js";
+
+export const ExitCode = {
+  ok: 0,
+  /** The server or the protocol failed. */
+  failed: 1,
+  /** The command line was wrong; nothing was asked of the server, or could not be. */
+  usage: 2,
+  /** tools/call answered with isError: true. The tool failed, not the protocol. */
+  toolError: 3,
+} as const;
+
+/** One step of the run (a method, usually) and why it failed. */
+export class StepFailure extends Error {
+  constructor(readonly step: string, cause: unknown) {
+    super(`${step} failed`, { cause });
+    this.name = "StepFailure";
+  }
+}
+
+/** Runs one step; a failure comes out as a StepFailure that names it. */
+export async function step<T>(name: string, run: () => Promise<T>): Promise<T> {
+  try {
+    return await run();
+  } catch (error) {
+    throw error instanceof StepFailure ? error : new StepFailure(name, error);
+  }
+}
+
+/** The message for any failure, the step first. */
+export function describeFailure(error: unknown): string {
+  const stepName = error instanceof StepFailure ? error.step : undefined;
+  const cause = error instanceof StepFailure ? error.cause : error;
+
+  // A process that never started or has ended is the real story, whatever request noticed it:
+  // the pending call's ConnectionClosedError carries it as its cause.
+  const spawn = findCause(cause, SpawnError);
+  if (spawn) return `spawn failed: could not start ${JSON.stringify(spawn.command)}: ${messageOf(spawn.cause)}`;
+  if (cause instanceof HandshakeTimeoutError) return `handshake timed out after ${cause.afterMs} ms: the server did not answer initialize`;
+  if (cause instanceof VersionRefusedError) {
+    return `version refused: the server chose protocol version ${JSON.stringify(cause.serverVersion)}, ` +
+      `but we asked for ${cause.requested} and speak only ${cause.supported.join(", ")}`;
+  }
+  const exited = findCause(cause, ServerExitedError);
+  const detail = exited
+    ? exited.message
+    : cause instanceof RpcError
+      ? `${cause.code} ${cause.message}${cause.data === undefined ? "" : `; data: ${JSON.stringify(cause.data)}`}`
+      : withoutPrefix(messageOf(cause), stepName);
+  return stepName === undefined ? detail : `${stepName} failed: ${detail}`;
+}
+
+function findCause<T extends Error>(error: unknown, type: abstract new (...args: never[]) => T): T | undefined {
+  for (let at = error, depth = 0; at instanceof Error && depth < 10; at = at.cause, depth++) {
+    if (at instanceof type) return at;
+  }
+  return undefined;
+}
+
+function messageOf(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}
+
+/** Library messages start with their method ("tools/call: no response ..."); the step already says it. */
+function withoutPrefix(message: string, stepName: string | undefined): string {
+  return stepName !== undefined && message.startsWith(`${stepName}: `) ? message.slice(stepName.length + 2) : message;
+}
