@@ -100,12 +100,12 @@ export class LineDecoder {
   }
 }
 
-/** Frames one encoded message as a line. */
-export function encodeLine(json: string): string {
-  // Spec (basic/transports#stdio): messages MUST NOT contain embedded newlines.
-  if (json.includes("\n")) throw new Error("framing: message contains a newline and cannot be sent as one line");
-  return json + "\n";
-}
+/**
+ * What ends each message on the wire. Spec (basic/transports#stdio): messages are delimited by
+ * newlines and MUST NOT contain embedded newlines; encodeMessage's JSON.stringify escapes every
+ * newline inside strings, so writing its text followed by LINE_END frames exactly one message.
+ */
+export const LINE_END = "\n";
 
 function keepTail(previous: Buffer, piece: Buffer): Buffer {
   if (piece.length >= EDGE_BYTES) return Buffer.from(piece.subarray(piece.length - EDGE_BYTES));

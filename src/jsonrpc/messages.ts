@@ -175,8 +175,9 @@ export function isObject(value: unknown): value is { [key: string]: unknown } {
 }
 
 /**
- * Serializes a message (or a batch) as compact JSON. JSON.stringify escapes every newline inside
- * strings, so the text never contains a raw "\n" and is safe to frame as one line.
+ * Serializes a message (or a batch) as compact JSON. Spec (basic/transports#stdio): no embedded
+ * newlines. JSON.stringify escapes every control character inside strings and, without an indent
+ * argument, puts no whitespace between tokens, so the text never contains a raw "\n".
  */
 export function encodeMessage(message: JSONRPCMessage | JSONRPCMessage[]): string {
   return JSON.stringify(message);

@@ -50,8 +50,9 @@ export class Connection {
   #closed = false;
   #closeListeners: ((cause?: Error) => void)[] = [];
   readonly #drainMs: number;
-  /** Incoming messages not yet taken up, in arrival order. */
-  #inbox: (() => Promise<unknown>)[] = [];
+  /** Incoming messages not yet taken up, in arrival order, from #inboxHead on. */
+  #inbox: ((() => Promise<unknown>) | undefined)[] = [];
+  #inboxHead = 0;
   #pumping = false;
   /** Incoming messages waiting or being handled, each until its answer is written. */
   #busy = 0;
@@ -168,12 +169,24 @@ export class Connection {
    */
   async #pump(): Promise<void> {
     this.#pumping = true;
-    while (this.#inbox.length > 0) {
-      const job = this.#inbox.shift()!().finally(() => {
+    /** Resolves at the next turn of the event loop; shared by every message taken up in this one. */
+    let turn: Promise<void> | undefined;
+    while (this.#inboxHead < this.#inbox.length) {
+      const next = this.#inbox[this.#inboxHead]!;
+      this.#inbox[this.#inboxHead++] = undefined;
+      // A long burst is read from the front: drop the consumed part now and then, not per message.
+      if (this.#inboxHead > 1024 && this.#inboxHead * 2 > this.#inbox.length) {
+        this.#inbox.splice(0, this.#inboxHead);
+        this.#inboxHead = 0;
+      }
+      const job = next!().finally(() => {
         if (--this.#busy === 0) for (const wake of this.#idleWaiters.splice(0)) wake();
       });
-      await Promise.race([job, new Promise((resolve) => setImmediate(resolve))]);
+      turn ??= new Promise<void>((resolve) => setImmediate(resolve)).then(() => (turn = undefined));
+      await Promise.race([job, turn]);
     }
+    this.#inbox.length = 0;
+    this.#inboxHead = 0;
     this.#pumping = false;
   }
 

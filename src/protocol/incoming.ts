@@ -32,9 +32,11 @@ export interface RequestContext {
 
 interface InFlight {
   method: string;
-  controller: AbortController;
-  /** Set once the peer cancelled: the response, whenever it comes, is then dropped. */
+  /** Made only when a handler asks for its signal: most requests finish without one. */
+  controller?: AbortController;
+  /** Set once the peer cancelled (or the connection closed): the response is then dropped. */
   cancelled: boolean;
+  reason?: Error;
 }
 
 export class IncomingRequests {
@@ -53,7 +55,7 @@ export class IncomingRequests {
       const error = new RpcError(ErrorCode.InvalidRequest, `invalid request: id ${JSON.stringify(request.id)} is already in use by a request in progress`);
       return this.#deliver({ jsonrpc: "2.0", id: request.id, error: error.toErrorObject() }, inBatch);
     }
-    const entry: InFlight = { method: request.method, controller: new AbortController(), cancelled: false };
+    const entry: InFlight = { method: request.method, cancelled: false };
     this.#inFlight.set(key, entry);
     const finished = { value: false };
     const response = await dispatcher.handleRequest(request, this.#context(request, inBatch, entry, finished));
@@ -69,16 +71,12 @@ export class IncomingRequests {
     const entry = this.#inFlight.get(idKey(id));
     // Spec (basic/utilities/cancellation): initialize MUST NOT be cancelled; unknown ids are ignored.
     if (!entry || entry.method === "initialize") return;
-    entry.cancelled = true;
-    entry.controller.abort(new Error(typeof reason === "string" ? `cancelled by the peer: ${reason}` : "cancelled by the peer"));
+    stop(entry, new Error(typeof reason === "string" ? `cancelled by the peer: ${reason}` : "cancelled by the peer"));
   }
 
   /** The connection closed: every running handler is told to stop. */
   abortAll(): void {
-    for (const entry of this.#inFlight.values()) {
-      entry.cancelled = true;
-      entry.controller.abort(new Error("connection closed"));
-    }
+    for (const entry of this.#inFlight.values()) stop(entry, new Error("connection closed"));
   }
 
   async #deliver(response: JSONRPCResponse, inBatch: boolean): Promise<JSONRPCResponse | undefined> {
@@ -96,7 +94,11 @@ export class IncomingRequests {
     return {
       id: request.id,
       method: request.method,
-      signal: entry.controller.signal,
+      get signal() {
+        entry.controller ??= new AbortController();
+        if (entry.reason && !entry.controller.signal.aborted) entry.controller.abort(entry.reason);
+        return entry.controller.signal;
+      },
       inBatch,
       meta,
       progressToken,
@@ -117,4 +119,10 @@ export class IncomingRequests {
       request: (method, params, options) => connection.request(method, params, options),
     };
   }
+}
+
+function stop(entry: InFlight, reason: Error): void {
+  entry.cancelled = true;
+  entry.reason = reason;
+  entry.controller?.abort(reason);
 }

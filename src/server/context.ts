@@ -31,17 +31,19 @@ export interface HandlerContext {
 /** Builds the context for one request; nested requests to the client share its abort signal. */
 export function handlerContext(session: ServerSession, request: RequestContext): HandlerContext {
   const version = session.protocolVersion;
-  const signal = request.signal;
   return {
-    signal,
+    // A getter: an AbortSignal costs a little to make, and most handlers never look at it.
+    get signal() {
+      return request.signal;
+    },
     protocolVersion: version,
     clientInfo: session.clientInfo,
     clientCapabilities: session.clientCapabilities,
     progress: (progress, total, message) =>
       request.progress(progress, total, supports(version, "progressMessage") ? message : undefined),
     log: (level, data, logger) => session.log(level, data, logger),
-    sample: (params) => session.createMessage(params, { signal }),
-    elicit: (params) => session.elicit(params, { signal }),
-    listRoots: () => session.listRoots({ signal }),
+    sample: (params) => session.createMessage(params, { signal: request.signal }),
+    elicit: (params) => session.elicit(params, { signal: request.signal }),
+    listRoots: () => session.listRoots({ signal: request.signal }),
   };
 }

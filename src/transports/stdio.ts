@@ -4,7 +4,7 @@
 // Framing is LineDecoder's job; this file moves bytes and respects backpressure.
 
 import type { Readable, Writable } from "node:stream";
-import { encodeLine, LineDecoder } from "../jsonrpc/framing.js";
+import { LINE_END, LineDecoder } from "../jsonrpc/framing.js";
 import { encodeMessage, type JSONRPCMessage } from "../jsonrpc/messages.js";
 import type { Transport, TransportHandlers } from "../protocol/transport.js";
 
@@ -19,6 +19,8 @@ export class StreamTransport implements Transport {
   readonly #decoder: LineDecoder;
   #handlers: TransportHandlers | undefined;
   #closed = false;
+  /** Resolves when the output drains; shared by every send waiting for it. */
+  #drained: Promise<void> | undefined;
 
   constructor(input: Readable, output: Writable, options: StreamTransportOptions = {}) {
     this.#input = input;
@@ -42,20 +44,29 @@ export class StreamTransport implements Transport {
 
   async send(message: JSONRPCMessage | JSONRPCMessage[]): Promise<void> {
     if (this.#closed) throw new Error("stdio: transport is closed");
-    const line = encodeLine(encodeMessage(message));
-    // Writes are queued in order by the stream; waiting for "drain" keeps memory bounded when
-    // the peer reads slower than we write.
-    if (!this.#output.write(line)) {
-      await new Promise<void>((resolve) => {
-        const done = () => {
-          this.#output.off("drain", done);
-          this.#output.off("close", done);
-          resolve();
-        };
-        this.#output.on("drain", done);
-        this.#output.on("close", done);
-      });
-    }
+    const output = this.#output;
+    // Corked until the end of this tick, answers produced together leave in one write (writev)
+    // instead of one system call each; the text and its line end are never copied into one string.
+    output.cork();
+    output.write(encodeMessage(message));
+    const accepted = output.write(LINE_END);
+    process.nextTick(() => output.uncork());
+    // Writes are queued in order by the stream; waiting for "drain" keeps memory bounded when the
+    // peer reads slower than we write. Every send waiting at once shares one wait.
+    if (!accepted) await (this.#drained ??= this.#waitForDrain());
+  }
+
+  #waitForDrain(): Promise<void> {
+    return new Promise<void>((resolve) => {
+      const done = () => {
+        this.#output.off("drain", done);
+        this.#output.off("close", done);
+        this.#drained = undefined;
+        resolve();
+      };
+      this.#output.on("drain", done);
+      this.#output.on("close", done);
+    });
   }
 
   async close(): Promise<void> {

@@ -120,14 +120,15 @@ test("stdio: a reader that goes away (EPIPE) is a clean shutdown, not a crash", 
 test("stdio: console output from inside the server goes to stderr, never stdout", async () => {
   const child = spawn(process.execPath, ["--input-type=module", "-e", `
     await import(${JSON.stringify(new URL("../../dist/transports/stdout-guard.js", import.meta.url).href)});
-    console.log("log"); console.info("info"); console.debug("debug"); console.warn("warn"); console.table([1]);`]);
+    console.log("log"); console.info("info"); console.debug("debug"); console.warn("warn"); console.table([1]);
+    console.dir({ dir: 1 }); console.group("group"); console.count("count"); console.dirxml("dirxml"); console.timeLog("t");`]);
   let out = "";
   let err = "";
   child.stdout.on("data", (c: Buffer) => (out += c));
   child.stderr.on("data", (c: Buffer) => (err += c));
   await new Promise((resolve) => child.on("close", resolve));
   assert.equal(out, "");
-  assert.match(err, /log[\s\S]*info[\s\S]*debug[\s\S]*warn/);
+  assert.match(err, /log[\s\S]*info[\s\S]*debug[\s\S]*warn[\s\S]*dir: 1[\s\S]*group[\s\S]*count: 1[\s\S]*dirxml/);
 });
 
 test("stdio: bad options are a usage error on stderr, exit 2", async () => {
