@@ -12,7 +12,7 @@ import { StdioClientTransport } from "./transports/stdio-client.js";
 import { parseCommandLine, UsageError, USAGE, type CliOptions, type CommandLine } from "./cli/arguments.js";
 import { runCommand } from "./cli/commands.js";
 import { describeFailure, ExitCode, step } from "./cli/failures.js";
-import { TraceTransport } from "./cli/trace.js";
+import { cliTrace } from "./cli/trace.js";
 
 const startedAt = performance.now();
 
@@ -73,7 +73,7 @@ function openTransport(server: { command: string; args: string[] }, options: Cli
     cwd: options.cwd,
     onStderr: options.quiet ? undefined : (line) => printError(`[server] ${line}`),
   });
-  return options.trace ? new TraceTransport(transport, printError, () => performance.now() - startedAt) : transport;
+  return options.trace ? cliTrace(transport, printError, () => performance.now() - startedAt) : transport;
 }
 
 function formatLog({ level, logger, data }: LoggingMessageNotificationParams): string {

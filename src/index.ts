@@ -22,12 +22,13 @@
 //      client/client.ts       McpClient: the handshake, one method per server feature
 //      client/handlers.ts     answering the server's requests (roots, sampling, elicitation)
 //      client/lists.ts        following cursors; client/restart.ts restarting a crashed server
+//      client/manager.ts      many servers, one tool table for a model (tool-names.ts, llm-tools.ts)
 //   6. Transports: transports/stdio.ts (framing on streams), stdio-server.ts (serve on our own
 //      stdin/stdout), stdio-client.ts (spawn a server), protocol/trace.ts (watch the wire)
-//   7. Programs: server.ts (the demo server), walkthrough.ts (npm start)
+//   7. Programs: server.ts (the demo server), walkthrough.ts (npm start), cli.ts (mcp-wire)
 
 export * from "./jsonrpc/messages.js";
-export { LineDecoder, encodeLine, DEFAULT_MAX_MESSAGE_BYTES } from "./jsonrpc/framing.js";
+export { LineDecoder, LINE_END, DEFAULT_MAX_MESSAGE_BYTES } from "./jsonrpc/framing.js";
 export { PendingRequests, RequestTimeoutError, RequestAbortedError, ConnectionClosedError, DEFAULT_TIMEOUTS, type TimeoutPolicy } from "./jsonrpc/pending.js";
 export { Params } from "./jsonrpc/params.js";
 export { Dispatcher, type Row, type RequestRow, type NotificationRow } from "./jsonrpc/dispatcher.js";
@@ -40,7 +41,10 @@ export { CapabilityError } from "./server/client-requests.js";
 export type { HandlerContext } from "./server/context.js";
 export { StreamTransport } from "./transports/stdio.js";
 export { StdioClientTransport, ServerExitedError, SpawnError, type StdioServerParameters } from "./transports/stdio-client.js";
-export { traceTransport, type TraceListener } from "./protocol/trace.js";
+export { traceTransport, type TraceListener, type TraceEvent } from "./protocol/trace.js";
+export { McpClientManager, ServerStartError, UnknownToolError, type ManagerOptions, type ServerConfig, type AuditEvent, type AuditBase, type ServerFailure } from "./client/manager.js";
+export { toExposedName, EXPOSED_NAME_PATTERN, type ExposedTool, type Collision } from "./client/tool-names.js";
+export { toOpenAITool, toAnthropicTool, type OpenAIFunctionTool, type AnthropicTool } from "./client/llm-tools.js";
 export { McpClient, type ClientOptions, type CallOptions } from "./client/client.js";
 export type { ClientHandlers, ServerRequestContext } from "./client/handlers.js";
 export { HandshakeTimeoutError, VersionRefusedError, ServerCapabilityError, NotConnectedError } from "./client/errors.js";

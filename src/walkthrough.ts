@@ -45,9 +45,10 @@ async function main(): Promise<void> {
   console.log(paint("1", "mcp-wire walkthrough: one MCP session over stdio, message by message"));
   console.log(`Starting the demo server as a child process: node ${SERVER}`);
   const server = new StdioClientTransport({ command: process.execPath, args: [SERVER], onStderr: (line) => console.error(`[server] ${line}`) });
-  const transport = traceTransport(server, (direction, text, message) =>
-    show(direction === "sent" ? "client→server" : "server→client", message ?? [], text),
-  );
+  const transport = traceTransport(server, (event) => {
+    if (event.kind === "sent") show("client→server", event.message, event.text);
+    if (event.kind === "received") show("server→client", event.message ?? [], event.text);
+  });
   const client = new McpClient({ name: "mcp-wire-walkthrough", version: "0.1.0" });
 
   heading("The handshake", "The client opens with initialize; nothing else but ping may come first.");

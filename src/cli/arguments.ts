@@ -45,6 +45,7 @@ exit codes:
   1  the server or the protocol failed: spawn, handshake, server exit, JSON-RPC error, timeout
   2  usage error: a bad command line or bad JSON arguments
   3  the tool ran and reported failure (its result, printed as usual, has isError: true)
+  130, 143  interrupted by SIGINT (Ctrl-C) or SIGTERM; the server is stopped first
 
 example:
   mcp-wire call add a=3 b=4 -- node dist/server.js`;
@@ -127,7 +128,9 @@ export function parseCommandLine(argv: readonly string[]): CommandLine {
       }
       case "--log-level": {
         const level = value();
-        if (!LEVELS.includes(level as LoggingLevel)) throw new UsageError(`--log-level: ${JSON.stringify(level)} is not one of ${LEVELS.join(", ")}`);
+        if (!LEVELS.includes(level as LoggingLevel)) {
+          throw new UsageError(`--log-level: ${JSON.stringify(level)} is not one of ${LEVELS.join(", ")}`);
+        }
         options.logLevel = level as LoggingLevel;
         break;
       }
@@ -137,13 +140,16 @@ export function parseCommandLine(argv: readonly string[]): CommandLine {
 
   if (words.length === 0) throw new UsageError("missing command");
   const command = parseCommand(words[0], words.slice(1));
-  if (theirs.length === 0) throw new UsageError(`missing server: put its command after "--", e.g. mcp-wire ${words[0]} -- node dist/server.js`);
+  if (theirs.length === 0) {
+    throw new UsageError(`missing server: put its command after "--", e.g. mcp-wire ${words[0]} -- node dist/server.js`);
+  }
   return { help: false, options, command, server: { command: theirs[0], args: theirs.slice(1) } };
 }
 
 function parseCommand(name: string, rest: string[]): Command {
   const count = (min: number, max: number, shape: string) => {
-    if (rest.length < min || rest.length > max) throw new UsageError(`${name}: expected ${shape}, got ${rest.length} argument${rest.length === 1 ? "" : "s"}`);
+    if (rest.length >= min && rest.length <= max) return;
+    throw new UsageError(`${name}: expected ${shape}, got ${rest.length} argument${rest.length === 1 ? "" : "s"}`);
   };
   switch (name) {
     case "tools":
@@ -211,12 +217,16 @@ function jsonObject(context: string, text: string): { [key: string]: unknown } {
   } catch (error) {
     throw new UsageError(`${context} is not valid JSON: ${(error as Error).message}`);
   }
-  if (typeof value !== "object" || value === null || Array.isArray(value)) throw new UsageError(`${context} must be a JSON object, got ${text}`);
+  if (typeof value !== "object" || value === null || Array.isArray(value)) {
+    throw new UsageError(`${context} must be a JSON object, got ${text}`);
+  }
   return value as { [key: string]: unknown };
 }
 
 function milliseconds(flag: string, text: string): number {
   const value = Number(text);
-  if (text.trim() === "" || !Number.isSafeInteger(value) || value < 1) throw new UsageError(`${flag} needs a positive whole number of milliseconds, got ${JSON.stringify(text)}`);
+  if (text.trim() === "" || !Number.isSafeInteger(value) || value < 1) {
+    throw new UsageError(`${flag} needs a positive whole number of milliseconds, got ${JSON.stringify(text)}`);
+  }
   return value;
 }

@@ -49,6 +49,8 @@ export class McpClient extends EventEmitter {
   #connection: Connection | undefined;
   #initialized: InitializeResult | undefined;
   readonly #lists: ListCache = {};
+  /** Counts list_changed notifications, so a listing that raced one is not cached. */
+  #listGeneration = 0;
   readonly #openUrlElicitations = new Set<string>();
 
   constructor(info: Implementation, options: ClientOptions = {}) {
@@ -128,7 +130,7 @@ export class McpClient extends EventEmitter {
 
   /** Every page of tools/list, cached until the server says the list changed. */
   async listAllTools(options?: CallOptions): Promise<Tool[]> {
-    return (this.#lists.tools ??= await collectPages<Tool>((cursor) => this.request("tools/list", cursor, options), "tools"));
+    return this.#cached("tools", () => collectPages<Tool>((cursor) => this.request("tools/list", cursor, options), "tools"));
   }
 
   async callTool(name: string, args?: { [key: string]: unknown }, options?: CallOptions): Promise<CallToolResult> {
@@ -140,7 +142,7 @@ export class McpClient extends EventEmitter {
   }
 
   async listAllResources(options?: CallOptions): Promise<Resource[]> {
-    return (this.#lists.resources ??= await collectPages<Resource>((cursor) => this.request("resources/list", cursor, options), "resources"));
+    return this.#cached("resources", () => collectPages<Resource>((cursor) => this.request("resources/list", cursor, options), "resources"));
   }
 
   async listResourceTemplates(cursor?: string, options?: CallOptions): Promise<{ resourceTemplates: ResourceTemplate[]; nextCursor?: string }> {
@@ -148,8 +150,8 @@ export class McpClient extends EventEmitter {
   }
 
   async listAllResourceTemplates(options?: CallOptions): Promise<ResourceTemplate[]> {
-    return (this.#lists.resourceTemplates ??= await collectPages<ResourceTemplate>(
-      (cursor) => this.request("resources/templates/list", cursor, options), "resourceTemplates"));
+    return this.#cached("resourceTemplates", () =>
+      collectPages<ResourceTemplate>((cursor) => this.request("resources/templates/list", cursor, options), "resourceTemplates"));
   }
 
   async readResource(uri: string, options?: CallOptions): Promise<ReadResourceResult> {
@@ -170,7 +172,7 @@ export class McpClient extends EventEmitter {
   }
 
   async listAllPrompts(options?: CallOptions): Promise<Prompt[]> {
-    return (this.#lists.prompts ??= await collectPages<Prompt>((cursor) => this.request("prompts/list", cursor, options), "prompts"));
+    return this.#cached("prompts", () => collectPages<Prompt>((cursor) => this.request("prompts/list", cursor, options), "prompts"));
   }
 
   async getPrompt(name: string, args?: Record<string, string>, options?: CallOptions): Promise<GetPromptResult> {
@@ -191,11 +193,22 @@ export class McpClient extends EventEmitter {
     if (this.#options.roots && this.isConnected) await this.#connection!.notify("notifications/roots/list_changed");
   }
 
+  /** A whole list from the cache, or fetched and cached unless the list changed meanwhile. */
+  async #cached<K extends keyof ListCache>(key: K, fetch: () => Promise<NonNullable<ListCache[K]>>): Promise<NonNullable<ListCache[K]>> {
+    const cached = this.#lists[key];
+    if (cached) return cached as NonNullable<ListCache[K]>;
+    const generation = this.#listGeneration;
+    const fresh = await fetch();
+    if (generation === this.#listGeneration) this.#lists[key] = fresh;
+    return fresh;
+  }
+
   #notificationRows(): Row<RequestContext>[] {
     const changed = (method: string, list: (keyof ListCache)[], event: string): Row<RequestContext> => ({
       method,
       kind: "notification",
       handle: () => {
+        this.#listGeneration++;
         for (const key of list) delete this.#lists[key];
         this.emit(event);
       },

@@ -34,3 +34,16 @@ export function toAnthropicTool({ name, tool }: ExposedTool): AnthropicTool {
 function describe(tool: ExposedTool["tool"]): string | undefined {
   return tool.description ?? tool.title ?? tool.annotations?.title;
 }
+
+/** Arguments as a model may send them: an object, or its JSON text (OpenAI's `function.arguments`). */
+export function parseToolArguments(exposedName: string, args: { [key: string]: unknown } | string | undefined): { [key: string]: unknown } | undefined {
+  if (typeof args !== "string") return args;
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(args);
+  } catch (error) {
+    throw new Error(`callTool ${exposedName}: arguments are not valid JSON: ${(error as Error).message}`);
+  }
+  if (typeof parsed !== "object" || parsed === null || Array.isArray(parsed)) throw new Error(`callTool ${exposedName}: arguments must be a JSON object`);
+  return parsed as { [key: string]: unknown };
+}

@@ -11,7 +11,7 @@ import type { CallToolResult, Tool } from "../mcp/tools.js";
 import type { Transport } from "../protocol/transport.js";
 import { StdioClientTransport, type StdioServerParameters } from "../transports/stdio-client.js";
 import { McpClient, type CallOptions, type ClientOptions } from "./client.js";
-import { toAnthropicTool, toOpenAITool, type AnthropicTool, type OpenAIFunctionTool } from "./llm-tools.js";
+import { parseToolArguments, toAnthropicTool, toOpenAITool, type AnthropicTool, type OpenAIFunctionTool } from "./llm-tools.js";
 import { buildToolTable, closeMatches, defaultExposedName, type Collision, type ExposedTool } from "./tool-names.js";
 
 /** One server: a name, how to reach it, and what of it to expose. */
@@ -70,7 +70,9 @@ export class UnknownToolError extends Error {
   }
 }
 
-interface ServerState { config: ServerConfig; client: McpClient; tools: Tool[]; generation: number; ready: boolean }
+/** "down": failed to start, or its connection closed; its client is closed already. */
+type ServerStatus = "connecting" | "ready" | "down";
+interface ServerState { config: ServerConfig; client: McpClient; tools: Tool[]; generation: number; status: ServerStatus }
 
 /**
  * Events: "toolsChanged" (the exposed table was rebuilt), "serverFailed" (ServerFailure),
@@ -103,7 +105,7 @@ export class McpClientManager extends EventEmitter {
   get collisions(): Collision[] { return [...this.#collisions]; }
   get failures(): ServerFailure[] { return [...this.#failures]; }
   /** The servers whose tools are exposed now. */
-  get servers(): string[] { return [...this.#servers.values()].filter((s) => s.ready).map((s) => s.config.name); }
+  get servers(): string[] { return [...this.#servers.values()].filter((s) => s.status === "ready").map((s) => s.config.name); }
   /** A server's client, for what the manager does not wrap (resources, prompts, ...). */
   client(server: string): McpClient | undefined { return this.#servers.get(server)?.client; }
 
@@ -132,15 +134,11 @@ export class McpClientManager extends EventEmitter {
   /** Closes every client. Calls in flight reject, as McpClient.close makes them. */
   async close(): Promise<void> {
     this.#state = "closed";
-    const states = [...this.#servers.values()];
-    for (const state of states) state.ready = false;
+    // A client that is down closed itself; closing it again could wait on a process that never ran.
+    const states = [...this.#servers.values()].filter((s) => s.status !== "down");
+    for (const state of states) state.status = "down";
     await Promise.allSettled(states.map((state) => state.client.close()));
     this.#table = new Map();
-  }
-
-  /** Lists every ready server's tools again (for servers that never send list_changed). */
-  async refreshTools(): Promise<void> {
-    await Promise.all([...this.#servers.values()].filter((s) => s.ready).map((s) => this.#refresh(s)));
   }
 
   /**
@@ -150,11 +148,11 @@ export class McpClientManager extends EventEmitter {
   async callTool(exposedName: string, args?: { [key: string]: unknown } | string, options?: CallOptions): Promise<CallToolResult> {
     const entry = this.#table.get(exposedName);
     const state = entry && this.#servers.get(entry.server);
-    if (!entry || !state?.ready) {
+    if (!entry || state?.status !== "ready") {
       const collision = this.#collisions.find((c) => c.exposedName === exposedName);
       throw new UnknownToolError(exposedName, closeMatches(exposedName, this.#table.keys()), collision);
     }
-    const base: AuditBase = { server: entry.server, tool: entry.tool.name, exposedName, arguments: parseArguments(exposedName, args) };
+    const base: AuditBase = { server: entry.server, tool: entry.tool.name, exposedName, arguments: parseToolArguments(exposedName, args) };
     const audit = this.#options.audit;
     const started = performance.now();
     let outcome: { result: CallToolResult } | { error: unknown };
@@ -176,7 +174,7 @@ export class McpClientManager extends EventEmitter {
 
   async #startOne(config: ServerConfig): Promise<void> {
     const client = new McpClient(this.info, { ...this.#options.clientOptions, ...config.client });
-    const state: ServerState = { config, client, tools: [], generation: 0, ready: false };
+    const state: ServerState = { config, client, tools: [], generation: 0, status: "connecting" };
     this.#servers.set(config.name, state);
     // Listened to from the start: a change announced while the first listing is in flight must
     // still trigger a fresh one (#refresh keeps only the newest answer).
@@ -185,23 +183,29 @@ export class McpClientManager extends EventEmitter {
       this.#refresh(state).catch((error: unknown) =>
         this.emit("problem", `refresh: listing the tools of ${JSON.stringify(config.name)} failed: ${error instanceof Error ? error.message : String(error)}`, error));
     });
-    const transport = "transport" in config ? await config.transport() : new StdioClientTransport(config.stdio);
-    await client.connect(transport);
+    try {
+      const transport = "transport" in config ? await config.transport() : new StdioClientTransport(config.stdio);
+      await client.connect(transport);
+    } catch (error) {
+      state.status = "down";
+      throw error;
+    }
     client.on("close", (cause?: Error) => {
-      if (!state.ready || this.#state === "closed") return;
-      state.ready = false;
+      if (state.status !== "ready") return;
+      state.status = "down";
       this.#fail({ server: config.name, error: cause ?? new Error(`server ${JSON.stringify(config.name)}: the connection closed`) });
       this.#rebuild();
     });
     try {
       await this.#refresh(state);
     } catch (error) {
+      state.status = "down";
       await client.close();
       throw error;
     }
     // close() may have run while this server was still connecting.
     if (this.#state === "closed") return void (await client.close());
-    state.ready = true;
+    state.status = "ready";
   }
 
   /** Lists one server's tools; if several refreshes overlap, only the newest one's answer is kept. */
@@ -211,14 +215,14 @@ export class McpClientManager extends EventEmitter {
     const tools = state.client.serverCapabilities?.tools ? await state.client.listAllTools() : [];
     if (generation !== state.generation) return;
     state.tools = tools;
-    if (state.ready) this.#rebuild();
+    if (state.status === "ready") this.#rebuild();
   }
 
   #rebuild(): void {
     const { filter, rename } = this.#options;
     const candidates: { server: string; tool: Tool; name: string }[] = [];
-    for (const { config, tools, ready } of this.#servers.values()) {
-      if (!ready) continue;
+    for (const { config, tools, status } of this.#servers.values()) {
+      if (status !== "ready") continue;
       const allowed = config.allowTools && new Set(config.allowTools);
       for (const tool of tools) {
         if (allowed && !allowed.has(tool.name)) continue;
@@ -235,16 +239,4 @@ export class McpClientManager extends EventEmitter {
     this.#failures.push(failure);
     this.emit("serverFailed", failure);
   }
-}
-
-function parseArguments(exposedName: string, args: { [key: string]: unknown } | string | undefined): { [key: string]: unknown } | undefined {
-  if (typeof args !== "string") return args;
-  let parsed: unknown;
-  try {
-    parsed = JSON.parse(args);
-  } catch (error) {
-    throw new Error(`callTool ${exposedName}: arguments are not valid JSON: ${(error as Error).message}`);
-  }
-  if (typeof parsed !== "object" || parsed === null || Array.isArray(parsed)) throw new Error(`callTool ${exposedName}: arguments must be a JSON object`);
-  return parsed as { [key: string]: unknown };
 }

@@ -1,27 +1,49 @@
-// A transport wrapper that reports every message crossing it, in both directions, for the
-// walkthrough and the CLI's --trace. It changes nothing on the wire.
+// A transport wrapper that reports everything crossing it, for the walkthrough and the CLI's
+// --trace. It changes nothing on the wire: messages, unreadable input, the end of input and the
+// close all pass through to the connection exactly as they came.
 
-import type { JSONRPCMessage } from "../jsonrpc/messages.js";
-import type { Transport } from "./transport.js";
+import { encodeMessage, type JSONRPCMessage } from "../jsonrpc/messages.js";
+import type { Transport, UnreadableInput } from "./transport.js";
 
-export type TraceDirection = "sent" | "received";
+export type TraceEvent =
+  /** A message we are about to send; reported before it is written, so never after its answer. */
+  | { kind: "sent"; text: string; message: JSONRPCMessage | JSONRPCMessage[] }
+  /** A JSON text from the peer (`message` is undefined when it does not parse). */
+  | { kind: "received"; text: string; message: JSONRPCMessage | JSONRPCMessage[] | undefined }
+  | { kind: "unreadable"; problem: UnreadableInput }
+  | { kind: "input-ended" }
+  | { kind: "closed"; cause?: Error };
 
-/** Called for each message: `text` is the JSON as it crossed (received) or will cross (sent). */
-export type TraceListener = (direction: TraceDirection, text: string, message: JSONRPCMessage | JSONRPCMessage[] | undefined) => void;
+export type TraceListener = (event: TraceEvent) => void;
 
 export function traceTransport(inner: Transport, listener: TraceListener): Transport {
   return {
     start(handlers) {
+      const inputEnded = handlers.inputEnded;
       inner.start({
-        ...handlers,
         message(text) {
-          listener("received", text, parseOrUndefined(text));
+          listener({ kind: "received", text, message: parseOrUndefined(text) });
           handlers.message(text);
+        },
+        unreadable(problem) {
+          listener({ kind: "unreadable", problem });
+          handlers.unreadable(problem);
+        },
+        // Present only when the connection asked for it, so the inner transport behaves the same.
+        ...(inputEnded && {
+          inputEnded() {
+            listener({ kind: "input-ended" });
+            inputEnded.call(handlers);
+          },
+        }),
+        close(cause) {
+          listener(cause ? { kind: "closed", cause } : { kind: "closed" });
+          handlers.close(cause);
         },
       });
     },
     async send(message) {
-      listener("sent", JSON.stringify(message), message);
+      listener({ kind: "sent", text: encodeMessage(message), message });
       await inner.send(message);
     },
     close: () => inner.close(),

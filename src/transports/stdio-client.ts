@@ -80,9 +80,16 @@ export class StdioClientTransport implements Transport {
     this.#child = child;
     live.add(child);
     installExitHook();
-    this.#exited = new Promise((resolve) => child.once("exit", () => resolve()));
+    // A child that failed to start emits "error" and never "exit".
+    this.#exited = new Promise((resolve) => {
+      child.once("exit", () => resolve());
+      child.once("error", () => resolve());
+    });
 
-    child.once("error", (error) => this.#finish(new SpawnError(this.parameters.command, error)));
+    child.once("error", (error) => {
+      live.delete(child);
+      this.#finish(new SpawnError(this.parameters.command, error));
+    });
     child.once("exit", (code, signal) => {
       live.delete(child);
       // Let output already in the pipe arrive, then report; a grandchild holding the pipe open

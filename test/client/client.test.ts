@@ -146,3 +146,24 @@ test("client: URL elicitation, and its completion notice only for ids it accepte
   assert.deepEqual(completed, ["e-1"], "unknown and repeated ids are ignored");
   await client.close();
 });
+
+test("client: a listing that raced a list_changed is not cached", async () => {
+  const server = createDemoServer();
+  const [clientEnd, serverEnd] = createMemoryPair();
+  server.connect(serverEnd);
+  let listings = 0;
+  const { traceTransport } = await import("../../src/protocol/trace.js");
+  const client = new McpClient(info);
+  await client.connect(traceTransport(clientEnd, (event) => {
+    if (event.kind === "sent" && event.text.includes('"tools/list"')) listings++;
+  }));
+  await client.ping(); // the server has taken notifications/initialized, so it announces changes
+  const racing = client.listAllTools();
+  server.tool({ name: "raced", inputSchema: { type: "object" } }, () => ({ content: [] }));
+  await racing;
+  await client.listAllTools();
+  assert.equal(listings, 2, "the list fetched during the change was not kept");
+  await client.listAllTools();
+  assert.equal(listings, 2, "the next one was");
+  await client.close();
+});

@@ -63,19 +63,15 @@ const nameCases: { name: string; input: string; expected: string }[] = [
   { name: "unicode, one _ per code point", input: "héllo__wörld😀", expected: "h_llo__w_rld_" },
   { name: "empty", input: "", expected: "_" },
   { name: "exactly 64", input: "a".repeat(64), expected: "a".repeat(64) },
-  { name: "65 is shortened", input: "a".repeat(65), expected: `${"a".repeat(55)}_${"ffe054fe".slice(0, 8)}` },
+  // 55 characters, "_", then the first 8 hex digits of sha256("a" x 65).
+  { name: "65 is shortened", input: "a".repeat(65), expected: `${"a".repeat(55)}_635361c4` },
 ];
 
 for (const c of nameCases) {
-  test(`tool names: ${c.name}`, (t) => {
+  test(`tool names: ${c.name}`, () => {
     const exposed = toExposedName(c.input);
     assert.match(exposed, EXPOSED_NAME_PATTERN);
-    if (c.name === "65 is shortened") {
-      assert.equal(exposed.length, 64);
-      assert.equal(exposed.slice(0, 56), `${"a".repeat(55)}_`);
-      assert.match(exposed.slice(56), /^[0-9a-f]{8}$/);
-    } else assert.equal(exposed, c.expected);
-    t.diagnostic(exposed);
+    assert.equal(exposed, c.expected);
   });
 }
 

@@ -151,3 +151,11 @@ test("stdio client: restarts are bounded, and giving up is reported", async () =
   assert.equal((await failed).attempts, 2);
   await connection.close();
 });
+
+test("stdio client: closing a transport whose server never started returns at once, however often", async () => {
+  const transport = new StdioClientTransport({ command: "/nonexistent/mcp-server" });
+  const closed = new Promise((resolve) => transport.start({ message: () => {}, unreadable: () => {}, close: resolve }));
+  assert.ok((await closed) instanceof SpawnError);
+  await transport.close();
+  await transport.close();
+});
