@@ -53,7 +53,7 @@ export async function runInterop(options: InteropOptions = {}): Promise<Check[]>
   return checks.list;
 }
 
-class Checks {
+export class Checks {
   readonly list: Check[] = [];
   #report: ((check: Check) => void) | undefined;
 
@@ -148,7 +148,7 @@ async function installPeers(dir: string): Promise<string> {
   return `${present ? "already in" : "installed into"} ${dir}`;
 }
 
-function installedVersion(dir: string, name: string): string | undefined {
+export function installedVersion(dir: string, name: string): string | undefined {
   try {
     return JSON.parse(readFileSync(join(dir, "node_modules", name, "package.json"), "utf8")).version;
   } catch {
@@ -157,7 +157,7 @@ function installedVersion(dir: string, name: string): string | undefined {
 }
 
 /** Under `npm run`, npm_config_* variables name this project; a nested npm must not see them. */
-function withoutNpmConfig(): NodeJS.ProcessEnv {
+export function withoutNpmConfig(): NodeJS.ProcessEnv {
   return Object.fromEntries(Object.entries(process.env).filter(([key]) => !/^npm_(config|package|lifecycle)_/i.test(key)));
 }
 
@@ -266,7 +266,7 @@ async function driveWithSdk(peersDir: string, server: string, notes: string, che
   }
 }
 
-function isAlive(pid: number): boolean {
+export function isAlive(pid: number): boolean {
   try {
     process.kill(pid, 0);
     return true;
@@ -303,10 +303,10 @@ async function driveWithInspector(peersDir: string, server: string, notes: strin
 // ---------------------------------------------------------------------------------------------
 // Child processes with a deadline
 
-interface RunResult { code: number | null; stdout: string; stderr: string; ms: number; failure: string }
+export interface RunResult { code: number | null; stdout: string; stderr: string; ms: number; failure: string }
 
 /** Runs a command to completion; past `timeoutMs` it kills the command's whole process group. */
-function run(command: string, args: string[], options: { cwd: string; timeoutMs: number; env?: NodeJS.ProcessEnv }): Promise<RunResult> {
+export function run(command: string, args: string[], options: { cwd: string; timeoutMs: number; env?: NodeJS.ProcessEnv }): Promise<RunResult> {
   const started = performance.now();
   return new Promise((resolve) => {
     const child = spawn(command, args, { cwd: options.cwd, env: options.env ?? process.env, stdio: ["ignore", "pipe", "pipe"], detached: process.platform !== "win32" });
@@ -336,11 +336,11 @@ function run(command: string, args: string[], options: { cwd: string; timeoutMs:
   });
 }
 
-function tail(text: string, max = 1500): string {
+export function tail(text: string, max = 1500): string {
   return text.length > max ? "..." + text.slice(-max) : text;
 }
 
-function sleep(ms: number): Promise<void> {
+export function sleep(ms: number): Promise<void> {
   return new Promise((resolve) => setTimeout(resolve, ms));
 }
 
