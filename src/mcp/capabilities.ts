@@ -11,27 +11,33 @@ export interface CapabilityNeed {
   declared(capabilities: ServerCapabilities): boolean;
 }
 
+const TOOLS: CapabilityNeed = { name: "tools", declared: (c) => !!c.tools };
+const PROMPTS: CapabilityNeed = { name: "prompts", declared: (c) => !!c.prompts };
+const RESOURCES: CapabilityNeed = { name: "resources", declared: (c) => !!c.resources };
+const SUBSCRIPTIONS: CapabilityNeed = { name: "resource subscriptions", declared: (c) => !!c.resources?.subscribe };
+const LOGGING: CapabilityNeed = { name: "logging", declared: (c) => !!c.logging };
+const COMPLETIONS: CapabilityNeed = { name: "completions", declared: (c) => !!c.completions };
+/** 2024-11-05 had completion/complete but no flag for it: prompts or resources imply it. */
+const COMPLETIONS_2024: CapabilityNeed = { name: "completions", declared: (c) => !!c.prompts || !!c.resources };
+
+const NEEDS = new Map<string, CapabilityNeed>([
+  ["tools/list", TOOLS],
+  ["tools/call", TOOLS],
+  ["prompts/list", PROMPTS],
+  ["prompts/get", PROMPTS],
+  ["resources/list", RESOURCES],
+  ["resources/templates/list", RESOURCES],
+  ["resources/read", RESOURCES],
+  ["resources/subscribe", SUBSCRIPTIONS],
+  ["resources/unsubscribe", SUBSCRIPTIONS],
+  ["logging/setLevel", LOGGING],
+  ["completion/complete", COMPLETIONS],
+]);
+
 /** The capability a client request needs the server to have declared, if any. */
 export function capabilityOfMethod(method: string, version: ProtocolVersion): CapabilityNeed | undefined {
-  const [feature] = method.split("/");
-  switch (feature) {
-    case "tools":
-      return { name: "tools", declared: (c) => !!c.tools };
-    case "prompts":
-      return { name: "prompts", declared: (c) => !!c.prompts };
-    case "resources":
-      if (method === "resources/subscribe" || method === "resources/unsubscribe") {
-        return { name: "resource subscriptions", declared: (c) => !!c.resources?.subscribe };
-      }
-      return { name: "resources", declared: (c) => !!c.resources };
-    case "logging":
-      return { name: "logging", declared: (c) => !!c.logging };
-    case "completion":
-      if (!supports(version, "completionsCapability")) return { name: "completions", declared: (c) => !!c.prompts || !!c.resources };
-      return { name: "completions", declared: (c) => !!c.completions };
-    default:
-      return undefined;
-  }
+  const need = NEEDS.get(method);
+  return need === COMPLETIONS && !supports(version, "completionsCapability") ? COMPLETIONS_2024 : need;
 }
 
 /** The JSON-RPC rules that depend on the negotiated version, for the connection. */

@@ -54,6 +54,10 @@ export class Connection {
   #inbox: ((() => Promise<unknown>) | undefined)[] = [];
   #inboxHead = 0;
   #pumping = false;
+  /** Resumes the pump: set for the message it waits on. */
+  #wake: () => void = () => {};
+  /** Whether a wake-up at the next turn of the event loop is already scheduled. */
+  #turnScheduled = false;
   /** Incoming messages waiting or being handled, each until its answer is written. */
   #busy = 0;
   #idleWaiters: (() => void)[] = [];
@@ -169,8 +173,6 @@ export class Connection {
    */
   async #pump(): Promise<void> {
     this.#pumping = true;
-    /** Resolves at the next turn of the event loop; shared by every message taken up in this one. */
-    let turn: Promise<void> | undefined;
     while (this.#inboxHead < this.#inbox.length) {
       const next = this.#inbox[this.#inboxHead]!;
       this.#inbox[this.#inboxHead++] = undefined;
@@ -179,11 +181,22 @@ export class Connection {
         this.#inbox.splice(0, this.#inboxHead);
         this.#inboxHead = 0;
       }
-      const job = next!().finally(() => {
-        if (--this.#busy === 0) for (const wake of this.#idleWaiters.splice(0)) wake();
+      await new Promise<void>((resolve) => {
+        // Whichever comes first wakes the pump: the message is answered, or the loop turns.
+        this.#wake = resolve;
+        const done = () => {
+          if (--this.#busy === 0) for (const wake of this.#idleWaiters.splice(0)) wake();
+          resolve();
+        };
+        next().then(done, done);
+        if (!this.#turnScheduled) {
+          this.#turnScheduled = true;
+          setImmediate(() => {
+            this.#turnScheduled = false;
+            this.#wake();
+          });
+        }
       });
-      turn ??= new Promise<void>((resolve) => setImmediate(resolve)).then(() => (turn = undefined));
-      await Promise.race([job, turn]);
     }
     this.#inbox.length = 0;
     this.#inboxHead = 0;

@@ -30,18 +30,74 @@ export interface RequestContext {
   request(method: string, params?: { [key: string]: unknown }, options?: RequestOptions): Promise<{ [key: string]: unknown }>;
 }
 
-interface InFlight {
-  method: string;
-  /** Made only when a handler asks for its signal: most requests finish without one. */
-  controller?: AbortController;
+/**
+ * One request in progress: its state, and the context its handler gets. (One object for both,
+ * with methods on the prototype: a server may have thousands of these a second.)
+ */
+class IncomingRequest implements RequestContext {
+  readonly id: RequestId;
+  readonly method: string;
+  readonly inBatch: boolean;
+  readonly meta: { [key: string]: unknown } | undefined;
+  readonly progressToken: string | number | undefined;
   /** Set once the peer cancelled (or the connection closed): the response is then dropped. */
-  cancelled: boolean;
-  reason?: Error;
+  cancelled = false;
+  /** Set once the response exists: progress must stop. */
+  finished = false;
+  #reason: Error | undefined;
+  /** Made only when the handler asks for its signal: most requests finish without one. */
+  #controller: AbortController | undefined;
+  #lastProgress = -Infinity;
+  readonly #connection: Connection;
+
+  constructor(request: JSONRPCRequest, inBatch: boolean, connection: Connection) {
+    this.id = request.id;
+    this.method = request.method;
+    this.inBatch = inBatch;
+    this.meta = isObject(request.params?._meta) ? request.params._meta : undefined;
+    const token = this.meta?.progressToken;
+    this.progressToken = typeof token === "string" || Number.isSafeInteger(token) ? (token as string | number) : undefined;
+    this.#connection = connection;
+  }
+
+  get signal(): AbortSignal {
+    this.#controller ??= new AbortController();
+    if (this.#reason && !this.#controller.signal.aborted) this.#controller.abort(this.#reason);
+    return this.#controller.signal;
+  }
+
+  stop(reason: Error): void {
+    this.cancelled = true;
+    this.#reason = reason;
+    this.#controller?.abort(reason);
+  }
+
+  async progress(progress: number, total?: number, message?: string): Promise<void> {
+    // Spec (basic/utilities/progress): notifications MUST stop once the operation is complete.
+    if (this.progressToken === undefined || this.finished || this.cancelled) return;
+    // Spec (basic/utilities/progress): the progress value MUST increase with each notification.
+    if (!(progress > this.#lastProgress)) {
+      throw new Error(`${this.method}: progress must increase (got ${progress} after ${this.#lastProgress})`);
+    }
+    this.#lastProgress = progress;
+    const params: { [key: string]: unknown } = { progressToken: this.progressToken, progress };
+    if (total !== undefined) params.total = total;
+    if (message !== undefined) params.message = message;
+    await this.#connection.notify("notifications/progress", params);
+  }
+
+  notify(method: string, params?: { [key: string]: unknown }): Promise<void> {
+    return this.#connection.notify(method, params);
+  }
+
+  request(method: string, params?: { [key: string]: unknown }, options?: RequestOptions): Promise<{ [key: string]: unknown }> {
+    return this.#connection.request(method, params, options);
+  }
 }
 
 export class IncomingRequests {
   readonly #connection: Connection;
-  readonly #inFlight = new Map<string, InFlight>();
+  readonly #inFlight = new Map<string, IncomingRequest>();
 
   constructor(connection: Connection) {
     this.#connection = connection;
@@ -55,74 +111,31 @@ export class IncomingRequests {
       const error = new RpcError(ErrorCode.InvalidRequest, `invalid request: id ${JSON.stringify(request.id)} is already in use by a request in progress`);
       return this.#deliver({ jsonrpc: "2.0", id: request.id, error: error.toErrorObject() }, inBatch);
     }
-    const entry: InFlight = { method: request.method, cancelled: false };
-    this.#inFlight.set(key, entry);
-    const finished = { value: false };
-    const response = await dispatcher.handleRequest(request, this.#context(request, inBatch, entry, finished));
-    finished.value = true;
+    const incoming = new IncomingRequest(request, inBatch, this.#connection);
+    this.#inFlight.set(key, incoming);
+    const response = await dispatcher.handleRequest(request, incoming);
+    incoming.finished = true;
     this.#inFlight.delete(key);
     // Spec (basic/utilities/cancellation): the receiver of a cancellation SHOULD NOT send a response.
-    if (entry.cancelled) return undefined;
+    if (incoming.cancelled) return undefined;
     return this.#deliver(response, inBatch);
   }
 
   /** The peer cancelled one of its requests. */
   cancel(id: RequestId, reason: unknown): void {
-    const entry = this.#inFlight.get(idKey(id));
+    const incoming = this.#inFlight.get(idKey(id));
     // Spec (basic/utilities/cancellation): initialize MUST NOT be cancelled; unknown ids are ignored.
-    if (!entry || entry.method === "initialize") return;
-    stop(entry, new Error(typeof reason === "string" ? `cancelled by the peer: ${reason}` : "cancelled by the peer"));
+    if (!incoming || incoming.method === "initialize") return;
+    incoming.stop(new Error(typeof reason === "string" ? `cancelled by the peer: ${reason}` : "cancelled by the peer"));
   }
 
   /** The connection closed: every running handler is told to stop. */
   abortAll(): void {
-    for (const entry of this.#inFlight.values()) stop(entry, new Error("connection closed"));
+    for (const incoming of this.#inFlight.values()) incoming.stop(new Error("connection closed"));
   }
 
-  async #deliver(response: JSONRPCResponse, inBatch: boolean): Promise<JSONRPCResponse | undefined> {
+  #deliver(response: JSONRPCResponse, inBatch: boolean): Promise<JSONRPCResponse | undefined> | JSONRPCResponse {
     if (inBatch) return response;
-    await this.#connection.send(response);
-    return undefined;
+    return this.#connection.send(response).then(() => undefined);
   }
-
-  #context(request: JSONRPCRequest, inBatch: boolean, entry: InFlight, finished: { value: boolean }): RequestContext {
-    const connection = this.#connection;
-    const meta = isObject(request.params?._meta) ? request.params._meta : undefined;
-    const token = meta?.progressToken;
-    const progressToken = typeof token === "string" || Number.isSafeInteger(token) ? (token as string | number) : undefined;
-    let lastProgress = -Infinity;
-    return {
-      id: request.id,
-      method: request.method,
-      get signal() {
-        entry.controller ??= new AbortController();
-        if (entry.reason && !entry.controller.signal.aborted) entry.controller.abort(entry.reason);
-        return entry.controller.signal;
-      },
-      inBatch,
-      meta,
-      progressToken,
-      async progress(progress, total, message) {
-        // Spec (basic/utilities/progress): notifications MUST stop once the operation is complete.
-        if (progressToken === undefined || finished.value || entry.cancelled) return;
-        // Spec (basic/utilities/progress): the progress value MUST increase with each notification.
-        if (!(progress > lastProgress)) {
-          throw new Error(`${request.method}: progress must increase (got ${progress} after ${lastProgress})`);
-        }
-        lastProgress = progress;
-        const params: { [key: string]: unknown } = { progressToken, progress };
-        if (total !== undefined) params.total = total;
-        if (message !== undefined) params.message = message;
-        await connection.notify("notifications/progress", params);
-      },
-      notify: (method, params) => connection.notify(method, params),
-      request: (method, params, options) => connection.request(method, params, options),
-    };
-  }
-}
-
-function stop(entry: InFlight, reason: Error): void {
-  entry.cancelled = true;
-  entry.reason = reason;
-  entry.controller?.abort(reason);
 }

@@ -30,20 +30,43 @@ export interface HandlerContext {
 
 /** Builds the context for one request; nested requests to the client share its abort signal. */
 export function handlerContext(session: ServerSession, request: RequestContext): HandlerContext {
-  const version = session.protocolVersion;
-  return {
-    // A getter: an AbortSignal costs a little to make, and most handlers never look at it.
-    get signal() {
-      return request.signal;
-    },
-    protocolVersion: version,
-    clientInfo: session.clientInfo,
-    clientCapabilities: session.clientCapabilities,
-    progress: (progress, total, message) =>
-      request.progress(progress, total, supports(version, "progressMessage") ? message : undefined),
-    log: (level, data, logger) => session.log(level, data, logger),
-    sample: (params) => session.createMessage(params, { signal: request.signal }),
-    elicit: (params) => session.elicit(params, { signal: request.signal }),
-    listRoots: () => session.listRoots({ signal: request.signal }),
-  };
+  return new SessionHandlerContext(session, request);
+}
+
+/** Methods on the prototype, not closures per request: a busy server makes many of these. */
+class SessionHandlerContext implements HandlerContext {
+  readonly protocolVersion: ProtocolVersion;
+  readonly #session: ServerSession;
+  readonly #request: RequestContext;
+
+  constructor(session: ServerSession, request: RequestContext) {
+    this.#session = session;
+    this.#request = request;
+    this.protocolVersion = session.protocolVersion;
+  }
+
+  /** A getter: an AbortSignal costs a little to make, and most handlers never look at it. */
+  get signal(): AbortSignal { return this.#request.signal; }
+  get clientInfo(): Implementation { return this.#session.clientInfo; }
+  get clientCapabilities(): ClientCapabilities { return this.#session.clientCapabilities; }
+
+  progress(progress: number, total?: number, message?: string): Promise<void> {
+    return this.#request.progress(progress, total, supports(this.protocolVersion, "progressMessage") ? message : undefined);
+  }
+
+  log(level: LoggingLevel, data: unknown, logger?: string): Promise<void> {
+    return this.#session.log(level, data, logger);
+  }
+
+  sample(params: CreateMessageRequestParams): Promise<CreateMessageResult> {
+    return this.#session.createMessage(params, { signal: this.#request.signal });
+  }
+
+  elicit(params: ElicitRequestParams): Promise<ElicitResult> {
+    return this.#session.elicit(params, { signal: this.#request.signal });
+  }
+
+  listRoots(): Promise<ListRootsResult> {
+    return this.#session.listRoots({ signal: this.#request.signal });
+  }
 }

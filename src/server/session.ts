@@ -16,7 +16,7 @@ import type { ListKind, McpServer } from "./definition.js";
 import { completionRows } from "./features/completion.js";
 import { capabilityOfMethod } from "../mcp/capabilities.js";
 import { lifecycleRows, declaredCapabilities } from "./features/lifecycle.js";
-import { LOGGING_LEVELS, loggingRows } from "./features/logging.js";
+import { LEVEL_RANK, loggingRows } from "./features/logging.js";
 import { promptRows } from "./features/prompts.js";
 import { resourceRows } from "./features/resources.js";
 import { toolRows } from "./features/tools.js";
@@ -31,6 +31,9 @@ export interface ServerSessionOptions {
   /** Local problems (bad input, failed writes, handler crashes), for the server's own log. */
   onProblem?: (message: string) => void;
 }
+
+/** A settled promise, for the many log calls that send nothing. */
+const NOTHING: Promise<void> = Promise.resolve();
 
 export class ServerSession {
   readonly server: McpServer;
@@ -98,13 +101,13 @@ export class ServerSession {
   }
 
   /** Sends notifications/message if logging is declared and the level passes the client's threshold. */
-  async log(level: LoggingLevel, data: unknown, logger?: string): Promise<void> {
+  log(level: LoggingLevel, data: unknown, logger?: string): Promise<void> {
     // Spec (server/utilities/logging): a server that sends log messages MUST declare logging.
-    if (!this.capabilities.logging || this.state === "closed") return;
-    if (LOGGING_LEVELS.indexOf(level) < LOGGING_LEVELS.indexOf(this.logLevel)) return;
+    if (!this.capabilities.logging || this.state === "closed") return NOTHING;
+    if (LEVEL_RANK[level] < LEVEL_RANK[this.logLevel]) return NOTHING;
     const params: { [key: string]: unknown } = { level, data };
     if (logger !== undefined) params.logger = logger;
-    await this.connection.notify("notifications/message", params);
+    return this.connection.notify("notifications/message", params);
   }
 
   async createMessage(params: CreateMessageRequestParams, options?: RequestOptions): Promise<CreateMessageResult> {

@@ -19,6 +19,8 @@ export class StreamTransport implements Transport {
   readonly #decoder: LineDecoder;
   #handlers: TransportHandlers | undefined;
   #closed = false;
+  /** Whether writes are being held until the end of this tick. */
+  #corked = false;
   /** Resolves when the output drains; shared by every send waiting for it. */
   #drained: Promise<void> | undefined;
 
@@ -47,10 +49,16 @@ export class StreamTransport implements Transport {
     const output = this.#output;
     // Corked until the end of this tick, answers produced together leave in one write (writev)
     // instead of one system call each; the text and its line end are never copied into one string.
-    output.cork();
+    if (!this.#corked) {
+      this.#corked = true;
+      output.cork();
+      process.nextTick(() => {
+        this.#corked = false;
+        output.uncork();
+      });
+    }
     output.write(encodeMessage(message));
     const accepted = output.write(LINE_END);
-    process.nextTick(() => output.uncork());
     // Writes are queued in order by the stream; waiting for "drain" keeps memory bounded when the
     // peer reads slower than we write. Every send waiting at once shares one wait.
     if (!accepted) await (this.#drained ??= this.#waitForDrain());

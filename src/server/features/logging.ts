@@ -10,6 +10,9 @@ import type { ServerSession } from "../session.js";
 /** The syslog severities (RFC 5424), least severe first: a threshold lets through its level and those after it. */
 export const LOGGING_LEVELS: readonly LoggingLevel[] = ["debug", "info", "notice", "warning", "error", "critical", "alert", "emergency"];
 
+/** Each level's place in that order, for comparing two levels. */
+export const LEVEL_RANK = Object.fromEntries(LOGGING_LEVELS.map((level, rank) => [level, rank])) as Record<LoggingLevel, number>;
+
 export function loggingRows(session: ServerSession): Row<RequestContext>[] {
   return [
     {
