@@ -9,18 +9,24 @@ import { StreamTransport, type StreamTransportOptions } from "./stdio.js";
 /** How long after the session closes the process may take to exit on its own before it is made to. */
 const EXIT_GRACE_MS = 300;
 
-export function serveStdio(server: McpServer, options: StreamTransportOptions = {}): ServerSession {
-  const transport = new StreamTransport(process.stdin, process.stdout, options);
+export interface ServeStdioOptions extends StreamTransportOptions {
+  /** The process to serve on (default: this one). Tests pass a stand-in. */
+  process?: Pick<NodeJS.Process, "stdin" | "stdout" | "stderr" | "exit" | "on">;
+}
+
+export function serveStdio(server: McpServer, options: ServeStdioOptions = {}): ServerSession {
+  const host = options.process ?? process;
+  const transport = new StreamTransport(host.stdin, host.stdout, options);
   const session = server.connect(transport, {
-    onProblem: (message) => process.stderr.write(`mcp-wire-server: ${message}\n`),
+    onProblem: (message) => host.stderr.write(`mcp-wire-server: ${message}\n`),
   });
   session.onClose(() => {
-    process.stdin.destroy();
+    host.stdin.destroy();
     // Let queued writes reach stdout, then go; an unref'd timer never holds the process up itself.
-    setTimeout(() => process.exit(0), EXIT_GRACE_MS).unref();
+    setTimeout(() => host.exit(0), EXIT_GRACE_MS).unref();
   });
   for (const signal of ["SIGTERM", "SIGINT"] as const) {
-    process.on(signal, () => void session.close());
+    host.on(signal, () => void session.close());
   }
   return session;
 }

@@ -1,0 +1,45 @@
+// serveStdio in process, with a stand-in for the process: the same rules the real server keeps
+// (answer what is in flight when stdin ends, then exit 0; close on SIGTERM; problems on stderr).
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { EventEmitter } from "node:events";
+import { PassThrough } from "node:stream";
+import { createDemoServer } from "../../src/demo/server-definition.js";
+import { serveStdio } from "../../src/transports/stdio-server.js";
+
+function standIn() {
+  const host = new EventEmitter() as EventEmitter & { stdin: PassThrough; stdout: PassThrough; stderr: PassThrough; exit: (code: number) => void };
+  host.stdin = new PassThrough();
+  host.stdout = new PassThrough();
+  host.stderr = new PassThrough();
+  // serveStdio's exit timer is unref'd (it must never hold a real process up), so keep this one alive.
+  const keepAlive = setInterval(() => {}, 1000);
+  const exited = new Promise<number>((resolve) => (host.exit = (code) => (clearInterval(keepAlive), resolve(code))));
+  let out = "";
+  let err = "";
+  host.stdout.on("data", (c: Buffer) => (out += c));
+  host.stderr.on("data", (c: Buffer) => (err += c));
+  return { host, exited, out: () => out, err: () => err };
+}
+
+const INIT = '{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"t","version":"1"}}}\n';
+
+test("serveStdio: answers, reports problems on stderr, and exits 0 when stdin ends", async () => {
+  const { host, exited, out, err } = standIn();
+  serveStdio(createDemoServer(), { process: host as never });
+  host.stdin.end(INIT + "not json\n");
+  assert.equal(await exited, 0);
+  const lines = out().trim().split("\n").map((l) => JSON.parse(l));
+  assert.equal(lines[0].result.protocolVersion, "2025-11-25");
+  assert.equal(lines[1].error.code, -32700);
+  assert.match(err(), /^mcp-wire-server: parse error/m);
+});
+
+test("serveStdio: SIGTERM closes the session and exits 0", async () => {
+  const { host, exited } = standIn();
+  const session = serveStdio(createDemoServer(), { process: host as never });
+  host.stdin.write(INIT);
+  host.emit("SIGTERM");
+  assert.equal(await exited, 0);
+  assert.equal(session.state, "closed");
+});
