@@ -9,7 +9,7 @@ import {
   type Incoming, type JSONRPCMessage, type JSONRPCRequest, type JSONRPCResponse, type RequestId,
 } from "../jsonrpc/messages.js";
 import { ConnectionClosedError, PendingRequests, type TimeoutPolicy } from "../jsonrpc/pending.js";
-import type { Transport, UnreadableInput } from "./transport.js";
+import type { SendOptions, Transport, UnreadableInput } from "./transport.js";
 import { IncomingRequests, type RequestContext } from "./incoming.js";
 
 export type { RequestContext } from "./incoming.js";
@@ -33,6 +33,8 @@ export interface ConnectionOptions {
 
 export interface RequestOptions {
   signal?: AbortSignal;
+  /** The peer's request this one is made for (see SendOptions). */
+  relatedRequestId?: RequestId;
   timeouts?: Partial<TimeoutPolicy>;
   /** Receives the peer's progress reports; asking for them adds a progressToken to the request. */
   onProgress?: (progress: { progress: number; total?: number; message?: string }) => void;
@@ -118,7 +120,7 @@ export class Connection {
     response.catch(() => {});
     try {
       try {
-        await this.#transport.send(message);
+        await this.#transport.send(message, options.relatedRequestId === undefined ? undefined : { relatedRequestId: options.relatedRequestId });
       } catch (error) {
         // Nothing was sent, so nothing will answer. (If the write failed because the connection
         // closed, the request was already rejected with the reason for the close.)
@@ -130,16 +132,16 @@ export class Connection {
     }
   }
 
-  async notify(method: string, params?: { [key: string]: unknown }): Promise<void> {
+  async notify(method: string, params?: { [key: string]: unknown }, options?: SendOptions): Promise<void> {
     if (this.#closed) return;
-    await this.send(params === undefined ? { jsonrpc: "2.0", method } : { jsonrpc: "2.0", method, params });
+    await this.send(params === undefined ? { jsonrpc: "2.0", method } : { jsonrpc: "2.0", method, params }, options);
   }
 
   /** Writes one message; a failed write is reported, not thrown, since the peer is gone anyway. */
-  async send(message: JSONRPCMessage | JSONRPCMessage[]): Promise<void> {
+  async send(message: JSONRPCMessage | JSONRPCMessage[], options?: SendOptions): Promise<void> {
     if (this.#closed) return;
     try {
-      await this.#transport.send(message);
+      await this.#transport.send(message, options);
     } catch (error) {
       this.#onProblem(`write failed: ${error instanceof Error ? error.message : String(error)}`);
     }

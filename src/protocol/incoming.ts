@@ -24,9 +24,9 @@ export interface RequestContext {
    * request is already answered; throws if `progress` does not increase.
    */
   progress(progress: number, total?: number, message?: string): Promise<void>;
-  /** Sends a notification to the peer (for example a log message) while handling this request. */
+  /** Sends a notification to the peer (for example a log message) that belongs to this request. */
   notify(method: string, params?: { [key: string]: unknown }): Promise<void>;
-  /** Sends a request to the peer while handling this one (sampling, elicitation, roots). */
+  /** Sends a request to the peer on behalf of this one (sampling, elicitation, roots). */
   request(method: string, params?: { [key: string]: unknown }, options?: RequestOptions): Promise<{ [key: string]: unknown }>;
 }
 
@@ -83,15 +83,15 @@ class IncomingRequest implements RequestContext {
     const params: { [key: string]: unknown } = { progressToken: this.progressToken, progress };
     if (total !== undefined) params.total = total;
     if (message !== undefined) params.message = message;
-    await this.#connection.notify("notifications/progress", params);
+    await this.#connection.notify("notifications/progress", params, { relatedRequestId: this.id });
   }
 
   notify(method: string, params?: { [key: string]: unknown }): Promise<void> {
-    return this.#connection.notify(method, params);
+    return this.#connection.notify(method, params, { relatedRequestId: this.id });
   }
 
   request(method: string, params?: { [key: string]: unknown }, options?: RequestOptions): Promise<{ [key: string]: unknown }> {
-    return this.#connection.request(method, params, options);
+    return this.#connection.request(method, params, { ...options, relatedRequestId: this.id });
   }
 }
 

@@ -42,9 +42,9 @@ export function traceTransport(inner: Transport, listener: TraceListener): Trans
         },
       });
     },
-    async send(message) {
+    async send(message, options) {
       listener({ kind: "sent", text: encodeMessage(message), message });
-      await inner.send(message);
+      await inner.send(message, options);
     },
     close: () => inner.close(),
   };

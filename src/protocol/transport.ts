@@ -25,11 +25,21 @@ export type UnreadableInput =
   | { kind: "too-large"; bytes: number; limit: number; id?: RequestId }
   | { kind: "invalid-utf8" };
 
+/** What the connection knows about a message it sends, for transports that route messages. */
+export interface SendOptions {
+  /**
+   * The peer's request this message belongs to (a progress or log notification sent while
+   * handling it, or a request made on its behalf). Streamable HTTP sends such messages on that
+   * request's own response stream; stdio has one stream and ignores it.
+   */
+  relatedRequestId?: RequestId;
+}
+
 export interface Transport {
   /** Starts delivering input to the handlers. Called once, by the connection. */
   start(handlers: TransportHandlers): void;
   /** Writes one message (or batch). Resolves once the transport has taken it. */
-  send(message: JSONRPCMessage | JSONRPCMessage[]): Promise<void>;
+  send(message: JSONRPCMessage | JSONRPCMessage[], options?: SendOptions): Promise<void>;
   /** Stops the transport; the close handler runs once. */
   close(): Promise<void>;
 }

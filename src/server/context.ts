@@ -55,18 +55,18 @@ class SessionHandlerContext implements HandlerContext {
   }
 
   log(level: LoggingLevel, data: unknown, logger?: string): Promise<void> {
-    return this.#session.log(level, data, logger);
+    return this.#session.log(level, data, logger, this.#request);
   }
 
   sample(params: CreateMessageRequestParams): Promise<CreateMessageResult> {
-    return this.#session.createMessage(params, { signal: this.#request.signal });
+    return this.#session.createMessage(params, { signal: this.#request.signal, relatedRequestId: this.#request.id });
   }
 
   elicit(params: ElicitRequestParams): Promise<ElicitResult> {
-    return this.#session.elicit(params, { signal: this.#request.signal });
+    return this.#session.elicit(params, { signal: this.#request.signal, relatedRequestId: this.#request.id });
   }
 
   listRoots(): Promise<ListRootsResult> {
-    return this.#session.listRoots({ signal: this.#request.signal });
+    return this.#session.listRoots({ signal: this.#request.signal, relatedRequestId: this.#request.id });
   }
 }

@@ -5,7 +5,7 @@
 
 import { Dispatcher } from "../jsonrpc/dispatcher.js";
 import { ErrorCode, RpcError } from "../jsonrpc/messages.js";
-import { Connection, type RequestOptions } from "../protocol/connection.js";
+import { Connection, type RequestContext, type RequestOptions } from "../protocol/connection.js";
 import type { Transport } from "../protocol/transport.js";
 import type { CreateMessageRequestParams, CreateMessageResult, ElicitRequestParams, ElicitResult, ListRootsResult } from "../mcp/client-features.js";
 import type { ClientCapabilities, Implementation, ServerCapabilities } from "../mcp/lifecycle.js";
@@ -100,14 +100,17 @@ export class ServerSession {
     void this.connection.notify("notifications/resources/updated", { uri });
   }
 
-  /** Sends notifications/message if logging is declared and the level passes the client's threshold. */
-  log(level: LoggingLevel, data: unknown, logger?: string): Promise<void> {
+  /**
+   * Sends notifications/message if logging is declared and the level passes the client's
+   * threshold; `related` is the request being handled, if the message belongs to one.
+   */
+  log(level: LoggingLevel, data: unknown, logger?: string, related?: RequestContext): Promise<void> {
     // Spec (server/utilities/logging): a server that sends log messages MUST declare logging.
     if (!this.capabilities.logging || this.state === "closed") return NOTHING;
     if (LEVEL_RANK[level] < LEVEL_RANK[this.logLevel]) return NOTHING;
     const params: { [key: string]: unknown } = { level, data };
     if (logger !== undefined) params.logger = logger;
-    return this.connection.notify("notifications/message", params);
+    return related ? related.notify("notifications/message", params) : this.connection.notify("notifications/message", params);
   }
 
   async createMessage(params: CreateMessageRequestParams, options?: RequestOptions): Promise<CreateMessageResult> {
