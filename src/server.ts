@@ -8,22 +8,39 @@ import { createDemoServer } from "./demo/server-definition.js";
 import { serveStdio } from "./transports/stdio-server.js";
 
 const USAGE = `usage: mcp-wire-server [--page-size N] [--max-message-bytes N]
-Serves the mcp-wire demo server over stdio (newline-delimited JSON-RPC on stdin/stdout).`;
+       mcp-wire-server --http [--port N] [--host H] [--stateless] [--page-size N]
+Serves the mcp-wire demo server over stdio (newline-delimited JSON-RPC on stdin/stdout), or with
+--http over Streamable HTTP at http://H:N/mcp (default 127.0.0.1:3000), plus the legacy HTTP+SSE
+transport at /sse. Set MCP_WIRE_TOKEN to require "Authorization: Bearer <token>" over HTTP.`;
 
-function parseArguments(argv: string[]): { pageSize?: number; maxMessageBytes?: number } {
-  const options: { pageSize?: number; maxMessageBytes?: number } = {};
+interface Options {
+  pageSize?: number;
+  maxMessageBytes?: number;
+  http?: { port: number; host: string; stateless: boolean };
+}
+
+function parseArguments(argv: string[]): Options {
+  const options: Options = {};
+  const http = { port: 3000, host: "127.0.0.1", stateless: false, wanted: false };
   for (let i = 0; i < argv.length; i++) {
     const flag = argv[i];
     if (flag === "--help" || flag === "-h") {
       process.stderr.write(USAGE + "\n");
       process.exit(0);
     }
-    const value = Number(argv[++i]);
-    if (!Number.isSafeInteger(value) || value < 1) fail(`${flag} needs a positive whole number`);
-    if (flag === "--page-size") options.pageSize = value;
-    else if (flag === "--max-message-bytes") options.maxMessageBytes = value;
-    else fail(`unknown option ${flag}`);
+    if (flag === "--http") http.wanted = true;
+    else if (flag === "--stateless") http.stateless = true;
+    else if (flag === "--host") http.host = argv[++i] ?? fail("--host needs a value");
+    else {
+      const value = Number(argv[++i]);
+      if (!Number.isSafeInteger(value) || value < 0) fail(`${flag} needs a whole number`);
+      if (flag === "--page-size" && value > 0) options.pageSize = value;
+      else if (flag === "--max-message-bytes" && value > 0) options.maxMessageBytes = value;
+      else if (flag === "--port") http.port = value;
+      else fail(`unknown option or bad value: ${flag}`);
+    }
   }
+  if (http.wanted) options.http = { port: http.port, host: http.host, stateless: http.stateless };
   return options;
 }
 
@@ -32,5 +49,24 @@ function fail(message: string): never {
   process.exit(2);
 }
 
+async function serveHttp(options: Options, http: NonNullable<Options["http"]>): Promise<void> {
+  // Loaded only here, so that the stdio server (what hosts start most) does not pay for it.
+  const { McpHttpServer } = await import("./http/server.js");
+  const server = new McpHttpServer(createDemoServer({ pageSize: options.pageSize }), {
+    stateless: http.stateless,
+    bearerToken: process.env.MCP_WIRE_TOKEN || undefined,
+    onProblem: (message) => process.stderr.write(`mcp-wire-server: ${message}\n`),
+  });
+  const listening = await server.listen({ port: http.port, host: http.host });
+  process.stderr.write(`mcp-wire-server: Streamable HTTP at ${listening.origin}/mcp (legacy HTTP+SSE at ${listening.origin}/sse)\n`);
+  for (const signal of ["SIGTERM", "SIGINT"] as const) {
+    process.on(signal, () => void server.close().then(() => listening.close()).then(() => process.exit(0)));
+  }
+}
+
 const options = parseArguments(process.argv.slice(2));
-serveStdio(createDemoServer({ pageSize: options.pageSize }), { maxMessageBytes: options.maxMessageBytes });
+if (options.http) {
+  serveHttp(options, options.http).catch((error: unknown) => fail(error instanceof Error ? error.message : String(error)));
+} else {
+  serveStdio(createDemoServer({ pageSize: options.pageSize }), { maxMessageBytes: options.maxMessageBytes });
+}

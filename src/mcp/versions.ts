@@ -48,6 +48,8 @@ const FIRST_VERSION_WITH = {
   omitUnreadableId: "2025-11-25",
   /** URL-mode elicitation and `notifications/elicitation/complete`. */
   urlElicitation: "2025-11-25",
+  /** SSE polling (SEP-1699): a priming event with an id and empty data opens each SSE stream. */
+  ssePriming: "2025-11-25",
   /** `tools` and `toolChoice` in sampling requests. */
   samplingTools: "2025-11-25",
 } as const satisfies Record<string, ProtocolVersion>;

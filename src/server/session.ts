@@ -14,7 +14,7 @@ import { LATEST_PROTOCOL_VERSION, supports, type ProtocolVersion } from "../mcp/
 import { requireClientCapability } from "./client-requests.js";
 import type { ListKind, McpServer } from "./definition.js";
 import { completionRows } from "./features/completion.js";
-import { capabilityOfMethod } from "../mcp/capabilities.js";
+import { capabilityOfMethod, wirePolicy } from "../mcp/capabilities.js";
 import { lifecycleRows, declaredCapabilities } from "./features/lifecycle.js";
 import { LEVEL_RANK, loggingRows } from "./features/logging.js";
 import { promptRows } from "./features/prompts.js";
@@ -30,6 +30,12 @@ export type LifecycleState = "awaiting-initialize" | "awaiting-initialized" | "o
 export interface ServerSessionOptions {
   /** Local problems (bad input, failed writes, handler crashes), for the server's own log. */
   onProblem?: (message: string) => void;
+  /**
+   * One stateless Streamable HTTP request: the session cannot send the client requests, and,
+   * given a protocolVersion, starts operating at it without a handshake (for any request but
+   * initialize, which it answers as usual).
+   */
+  stateless?: { protocolVersion?: ProtocolVersion };
 }
 
 /** A settled promise, for the many log calls that send nothing. */
@@ -49,6 +55,8 @@ export class ServerSession {
   logLevel: LoggingLevel = "info";
   /** URIs this client subscribed to with resources/subscribe. */
   readonly subscriptions = new Set<string>();
+  /** True for a stateless HTTP request's session: there is no channel back to the client. */
+  readonly stateless: boolean;
   readonly #onProblem: (message: string) => void;
 
   constructor(server: McpServer, transport: Transport, options: ServerSessionOptions = {}) {
@@ -65,6 +73,13 @@ export class ServerSession {
     this.connection.onClose(() => {
       this.state = "closed";
     });
+    this.stateless = options.stateless !== undefined;
+    if (options.stateless?.protocolVersion) {
+      this.protocolVersion = options.stateless.protocolVersion;
+      this.connection.setPolicy(wirePolicy(this.protocolVersion));
+      this.declare();
+      this.state = "operating";
+    }
   }
 
   start(): void {

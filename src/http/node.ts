@@ -1,0 +1,77 @@
+// Serving a web-standard handler, (Request) => Promise<Response>, with node:http: the small
+// adapter that lets the same MCP handlers run on Node and on any runtime with the Fetch API.
+
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
+import { Readable } from "node:stream";
+
+export type FetchHandler = (request: Request) => Promise<Response>;
+
+/** A node:http request listener that runs `handle`, streaming both bodies. */
+export function toNodeListener(handle: FetchHandler): (req: IncomingMessage, res: ServerResponse) => void {
+  return (req, res) => {
+    void respond(handle, req, res).catch((error: unknown) => {
+      if (!res.headersSent) res.writeHead(500, { "content-type": "text/plain" });
+      res.end(`internal error: ${error instanceof Error ? error.message : String(error)}`);
+    });
+  };
+}
+
+async function respond(handle: FetchHandler, req: IncomingMessage, res: ServerResponse): Promise<void> {
+  const headers = new Headers();
+  for (const [name, value] of Object.entries(req.headers)) {
+    if (value !== undefined) headers.set(name, Array.isArray(value) ? value.join(", ") : value);
+  }
+  const hasBody = req.method !== "GET" && req.method !== "HEAD" && req.method !== "DELETE";
+  // The URL's host is fixed: the Host header is checked by the handler, and may be hostile.
+  const request = new Request(new URL(req.url ?? "/", "http://localhost"), {
+    method: req.method,
+    headers,
+    body: hasBody ? (Readable.toWeb(req) as ReadableStream<Uint8Array>) : undefined,
+    ...(hasBody ? { duplex: "half" } : {}),
+  } as RequestInit);
+  const response = await handle(request);
+  res.writeHead(response.status, Object.fromEntries(response.headers));
+  if (!response.body) {
+    res.end();
+    return;
+  }
+  res.flushHeaders();
+  const reader = response.body.getReader();
+  // The client went away: stop reading, which tells the stream (and the session) it is gone.
+  res.on("close", () => void reader.cancel().catch(() => {}));
+  for (;;) {
+    const { done, value } = await reader.read().catch(() => ({ done: true as const, value: undefined }));
+    if (done) break;
+    res.write(value);
+  }
+  res.end();
+}
+
+export interface Listening {
+  server: Server;
+  /** The address to give clients, e.g. http://127.0.0.1:3000. */
+  origin: string;
+  close(): Promise<void>;
+}
+
+/** Listens on `host` (default 127.0.0.1: a local server SHOULD NOT listen on every interface). */
+export function listen(handle: FetchHandler, options: { port?: number; host?: string } = {}): Promise<Listening> {
+  const host = options.host ?? "127.0.0.1";
+  const server = createServer(toNodeListener(handle));
+  return new Promise((resolve, reject) => {
+    server.once("error", reject);
+    server.listen(options.port ?? 0, host, () => {
+      const address = server.address();
+      const port = typeof address === "object" && address ? address.port : options.port;
+      const shown = host.includes(":") ? `[${host}]` : host;
+      resolve({
+        server,
+        origin: `http://${shown}:${port}`,
+        close: () => new Promise<void>((done) => {
+          server.closeAllConnections();
+          server.close(() => done());
+        }),
+      });
+    });
+  });
+}

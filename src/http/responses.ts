@@ -1,0 +1,51 @@
+// Small pieces of HTTP shared by the server handlers: error responses that carry a JSON-RPC error
+// object, JSON bodies, reading a body under a size limit, and the Accept checks.
+// Spec: https://modelcontextprotocol.io/specification/2025-11-25/basic/transports#streamable-http
+// (HTTP errors MAY carry a JSON-RPC error without an id).
+
+/** An HTTP error whose body is a JSON-RPC error response without id, so clients can read why. */
+export function errorResponse(status: number, message: string, headers: Record<string, string> = {}, code = -32000): Response {
+  return jsonResponse(status, { jsonrpc: "2.0", error: { code, message } }, headers);
+}
+
+export function jsonResponse(status: number, body: unknown, headers: Record<string, string> = {}): Response {
+  return new Response(JSON.stringify(body), { status, headers: { "content-type": "application/json", ...headers } });
+}
+
+/** Reads the body as UTF-8 text, stopping as soon as it passes `limit` bytes. */
+export async function readBody(request: Request, limit: number): Promise<{ text: string; tooLarge: boolean }> {
+  const declared = Number(request.headers.get("content-length"));
+  if (Number.isFinite(declared) && declared > limit) return { text: "", tooLarge: true };
+  if (!request.body) return { text: "", tooLarge: false };
+  const reader = request.body.getReader();
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    size += value.byteLength;
+    if (size > limit) {
+      await reader.cancel();
+      return { text: "", tooLarge: true };
+    }
+    chunks.push(value);
+  }
+  return { text: Buffer.concat(chunks).toString("utf8"), tooLarge: false };
+}
+
+/** Whether an Accept header lists a media type (or a wildcard covering it). */
+function accepts(accept: string | null, type: string): boolean {
+  if (!accept) return false;
+  return accept.split(",").some((part) => {
+    const media = part.split(";")[0]!.trim().toLowerCase();
+    return media === type || media === "*/*" || media === `${type.split("/")[0]}/*`;
+  });
+}
+
+export function wantsBoth(accept: string | null): boolean {
+  return accepts(accept, "application/json") && accepts(accept, "text/event-stream");
+}
+
+export function wantsEventStream(accept: string | null): boolean {
+  return accepts(accept, "text/event-stream");
+}

@@ -1,0 +1,67 @@
+// The checks every HTTP request passes before MCP sees it: Host and Origin against DNS
+// rebinding, an optional bearer token, and the body size limit.
+// Spec: https://modelcontextprotocol.io/specification/2025-11-25/basic/transports#security-warning
+// and basic/security_best_practices. Session ids are never treated as authentication.
+
+import { createHash, timingSafeEqual } from "node:crypto";
+
+export interface SecurityOptions {
+  /**
+   * Host header values accepted (host or host:port, lowercase). Default: the loopback names on
+   * any port, which is what a server bound to 127.0.0.1 should see.
+   */
+  allowedHosts?: string[];
+  /** Origin header values accepted (e.g. "http://localhost:3000"). Default: loopback origins. */
+  allowedOrigins?: string[];
+  /** If set, every request must carry `Authorization: Bearer <token>`. */
+  bearerToken?: string;
+}
+
+const LOOPBACK_HOSTS = new Set(["localhost", "127.0.0.1", "[::1]"]);
+
+/** Spec (transports#security-warning): a local server SHOULD check Host against DNS rebinding (the suite expects 403). */
+export function hostAllowed(host: string | null, allowed: string[] | undefined): boolean {
+  if (!host) return false;
+  const value = host.toLowerCase();
+  if (allowed) return allowed.includes(value) || allowed.includes(stripPort(value));
+  return LOOPBACK_HOSTS.has(stripPort(value));
+}
+
+/** Spec (transports#security-warning): servers MUST validate Origin; an invalid one gets 403. No Origin (not a browser) passes. */
+export function originAllowed(origin: string | null, allowed: string[] | undefined): boolean {
+  if (origin === null) return true;
+  if (allowed) return allowed.includes(origin);
+  try {
+    return LOOPBACK_HOSTS.has(new URL(origin).hostname.toLowerCase()) || LOOPBACK_HOSTS.has(`[${new URL(origin).hostname}]`);
+  } catch {
+    return false;
+  }
+}
+
+function stripPort(host: string): string {
+  if (host.startsWith("[")) return host.slice(0, host.indexOf("]") + 1);
+  const colon = host.lastIndexOf(":");
+  return colon >= 0 ? host.slice(0, colon) : host;
+}
+
+/** Tokens from examples and docs that a real deployment must never use. */
+const SAMPLE_TOKENS = new Set(["changeme", "change-me-please", "secret", "password", "your-token-here", "test-token", "0123456789abcdef", "abcdefghijklmnop"]);
+
+/** Refuses weak tokens at start-up, before anyone can rely on them. */
+export function checkTokenStrength(token: string): void {
+  if (token.length < 16) throw new Error("http: the bearer token must be at least 16 characters long");
+  if (SAMPLE_TOKENS.has(token.toLowerCase()) || /^(.)\1+$/.test(token)) {
+    throw new Error("http: the bearer token is a well-known sample value; generate a random one (e.g. openssl rand -hex 32)");
+  }
+}
+
+/**
+ * Compares the presented Authorization header with the expected token in constant time (both
+ * are hashed first, so neither the length nor the content leaks through timing).
+ */
+export function bearerMatches(header: string | null, token: string): boolean {
+  const presented = header?.match(/^Bearer\s+(.+)$/i)?.[1]?.trim() ?? "";
+  const a = createHash("sha256").update(presented).digest();
+  const b = createHash("sha256").update(token).digest();
+  return timingSafeEqual(a, b) && presented.length > 0;
+}

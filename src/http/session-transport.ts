@@ -1,0 +1,98 @@
+// The transport of one Streamable HTTP session, as its ServerSession sees it: messages come in
+// from POST bodies, and each message going out is put on exactly one stream: a response on the
+// stream of the POST that asked, a message related to a request on that request's stream, and
+// anything else on the standalone GET stream, if the client opened one.
+// Spec: https://modelcontextprotocol.io/specification/2025-11-25/basic/transports#multiple-connections
+
+import { idKey, type JSONRPCMessage, type RequestId } from "../jsonrpc/messages.js";
+import type { SendOptions, Transport, TransportHandlers } from "../protocol/transport.js";
+import { EventStore, formatEvent } from "./sse.js";
+import { PostStream, SseSink } from "./streams.js";
+
+export class HttpSessionTransport implements Transport {
+  readonly events: EventStore;
+  /** The POST streams still open, by the ids of the requests they carry. */
+  readonly #byRequest = new Map<string, PostStream>();
+  readonly #posts = new Map<string, PostStream>();
+  #standalone: SseSink | undefined;
+  #handlers: TransportHandlers | undefined;
+  #streamCount = 0;
+  #closed = false;
+  /** Called for messages that had nowhere to go (no stream open for them). */
+  readonly #onDropped: (message: JSONRPCMessage | JSONRPCMessage[]) => void;
+
+  constructor(events = new EventStore(), onDropped: (message: JSONRPCMessage | JSONRPCMessage[]) => void = () => {}) {
+    this.events = events;
+    this.#onDropped = onDropped;
+  }
+
+  start(handlers: TransportHandlers): void {
+    this.#handlers = handlers;
+  }
+
+  /** Hands a POST body (one message or a batch) to the session. */
+  receive(text: string): void {
+    this.#handlers?.message(text);
+  }
+
+  /** Opens the stream that will carry the answers to `ids` (registered before the body is delivered). */
+  openPost(ids: RequestId[], mode: ConstructorParameters<typeof PostStream>[3]): PostStream {
+    const name = `p${++this.#streamCount}`;
+    const stream = new PostStream(name, ids, this.events, mode, () => {
+      for (const id of ids) if (this.#byRequest.get(idKey(id)) === stream) this.#byRequest.delete(idKey(id));
+      this.#posts.delete(name);
+    });
+    for (const id of ids) this.#byRequest.set(idKey(id), stream);
+    this.#posts.set(name, stream);
+    return stream;
+  }
+
+  /** The open POST stream with this name, for a client resuming it. */
+  post(name: string): PostStream | undefined {
+    return this.#posts.get(name);
+  }
+
+  get hasStandalone(): boolean {
+    return this.#standalone?.open ?? false;
+  }
+
+  /** The GET stream for messages unrelated to any request. */
+  openStandalone(sink: SseSink): void {
+    this.#standalone = sink;
+  }
+
+  async send(message: JSONRPCMessage | JSONRPCMessage[], options?: SendOptions): Promise<void> {
+    if (this.#closed) throw new Error("http: the session is closed");
+    const stream = this.#route(message, options);
+    if (stream) return stream.send(message);
+    // Spec (transports#listening-for-messages-from-the-server): the GET stream MUST NOT carry
+    // responses; other messages go there when the client opened it.
+    const isResponse = !Array.isArray(message) && !("method" in message);
+    if (!isResponse && this.#standalone?.open) {
+      const data = JSON.stringify(message);
+      this.#standalone.write(formatEvent({ id: this.events.append("get", data), data }));
+      return;
+    }
+    this.#onDropped(message);
+  }
+
+  keepAlive(): void {
+    this.#standalone?.keepAlive();
+    for (const stream of this.#posts.values()) stream.keepAlive();
+  }
+
+  async close(): Promise<void> {
+    if (this.#closed) return;
+    this.#closed = true;
+    for (const stream of [...this.#posts.values()]) stream.abandon();
+    this.#standalone?.end();
+    this.#handlers?.close();
+  }
+
+  #route(message: JSONRPCMessage | JSONRPCMessage[], options?: SendOptions): PostStream | undefined {
+    const first = Array.isArray(message) ? message[0] : message;
+    if (first && !("method" in first) && first.id !== undefined && first.id !== null) return this.#byRequest.get(idKey(first.id));
+    if (options?.relatedRequestId !== undefined) return this.#byRequest.get(idKey(options.relatedRequestId));
+    return undefined;
+  }
+}

@@ -1,0 +1,242 @@
+// Streamable HTTP, server side: one endpoint where POST carries client messages (answered with
+// 202, JSON, or an SSE stream), GET opens a stream for the server's own messages, and DELETE ends
+// a session. A web-standard handler, (Request) => Promise<Response>; http/node.ts adapts it.
+// Spec: https://modelcontextprotocol.io/specification/2025-11-25/basic/transports#streamable-http
+// Left out: OAuth (only an optional static bearer token), and SSE polling by closing streams early.
+
+import { randomBytes } from "node:crypto";
+import { isObject } from "../jsonrpc/messages.js";
+import { isSupportedVersion, supports, type ProtocolVersion } from "../mcp/versions.js";
+import type { McpServer } from "../server/definition.js";
+import type { ServerSession } from "../server/session.js";
+import { bearerMatches, checkTokenStrength, hostAllowed, originAllowed, type SecurityOptions } from "./security.js";
+import { HttpSessionTransport } from "./session-transport.js";
+import { formatEvent, SSE_HEADERS } from "./sse.js";
+import { SseSink } from "./streams.js";
+import { errorResponse, jsonResponse, readBody, wantsBoth, wantsEventStream } from "./responses.js";
+
+export interface StreamableHttpOptions extends SecurityOptions {
+  /** The endpoint path (default "/mcp"). */
+  path?: string;
+  /** No sessions: every POST is served on its own, answers are JSON, GET is 405 (default false). */
+  stateless?: boolean;
+  /** Answer requests with application/json instead of an SSE stream (default false; stateless implies it). */
+  jsonResponses?: boolean;
+  /** Sessions idle longer than this are ended (default 30 minutes). */
+  sessionIdleMs?: number;
+  /** The most sessions alive at once; initialize beyond that gets 503 (default 1000). */
+  maxSessions?: number;
+  /** The largest request body, in bytes (default 4 MiB); larger ones get 413. */
+  maxBodyBytes?: number;
+  /** How often open SSE streams get a keep-alive comment (default 15 s). */
+  keepAliveMs?: number;
+  /** The `retry` hint on SSE streams, in ms (default 1000). */
+  retryMs?: number;
+  onProblem?: (message: string) => void;
+}
+
+interface LiveSession {
+  /** The MCP-Session-Id ("" in stateless mode). */
+  id: string;
+  session: ServerSession;
+  transport: HttpSessionTransport;
+  lastSeen: number;
+}
+
+/** Spec (transports#protocol-version-header): with no header and no other hint, assume 2025-03-26. */
+const DEFAULT_HEADER_VERSION: ProtocolVersion = "2025-03-26";
+
+export class StreamableHttpHandler {
+  readonly #server: McpServer;
+  readonly #options: Required<Pick<StreamableHttpOptions, "path" | "sessionIdleMs" | "maxSessions" | "maxBodyBytes" | "keepAliveMs" | "retryMs">> & StreamableHttpOptions;
+  readonly #sessions = new Map<string, LiveSession>();
+  readonly #timer: ReturnType<typeof setInterval>;
+
+  constructor(server: McpServer, options: StreamableHttpOptions = {}) {
+    if (options.bearerToken !== undefined) checkTokenStrength(options.bearerToken);
+    this.#server = server;
+    this.#options = { path: "/mcp", sessionIdleMs: 30 * 60_000, maxSessions: 1000, maxBodyBytes: 4 * 1024 * 1024, keepAliveMs: 15_000, retryMs: 1000, ...options };
+    // One timer for keep-alives and expiry; it never keeps the process alive by itself.
+    this.#timer = setInterval(() => this.#tick(), Math.min(this.#options.keepAliveMs, 60_000));
+    this.#timer.unref();
+  }
+
+  get sessionCount(): number {
+    return this.#sessions.size;
+  }
+
+  /** The web-standard entry point. */
+  readonly handle = async (request: Request): Promise<Response> => {
+    const refusal = this.guard(request);
+    if (refusal) return refusal;
+    if (new URL(request.url).pathname !== this.#options.path) return errorResponse(404, "not found: the MCP endpoint is " + this.#options.path);
+    switch (request.method) {
+      case "POST":
+        return this.#post(request);
+      case "GET":
+        return this.#get(request);
+      case "DELETE":
+        return this.#delete(request);
+      default:
+        return errorResponse(405, `${request.method} is not supported here`, { allow: "GET, POST, DELETE" });
+    }
+  };
+
+  /** Ends every session and stops the timer. */
+  async close(): Promise<void> {
+    clearInterval(this.#timer);
+    await Promise.all([...this.#sessions.values()].map((live) => live.session.close()));
+    this.#sessions.clear();
+  }
+
+  /** Host, Origin and the bearer token, checked before anything else; the refusal, if any. */
+  guard(request: Request): Response | undefined {
+    // Spec (transports#security-warning): validate Origin (403); the suite checks Host too.
+    if (!hostAllowed(request.headers.get("host"), this.#options.allowedHosts)) return errorResponse(403, "forbidden: Host not allowed");
+    if (!originAllowed(request.headers.get("origin"), this.#options.allowedOrigins)) return errorResponse(403, "forbidden: Origin not allowed");
+    const token = this.#options.bearerToken;
+    if (token !== undefined && !bearerMatches(request.headers.get("authorization"), token)) {
+      return errorResponse(401, "unauthorized: a valid bearer token is required", { "www-authenticate": 'Bearer realm="mcp"' });
+    }
+    return undefined;
+  }
+
+  async #post(request: Request): Promise<Response> {
+    // Spec (transports#sending-messages-to-the-server): the client MUST accept both JSON and SSE.
+    if (!wantsBoth(request.headers.get("accept"))) return errorResponse(406, "not acceptable: Accept must list application/json and text/event-stream");
+    if (!/^application\/json\b/i.test(request.headers.get("content-type") ?? "")) return errorResponse(415, "unsupported media type: send application/json");
+    const body = await readBody(request, this.#options.maxBodyBytes);
+    if (body.tooLarge) return errorResponse(413, `payload too large: the limit is ${this.#options.maxBodyBytes} bytes`);
+    let parsed: unknown;
+    try {
+      parsed = JSON.parse(body.text);
+    } catch {
+      return errorResponse(400, "parse error: the body is not valid JSON", {}, -32700);
+    }
+    const isBatch = Array.isArray(parsed);
+    const items: unknown[] = Array.isArray(parsed) ? parsed : [parsed];
+    const requests = items.filter((m) => isObject(m) && typeof m.method === "string" && (typeof m.id === "string" || typeof m.id === "number"));
+    const isInitialize = requests.some((m) => (m as { method: string }).method === "initialize");
+
+    const versionHeader = request.headers.get("mcp-protocol-version");
+    // Spec (transports#protocol-version-header): an invalid or unsupported version gets 400.
+    if (versionHeader !== null && !isSupportedVersion(versionHeader)) return errorResponse(400, `bad request: unsupported MCP-Protocol-Version ${JSON.stringify(versionHeader)}`);
+
+    let live: LiveSession;
+    if (this.#options.stateless) {
+      live = this.#open({ stateless: isInitialize ? {} : { protocolVersion: (versionHeader as ProtocolVersion | null) ?? DEFAULT_HEADER_VERSION } });
+    } else if (isInitialize) {
+      // Spec (basic#batching): initialize is never part of a batch.
+      if (isBatch) return errorResponse(400, "invalid request: initialize must not be sent inside a batch", {}, -32600);
+      if (request.headers.get("mcp-session-id") !== null) return errorResponse(400, "bad request: initialize must not carry an MCP-Session-Id");
+      if (this.#sessions.size >= this.#options.maxSessions) return errorResponse(503, "service unavailable: too many sessions", { "retry-after": "5" });
+      live = this.#open({});
+    } else {
+      const found = this.#session(request);
+      if (found instanceof Response) return found;
+      live = found;
+    }
+    // Batches belong to 2025-03-26 only; the connection answers them by its negotiated rules.
+    if (isBatch && !supports(live.session.protocolVersion, "batches")) {
+      return errorResponse(400, "invalid request: JSON-RPC batches are not supported in this protocol version", {}, -32600);
+    }
+
+    // Spec (transports#sending-messages-to-the-server): only notifications and responses: 202, no body.
+    if (requests.length === 0) {
+      live.transport.receive(body.text);
+      if (this.#options.stateless) void live.session.close();
+      return new Response(null, { status: 202 });
+    }
+    const ids = requests.map((m) => (m as { id: string | number }).id);
+    const headers: Record<string, string> = {};
+    if (!this.#options.stateless && isInitialize) headers["mcp-session-id"] = live.id;
+    if (this.#options.stateless || this.#options.jsonResponses) {
+      const answered = new Promise<unknown>((resolve) => live.transport.openPost(ids, { json: resolve, batch: isBatch }));
+      live.transport.receive(body.text);
+      const answer = await answered;
+      if (this.#options.stateless) void live.session.close();
+      return jsonResponse(200, answer, headers);
+    }
+    const sink = new SseSink();
+    const stream = live.transport.openPost(ids, { sse: sink });
+    // Spec (transports, SEP-1699, 2025-11-25): a priming event (an id, empty data) comes first, so
+    // the client can resume even before the first real event.
+    if (!isInitialize && supports(live.session.protocolVersion, "ssePriming")) {
+      sink.write(formatEvent({ id: live.transport.events.append(stream.name, ""), data: "", retry: this.#options.retryMs }));
+    }
+    live.transport.receive(body.text);
+    return new Response(sink.body, { status: 200, headers: { ...SSE_HEADERS, ...headers } });
+  }
+
+  async #get(request: Request): Promise<Response> {
+    if (this.#options.stateless) return errorResponse(405, "method not allowed: this server is stateless and offers no GET stream", { allow: "POST" });
+    // Spec (transports#listening-for-messages-from-the-server): GET needs Accept: text/event-stream.
+    if (!wantsEventStream(request.headers.get("accept"))) return errorResponse(406, "not acceptable: Accept must list text/event-stream");
+    const found = this.#session(request);
+    if (found instanceof Response) return found;
+    const transport = found.transport;
+    const sink = new SseSink();
+    const lastEventId = request.headers.get("last-event-id");
+    if (lastEventId !== null) {
+      // Spec (transports#resumability-and-redelivery): replay only the messages of that stream.
+      const missed = transport.events.after(lastEventId);
+      if (missed === undefined) return errorResponse(400, `bad request: cannot resume after event ${JSON.stringify(lastEventId)}`);
+      for (const event of missed) sink.write(formatEvent(event));
+      const name = transport.events.streamOf(lastEventId)!;
+      const post = transport.post(name);
+      if (post) post.attach(sink);
+      else if (name === "get" && !transport.hasStandalone) transport.openStandalone(sink);
+      else sink.end();
+      return new Response(sink.body, { status: 200, headers: SSE_HEADERS });
+    }
+    if (transport.hasStandalone) return errorResponse(409, "conflict: this session already has a GET stream open");
+    transport.openStandalone(sink);
+    sink.write(formatEvent({ id: transport.events.append("get", ""), data: "", retry: this.#options.retryMs }));
+    return new Response(sink.body, { status: 200, headers: SSE_HEADERS });
+  }
+
+  async #delete(request: Request): Promise<Response> {
+    if (this.#options.stateless) return errorResponse(405, "method not allowed: this server is stateless", { allow: "POST" });
+    const found = this.#session(request);
+    if (found instanceof Response) return found;
+    this.#sessions.delete(found.id);
+    await found.session.close();
+    return new Response(null, { status: 200 });
+  }
+
+  /** Spec (transports#session-management): a missing session id is 400; an unknown or ended one, 404. */
+  #session(request: Request): LiveSession | Response {
+    const id = request.headers.get("mcp-session-id");
+    if (id === null) return errorResponse(400, "bad request: MCP-Session-Id header required (send initialize first)");
+    const live = this.#sessions.get(id);
+    if (!live) return errorResponse(404, "session not found: it ended or never existed; initialize a new one");
+    live.lastSeen = Date.now();
+    return live;
+  }
+
+  #open(options: Parameters<McpServer["connect"]>[1]): LiveSession {
+    const transport = new HttpSessionTransport(undefined, (message) =>
+      this.#options.onProblem?.(`http: no open stream for ${JSON.stringify(message).slice(0, 200)}`));
+    const session = this.#server.connect(transport, { onProblem: this.#options.onProblem, ...options });
+    if (this.#options.stateless) return { id: "", session, transport, lastSeen: Date.now() };
+    // Spec (transports#session-management): the id SHOULD be globally unique and cryptographically
+    // secure, and MUST be visible ASCII only.
+    const id = randomBytes(24).toString("base64url");
+    const live = { id, session, transport, lastSeen: Date.now() };
+    this.#sessions.set(id, live);
+    session.onClose(() => this.#sessions.delete(id));
+    return live;
+  }
+
+  #tick(): void {
+    const now = Date.now();
+    for (const [id, live] of this.#sessions) {
+      if (now - live.lastSeen > this.#options.sessionIdleMs) {
+        this.#sessions.delete(id);
+        void live.session.close();
+      } else {
+        live.transport.keepAlive();
+      }
+    }
+  }
+}

@@ -1,0 +1,125 @@
+// The response streams of a Streamable HTTP session: one per POST that carried requests (it ends
+// with their responses) and the optional standalone GET stream, each writing SSE events that the
+// session's EventStore keeps for resumption, or (JSON mode) one body with the response(s).
+// Spec: https://modelcontextprotocol.io/specification/2025-11-25/basic/transports#sending-messages-to-the-server
+
+import { idKey, type JSONRPCMessage, type RequestId } from "../jsonrpc/messages.js";
+import { EventStore, formatEvent, KEEP_ALIVE } from "./sse.js";
+
+const encoder = new TextEncoder();
+
+/** Where one stream's events are written: the current HTTP response, which a resuming GET may replace. */
+export class SseSink {
+  #controller: ReadableStreamDefaultController<Uint8Array> | undefined;
+  readonly body: ReadableStream<Uint8Array>;
+  #onGone: () => void;
+
+  constructor(onGone: () => void = () => {}) {
+    this.#onGone = onGone;
+    this.body = new ReadableStream<Uint8Array>({
+      start: (controller) => void (this.#controller = controller),
+      // The client went away. Spec (transports#sending-messages-to-the-server): a disconnect is
+      // not a cancellation; the work goes on and its events stay in the store for resumption.
+      cancel: () => this.#gone(),
+    });
+  }
+
+  get open(): boolean {
+    return this.#controller !== undefined;
+  }
+
+  write(text: string): void {
+    try {
+      this.#controller?.enqueue(encoder.encode(text));
+    } catch {
+      this.#gone();
+    }
+  }
+
+  keepAlive(): void {
+    this.write(KEEP_ALIVE);
+  }
+
+  end(): void {
+    try {
+      this.#controller?.close();
+    } catch {
+      // Already closed by the client.
+    }
+    this.#gone();
+  }
+
+  #gone(): void {
+    if (!this.#controller) return;
+    this.#controller = undefined;
+    this.#onGone();
+  }
+}
+
+/**
+ * The stream of one POST: it carries the messages related to its requests and ends once every
+ * one of them is answered. Spec: after the last response the server SHOULD end the stream.
+ */
+export class PostStream {
+  readonly name: string;
+  readonly #pending = new Set<string>();
+  readonly #events: EventStore;
+  #sink: SseSink | undefined;
+  /** JSON mode: the responses gathered so far, and what to do with them when complete. */
+  readonly #json: { responses: JSONRPCMessage[]; done: (body: JSONRPCMessage | JSONRPCMessage[]) => void; batch: boolean } | undefined;
+  #onFinished: () => void;
+
+  constructor(name: string, ids: RequestId[], events: EventStore, mode: { sse: SseSink } | { json: (body: JSONRPCMessage | JSONRPCMessage[]) => void; batch: boolean }, onFinished: () => void) {
+    this.name = name;
+    for (const id of ids) this.#pending.add(idKey(id));
+    this.#events = events;
+    this.#sink = "sse" in mode ? mode.sse : undefined;
+    this.#json = "json" in mode ? { responses: [], done: mode.json, batch: mode.batch } : undefined;
+    this.#onFinished = onFinished;
+  }
+
+  get finished(): boolean {
+    return this.#pending.size === 0;
+  }
+
+  /** A resuming GET takes over the writing; events already sent were replayed to it first. */
+  attach(sink: SseSink): void {
+    this.#sink?.end();
+    this.#sink = sink;
+  }
+
+  /** Writes a message as an event (SSE) or keeps a response for the body (JSON). */
+  send(message: JSONRPCMessage | JSONRPCMessage[]): void {
+    const answers = (Array.isArray(message) ? message : [message]).filter((m) => !("method" in m) && "id" in m);
+    if (this.#json) {
+      // JSON mode has no room for notifications or requests: only responses go in the body.
+      this.#json.responses.push(...answers);
+    } else {
+      const data = JSON.stringify(message);
+      const id = this.#events.append(this.name, data);
+      this.#sink?.write(formatEvent({ id, data }));
+    }
+    for (const answer of answers) this.#pending.delete(idKey((answer as { id: RequestId }).id));
+    if (this.finished) this.#finish();
+  }
+
+  /** The session ended before the answers came: close what is open. */
+  abandon(): void {
+    this.#sink?.end();
+    this.#onFinished();
+  }
+
+  keepAlive(): void {
+    this.#sink?.keepAlive();
+  }
+
+  #finish(): void {
+    if (this.#json) {
+      const { responses, done, batch } = this.#json;
+      done(batch ? responses : responses[0]!);
+    } else {
+      this.#sink?.end();
+    }
+    this.#onFinished();
+  }
+}
