@@ -31,17 +31,19 @@ function parseArguments(argv: string[]): Options {
     if (flag === "--http") http.wanted = true;
     else if (flag === "--stateless") http.stateless = true;
     else if (flag === "--host") http.host = argv[++i] ?? fail("--host needs a value");
-    else {
-      const value = Number(argv[++i]);
-      if (!Number.isSafeInteger(value) || value < 0) fail(`${flag} needs a whole number`);
-      if (flag === "--page-size" && value > 0) options.pageSize = value;
-      else if (flag === "--max-message-bytes" && value > 0) options.maxMessageBytes = value;
-      else if (flag === "--port") http.port = value;
-      else fail(`unknown option or bad value: ${flag}`);
-    }
+    else if (flag === "--port") http.port = wholeNumber(flag, argv[++i], 0, 65535);
+    else if (flag === "--page-size") options.pageSize = wholeNumber(flag, argv[++i], 1);
+    else if (flag === "--max-message-bytes") options.maxMessageBytes = wholeNumber(flag, argv[++i], 1);
+    else fail(`unknown option ${flag}`);
   }
   if (http.wanted) options.http = { port: http.port, host: http.host, stateless: http.stateless };
   return options;
+}
+
+function wholeNumber(flag: string, text: string | undefined, min: number, max = Number.MAX_SAFE_INTEGER): number {
+  const value = Number(text);
+  if (!Number.isSafeInteger(value) || value < min || value > max) fail(`${flag} needs a ${min > 0 ? "positive " : ""}whole number${max < Number.MAX_SAFE_INTEGER ? ` up to ${max}` : ""}`);
+  return value;
 }
 
 function fail(message: string): never {
