@@ -34,29 +34,40 @@ export const SSE_HEADERS: Record<string, string> = {
 };
 
 /**
- * The events sent on each stream of a session, kept for replay after a dropped connection.
- * Event ids are `<stream>:<number>`, so an id names its stream: Spec (transports#resumability-and-redelivery):
- * ids MUST be unique across the session's streams and replay MUST NOT mix streams.
+ * The events sent on each stream of a session, kept for replay after a dropped connection, up to
+ * a bounded number and size: the oldest go first. Event ids are `<stream>:<number>`, so an id
+ * names its stream. Spec (transports#resumability-and-redelivery): ids MUST be unique across the
+ * session's streams, and a replay MUST NOT carry another stream's messages.
  */
 export class EventStore {
-  readonly #maxEventsPerStream: number;
-  readonly #streams = new Map<string, { next: number; events: { id: string; data: string }[] }>();
+  readonly #maxEvents: number;
+  readonly #maxBytes: number;
+  readonly #streams = new Map<string, { id: string; data: string }[]>();
+  /** One counter for the whole session, so an id is never given twice, even to a stream whose events were dropped. */
+  #nextNumber = 1;
+  /** Every stored event, oldest first, to know what to drop. */
+  readonly #order: { stream: string; size: number }[] = [];
+  #orderHead = 0;
+  #bytes = 0;
 
-  constructor(maxEventsPerStream = 1000) {
-    this.#maxEventsPerStream = maxEventsPerStream;
+  constructor(limits: { maxEvents?: number; maxBytes?: number } = {}) {
+    this.#maxEvents = limits.maxEvents ?? 10_000;
+    this.#maxBytes = limits.maxBytes ?? 16 * 1024 * 1024;
   }
 
-  /** Records an event on a stream and returns its id. */
+  /** Records an event on a stream and returns its id. Empty data marks a priming event. */
   append(stream: string, data: string): string {
-    let entry = this.#streams.get(stream);
-    if (!entry) this.#streams.set(stream, (entry = { next: 1, events: [] }));
-    const id = `${stream}:${entry.next++}`;
-    entry.events.push({ id, data });
-    if (entry.events.length > this.#maxEventsPerStream) entry.events.shift();
+    let events = this.#streams.get(stream);
+    if (!events) this.#streams.set(stream, (events = []));
+    const id = `${stream}:${this.#nextNumber++}`;
+    events.push({ id, data });
+    this.#order.push({ stream, size: data.length });
+    this.#bytes += data.length;
+    while (this.#order.length - this.#orderHead > this.#maxEvents || this.#bytes > this.#maxBytes) this.#dropOldest();
     return id;
   }
 
-  /** The stream an event id belongs to, if it is one of ours. */
+  /** The stream an event id belongs to, if its events are still kept. */
   streamOf(eventId: string): string | undefined {
     const at = eventId.lastIndexOf(":");
     const stream = eventId.slice(0, at);
@@ -65,18 +76,31 @@ export class EventStore {
 
   /**
    * The events after `eventId` on its stream (priming events, which carry no data, left out);
-   * undefined if the id is unknown or so old that events after it were already dropped.
+   * undefined if the id is unknown or so old that it was already dropped.
    */
   after(eventId: string): { id: string; data: string }[] | undefined {
     const stream = this.streamOf(eventId);
     if (!stream) return undefined;
-    const events = this.#streams.get(stream)!.events;
+    const events = this.#streams.get(stream)!;
     const at = events.findIndex((event) => event.id === eventId);
     if (at < 0) return undefined;
     return events.slice(at + 1).filter((event) => event.data !== "");
   }
 
-  forget(stream: string): void {
-    this.#streams.delete(stream);
+  get size(): { events: number; bytes: number } {
+    return { events: this.#order.length - this.#orderHead, bytes: this.#bytes };
+  }
+
+  #dropOldest(): void {
+    const oldest = this.#order[this.#orderHead++]!;
+    this.#bytes -= oldest.size;
+    const events = this.#streams.get(oldest.stream)!;
+    events.shift();
+    if (events.length === 0) this.#streams.delete(oldest.stream);
+    // Drop the consumed front of the queue now and then, not per event.
+    if (this.#orderHead > 1024 && this.#orderHead * 2 > this.#order.length) {
+      this.#order.splice(0, this.#orderHead);
+      this.#orderHead = 0;
+    }
   }
 }
