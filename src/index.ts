@@ -60,5 +60,6 @@ export type * from "./mcp/prompts.js";
 export type * from "./mcp/completion.js";
 export type * from "./mcp/logging.js";
 export type * from "./mcp/client-features.js";
+export type * from "./mcp/elicitation.js";
 export type * from "./mcp/utilities.js";
 export type * from "./mcp/methods.js";

@@ -6,9 +6,8 @@
 import type { Row } from "../jsonrpc/dispatcher.js";
 import { ErrorCode, isObject, RpcError } from "../jsonrpc/messages.js";
 import type { RequestContext } from "../protocol/connection.js";
-import type {
-  CreateMessageRequestParams, CreateMessageResult, ElicitRequestFormParams, ElicitRequestURLParams, ElicitResult, Root,
-} from "../mcp/client-features.js";
+import type { CreateMessageRequestParams, CreateMessageResult, Root } from "../mcp/client-features.js";
+import type { ElicitRequestFormParams, ElicitRequestURLParams, ElicitResult } from "../mcp/elicitation.js";
 import type { ClientCapabilities } from "../mcp/lifecycle.js";
 
 /** What a handler for a server request can see besides the params. */

@@ -11,6 +11,7 @@ import {
 import { ConnectionClosedError, PendingRequests, type TimeoutPolicy } from "../jsonrpc/pending.js";
 import type { SendOptions, Transport, UnreadableInput } from "./transport.js";
 import { IncomingRequests, type RequestContext } from "./incoming.js";
+import { Inbox } from "./inbox.js";
 
 export type { RequestContext } from "./incoming.js";
 
@@ -52,17 +53,7 @@ export class Connection {
   #closed = false;
   #closeListeners: ((cause?: Error) => void)[] = [];
   readonly #drainMs: number;
-  /** Incoming messages not yet taken up, in arrival order, from #inboxHead on. */
-  #inbox: ((() => Promise<unknown>) | undefined)[] = [];
-  #inboxHead = 0;
-  #pumping = false;
-  /** Resumes the pump: set for the message it waits on. */
-  #wake: () => void = () => {};
-  /** Whether a wake-up at the next turn of the event loop is already scheduled. */
-  #turnScheduled = false;
-  /** Incoming messages waiting or being handled, each until its answer is written. */
-  #busy = 0;
-  #idleWaiters: (() => void)[] = [];
+  readonly #inbox = new Inbox();
 
   constructor(transport: Transport, options: ConnectionOptions) {
     this.#transport = transport;
@@ -76,8 +67,8 @@ export class Connection {
   /** Starts reading from the transport. */
   start(): void {
     this.#transport.start({
-      message: (text) => this.#enqueue(() => this.#receive(decodeMessage(text))),
-      unreadable: (problem) => this.#enqueue(() => this.#answerUnreadable(problem)),
+      message: (text) => this.#inbox.enqueue(() => this.#receive(decodeMessage(text))),
+      unreadable: (problem) => this.#inbox.enqueue(() => this.#answerUnreadable(problem)),
       inputEnded: () => void this.#drainThenClose(),
       close: (cause) => this.#shutDown(cause),
     });
@@ -156,53 +147,9 @@ export class Connection {
   async #drainThenClose(): Promise<void> {
     let timer: ReturnType<typeof setTimeout> | undefined;
     const deadline = new Promise<void>((resolve) => (timer = setTimeout(resolve, this.#drainMs)));
-    const idle = this.#busy === 0 ? Promise.resolve() : new Promise<void>((resolve) => this.#idleWaiters.push(resolve));
-    await Promise.race([idle, deadline]);
+    await Promise.race([this.#inbox.idle(), deadline]);
     clearTimeout(timer);
     await this.close();
-  }
-
-  #enqueue(job: () => Promise<unknown>): void {
-    this.#busy++;
-    this.#inbox.push(job);
-    if (!this.#pumping) void this.#pump();
-  }
-
-  /**
-   * Takes up incoming messages in arrival order. Each one runs until it is answered or until the
-   * event loop turns, whichever comes first: quick answers keep the order of their requests, and a
-   * handler that waits (on a timer, on I/O, on the peer) does not hold up the messages behind it.
-   */
-  async #pump(): Promise<void> {
-    this.#pumping = true;
-    while (this.#inboxHead < this.#inbox.length) {
-      const next = this.#inbox[this.#inboxHead]!;
-      this.#inbox[this.#inboxHead++] = undefined;
-      // A long burst is read from the front: drop the consumed part now and then, not per message.
-      if (this.#inboxHead > 1024 && this.#inboxHead * 2 > this.#inbox.length) {
-        this.#inbox.splice(0, this.#inboxHead);
-        this.#inboxHead = 0;
-      }
-      await new Promise<void>((resolve) => {
-        // Whichever comes first wakes the pump: the message is answered, or the loop turns.
-        this.#wake = resolve;
-        const done = () => {
-          if (--this.#busy === 0) for (const wake of this.#idleWaiters.splice(0)) wake();
-          resolve();
-        };
-        next().then(done, done);
-        if (!this.#turnScheduled) {
-          this.#turnScheduled = true;
-          setImmediate(() => {
-            this.#turnScheduled = false;
-            this.#wake();
-          });
-        }
-      });
-    }
-    this.#inbox.length = 0;
-    this.#inboxHead = 0;
-    this.#pumping = false;
   }
 
   /** Handles one classified input; for requests, resolves to the response it produced. */

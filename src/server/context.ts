@@ -4,7 +4,8 @@
 // client/sampling, client/elicitation, client/roots. Capability checks live in the session.
 
 import type { RequestContext } from "../protocol/connection.js";
-import type { CreateMessageRequestParams, CreateMessageResult, ElicitRequestParams, ElicitResult, ListRootsResult } from "../mcp/client-features.js";
+import type { CreateMessageRequestParams, CreateMessageResult, ListRootsResult } from "../mcp/client-features.js";
+import type { ElicitRequestParams, ElicitResult } from "../mcp/elicitation.js";
 import type { ClientCapabilities, Implementation } from "../mcp/lifecycle.js";
 import type { LoggingLevel } from "../mcp/logging.js";
 import { supports, type ProtocolVersion } from "../mcp/versions.js";

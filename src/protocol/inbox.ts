@@ -1,0 +1,61 @@
+// The order in which a connection takes up what arrives. Messages are handled in arrival order,
+// each until it is answered or until the event loop turns, whichever comes first: quick answers
+// keep the order of their requests, and a handler that waits (on a timer, on I/O, on the peer)
+// does not hold up the messages behind it. JSON-RPC allows any order; this one is easy to follow.
+
+export class Inbox {
+  /** Jobs not yet taken up, from #head on. */
+  #jobs: ((() => Promise<unknown>) | undefined)[] = [];
+  #head = 0;
+  #pumping = false;
+  /** Resumes the pump: set for the job it waits on. */
+  #wake: () => void = () => {};
+  /** Whether a wake-up at the next turn of the event loop is already scheduled. */
+  #turnScheduled = false;
+  /** Jobs waiting or running, each until its promise settles. */
+  #busy = 0;
+  #idleWaiters: (() => void)[] = [];
+
+  enqueue(job: () => Promise<unknown>): void {
+    this.#busy++;
+    this.#jobs.push(job);
+    if (!this.#pumping) void this.#pump();
+  }
+
+  /** Resolves once every job taken in so far has finished. */
+  idle(): Promise<void> {
+    return this.#busy === 0 ? Promise.resolve() : new Promise((resolve) => this.#idleWaiters.push(resolve));
+  }
+
+  async #pump(): Promise<void> {
+    this.#pumping = true;
+    while (this.#head < this.#jobs.length) {
+      const job = this.#jobs[this.#head]!;
+      this.#jobs[this.#head++] = undefined;
+      // A long burst is read from the front: drop the consumed part now and then, not per job.
+      if (this.#head > 1024 && this.#head * 2 > this.#jobs.length) {
+        this.#jobs.splice(0, this.#head);
+        this.#head = 0;
+      }
+      await new Promise<void>((resolve) => {
+        // Whichever comes first wakes the pump: the job settles, or the loop turns.
+        this.#wake = resolve;
+        const done = () => {
+          if (--this.#busy === 0) for (const wake of this.#idleWaiters.splice(0)) wake();
+          resolve();
+        };
+        job().then(done, done);
+        if (!this.#turnScheduled) {
+          this.#turnScheduled = true;
+          setImmediate(() => {
+            this.#turnScheduled = false;
+            this.#wake();
+          });
+        }
+      });
+    }
+    this.#jobs.length = 0;
+    this.#head = 0;
+    this.#pumping = false;
+  }
+}
