@@ -33,6 +33,11 @@ export async function readBody(request: Request, limit: number): Promise<{ text:
   return { text: Buffer.concat(chunks).toString("utf8"), tooLarge: false };
 }
 
+/** The bare media type of a Content-Type value: "Application/JSON; charset=utf-8" -> "application/json". */
+export function mediaType(header: string | null): string {
+  return (header ?? "").split(";")[0]!.trim().toLowerCase();
+}
+
 /** Whether an Accept header lists a media type (or a wildcard covering it). */
 function accepts(accept: string | null, type: string): boolean {
   if (!accept) return false;

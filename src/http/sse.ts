@@ -12,13 +12,13 @@ export interface SseEvent {
   retry?: number;
 }
 
-/** One event in the wire format. Every line of `data` gets its own `data:` field. */
+/** One event in the wire format. Every line of `data` (ended by CR LF, LF or a lone CR, as SSE reads them) gets its own `data:` field. */
 export function formatEvent(event: SseEvent): string {
   let text = "";
   if (event.event !== undefined) text += `event: ${event.event}\n`;
   if (event.id !== undefined) text += `id: ${event.id}\n`;
   if (event.retry !== undefined) text += `retry: ${event.retry}\n`;
-  for (const line of event.data.split("\n")) text += `data: ${line}\n`;
+  for (const line of event.data.split(/\r\n|\r|\n/)) text += `data: ${line}\n`;
   return text + "\n";
 }
 

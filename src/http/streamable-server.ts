@@ -5,7 +5,7 @@
 // Left out: OAuth (only an optional static bearer token), and SSE polling by closing streams early.
 
 import { randomBytes } from "node:crypto";
-import { isObject } from "../jsonrpc/messages.js";
+import { classify, isObject } from "../jsonrpc/messages.js";
 import { isSupportedVersion, supports, type ProtocolVersion } from "../mcp/versions.js";
 import type { McpServer } from "../server/definition.js";
 import type { ServerSession } from "../server/session.js";
@@ -13,7 +13,7 @@ import { bearerMatches, checkTokenStrength, hostAllowed, originAllowed, type Sec
 import { HttpSessionTransport } from "./session-transport.js";
 import { formatEvent, SSE_HEADERS } from "./sse.js";
 import { SseSink } from "./streams.js";
-import { errorResponse, jsonResponse, readBody, wantsBoth, wantsEventStream } from "./responses.js";
+import { errorResponse, jsonResponse, mediaType, readBody, wantsBoth, wantsEventStream } from "./responses.js";
 
 export interface StreamableHttpOptions extends SecurityOptions {
   /** The endpoint path (default "/mcp"). */
@@ -69,6 +69,9 @@ export class StreamableHttpHandler {
   readonly handle = async (request: Request): Promise<Response> => {
     const refusal = this.guard(request);
     if (refusal) return refusal;
+    const version = request.headers.get("mcp-protocol-version");
+    // Spec (transports#protocol-version-header): an invalid or unsupported version gets 400.
+    if (version !== null && !isSupportedVersion(version)) return errorResponse(400, `bad request: unsupported MCP-Protocol-Version ${JSON.stringify(version)}`);
     if (new URL(request.url).pathname !== this.#options.path) return errorResponse(404, "not found: the MCP endpoint is " + this.#options.path);
     switch (request.method) {
       case "POST":
@@ -104,7 +107,7 @@ export class StreamableHttpHandler {
   async #post(request: Request): Promise<Response> {
     // Spec (transports#sending-messages-to-the-server): the client MUST accept both JSON and SSE.
     if (!wantsBoth(request.headers.get("accept"))) return errorResponse(406, "not acceptable: Accept must list application/json and text/event-stream");
-    if (!/^application\/json\b/i.test(request.headers.get("content-type") ?? "")) return errorResponse(415, "unsupported media type: send application/json");
+    if (mediaType(request.headers.get("content-type")) !== "application/json") return errorResponse(415, "unsupported media type: send application/json");
     const body = await readBody(request, this.#options.maxBodyBytes);
     if (body.tooLarge) return errorResponse(413, `payload too large: the limit is ${this.#options.maxBodyBytes} bytes`);
     let parsed: unknown;
@@ -119,8 +122,11 @@ export class StreamableHttpHandler {
     const isInitialize = requests.some((m) => (m as { method: string }).method === "initialize");
 
     const versionHeader = request.headers.get("mcp-protocol-version");
-    // Spec (transports#protocol-version-header): an invalid or unsupported version gets 400.
-    if (versionHeader !== null && !isSupportedVersion(versionHeader)) return errorResponse(400, `bad request: unsupported MCP-Protocol-Version ${JSON.stringify(versionHeader)}`);
+    // Every message must be JSON-RPC: one that is not gets 400 with the reason, as it would on stdio.
+    for (const item of items) {
+      const checked = classify(item);
+      if (checked.kind === "invalid") return jsonResponse(400, { jsonrpc: "2.0", ...(checked.id !== undefined ? { id: checked.id } : {}), error: checked.error.toErrorObject() });
+    }
 
     let live: LiveSession;
     if (this.#options.stateless) {

@@ -103,8 +103,20 @@ export class PostStream {
     if (this.finished) this.#finish();
   }
 
-  /** The session ended before the answers came: close what is open. */
+  /**
+   * The session ended before the answers came. An SSE stream just ends; a JSON body still owes
+   * the client one answer per request, so each gets an error saying what happened.
+   */
   abandon(): void {
+    if (this.#json && !this.finished) {
+      for (const key of this.#pending) {
+        const id = key.startsWith("n:") ? Number(key.slice(2)) : key.slice(2);
+        this.#json.responses.push({ jsonrpc: "2.0", id, error: { code: -32000, message: "the session ended before this request was answered" } });
+      }
+      this.#pending.clear();
+      this.#finish();
+      return;
+    }
     this.#sink?.end();
     this.#onFinished();
   }
