@@ -1,12 +1,15 @@
 // `npm run bench`: our stdio demo server against a minimal JSON-line echo server (the baseline,
-// scripts/bench/baseline-server.mjs), both measured in this run, interleaved so they share the noise.
-// Prints absolute numbers, ratios and targets. Exits 0 whatever the speed; 1 only for wrong answers.
-// Linux only: server CPU time and peak memory are read from /proc/<pid>.
+// scripts/bench/baseline-server.mjs), then our client against a raw JSON-line client, both driving
+// that baseline server (scripts/bench/client-driver.mjs). Each pair is measured in this run,
+// interleaved so they share the noise. Prints absolute numbers, ratios and targets. Exits 0
+// whatever the speed; 1 only for wrong answers. Linux only: server CPU time and peak memory are
+// read from /proc/<pid>.
 
 import { availableParallelism, loadavg } from "node:os";
 import { fileURLToPath } from "node:url";
 import { performance } from "node:perf_hooks";
 import { CLOCK_TICKS_PER_SECOND, type ServerCommand } from "./bench/child.js";
+import { clientLarge, clientLoad, type ClientLoadResult, type ClientSide } from "./bench/client-measure.js";
 import { BenchCorrectnessError, coldStart, largeEcho, largeRequest, load, loadRequests, MIB, type LoadResult } from "./bench/measure.js";
 
 const COLD_RUNS = 15;
@@ -14,6 +17,10 @@ const LOAD_CALLS = 50_000;
 const LOAD_RUNS = 3;
 const LARGE_MIB = [1, 16, 64];
 const LARGE_RUNS = 5;
+const CLIENT_CALLS = 50_000;
+/** Calls outstanding at once in a client load run: each answer starts the next call. */
+const CLIENT_WINDOW = 256;
+const CLIENT_RUNS = 5;
 /** Room for a 64 MiB text plus the JSON-RPC envelope around it. */
 const LARGE_LIMIT_BYTES = 80 * MIB;
 /** Per-MiB time at 64 MiB over that at 16 MiB, up to which growth counts as linear. */
@@ -24,8 +31,8 @@ const ours: ServerCommand = { name: "ours", script: `${root}dist/server.js`, arg
 const baseline: ServerCommand = { name: "baseline", script: `${root}scripts/bench/baseline-server.mjs`, args: [] };
 const oursLarge: ServerCommand = { ...ours, args: ["--max-message-bytes", String(LARGE_LIMIT_BYTES)] };
 
-/** Runs `measure` `runs` times for each server, alternating which goes first, and keeps every result. */
-async function interleaved<T>(runs: number, pair: [ServerCommand, ServerCommand], measure: (server: ServerCommand) => Promise<T>) {
+/** Runs `measure` `runs` times for each side of the pair, alternating which goes first, and keeps every result. */
+async function interleaved<S, T>(runs: number, pair: [S, S], measure: (side: S) => Promise<T>) {
   const results: [T[], T[]] = [[], []];
   for (let run = 0; run < runs; run++) {
     const order = run % 2 === 0 ? [0, 1] : [1, 0];
@@ -85,7 +92,7 @@ async function main(): Promise<number> {
   rows.push(costRow("peak RSS (VmHWM) of the load run (median)", loadMedian(oursLoad, "peakRssBytes") / MIB, loadMedian(baseLoad, "peakRssBytes") / MIB, "MiB", 1, 1.3));
 
   started = performance.now();
-  const perMib: Record<string, number[]> = { ours: [], baseline: [] };
+  const perMib: Record<string, number[]> = { ours: [], baseline: [], "ours client": [], "raw client": [] };
   for (const size of LARGE_MIB) {
     const request = largeRequest(size * MIB);
     const [oursTimes, baseTimes] = await interleaved(LARGE_RUNS, [oursLarge, baseline], (server) => largeEcho(server, request, size * MIB));
@@ -97,15 +104,35 @@ async function main(): Promise<number> {
   }
   phase(`large messages (${LARGE_RUNS} runs each of ${LARGE_MIB.join(", ")} MiB)`, started);
 
+  // The client rows: "baseline" is the raw JSON-line client; both drive the baseline server.
+  const clients: [ClientSide, ClientSide] = ["ours", "raw"];
+  started = performance.now();
+  const [oursClient, rawClient] = await interleaved(CLIENT_RUNS, clients, (side) => clientLoad(side, CLIENT_CALLS, CLIENT_WINDOW));
+  phase(`client load (${CLIENT_RUNS} runs each of ${CLIENT_CALLS} calls, ${CLIENT_WINDOW} outstanding)`, started);
+  const clientMedian = (results: ClientLoadResult[], key: keyof ClientLoadResult) => median(results.map((result) => result[key]));
+  rows.push(costRow(`client CPU per tools/call, user+sys, vs raw client (median of ${CLIENT_RUNS})`, clientMedian(oursClient, "cpuMicrosecondsPerCall"), clientMedian(rawClient, "cpuMicrosecondsPerCall"), "µs", 1, 2));
+  rows.push(costRow("client peak RSS (VmHWM) of the client load run (median)", clientMedian(oursClient, "peakRssBytes") / MIB, clientMedian(rawClient, "peakRssBytes") / MIB, "MiB", 1));
+
+  started = performance.now();
+  for (const size of LARGE_MIB) {
+    const [oursTimes, rawTimes] = await interleaved(LARGE_RUNS, clients, (side) => clientLarge(side, size * MIB));
+    const oursTime = median(oursTimes);
+    const rawTime = median(rawTimes);
+    perMib["ours client"]!.push(oursTime / size);
+    perMib["raw client"]!.push(rawTime / size);
+    rows.push(costRow(`client receives ${size} MiB result, call to result vs raw client (median of ${LARGE_RUNS})`, oursTime, rawTime, "ms", 0, size === 64 ? 1.3 : undefined));
+  }
+  phase(`client large results (${LARGE_RUNS} runs each of ${LARGE_MIB.join(", ")} MiB)`, started);
+
   printTable(rows);
   console.log("\nTime per MiB of large echoes (growth = per-MiB time at 64 MiB / at 16 MiB):");
   const linear: Record<string, boolean> = {};
-  for (const name of ["ours", "baseline"]) {
+  for (const name of ["ours", "baseline", "ours client", "raw client"]) {
     const [one, sixteen, sixtyFour] = perMib[name]!;
     const growth = sixtyFour! / sixteen!;
     linear[name] = growth <= LINEAR_TOLERANCE;
     const verdict = linear[name] ? "linear" : "NOT linear";
-    console.log(`  ${name.padEnd(8)} ${one!.toFixed(1)} / ${sixteen!.toFixed(1)} / ${sixtyFour!.toFixed(1)} ms per MiB at 1 / 16 / 64 MiB; growth ${growth.toFixed(2)}x: ${verdict}`);
+    console.log(`  ${name.padEnd(11)} ${one!.toFixed(1)} / ${sixteen!.toFixed(1)} / ${sixtyFour!.toFixed(1)} ms per MiB at 1 / 16 / 64 MiB; growth ${growth.toFixed(2)}x: ${verdict}`);
   }
 
   console.log("\nSummary (cost factor: ours/baseline, or baseline/ours for throughput; >1 means ours is worse):");
@@ -115,6 +142,7 @@ async function main(): Promise<number> {
     console.log(`  ${verdict}  ${row.measure.replace(/ \(.*\)$/, "")}: cost ${row.cost.toFixed(2)}, target ${row.target}`);
   }
   console.log(`  info  large-message time grows ${linear.ours ? "linearly" : "faster than linearly"} for ours (baseline: ${linear.baseline ? "linear" : "not linear"})`);
+  console.log(`  info  large-result time grows ${linear["ours client"] ? "linearly" : "faster than linearly"} for our client (raw client: ${linear["raw client"] ? "linear" : "not linear"})`);
   console.log(`\nbench finished in ${((performance.now() - benchStarted) / 1000).toFixed(1)} s`);
   return 0;
 }

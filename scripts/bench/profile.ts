@@ -1,13 +1,16 @@
-// Where our server spends its time under one of the benchmark's loads: runs `node --cpu-prof
-// dist/server.js` through it and prints the top functions by self and by total time, with dist/
-// positions mapped back to src/ through the source maps.
+// Where our server or our client spends its time under one of the benchmark's loads: runs `node
+// --cpu-prof dist/server.js` through it (or the client driver, for the client-* scenarios) and prints
+// the top functions by self and by total time, with dist/ positions mapped back to src/ through the
+// source maps. A client profile covers the driver's whole life, start-up and handshake included.
 // Usage: node --import tsx scripts/bench/profile.ts [load|cold|large] [ours|baseline|<server.js>] [top=25]
+//        node --import tsx scripts/bench/profile.ts [client-load|client-large] [ours|raw] [top=25]
 
 import { mkdtempSync, readdirSync, readFileSync } from "node:fs";
 import { SourceMap } from "node:module";
 import { tmpdir } from "node:os";
 import { join, relative } from "node:path";
 import { fileURLToPath } from "node:url";
+import { clientLarge, clientLoad, type ClientSide } from "./client-measure.js";
 import { coldStart, largeEcho, largeRequest, load, loadRequests, MIB } from "./measure.js";
 
 interface ProfileNode {
@@ -27,11 +30,12 @@ const target = process.argv[3] ?? "ours";
 const top = Number(process.argv[4] ?? 25);
 const directory = mkdtempSync(join(tmpdir(), "mcp-wire-profile-"));
 const scripts: Record<string, string> = { ours: `${root}dist/server.js`, baseline: `${root}scripts/bench/baseline-server.mjs` };
+const profilerArgs = ["--cpu-prof", `--cpu-prof-dir=${directory}`, "--cpu-prof-interval=200"];
 const server = {
   name: target,
   script: scripts[target] ?? target,
   args: scenario === "large" && target !== "baseline" ? ["--max-message-bytes", String(80 * MIB)] : [],
-  nodeArgs: ["--cpu-prof", `--cpu-prof-dir=${directory}`, "--cpu-prof-interval=200"],
+  nodeArgs: profilerArgs,
 };
 
 if (scenario === "load") {
@@ -44,8 +48,15 @@ if (scenario === "load") {
 } else if (scenario === "large") {
   const elapsed = await largeEcho(server, largeRequest(64 * MIB), 64 * MIB);
   console.log(`large: 64 MiB echo in ${elapsed.toFixed(0)} ms (profiler on)`);
+} else if (scenario === "client-load") {
+  const calls = 50_000;
+  const result = await clientLoad(target as ClientSide, calls, 256, profilerArgs);
+  console.log(`client-load: ${calls} calls, 256 outstanding, ${result.cpuMicrosecondsPerCall.toFixed(1)} µs client CPU per call (profiler on)`);
+} else if (scenario === "client-large") {
+  const elapsed = await clientLarge(target as ClientSide, 64 * MIB, profilerArgs);
+  console.log(`client-large: 64 MiB result in ${elapsed.toFixed(0)} ms (profiler on)`);
 } else {
-  throw new Error(`profile: unknown scenario ${scenario}; use load, cold or large`);
+  throw new Error(`profile: unknown scenario ${scenario}; use load, cold, large, client-load or client-large`);
 }
 
 const self = new Map<string, number>();
