@@ -110,22 +110,24 @@ export class McpClient extends EventEmitter {
   }
 
   /** Sends any request; the typed methods below are all made of this. */
-  async request(method: string, params?: { [key: string]: unknown }, options: CallOptions = {}): Promise<{ [key: string]: unknown }> {
+  request(method: string, params?: { [key: string]: unknown }, options: CallOptions = {}): Promise<{ [key: string]: unknown }> {
     const connection = this.#connection;
-    if (!connection || !this.#initialized || connection.isClosed) throw new NotConnectedError(method);
+    // Failures are rejections, never synchronous throws, whichever method the caller used.
+    if (!connection || !this.#initialized || connection.isClosed) return Promise.reject(new NotConnectedError(method));
     const need = capabilityOfMethod(method, this.protocolVersion!);
     if (need && this.#options.enforceServerCapabilities !== false && !need.declared(this.#initialized.capabilities)) {
-      throw new ServerCapabilityError(method, need.name);
+      return Promise.reject(new ServerCapabilityError(method, need.name));
     }
-    return connection.request(method, params, { ...options, timeouts: { ...this.#options.timeouts, ...options.timeouts } });
+    const defaults = this.#options.timeouts;
+    return connection.request(method, params, defaults ? { ...options, timeouts: { ...defaults, ...options.timeouts } } : options);
   }
 
   async ping(options?: CallOptions): Promise<void> {
     await this.request("ping", undefined, options);
   }
 
-  async listTools(cursor?: string, options?: CallOptions): Promise<{ tools: Tool[]; nextCursor?: string }> {
-    return (await this.request("tools/list", cursor === undefined ? undefined : { cursor }, options)) as never;
+  listTools(cursor?: string, options?: CallOptions): Promise<{ tools: Tool[]; nextCursor?: string }> {
+    return this.request("tools/list", cursor === undefined ? undefined : { cursor }, options) as Promise<never>;
   }
 
   /** Every page of tools/list, cached until the server says the list changed. */
@@ -133,20 +135,20 @@ export class McpClient extends EventEmitter {
     return this.#cached("tools", () => collectPages<Tool>((cursor) => this.request("tools/list", cursor, options), "tools"));
   }
 
-  async callTool(name: string, args?: { [key: string]: unknown }, options?: CallOptions): Promise<CallToolResult> {
-    return (await this.request("tools/call", args === undefined ? { name } : { name, arguments: args }, options)) as never;
+  callTool(name: string, args?: { [key: string]: unknown }, options?: CallOptions): Promise<CallToolResult> {
+    return this.request("tools/call", args === undefined ? { name } : { name, arguments: args }, options) as Promise<never>;
   }
 
-  async listResources(cursor?: string, options?: CallOptions): Promise<{ resources: Resource[]; nextCursor?: string }> {
-    return (await this.request("resources/list", cursor === undefined ? undefined : { cursor }, options)) as never;
+  listResources(cursor?: string, options?: CallOptions): Promise<{ resources: Resource[]; nextCursor?: string }> {
+    return this.request("resources/list", cursor === undefined ? undefined : { cursor }, options) as Promise<never>;
   }
 
   async listAllResources(options?: CallOptions): Promise<Resource[]> {
     return this.#cached("resources", () => collectPages<Resource>((cursor) => this.request("resources/list", cursor, options), "resources"));
   }
 
-  async listResourceTemplates(cursor?: string, options?: CallOptions): Promise<{ resourceTemplates: ResourceTemplate[]; nextCursor?: string }> {
-    return (await this.request("resources/templates/list", cursor === undefined ? undefined : { cursor }, options)) as never;
+  listResourceTemplates(cursor?: string, options?: CallOptions): Promise<{ resourceTemplates: ResourceTemplate[]; nextCursor?: string }> {
+    return this.request("resources/templates/list", cursor === undefined ? undefined : { cursor }, options) as Promise<never>;
   }
 
   async listAllResourceTemplates(options?: CallOptions): Promise<ResourceTemplate[]> {
@@ -154,8 +156,8 @@ export class McpClient extends EventEmitter {
       collectPages<ResourceTemplate>((cursor) => this.request("resources/templates/list", cursor, options), "resourceTemplates"));
   }
 
-  async readResource(uri: string, options?: CallOptions): Promise<ReadResourceResult> {
-    return (await this.request("resources/read", { uri }, options)) as never;
+  readResource(uri: string, options?: CallOptions): Promise<ReadResourceResult> {
+    return this.request("resources/read", { uri }, options) as Promise<never>;
   }
 
   /** Subscribes to a resource; "resourceUpdated" events then carry its URI. */
@@ -167,20 +169,20 @@ export class McpClient extends EventEmitter {
     await this.request("resources/unsubscribe", { uri }, options);
   }
 
-  async listPrompts(cursor?: string, options?: CallOptions): Promise<{ prompts: Prompt[]; nextCursor?: string }> {
-    return (await this.request("prompts/list", cursor === undefined ? undefined : { cursor }, options)) as never;
+  listPrompts(cursor?: string, options?: CallOptions): Promise<{ prompts: Prompt[]; nextCursor?: string }> {
+    return this.request("prompts/list", cursor === undefined ? undefined : { cursor }, options) as Promise<never>;
   }
 
   async listAllPrompts(options?: CallOptions): Promise<Prompt[]> {
     return this.#cached("prompts", () => collectPages<Prompt>((cursor) => this.request("prompts/list", cursor, options), "prompts"));
   }
 
-  async getPrompt(name: string, args?: Record<string, string>, options?: CallOptions): Promise<GetPromptResult> {
-    return (await this.request("prompts/get", args === undefined ? { name } : { name, arguments: args }, options)) as never;
+  getPrompt(name: string, args?: Record<string, string>, options?: CallOptions): Promise<GetPromptResult> {
+    return this.request("prompts/get", args === undefined ? { name } : { name, arguments: args }, options) as Promise<never>;
   }
 
-  async complete(params: CompleteRequestParams, options?: CallOptions): Promise<CompleteResult> {
-    return (await this.request("completion/complete", params as unknown as { [key: string]: unknown }, options)) as never;
+  complete(params: CompleteRequestParams, options?: CallOptions): Promise<CompleteResult> {
+    return this.request("completion/complete", params as unknown as { [key: string]: unknown }, options) as Promise<never>;
   }
 
   async setLoggingLevel(level: LoggingLevel, options?: CallOptions): Promise<void> {

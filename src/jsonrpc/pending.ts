@@ -3,7 +3,7 @@
 // It only keeps time and settles promises; sending the cancel notification is the caller's job
 // (the `giveUp` callback), so this file knows nothing of MCP methods.
 
-import { idKey, RpcError, type JSONRPCResponse, type RequestId } from "./messages.js";
+import { RpcError, type JSONRPCResponse, type RequestId } from "./messages.js";
 
 /** How long to wait for a response. */
 export interface TimeoutPolicy {
@@ -52,23 +52,31 @@ interface Entry {
   id: RequestId;
   resolve(result: { [key: string]: unknown }): void;
   reject(error: Error): void;
-  idleTimer: ReturnType<typeof setTimeout>;
-  totalTimer: ReturnType<typeof setTimeout>;
+  /** One timer per request, set for whichever deadline comes first. */
+  timer: ReturnType<typeof setTimeout>;
   idleMs: number;
+  maxTotalMs: number;
+  startedAt: number;
+  /** When the peer last showed it is working on this request (sent it, or reported progress). */
+  lastSignOfLife: number;
   onAbort?: () => void;
   signal?: AbortSignal;
   giveUp?: (reason: Error) => void;
 }
 
+/**
+ * Pending requests by id. A Map keeps 1 and "1" apart by itself (SameValueZero), which is exactly
+ * the rule for JSON-RPC ids.
+ */
 export class PendingRequests {
-  #entries = new Map<string, Entry>();
+  readonly #entries = new Map<RequestId, Entry>();
 
   get size(): number {
     return this.#entries.size;
   }
 
   has(id: RequestId): boolean {
-    return this.#entries.has(idKey(id));
+    return this.#entries.has(id);
   }
 
   /**
@@ -76,45 +84,37 @@ export class PendingRequests {
    * The promise settles with the result, the peer's error (as RpcError), or a local error.
    */
   track(id: RequestId, method: string, options: TrackOptions = {}): Promise<{ [key: string]: unknown }> {
-    const key = idKey(id);
-    if (this.#entries.has(key)) throw new Error(`${method}: request id ${JSON.stringify(id)} is already in flight`);
+    if (this.#entries.has(id)) throw new Error(`${method}: request id ${JSON.stringify(id)} is already in flight`);
     const idleMs = options.timeouts?.idleMs ?? DEFAULT_TIMEOUTS.idleMs;
     const maxTotalMs = options.timeouts?.maxTotalMs ?? DEFAULT_TIMEOUTS.maxTotalMs;
     const signal = options.signal;
     if (signal?.aborted) return Promise.reject(new RequestAbortedError(method, id, signal.reason));
 
     return new Promise((resolve, reject) => {
+      const now = Date.now();
       const entry: Entry = {
-        method,
-        id,
-        resolve,
-        reject,
-        idleMs,
-        signal,
+        method, id, resolve, reject, idleMs, maxTotalMs, signal,
+        startedAt: now,
+        lastSignOfLife: now,
         giveUp: options.giveUp,
-        idleTimer: setTimeout(() => this.#abandon(key, new RequestTimeoutError(method, id, idleMs, "idle")), idleMs),
-        totalTimer: setTimeout(
-          () => this.#abandon(key, new RequestTimeoutError(method, id, maxTotalMs, "total")),
-          maxTotalMs,
-        ),
+        timer: setTimeout(() => this.#check(entry), Math.min(idleMs, maxTotalMs)),
       };
       if (signal) {
-        entry.onAbort = () => this.#abandon(key, new RequestAbortedError(method, id, signal.reason));
+        entry.onAbort = () => this.#abandon(entry, new RequestAbortedError(method, id, signal.reason));
         signal.addEventListener("abort", entry.onAbort, { once: true });
       }
-      this.#entries.set(key, entry);
+      this.#entries.set(id, entry);
     });
   }
 
-  /** Progress arrived for this request: it is alive, so the idle clock starts again. */
+  /**
+   * Progress arrived for this request: it is alive, so the idle clock starts again. (Only the
+   * time is noted; the timer, when it fires, sees it and waits for the rest.)
+   */
   touch(id: RequestId): boolean {
-    const entry = this.#entries.get(idKey(id));
+    const entry = this.#entries.get(id);
     if (!entry) return false;
-    clearTimeout(entry.idleTimer);
-    entry.idleTimer = setTimeout(
-      () => this.#abandon(idKey(id), new RequestTimeoutError(entry.method, id, entry.idleMs, "idle")),
-      entry.idleMs,
-    );
+    entry.lastSignOfLife = Date.now();
     return true;
   }
 
@@ -124,10 +124,9 @@ export class PendingRequests {
    */
   settle(response: JSONRPCResponse): boolean {
     if (response.id === undefined || response.id === null) return false;
-    const key = idKey(response.id);
-    const entry = this.#entries.get(key);
+    const entry = this.#entries.get(response.id);
     if (!entry) return false;
-    this.#remove(key, entry);
+    this.#remove(entry);
     if ("result" in response) entry.resolve(response.result);
     else entry.reject(RpcError.fromErrorObject(response.error));
     return true;
@@ -135,34 +134,41 @@ export class PendingRequests {
 
   /** The request never reached the peer (its write failed): the caller hears why, and no one is told to stop. */
   fail(id: RequestId, reason: Error): void {
-    const key = idKey(id);
-    const entry = this.#entries.get(key);
+    const entry = this.#entries.get(id);
     if (!entry) return;
-    this.#remove(key, entry);
+    this.#remove(entry);
     entry.reject(reason);
   }
 
   /** The connection is gone: every waiting caller hears so at once. */
   rejectAll(error: (method: string) => Error): void {
-    for (const [key, entry] of this.#entries) {
-      this.#remove(key, entry);
+    for (const entry of this.#entries.values()) {
+      this.#remove(entry);
       entry.reject(error(entry.method));
     }
   }
 
+  /** The timer fired: give up if a deadline has passed, or wait for the nearer one left. */
+  #check(entry: Entry): void {
+    const now = Date.now();
+    const idleLeft = entry.lastSignOfLife + entry.idleMs - now;
+    const totalLeft = entry.startedAt + entry.maxTotalMs - now;
+    if (totalLeft <= 0) return this.#abandon(entry, new RequestTimeoutError(entry.method, entry.id, entry.maxTotalMs, "total"));
+    if (idleLeft <= 0) return this.#abandon(entry, new RequestTimeoutError(entry.method, entry.id, entry.idleMs, "idle"));
+    entry.timer = setTimeout(() => this.#check(entry), Math.min(idleLeft, totalLeft));
+  }
+
   /** Stops waiting (timeout or abort), tells the caller, and lets the peer know through giveUp. */
-  #abandon(key: string, reason: Error): void {
-    const entry = this.#entries.get(key);
-    if (!entry) return;
-    this.#remove(key, entry);
+  #abandon(entry: Entry, reason: Error): void {
+    if (this.#entries.get(entry.id) !== entry) return;
+    this.#remove(entry);
     entry.reject(reason);
     entry.giveUp?.(reason);
   }
 
-  #remove(key: string, entry: Entry): void {
-    this.#entries.delete(key);
-    clearTimeout(entry.idleTimer);
-    clearTimeout(entry.totalTimer);
+  #remove(entry: Entry): void {
+    this.#entries.delete(entry.id);
+    clearTimeout(entry.timer);
     if (entry.onAbort) entry.signal?.removeEventListener("abort", entry.onAbort);
   }
 }

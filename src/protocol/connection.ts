@@ -5,7 +5,7 @@
 
 import { Dispatcher } from "../jsonrpc/dispatcher.js";
 import {
-  classify, decodeMessage, ErrorCode, idKey, RpcError,
+  classify, decodeMessage, ErrorCode, RpcError,
   type Incoming, type JSONRPCMessage, type JSONRPCRequest, type JSONRPCResponse, type RequestId,
 } from "../jsonrpc/messages.js";
 import { ConnectionClosedError, PendingRequests, type TimeoutPolicy } from "../jsonrpc/pending.js";
@@ -46,7 +46,8 @@ export class Connection {
   readonly #dispatcher: Dispatcher<RequestContext>;
   readonly #pending = new PendingRequests();
   readonly #incoming: IncomingRequests;
-  readonly #progressHandlers = new Map<string, { id: RequestId; handler: NonNullable<RequestOptions["onProgress"]> }>();
+  /** Progress callbacks by progress token; we use the request's own id as its token. */
+  readonly #progressHandlers = new Map<RequestId, NonNullable<RequestOptions["onProgress"]>>();
   readonly #onProblem: (message: string) => void;
   #policy: WirePolicy;
   #nextId = 0;
@@ -95,7 +96,7 @@ export class Connection {
     if (options.onProgress) {
       // The request id doubles as the progress token: it is unique among our active requests.
       message.params = { ...params, _meta: { ...(params?._meta as object), progressToken: id } };
-      this.#progressHandlers.set(idKey(id), { id, handler: options.onProgress });
+      this.#progressHandlers.set(id, options.onProgress);
     }
     // Registered before the write, so that even an immediate response finds its caller.
     const response = this.#pending.track(id, method, {
@@ -119,7 +120,7 @@ export class Connection {
       }
       return await response;
     } finally {
-      this.#progressHandlers.delete(idKey(id));
+      if (options.onProgress) this.#progressHandlers.delete(id);
     }
   }
 
@@ -183,13 +184,13 @@ export class Connection {
     } else if (method === "notifications/progress") {
       const token = params.progressToken;
       if (typeof token !== "string" && typeof token !== "number") return;
-      const entry = this.#progressHandlers.get(idKey(token));
-      if (!entry || typeof params.progress !== "number") return;
-      this.#pending.touch(entry.id);
+      const handler = this.#progressHandlers.get(token);
+      if (!handler || typeof params.progress !== "number") return;
+      this.#pending.touch(token);
       const report: { progress: number; total?: number; message?: string } = { progress: params.progress };
       if (typeof params.total === "number") report.total = params.total;
       if (typeof params.message === "string") report.message = params.message;
-      entry.handler(report);
+      handler(report);
     }
   }
 

@@ -4,7 +4,7 @@
 // https://modelcontextprotocol.io/specification/2025-11-25/basic/utilities/progress
 
 import type { Dispatcher } from "../jsonrpc/dispatcher.js";
-import { ErrorCode, idKey, isObject, RpcError, type JSONRPCRequest, type JSONRPCResponse, type RequestId } from "../jsonrpc/messages.js";
+import { ErrorCode, isObject, RpcError, type JSONRPCRequest, type JSONRPCResponse, type RequestId } from "../jsonrpc/messages.js";
 import type { Connection, RequestOptions } from "./connection.js";
 
 /** What a request handler gets besides its params. */
@@ -97,7 +97,8 @@ class IncomingRequest implements RequestContext {
 
 export class IncomingRequests {
   readonly #connection: Connection;
-  readonly #inFlight = new Map<string, IncomingRequest>();
+  /** By id: a Map keeps 1 and "1" apart, as JSON-RPC does. */
+  readonly #inFlight = new Map<RequestId, IncomingRequest>();
 
   constructor(connection: Connection) {
     this.#connection = connection;
@@ -105,7 +106,7 @@ export class IncomingRequests {
 
   /** Runs one request to its one response (returned inside a batch, sent otherwise). */
   async handle(request: JSONRPCRequest, inBatch: boolean, dispatcher: Dispatcher<RequestContext>): Promise<JSONRPCResponse | undefined> {
-    const key = idKey(request.id);
+    const key = request.id;
     if (this.#inFlight.has(key)) {
       // Spec (basic#requests): a sender MUST NOT reuse an id within a session.
       const error = new RpcError(ErrorCode.InvalidRequest, `invalid request: id ${JSON.stringify(request.id)} is already in use by a request in progress`);
@@ -123,7 +124,7 @@ export class IncomingRequests {
 
   /** The peer cancelled one of its requests. */
   cancel(id: RequestId, reason: unknown): void {
-    const incoming = this.#inFlight.get(idKey(id));
+    const incoming = this.#inFlight.get(id);
     // Spec (basic/utilities/cancellation): initialize MUST NOT be cancelled; unknown ids are ignored.
     if (!incoming || incoming.method === "initialize") return;
     incoming.stop(new Error(typeof reason === "string" ? `cancelled by the peer: ${reason}` : "cancelled by the peer"));

@@ -35,7 +35,7 @@ test("pending: the same id cannot be tracked twice", () => {
 });
 
 test("pending: the idle timeout fires, gives up once, and a late response is dropped", async (t) => {
-  t.mock.timers.enable({ apis: ["setTimeout"] });
+  t.mock.timers.enable({ apis: ["setTimeout", "Date"] });
   const pending = new PendingRequests();
   const gaveUp: Error[] = [];
   const call = pending.track(3, "tools/call", { timeouts: { idleMs: 1000, maxTotalMs: 10_000 }, giveUp: (e) => gaveUp.push(e) });
@@ -48,7 +48,7 @@ test("pending: the idle timeout fires, gives up once, and a late response is dro
 });
 
 test("pending: progress restarts the idle clock but not the hard maximum", async (t) => {
-  t.mock.timers.enable({ apis: ["setTimeout"] });
+  t.mock.timers.enable({ apis: ["setTimeout", "Date"] });
   const pending = new PendingRequests();
   const call = pending.track(4, "tools/call", { timeouts: { idleMs: 1000, maxTotalMs: 2500 } });
   t.mock.timers.tick(900);
