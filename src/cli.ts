@@ -1,6 +1,7 @@
 #!/usr/bin/env node
-// mcp-wire, the command-line client: start a stdio server, open a session, run one command, print
-// its result as JSON on stdout, stop the server. stdout carries results only; all else goes to stderr.
+// mcp-wire, the command-line client: start a stdio server (or reach one over HTTP), open a session,
+// run one command, print its result as JSON on stdout, stop the server. stdout carries results
+// only; all else goes to stderr.
 // Spec: https://modelcontextprotocol.io/specification/2025-11-25/basic/lifecycle (and server/* per command)
 // Reading order: cli/arguments.ts (the command line), cli/commands.ts, cli/failures.ts, cli/trace.ts.
 
@@ -8,8 +9,9 @@ import { performance } from "node:perf_hooks";
 import { McpClient } from "./client/client.js";
 import type { LoggingMessageNotificationParams } from "./mcp/logging.js";
 import type { Transport } from "./protocol/transport.js";
+import { HttpClientTransport } from "./http/legacy-client.js";
 import { StdioClientTransport } from "./transports/stdio-client.js";
-import { parseCommandLine, UsageError, USAGE, type CliOptions, type CommandLine } from "./cli/arguments.js";
+import { parseCommandLine, UsageError, USAGE, type CliOptions, type CommandLine, type ServerLocation } from "./cli/arguments.js";
 import { runCommand } from "./cli/commands.js";
 import { describeFailure, ExitCode, step } from "./cli/failures.js";
 import { cliTrace } from "./cli/trace.js";
@@ -64,15 +66,17 @@ async function main(argv: string[]): Promise<number> {
   }
 }
 
-/** The one place that knows the server is a process; a later --url would build an HTTP transport here. */
-function openTransport(server: { command: string; args: string[] }, options: CliOptions): Transport {
-  const transport = new StdioClientTransport({
-    command: server.command,
-    args: server.args,
-    env: { ...process.env, ...options.env },
-    cwd: options.cwd,
-    onStderr: options.quiet ? undefined : (line) => printError(`[server] ${line}`),
-  });
+/** The one place that knows how the server is reached: a process on stdio, or a URL. */
+function openTransport(server: ServerLocation, options: CliOptions): Transport {
+  const transport = "url" in server
+    ? new HttpClientTransport(server.url, { headers: server.headers, onProblem: (message) => printError(`mcp-wire: ${message}`) })
+    : new StdioClientTransport({
+      command: server.command,
+      args: server.args,
+      env: { ...process.env, ...options.env },
+      cwd: options.cwd,
+      onStderr: options.quiet ? undefined : (line) => printError(`[server] ${line}`),
+    });
   return options.trace ? cliTrace(transport, printError, () => performance.now() - startedAt) : transport;
 }
 

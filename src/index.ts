@@ -25,6 +25,10 @@
 //      client/manager.ts      many servers, one tool table for a model (tool-names.ts, llm-tools.ts)
 //   6. Transports: transports/stdio.ts (framing on streams), stdio-server.ts (serve on our own
 //      stdin/stdout), stdio-client.ts (spawn a server), protocol/trace.ts (watch the wire)
+//      http/: Streamable HTTP and legacy HTTP+SSE. Server: streamable-server.ts (the handler),
+//      session-transport.ts and streams.ts (which message goes on which stream), sse.ts,
+//      security.ts, legacy-sse.ts, server.ts (both, one front door), node.ts (node:http).
+//      Client: client-transport.ts, sse-parser.ts, client-fetch.ts, legacy-client.ts (fallback).
 //   7. Programs: server.ts (the demo server), walkthrough.ts (npm start), cli.ts (mcp-wire)
 
 export * from "./jsonrpc/messages.js";
@@ -42,6 +46,12 @@ export type { HandlerContext } from "./server/context.js";
 export { StreamTransport } from "./transports/stdio.js";
 export { StdioClientTransport, ServerExitedError, SpawnError, type StdioServerParameters } from "./transports/stdio-client.js";
 export { traceTransport, type TraceListener, type TraceEvent } from "./protocol/trace.js";
+export { McpHttpServer, type HttpServerOptions } from "./http/server.js";
+export { StreamableHttpHandler, type StreamableHttpOptions } from "./http/streamable-server.js";
+export { listen, toNodeListener, type FetchHandler, type Listening } from "./http/node.js";
+export { StreamableHttpClientTransport, type StreamableHttpClientOptions } from "./http/client-transport.js";
+export { HttpClientTransport, LegacySseClientTransport } from "./http/legacy-client.js";
+export { HttpStatusError, HttpNetworkError } from "./http/client-fetch.js";
 export { McpClientManager, ServerStartError, UnknownToolError, type ManagerOptions, type ServerConfig, type AuditEvent, type AuditBase, type ServerFailure } from "./client/manager.js";
 export { toExposedName, EXPOSED_NAME_PATTERN, type ExposedTool, type Collision } from "./client/tool-names.js";
 export { toOpenAITool, toAnthropicTool, type OpenAIFunctionTool, type AnthropicTool } from "./client/llm-tools.js";

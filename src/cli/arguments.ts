@@ -1,4 +1,5 @@
-// The command line of `mcp-wire`: options, one command with its arguments, then `--` and the server.
+// The command line of `mcp-wire`: options, one command with its arguments, then `--` and the
+// server, or `--url` for a server that is already running and speaks HTTP.
 // Spec: https://modelcontextprotocol.io/specification/2025-11-25/server (the methods the commands send)
 // Pure parsing, no I/O: it turns argv into a value or throws UsageError (exit code 2). Tool
 // arguments given as key=value stay text here; only the tool's inputSchema can say their types.
@@ -7,9 +8,10 @@ import type { PromptReference, ResourceTemplateReference } from "../mcp/completi
 import type { LoggingLevel } from "../mcp/logging.js";
 
 export const USAGE = `usage: mcp-wire [options] <command> [arguments] -- <server command> [server arguments...]
+       mcp-wire [options] --url URL [--header NAME:VALUE]... <command> [arguments]
 
-Starts an MCP server over stdio, opens a session, runs one command, prints its result as JSON
-on stdout, and stops the server.
+Starts an MCP server over stdio (or, with --url, reaches one over HTTP), opens a session, runs
+one command, prints its result as JSON on stdout, and stops the server (or ends the session).
 
 commands:
   tools                                  list every tool (all pages)
@@ -29,6 +31,10 @@ commands:
   request <method> [PARAMS_JSON]         send any request and print its result
 
 options (before "--"):
+  --url URL                connect over HTTP instead of starting a server: Streamable HTTP, or
+                           the older HTTP+SSE transport if the server turns that down
+  --header NAME:VALUE      send this header on every HTTP request (repeatable; with --url),
+                           e.g. --header "Authorization: Bearer $TOKEN"
   --trace                  print every message on stderr: → sent, ← received, ms since start
   --timeout MS             give up on each request after MS ms (default: 60000 without a sign of life)
   --handshake-timeout MS   give up on initialize after MS ms (default 5000)
@@ -42,13 +48,14 @@ options (before "--"):
 
 exit codes:
   0  success
-  1  the server or the protocol failed: spawn, handshake, server exit, JSON-RPC error, timeout
+  1  the server or the protocol failed: spawn, HTTP, handshake, server exit, JSON-RPC error, timeout
   2  usage error: a bad command line or bad JSON arguments
   3  the tool ran and reported failure (its result, printed as usual, has isError: true)
   130, 143  interrupted by SIGINT (Ctrl-C) or SIGTERM; the server is stopped first
 
-example:
-  mcp-wire call add a=3 b=4 -- node dist/server.js`;
+examples:
+  mcp-wire call add a=3 b=4 -- node dist/server.js
+  mcp-wire --url http://127.0.0.1:3000/mcp tools`;
 
 /** A command line that cannot be run; the message says what is wrong with it. */
 export class UsageError extends Error {
@@ -83,9 +90,12 @@ export interface CliOptions {
   logLevel?: LoggingLevel;
 }
 
+/** Where the server is: a command to start (stdio), or a URL to reach with these extra headers. */
+export type ServerLocation = { command: string; args: string[] } | { url: string; headers: { [name: string]: string } };
+
 export type CommandLine =
   | { help: true }
-  | { help: false; options: CliOptions; command: Command; server: { command: string; args: string[] } };
+  | { help: false; options: CliOptions; command: Command; server: ServerLocation };
 
 const LEVELS: readonly LoggingLevel[] = ["debug", "info", "notice", "warning", "error", "critical", "alert", "emergency"];
 
@@ -96,6 +106,8 @@ export function parseCommandLine(argv: readonly string[]): CommandLine {
   const theirs = split === -1 ? [] : argv.slice(split + 1);
   const options: CliOptions = { trace: false, quiet: false, env: {} };
   const words: string[] = [];
+  let url: string | undefined;
+  const headers: { [name: string]: string } = {};
 
   for (let i = 0; i < ours.length; i++) {
     const arg = ours[i];
@@ -121,6 +133,12 @@ export function parseCommandLine(argv: readonly string[]): CommandLine {
       case "--timeout": options.timeoutMs = milliseconds(flag, value()); break;
       case "--handshake-timeout": options.handshakeTimeoutMs = milliseconds(flag, value()); break;
       case "--cwd": options.cwd = value(); break;
+      case "--url": url = httpUrl(value()); break;
+      case "--header": {
+        const [name, text] = header(value());
+        headers[name] = text;
+        break;
+      }
       case "--env": {
         const [key, text] = pair(flag, value());
         options.env[key] = text;
@@ -140,10 +158,36 @@ export function parseCommandLine(argv: readonly string[]): CommandLine {
 
   if (words.length === 0) throw new UsageError("missing command");
   const command = parseCommand(words[0], words.slice(1));
+  if (url !== undefined) {
+    if (split !== -1) throw new UsageError('give either --url or a server command after "--", not both');
+    if (options.cwd !== undefined || Object.keys(options.env).length > 0) throw new UsageError('--env and --cwd are for a server started after "--", not for --url');
+    return { help: false, options, command, server: { url, headers } };
+  }
+  if (Object.keys(headers).length > 0) throw new UsageError("--header needs --url: headers are sent only over HTTP");
   if (theirs.length === 0) {
-    throw new UsageError(`missing server: put its command after "--", e.g. mcp-wire ${words[0]} -- node dist/server.js`);
+    throw new UsageError(`missing server: put its command after "--" (e.g. mcp-wire ${words[0]} -- node dist/server.js), or give --url`);
   }
   return { help: false, options, command, server: { command: theirs[0], args: theirs.slice(1) } };
+}
+
+function httpUrl(text: string): string {
+  let url: URL | undefined;
+  try {
+    url = new URL(text);
+  } catch {
+    // Reported below, with the rest.
+  }
+  if (url?.protocol !== "http:" && url?.protocol !== "https:") throw new UsageError(`--url: expected an http:// or https:// URL, got ${JSON.stringify(text)}`);
+  return url.href;
+}
+
+/** `Name: value` (the space is optional), as curl takes it. */
+function header(text: string): [string, string] {
+  const colon = text.indexOf(":");
+  const name = colon === -1 ? "" : text.slice(0, colon).trim();
+  // RFC 9110 field names are tokens: letters, digits and !#$%&'*+-.^_`|~
+  if (!/^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/.test(name)) throw new UsageError(`--header: expected NAME:VALUE, got ${JSON.stringify(text)}`);
+  return [name, text.slice(colon + 1).trim()];
 }
 
 function parseCommand(name: string, rest: string[]): Command {

@@ -4,7 +4,7 @@
 // anything else on the standalone GET stream, if the client opened one.
 // Spec: https://modelcontextprotocol.io/specification/2025-11-25/basic/transports#multiple-connections
 
-import { idKey, type JSONRPCMessage, type RequestId } from "../jsonrpc/messages.js";
+import type { JSONRPCMessage, RequestId } from "../jsonrpc/messages.js";
 import type { SendOptions, Transport, TransportHandlers } from "../protocol/transport.js";
 import { EventStore, formatEvent } from "./sse.js";
 import { PostStream, SseSink } from "./streams.js";
@@ -12,7 +12,7 @@ import { PostStream, SseSink } from "./streams.js";
 export class HttpSessionTransport implements Transport {
   readonly events: EventStore;
   /** The POST streams still open, by the ids of the requests they carry. */
-  readonly #byRequest = new Map<string, PostStream>();
+  readonly #byRequest = new Map<RequestId, PostStream>();
   readonly #posts = new Map<string, PostStream>();
   #standalone: SseSink | undefined;
   #handlers: TransportHandlers | undefined;
@@ -39,10 +39,10 @@ export class HttpSessionTransport implements Transport {
   openPost(ids: RequestId[], mode: ConstructorParameters<typeof PostStream>[3]): PostStream {
     const name = `p${++this.#streamCount}`;
     const stream = new PostStream(name, ids, this.events, mode, () => {
-      for (const id of ids) if (this.#byRequest.get(idKey(id)) === stream) this.#byRequest.delete(idKey(id));
+      for (const id of ids) if (this.#byRequest.get(id) === stream) this.#byRequest.delete(id);
       this.#posts.delete(name);
     });
-    for (const id of ids) this.#byRequest.set(idKey(id), stream);
+    for (const id of ids) this.#byRequest.set(id, stream);
     this.#posts.set(name, stream);
     return stream;
   }
@@ -56,18 +56,21 @@ export class HttpSessionTransport implements Transport {
     return this.#standalone?.open ?? false;
   }
 
-  /** The GET stream for messages unrelated to any request. */
+  /** The GET stream for messages unrelated to any request; a resuming GET replaces a stale one. */
   openStandalone(sink: SseSink): void {
+    if (this.#standalone !== sink) this.#standalone?.end();
     this.#standalone = sink;
   }
 
   async send(message: JSONRPCMessage | JSONRPCMessage[], options?: SendOptions): Promise<void> {
     if (this.#closed) throw new Error("http: the session is closed");
     const stream = this.#route(message, options);
-    if (stream) return stream.send(message);
+    const isResponse = !Array.isArray(message) && !("method" in message);
+    // In JSON mode a request's own notifications and requests have no place in its body; they
+    // take the GET stream like unrelated messages (Spec: each message goes on exactly one stream).
+    if (stream && (isResponse || Array.isArray(message) || !stream.carriesOnlyResponses)) return stream.send(message);
     // Spec (transports#listening-for-messages-from-the-server): the GET stream MUST NOT carry
     // responses; other messages go there when the client opened it.
-    const isResponse = !Array.isArray(message) && !("method" in message);
     if (!isResponse && this.#standalone?.open) {
       const data = JSON.stringify(message);
       this.#standalone.write(formatEvent({ id: this.events.append("get", data), data }));
@@ -91,8 +94,8 @@ export class HttpSessionTransport implements Transport {
 
   #route(message: JSONRPCMessage | JSONRPCMessage[], options?: SendOptions): PostStream | undefined {
     const first = Array.isArray(message) ? message[0] : message;
-    if (first && !("method" in first) && first.id !== undefined && first.id !== null) return this.#byRequest.get(idKey(first.id));
-    if (options?.relatedRequestId !== undefined) return this.#byRequest.get(idKey(options.relatedRequestId));
+    if (first && !("method" in first) && first.id !== undefined && first.id !== null) return this.#byRequest.get(first.id);
+    if (options?.relatedRequestId !== undefined) return this.#byRequest.get(options.relatedRequestId);
     return undefined;
   }
 }

@@ -191,7 +191,8 @@ export class StreamableHttpHandler {
       const name = transport.events.streamOf(lastEventId)!;
       const post = transport.post(name);
       if (post) post.attach(sink);
-      else if (name === "get" && !transport.hasStandalone) transport.openStandalone(sink);
+      // Resuming the GET stream: the old connection may be half-open, so the new one replaces it.
+      else if (name === "get") transport.openStandalone(sink);
       else sink.end();
       return new Response(sink.body, { status: 200, headers: SSE_HEADERS });
     }

@@ -3,7 +3,7 @@
 // session's EventStore keeps for resumption, or (JSON mode) one body with the response(s).
 // Spec: https://modelcontextprotocol.io/specification/2025-11-25/basic/transports#sending-messages-to-the-server
 
-import { idKey, type JSONRPCMessage, type RequestId } from "../jsonrpc/messages.js";
+import type { JSONRPCMessage, RequestId } from "../jsonrpc/messages.js";
 import { EventStore, formatEvent, KEEP_ALIVE } from "./sse.js";
 
 const encoder = new TextEncoder();
@@ -62,7 +62,7 @@ export class SseSink {
  */
 export class PostStream {
   readonly name: string;
-  readonly #pending = new Set<string>();
+  readonly #pending = new Set<RequestId>();
   readonly #events: EventStore;
   #sink: SseSink | undefined;
   /** JSON mode: the responses gathered so far, and what to do with them when complete. */
@@ -71,7 +71,7 @@ export class PostStream {
 
   constructor(name: string, ids: RequestId[], events: EventStore, mode: { sse: SseSink } | { json: (body: JSONRPCMessage | JSONRPCMessage[]) => void; batch: boolean }, onFinished: () => void) {
     this.name = name;
-    for (const id of ids) this.#pending.add(idKey(id));
+    for (const id of ids) this.#pending.add(id);
     this.#events = events;
     this.#sink = "sse" in mode ? mode.sse : undefined;
     this.#json = "json" in mode ? { responses: [], done: mode.json, batch: mode.batch } : undefined;
@@ -80,6 +80,11 @@ export class PostStream {
 
   get finished(): boolean {
     return this.#pending.size === 0;
+  }
+
+  /** A JSON body carries responses only: other messages for its requests must go elsewhere. */
+  get carriesOnlyResponses(): boolean {
+    return this.#json !== undefined;
   }
 
   /** A resuming GET takes over the writing; events already sent were replayed to it first. */
@@ -99,7 +104,7 @@ export class PostStream {
       const id = this.#events.append(this.name, data);
       this.#sink?.write(formatEvent({ id, data }));
     }
-    for (const answer of answers) this.#pending.delete(idKey((answer as { id: RequestId }).id));
+    for (const answer of answers) this.#pending.delete((answer as { id: RequestId }).id);
     if (this.finished) this.#finish();
   }
 
@@ -109,8 +114,7 @@ export class PostStream {
    */
   abandon(): void {
     if (this.#json && !this.finished) {
-      for (const key of this.#pending) {
-        const id = key.startsWith("n:") ? Number(key.slice(2)) : key.slice(2);
+      for (const id of this.#pending) {
         this.#json.responses.push({ jsonrpc: "2.0", id, error: { code: -32000, message: "the session ended before this request was answered" } });
       }
       this.#pending.clear();

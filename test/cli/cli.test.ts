@@ -7,6 +7,8 @@ import { spawn } from "node:child_process";
 import { existsSync, realpathSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { fileURLToPath } from "node:url";
+import { createDemoServer } from "../../src/demo/server-definition.js";
+import { McpHttpServer } from "../../src/http/server.js";
 import { parseCommandLine, UsageError, type CommandLine } from "../../src/cli/arguments.js";
 import { coerceArguments } from "../../src/cli/commands.js";
 import { describeFailure, ExitCode, StepFailure } from "../../src/cli/failures.js";
@@ -69,6 +71,12 @@ const parsed: { name: string; argv: string[]; expected: CommandLine }[] = [
     expected: { help: false, options: defaults, command: { name: "request", method: "resources/read", params: { uri: "a://b" } }, server },
   },
   { name: "read", argv: ["read", "a://b", "--", "node", "s.js", "--flag"], expected: { help: false, options: defaults, command: { name: "read", uri: "a://b" }, server } },
+  {
+    name: "--url with headers, instead of a server command",
+    argv: ["--url", "http://127.0.0.1:3000/mcp", "--header", "Authorization: Bearer abc:def", "--header=X-Tag:1", "tools"],
+    expected: { help: false, options: defaults, command: { name: "tools" }, server: { url: "http://127.0.0.1:3000/mcp", headers: { Authorization: "Bearer abc:def", "X-Tag": "1" } } },
+  },
+  { name: "--url alone, normalized", argv: ["ping", "--url=https://example.com"], expected: { help: false, options: defaults, command: { name: "ping" }, server: { url: "https://example.com/", headers: {} } } },
   { name: "--help wins over everything", argv: ["call", "--help"], expected: { help: true } },
   { name: "-h too", argv: ["-h", "bogus"], expected: { help: true } },
 ];
@@ -97,6 +105,13 @@ const refused: { argv: string[]; message: RegExp }[] = [
   { argv: ["--trace=yes", "ping", "--", "x"], message: /^--trace takes no value$/ },
   { argv: ["--env", "NOEQUALS", "ping", "--", "x"], message: /^--env: expected key=value, got "NOEQUALS"$/ },
   { argv: ["--log-level", "loud", "ping", "--", "x"], message: /^--log-level: "loud" is not one of debug, info/ },
+  { argv: ["--url", "ftp://h/x", "ping"], message: /^--url: expected an http:\/\/ or https:\/\/ URL, got "ftp:\/\/h\/x"$/ },
+  { argv: ["--url", "not a url", "ping"], message: /^--url: expected an http/ },
+  { argv: ["--url", "http://h/mcp", "ping", "--", "x"], message: /^give either --url or a server command after "--", not both$/ },
+  { argv: ["--url", "http://h/mcp", "--env", "A=1", "ping"], message: /^--env and --cwd are for a server started after "--", not for --url$/ },
+  { argv: ["--header", "X-A: 1", "ping", "--", "x"], message: /^--header needs --url/ },
+  { argv: ["--url", "http://h/mcp", "--header", "no-colon", "ping"], message: /^--header: expected NAME:VALUE, got "no-colon"$/ },
+  { argv: ["--url", "http://h/mcp", "--header", "bad name: 1", "ping"], message: /^--header: expected NAME:VALUE/ },
 ];
 for (const c of refused) {
   test(`cli arguments: refuses ${JSON.stringify(c.argv)}`, () => {
@@ -292,6 +307,9 @@ describe("cli program", { concurrency: 2 }, () => {
     const result = await run(["--help"]);
     assert.equal(result.code, 0);
     assert.match(result.stdout, /^usage: mcp-wire /);
+    assert.match(result.stdout, /^ {7}mcp-wire \[options\] --url URL \[--header NAME:VALUE\]\.\.\. <command> \[arguments\]$/m);
+    assert.match(result.stdout, /^ {2}--url URL {16}connect over HTTP/m);
+    assert.match(result.stdout, /^ {2}--header NAME:VALUE {6}send this header on every HTTP request/m);
     assert.match(result.stdout, /exit codes:\n {2}0 {2}success\n {2}1 .*\n {2}2 {2}usage error.*\n {2}3 {2}the tool ran and reported failure/);
   });
 
@@ -343,5 +361,46 @@ describe("cli program", { concurrency: 2 }, () => {
     assert.match(result.stderr, /^\[server log debug echo\] echo: repeating 2 characters$/m);
     const quiet = await run(["call", "echo", "text=hi", ...DEMO]);
     assert.doesNotMatch(quiet.stderr, /server log debug/, "without --log-level the server keeps debug to itself");
+  });
+
+  test("--url: the same commands over Streamable HTTP, a token given with --header, the session ended at exit", async () => {
+    const token = "cli-test-token-5b1e8d7a9c";
+    const http = new McpHttpServer(createDemoServer(), { bearerToken: token });
+    const listening = await http.listen({ port: 0 });
+    try {
+      const url = `${listening.origin}/mcp`;
+      const auth = ["--header", `Authorization: Bearer ${token}`];
+      const [sum, tools] = await Promise.all([
+        runJson(["--url", url, ...auth, "call", "add", "a=3", "b=4"]),
+        runJson(["--url", url, ...auth, "tools"]),
+      ]);
+      assert.deepEqual(sum.structuredContent, { sum: 7 });
+      assert.deepEqual(names(tools.tools), ["add", "countdown", "echo", "get_time"]);
+      assert.equal(http.streamable.sessionCount, 0, "each run sent DELETE");
+
+      const refused = await run(["--url", url, "ping"]);
+      assert.equal(refused.code, ExitCode.failed);
+      assert.match(refused.stderr, /^mcp-wire: initialize failed: the server answered HTTP 401 Unauthorized: unauthorized: a valid bearer token is required$/m);
+    } finally {
+      await http.close();
+      await listening.close();
+    }
+  });
+
+  test("--url: a server that only speaks HTTP+SSE at the URL given, and one that is not there", async () => {
+    const http = new McpHttpServer(createDemoServer());
+    const listening = await http.listen({ port: 0 });
+    try {
+      const traced = await run(["--trace", "--url", `${listening.origin}/sse`, "call", "echo", "text=old"]);
+      assert.equal(traced.code, 0, traced.stderr);
+      assert.deepEqual(JSON.parse(traced.stdout).content, [{ type: "text", text: "echo: old" }]);
+      assert.match(traced.stderr, /^\[trace \+\d+\.\dms\] → \{"jsonrpc":"2\.0","id":0,"method":"initialize"/m);
+    } finally {
+      await http.close();
+      await listening.close();
+    }
+    const gone = await run(["--url", `${listening.origin}/mcp`, "ping"]);
+    assert.equal(gone.code, ExitCode.failed);
+    assert.match(gone.stderr, /^mcp-wire: initialize failed: could not reach http:\/\/127\.0\.0\.1:\d+\/mcp: .*ECONNREFUSED/m);
   });
 });

@@ -1,0 +1,121 @@
+// The HTTP plumbing both client transports share: the headers every request carries (the caller's
+// own, and a bearer token asked for anew each time), and local errors that name the step, the
+// status and the server's own reason. Spec: https://modelcontextprotocol.io/specification/2025-11-25/basic/transports
+// (HTTP errors MAY carry a JSON-RPC error without an id) and basic/authorization (Bearer tokens).
+
+import { isObject } from "../jsonrpc/messages.js";
+
+export interface HttpClientOptions {
+  /** Sent on every request. The transport's own headers (Accept, session, version) take precedence. */
+  headers?: Record<string, string>;
+  /**
+   * A bearer token, or a function called before every request (so an expired token can be
+   * refreshed between two requests); sent as `Authorization: Bearer <token>`.
+   */
+  token?: string | (() => string | Promise<string>);
+  /** The fetch to use (default: the global one); tests wrap it to watch or break the wire. */
+  fetch?: typeof fetch;
+  /** Problems nobody is waiting on, such as a GET stream the server refused. */
+  onProblem?: (message: string) => void;
+}
+
+/** The server answered with an HTTP error status. Local: never sent on the wire. */
+export class HttpStatusError extends Error {
+  constructor(readonly step: string, readonly status: number, readonly statusText: string, readonly serverMessage: string | undefined) {
+    const reason = serverMessage === undefined ? "" : `: ${serverMessage}`;
+    super(`${step}: the server answered HTTP ${status}${statusText ? ` ${statusText}` : ""}${reason}`);
+    this.name = "HttpStatusError";
+  }
+}
+
+/** A 404 for a request that carried our session id: the server ended the session. */
+export class SessionEndedError extends HttpStatusError {
+  constructor(from: HttpStatusError) {
+    super(from.step, from.status, from.statusText, from.serverMessage);
+    this.name = "SessionEndedError";
+  }
+}
+
+/** The server could not be reached, or the connection broke before an answer. */
+export class HttpNetworkError extends Error {
+  constructor(readonly step: string, url: URL, cause: unknown) {
+    super(`${step}: could not reach ${url.origin}${url.pathname}: ${describeNetworkCause(cause)}`, { cause });
+    this.name = "HttpNetworkError";
+  }
+}
+
+/** The server answered, but not as the transport says it must (wrong content type, stream ended early). */
+export class HttpProtocolError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = "HttpProtocolError";
+  }
+}
+
+/** The transport was closed while the request was under way. */
+export class HttpTransportClosedError extends Error {
+  constructor(step: string) {
+    super(`${step}: the HTTP transport is closed`);
+    this.name = "HttpTransportClosedError";
+  }
+}
+
+/** The headers for one request: the caller's, then the token, then the transport's own. */
+export async function requestHeaders(options: HttpClientOptions, own: Record<string, string | undefined>): Promise<Headers> {
+  const headers = new Headers(options.headers);
+  const token = typeof options.token === "function" ? await options.token() : options.token;
+  if (token !== undefined) headers.set("authorization", `Bearer ${token}`);
+  for (const [name, value] of Object.entries(own)) if (value !== undefined) headers.set(name, value);
+  return headers;
+}
+
+/** fetch, with a failure to connect turned into an HttpNetworkError that names the step. */
+export async function fetchStep(options: HttpClientOptions, step: string, url: URL, init: RequestInit): Promise<Response> {
+  try {
+    return await (options.fetch ?? fetch)(url, init);
+  } catch (error) {
+    if (init.signal?.aborted) throw error;
+    throw new HttpNetworkError(step, url, error);
+  }
+}
+
+/** Reads the body of an error response for the server's reason: a JSON-RPC error message, or short text. */
+export async function statusError(step: string, response: Response): Promise<HttpStatusError> {
+  let text = "";
+  try {
+    text = await response.text();
+  } catch {
+    // The reason is a courtesy; the status alone still says what happened.
+  }
+  let reason: string | undefined;
+  try {
+    const body: unknown = JSON.parse(text);
+    if (isObject(body) && isObject(body.error) && typeof body.error.message === "string") reason = body.error.message;
+  } catch {
+    const line = text.trim().split("\n")[0] ?? "";
+    if (line !== "" && !/^\s*</.test(line)) reason = line.length > 200 ? `${line.slice(0, 200)}...` : line;
+  }
+  return new HttpStatusError(step, response.status, response.statusText, reason);
+}
+
+/** Drops a body we do not need, so its connection is released. */
+export function discard(response: Response): void {
+  void response.body?.cancel().catch(() => {});
+}
+
+export function isEventStream(response: Response): boolean {
+  return /^text\/event-stream\b/i.test(response.headers.get("content-type") ?? "");
+}
+
+export function isJson(response: Response): boolean {
+  return /^application\/(?:[\w.+-]+\+)?json\b/i.test(response.headers.get("content-type") ?? "");
+}
+
+/** Undici hides the useful part ("connect ECONNREFUSED 127.0.0.1:1") in the cause of "fetch failed". */
+function describeNetworkCause(error: unknown): string {
+  const parts: string[] = [];
+  for (let at = error, depth = 0; at instanceof Error && depth < 4; at = at.cause, depth++) {
+    if (at.message && at.message !== "fetch failed") parts.push(at.message);
+  }
+  return parts.join(": ") || String(error);
+}

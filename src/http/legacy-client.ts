@@ -1,0 +1,181 @@
+// The client side of the 2024-11-05 HTTP+SSE transport, and HttpClientTransport, which speaks
+// Streamable HTTP and falls back to HTTP+SSE when the server turns the initialize POST away.
+// Spec: https://modelcontextprotocol.io/specification/2025-11-25/basic/transports#backwards-compatibility
+// and https://modelcontextprotocol.io/specification/2024-11-05/basic/transports#http-with-sse
+// Left out: reconnecting a dropped HTTP+SSE stream (its session lives and dies with the stream).
+
+import type { JSONRPCMessage } from "../jsonrpc/messages.js";
+import { encodeMessage } from "../jsonrpc/messages.js";
+import type { Transport, TransportHandlers } from "../protocol/transport.js";
+import {
+  discard, fetchStep, HttpNetworkError, HttpProtocolError, HttpStatusError, HttpTransportClosedError, isEventStream, requestHeaders,
+  statusError, type HttpClientOptions,
+} from "./client-fetch.js";
+import { StreamableHttpClientTransport, type StreamableHttpClientOptions } from "./client-transport.js";
+import { readEvents, SseParser } from "./sse-parser.js";
+
+export interface LegacySseClientOptions extends HttpClientOptions {
+  /** How long to wait for the `endpoint` event after the stream opens (default 10 s). */
+  endpointTimeoutMs?: number;
+}
+
+export class LegacySseClientTransport implements Transport {
+  /** The URL messages are POSTed to, from the server's `endpoint` event. */
+  readonly endpoint: URL;
+  readonly #options: HttpClientOptions;
+  readonly #stream: AbortController;
+  #handlers: TransportHandlers | undefined;
+  /** Messages that came before start(). */
+  #early: string[] = [];
+  #closed = false;
+
+  private constructor(endpoint: URL, stream: AbortController, options: HttpClientOptions) {
+    this.endpoint = endpoint;
+    this.#stream = stream;
+    this.#options = options;
+  }
+
+  /** Opens the event stream at `url` and waits for the server to name its POST endpoint. */
+  static async open(url: string | URL, options: LegacySseClientOptions = {}): Promise<LegacySseClientTransport> {
+    const sseUrl = new URL(url);
+    const stream = new AbortController();
+    const timeoutMs = options.endpointTimeoutMs ?? 10_000;
+    const timer = setTimeout(() => stream.abort(new HttpProtocolError(`GET ${sseUrl.pathname}: no endpoint event within ${timeoutMs} ms`)), timeoutMs);
+    try {
+      const headers = await requestHeaders(options, { accept: "text/event-stream" });
+      const response = await fetchStep(options, `GET ${sseUrl.pathname}`, sseUrl, { method: "GET", headers, signal: stream.signal });
+      if (!response.ok) throw await statusError(`GET ${sseUrl.pathname}`, response);
+      if (!isEventStream(response)) {
+        discard(response);
+        throw new HttpProtocolError(`GET ${sseUrl.pathname}: the server answered with ${response.headers.get("content-type") ?? "no content type"}, not an event stream`);
+      }
+      return await new Promise<LegacySseClientTransport>((resolve, reject) => {
+        let transport: LegacySseClientTransport | undefined;
+        const parser = new SseParser();
+        const onEvent = (event: { event: string; data: string }) => {
+          if (transport) return transport.#receive(event.event, event.data);
+          // Spec (2024-11-05 transports#http-with-sse): the first event MUST be `endpoint`, naming where to POST.
+          if (event.event !== "endpoint") return reject(new HttpProtocolError(`GET ${sseUrl.pathname}: the first event is "${event.event}", not "endpoint"`));
+          const endpoint = new URL(event.data, sseUrl);
+          // Our headers (a token, perhaps) must not follow a server's pointer to another origin.
+          if (endpoint.origin !== sseUrl.origin) return reject(new HttpProtocolError(`GET ${sseUrl.pathname}: the endpoint ${endpoint.origin} is on another origin`));
+          transport = new LegacySseClientTransport(endpoint, stream, options);
+          clearTimeout(timer);
+          resolve(transport);
+        };
+        readEvents(response.body!, parser, onEvent).then(
+          () => (transport ? transport.#ended(new HttpProtocolError("http+sse: the server closed the event stream")) : reject(new HttpProtocolError(`GET ${sseUrl.pathname}: the stream ended before the endpoint event`))),
+          (error: unknown) => {
+            const cause = stream.signal.aborted && stream.signal.reason instanceof Error ? stream.signal.reason : new HttpNetworkError("http+sse: event stream", sseUrl, error);
+            if (transport) transport.#ended(cause);
+            else reject(cause);
+          },
+        );
+      });
+    } catch (error) {
+      stream.abort();
+      throw stream.signal.reason instanceof HttpProtocolError ? stream.signal.reason : error;
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+
+  start(handlers: TransportHandlers): void {
+    this.#handlers = handlers;
+    for (const text of this.#early.splice(0)) handlers.message(text);
+  }
+
+  /** Spec (2024-11-05 transports#http-with-sse): every client message is POSTed to the endpoint; answers come on the stream. */
+  async send(message: JSONRPCMessage | JSONRPCMessage[]): Promise<void> {
+    const step = !Array.isArray(message) && "method" in message ? message.method : "response";
+    if (this.#closed) throw new HttpTransportClosedError(step);
+    const headers = await requestHeaders(this.#options, { "content-type": "application/json" });
+    const response = await fetchStep(this.#options, step, this.endpoint, { method: "POST", headers, body: encodeMessage(message) });
+    if (!response.ok) throw await statusError(step, response);
+    discard(response);
+  }
+
+  async close(): Promise<void> {
+    this.#ended();
+  }
+
+  /** Spec (2024-11-05 transports#http-with-sse): server messages are `message` events. */
+  #receive(event: string, data: string): void {
+    if (event !== "message" || this.#closed) return;
+    if (this.#handlers) this.#handlers.message(data);
+    else this.#early.push(data);
+  }
+
+  #ended(cause?: Error): void {
+    if (this.#closed) return;
+    this.#closed = true;
+    this.#stream.abort();
+    this.#handlers?.close(cause);
+  }
+}
+
+/** Statuses that, for the initialize POST, mean "maybe an HTTP+SSE server". */
+const LEGACY_HINTS = new Set([400, 404, 405]);
+
+/**
+ * Streamable HTTP first; if the server refuses the initialize POST with 400, 404 or 405, the
+ * HTTP+SSE transport, found at the same URL or else at `sse` next to it (where servers that host
+ * both, like ours, keep it). Which one won shows in `kind` once initialize has gone out.
+ */
+export class HttpClientTransport implements Transport {
+  readonly url: URL;
+  readonly #options: StreamableHttpClientOptions & LegacySseClientOptions;
+  readonly #streamable: StreamableHttpClientTransport;
+  #active: Transport | undefined;
+  #handlers: TransportHandlers | undefined;
+
+  constructor(url: string | URL, options: StreamableHttpClientOptions & LegacySseClientOptions = {}) {
+    this.url = new URL(url);
+    this.#options = options;
+    this.#streamable = new StreamableHttpClientTransport(this.url, options);
+  }
+
+  get kind(): "streamable-http" | "http+sse" | undefined {
+    return this.#active === undefined ? undefined : this.#active === this.#streamable ? "streamable-http" : "http+sse";
+  }
+
+  start(handlers: TransportHandlers): void {
+    this.#handlers = handlers;
+    this.#streamable.start(handlers);
+  }
+
+  async send(message: JSONRPCMessage | JSONRPCMessage[]): Promise<void> {
+    if (this.#active) return this.#active.send(message);
+    if (Array.isArray(message) || !("method" in message) || message.method !== "initialize") return this.#streamable.send(message);
+    try {
+      await this.#streamable.send(message);
+      this.#active = this.#streamable;
+      return;
+    } catch (error) {
+      // Spec (transports#backwards-compatibility): if the POST of initialize fails with 400, 404 or
+      // 405, GET the URL and expect an `endpoint` event: then the server speaks HTTP+SSE.
+      if (!(error instanceof HttpStatusError && LEGACY_HINTS.has(error.status))) throw error;
+      const legacy = await this.#openLegacy(error);
+      legacy.start(this.#handlers!);
+      this.#active = legacy;
+    }
+    await this.#active.send(message);
+  }
+
+  async close(): Promise<void> {
+    await (this.#active ?? this.#streamable).close();
+  }
+
+  async #openLegacy(refusal: HttpStatusError): Promise<LegacySseClientTransport> {
+    const candidates = [this.url, new URL("sse", this.url)].filter((url, at, all) => all.findIndex((other) => other.href === url.href) === at);
+    const failures: string[] = [];
+    for (const url of candidates) {
+      try {
+        return await LegacySseClientTransport.open(url, this.#options);
+      } catch (error) {
+        failures.push(error instanceof Error ? error.message : String(error));
+      }
+    }
+    throw new HttpProtocolError(`${refusal.message}; and no HTTP+SSE server answered either (${failures.join("; ")})`);
+  }
+}

@@ -1,0 +1,104 @@
+// Reading Server-Sent Events on the client: bytes in, events out, whatever the chunking. Fields
+// `data` (lines joined with "\n"), `event`, `id` and `retry`; comment lines (":") are skipped;
+// lines may end in LF, CRLF or CR. Spec: https://html.spec.whatwg.org/multipage/server-sent-events.html#event-stream-interpretation
+// as used by https://modelcontextprotocol.io/specification/2025-11-25/basic/transports#streamable-http
+// Left out: the BOM and the EventSource object itself (reconnection lives in the transports).
+
+/** One dispatched event. */
+export interface ReceivedEvent {
+  /** The event type; "message" when the server named none. */
+  event: string;
+  data: string;
+}
+
+export class SseParser {
+  /**
+   * The id of the last complete event that set one, or undefined. An id counts only once its
+   * event is complete (the blank line came), so a stream cut mid-event resumes before that event.
+   */
+  lastEventId: string | undefined;
+  /** The reconnection delay the server asked for, in milliseconds, if it did. */
+  retry: number | undefined;
+  #line = "";
+  /** The last chunk ended in CR: an LF starting the next chunk belongs to the same line end. */
+  #afterCR = false;
+  #data: string[] = [];
+  #event = "";
+  #id: string | undefined;
+
+  /** Takes the next piece of decoded text and returns the events it completed. */
+  push(text: string): ReceivedEvent[] {
+    const events: ReceivedEvent[] = [];
+    let start = 0;
+    if (this.#afterCR && text.startsWith("\n")) start = 1;
+    this.#afterCR = false;
+    for (let at = start; at < text.length; at++) {
+      const char = text[at];
+      if (char !== "\n" && char !== "\r") continue;
+      this.#field(this.#line + text.slice(start, at), events);
+      this.#line = "";
+      if (char === "\r") {
+        if (at + 1 === text.length) this.#afterCR = true;
+        else if (text[at + 1] === "\n") at++;
+      }
+      start = at + 1;
+    }
+    this.#line += text.slice(start);
+    return events;
+  }
+
+  #field(line: string, events: ReceivedEvent[]): void {
+    if (line === "") return this.#dispatch(events);
+    if (line.startsWith(":")) return;
+    const colon = line.indexOf(":");
+    const name = colon === -1 ? line : line.slice(0, colon);
+    let value = colon === -1 ? "" : line.slice(colon + 1);
+    if (value.startsWith(" ")) value = value.slice(1);
+    switch (name) {
+      case "data": this.#data.push(value); break;
+      case "event": this.#event = value; break;
+      // An id containing NUL is ignored, as the WHATWG rules say.
+      case "id": if (!value.includes("\0")) this.#id = value; break;
+      case "retry": if (/^\d+$/.test(value)) this.retry = Number(value); break;
+      // Unknown fields are ignored.
+    }
+  }
+
+  #dispatch(events: ReceivedEvent[]): void {
+    if (this.#id !== undefined) this.lastEventId = this.#id;
+    // An event with no data line is not dispatched; `data:` with nothing after it is, with "".
+    if (this.#data.length > 0) events.push({ event: this.#event || "message", data: this.#data.join("\n") });
+    this.#data = [];
+    this.#event = "";
+  }
+}
+
+/**
+ * Feeds a response body through a parser, one callback per event. Returns normally when the body
+ * ends or `stop()` returns true after an event; a dropped connection rejects (as fetch reports it).
+ */
+export async function readEvents(
+  body: ReadableStream<Uint8Array>,
+  parser: SseParser,
+  onEvent: (event: ReceivedEvent) => void,
+  stop: () => boolean = () => false,
+): Promise<void> {
+  const reader = body.getReader();
+  // A multi-byte character may be split across chunks; the streaming decoder keeps the pieces.
+  const decoder = new TextDecoder();
+  try {
+    for (;;) {
+      const { done, value } = await reader.read();
+      const events = parser.push(done ? decoder.decode() : decoder.decode(value, { stream: true }));
+      // An event cut off by the end of the body is never dispatched (WHATWG: "incomplete event").
+      for (const event of events) {
+        onEvent(event);
+        if (stop()) return;
+      }
+      if (done) return;
+    }
+  } finally {
+    // Releases the connection, whether we stopped early or the body ended.
+    void reader.cancel().catch(() => {});
+  }
+}
