@@ -1,0 +1,128 @@
+// Streamable HTTP without sessions: every POST is served on its own and answered with JSON, no
+// MCP-Session-Id is issued, GET and DELETE are 405, and a tool that needs the client (sampling)
+// fails with a clear tool error instead of waiting for an answer that cannot come.
+// Spec: https://modelcontextprotocol.io/specification/2025-11-25/basic/transports#session-management
+// (sessions are optional) and #listening-for-messages-from-the-server (405 when no GET stream).
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { createDemoServer } from "../../src/demo/server-definition.js";
+import { McpServer, text } from "../../src/server/definition.js";
+import { eventually, initializeRequest, LATEST, notification, post, request, serve, withinLimit, type Message } from "../helpers/http-peer.js";
+
+function withSamplingTool(): McpServer {
+  const mcp = createDemoServer();
+  mcp.tool({ name: "ask", inputSchema: { type: "object" } }, async (_args, context) => {
+    const answer = await context.sample({ messages: [{ role: "user", content: { type: "text", text: "hi" } }], maxTokens: 5 });
+    return { content: [text(JSON.stringify(answer))] };
+  });
+  return mcp;
+}
+
+const VERSION = { "mcp-protocol-version": LATEST };
+
+test("stateless: initialize is answered with JSON and no MCP-Session-Id", async () => {
+  const served = await serve({ stateless: true });
+  try {
+    const response = await post(served.url, initializeRequest());
+    assert.equal(response.status, 200);
+    assert.match(response.headers.get("content-type") ?? "", /^application\/json/);
+    assert.equal(response.headers.get("mcp-session-id"), null);
+    assert.equal(((await response.json()) as Message).result.protocolVersion, LATEST);
+  } finally {
+    await served.close();
+  }
+});
+
+test("stateless: tools/call works without a handshake and comes back as one JSON body", async () => {
+  const served = await serve({ stateless: true });
+  try {
+    const response = await post(served.url, request("e", "tools/call", { name: "echo", arguments: { text: "solo" } }), VERSION);
+    assert.equal(response.status, 200);
+    assert.match(response.headers.get("content-type") ?? "", /^application\/json/);
+    assert.equal(response.headers.get("mcp-session-id"), null);
+    assert.deepEqual(await response.json(), { jsonrpc: "2.0", id: "e", result: { content: [{ type: "text", text: "echo: solo" }] } });
+  } finally {
+    await served.close();
+  }
+});
+
+test("stateless: the MCP-Protocol-Version header picks the rules; without it 2025-03-26 applies", async () => {
+  const served = await serve({ stateless: true });
+  try {
+    const call = request(1, "tools/call", { name: "add", arguments: { a: 1, b: 2 } });
+    const latest = (await (await post(served.url, call, VERSION)).json()) as Message;
+    assert.deepEqual(latest.result.structuredContent, { sum: 3 });
+    // Spec (transports#protocol-version-header): no header and no other hint: assume 2025-03-26,
+    // which has no structuredContent.
+    const assumed = (await (await post(served.url, call)).json()) as Message;
+    assert.equal(assumed.result.content[0].text, "3");
+    assert.equal("structuredContent" in assumed.result, false);
+    assert.equal((await post(served.url, call, { "mcp-protocol-version": "1999-01-01" })).status, 400);
+  } finally {
+    await served.close();
+  }
+});
+
+test("stateless: GET and DELETE are 405", async () => {
+  const served = await serve({ stateless: true });
+  try {
+    const get = await fetch(served.url, { headers: { accept: "text/event-stream" } });
+    assert.equal(get.status, 405);
+    const del = await fetch(served.url, { method: "DELETE" });
+    assert.equal(del.status, 405);
+    assert.ok(get.headers.get("allow")?.includes("POST"));
+  } finally {
+    await served.close();
+  }
+});
+
+test("stateless: a notification gets 202", async () => {
+  const served = await serve({ stateless: true });
+  try {
+    const response = await post(served.url, notification("notifications/initialized"), VERSION);
+    assert.equal(response.status, 202);
+    assert.equal(await response.text(), "");
+  } finally {
+    await served.close();
+  }
+});
+
+test("stateless: a tool that calls ctx.sample() gets an isError result saying why, not a hang", async () => {
+  const served = await serve({ stateless: true }, withSamplingTool());
+  try {
+    const response = await withinLimit("tools/call ask", post(served.url, request("ask", "tools/call", { name: "ask", arguments: {} }), VERSION));
+    assert.equal(response.status, 200);
+    const body = (await response.json()) as Message;
+    assert.equal(body.id, "ask");
+    assert.equal(body.result.isError, true);
+    assert.match(body.result.content[0].text, /stateless/);
+  } finally {
+    await served.close();
+  }
+});
+
+test("stateless: concurrent requests leave no session behind", async () => {
+  const mcp = createDemoServer();
+  const served = await serve({ stateless: true }, mcp);
+  try {
+    const answers = await Promise.all(
+      Array.from({ length: 40 }, (_, i) => post(served.url, request(i, "tools/call", { name: "echo", arguments: { text: `n${i}` } }), VERSION).then(async (r) => (await r.json()) as Message)),
+    );
+    assert.deepEqual(answers.map((a) => a.result.content[0].text), answers.map((_, i) => `echo: n${i}`));
+    assert.equal(served.http.streamable.sessionCount, 0);
+    await eventually("the per-request sessions to close", () => mcp.sessionCount === 0);
+  } finally {
+    await served.close();
+  }
+});
+
+test("stateless: the legacy HTTP+SSE endpoint is not offered", async () => {
+  const served = await serve({ stateless: true });
+  try {
+    const response = await fetch(served.origin + "/sse", { headers: { accept: "text/event-stream" } });
+    assert.equal(response.status, 404);
+    await response.text();
+  } finally {
+    await served.close();
+  }
+});
