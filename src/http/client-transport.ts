@@ -5,7 +5,7 @@
 // Left out: OAuth flows (the caller supplies a bearer token), and the fallback to HTTP+SSE (legacy-client.ts).
 
 import { setTimeout as sleep } from "node:timers/promises";
-import { encodeMessage, idKey, isObject, type JSONRPCMessage, type RequestId } from "../jsonrpc/messages.js";
+import { encodeMessage, isObject, type JSONRPCMessage, type RequestId } from "../jsonrpc/messages.js";
 import type { Transport, TransportHandlers } from "../protocol/transport.js";
 import {
   discard, fetchStep, HttpNetworkError, HttpProtocolError, HttpTransportClosedError, isEventStream, isJson, requestHeaders,
@@ -46,7 +46,7 @@ export class StreamableHttpClientTransport implements Transport {
   #sessionLost = false;
   #reinitializing: Promise<void> | undefined;
   /** Requests not answered yet, each with the controller of the POST waiting for it. */
-  readonly #waiting = new Map<string, AbortController>();
+  readonly #waiting = new Map<RequestId, AbortController>();
   /** Every request and stream in flight, so that close() can abort them all. */
   readonly #inFlight = new Set<AbortController>();
   #listener: AbortController | undefined;
@@ -125,7 +125,7 @@ export class StreamableHttpClientTransport implements Transport {
   /** One POST and its answer: 202, a JSON body, or an event stream followed until it answers. */
   async #exchange(outgoing: Outgoing, controller: AbortController, deliver: (text: string) => void): Promise<void> {
     const { step, ids } = outgoing;
-    for (const id of ids) this.#waiting.set(idKey(id), controller);
+    for (const id of ids) this.#waiting.set(id, controller);
     const sent = this.#sessionId;
     // Spec (transports#sending-messages-to-the-server): Accept lists both types; one message per POST.
     const response = await this.#request("POST", step, controller.signal, { accept: POST_ACCEPT, "content-type": "application/json" }, outgoing.text, outgoing.initialize);
@@ -148,7 +148,7 @@ export class StreamableHttpClientTransport implements Transport {
       throw new HttpNetworkError(step, this.url, error);
     }
     deliver(text);
-    if (ids.some((id) => this.#waiting.has(idKey(id)))) throw new HttpProtocolError(`${step}: the server's JSON answer is not the response to the request`);
+    if (ids.some((id) => this.#waiting.has(id))) throw new HttpProtocolError(`${step}: the server's JSON answer is not the response to the request`);
   }
 
   /**
@@ -156,7 +156,7 @@ export class StreamableHttpClientTransport implements Transport {
    * stream, at any time), waits the server's `retry` delay and resumes with GET and Last-Event-ID.
    */
   async #follow(response: Response, step: string, ids: RequestId[] | undefined, signal: AbortSignal, deliver: (text: string) => void): Promise<void> {
-    const answered = () => ids !== undefined && ids.every((id) => !this.#waiting.has(idKey(id)));
+    const answered = () => ids !== undefined && ids.every((id) => !this.#waiting.has(id));
     let lastEventId: string | undefined;
     let retryMs = this.#options.retryMs ?? 1000;
     for (;;) {
@@ -239,7 +239,7 @@ export class StreamableHttpClientTransport implements Transport {
     let swallowed = false;
     for (const item of parseItems(text)) {
       if (!isObject(item) || "method" in item || (typeof item.id !== "string" && typeof item.id !== "number")) continue;
-      this.#waiting.delete(idKey(item.id));
+      this.#waiting.delete(item.id);
       if (this.#initialize && item.id === this.#initialize.id && isObject(item.result) && typeof item.result.protocolVersion === "string") {
         this.#protocolVersion = item.result.protocolVersion;
       }
@@ -273,8 +273,8 @@ export class StreamableHttpClientTransport implements Transport {
   /** The request was cancelled: stop reading its stream (which the server may keep open). */
   #forget(requestId: unknown): void {
     if (typeof requestId !== "string" && typeof requestId !== "number") return;
-    const controller = this.#waiting.get(idKey(requestId));
-    this.#waiting.delete(idKey(requestId));
+    const controller = this.#waiting.get(requestId);
+    this.#waiting.delete(requestId);
     controller?.abort();
   }
 
@@ -286,7 +286,7 @@ export class StreamableHttpClientTransport implements Transport {
 
   #end(controller: AbortController, ids: RequestId[]): void {
     this.#inFlight.delete(controller);
-    for (const id of ids) if (this.#waiting.get(idKey(id)) === controller) this.#waiting.delete(idKey(id));
+    for (const id of ids) if (this.#waiting.get(id) === controller) this.#waiting.delete(id);
   }
 }
 

@@ -182,8 +182,3 @@ export function isObject(value: unknown): value is { [key: string]: unknown } {
 export function encodeMessage(message: JSONRPCMessage | JSONRPCMessage[]): string {
   return JSON.stringify(message);
 }
-
-/** A stable map key for an id that keeps its type: `1` -> "n:1", `"1"` -> "s:1". */
-export function idKey(id: RequestId): string {
-  return typeof id === "number" ? `n:${id}` : `s:${id}`;
-}

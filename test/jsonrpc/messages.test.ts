@@ -3,7 +3,7 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { readdirSync, readFileSync } from "node:fs";
-import { decodeMessage, encodeMessage, idKey, RpcError } from "../../src/jsonrpc/messages.js";
+import { decodeMessage, encodeMessage, RpcError } from "../../src/jsonrpc/messages.js";
 
 const dir = new URL("../../fixtures/codec/", import.meta.url);
 
@@ -43,11 +43,6 @@ test("codec: encoding never emits a raw newline, even for strings full of them",
   const text = encodeMessage({ jsonrpc: "2.0", id: 1, result: { text: "a\nb\r\nc\u2028d" } });
   assert.ok(!text.includes("\n"));
   assert.deepEqual(JSON.parse(text).result.text, "a\nb\r\nc\u2028d");
-});
-
-test("idKey keeps 1 and \"1\" apart", () => {
-  assert.notEqual(idKey(1), idKey("1"));
-  assert.equal(idKey(1), idKey(1));
 });
 
 test("RpcError renders its wire object, with data only when given", () => {

@@ -244,3 +244,14 @@ test("connection: when input ends, work in flight is answered before closing", a
   assert.deepEqual(peer.sent[0], { jsonrpc: "2.0", id: 20, result: { done: true } });
   assert.equal(closed, true);
 });
+
+test("connection: requests 1 and \"1\" in flight together are two requests, not a duplicate", async () => {
+  const { peer } = serve();
+  peer.write({ jsonrpc: "2.0", id: 1, method: "slow" });
+  peer.write({ jsonrpc: "2.0", id: "1", method: "slow" });
+  await settle();
+  await settle();
+  releaseAll();
+  await peer.waitForSent(2);
+  assert.deepEqual(peer.sent, [{ jsonrpc: "2.0", id: 1, result: { done: true } }, { jsonrpc: "2.0", id: "1", result: { done: true } }]);
+});
