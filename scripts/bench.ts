@@ -1,6 +1,8 @@
 // `npm run bench`: our stdio demo server against a minimal JSON-line echo server (the baseline,
 // scripts/bench/baseline-server.mjs), then our client against a raw JSON-line client, both driving
-// that baseline server (scripts/bench/client-driver.mjs). Each pair is measured in this run,
+// that baseline server (scripts/bench/client-driver.mjs), then our Streamable HTTP server against
+// a bare node:http echo server (scripts/bench/baseline-http.mjs), with JSON and with SSE answers,
+// both loaded by scripts/bench/http-load.mjs. Each pair is measured in this run,
 // interleaved so they share the noise. Prints absolute numbers, ratios and targets. Exits 0
 // whatever the speed; 1 only for wrong answers. Linux only: server CPU time and peak memory are
 // read from /proc/<pid>.
@@ -10,6 +12,7 @@ import { fileURLToPath } from "node:url";
 import { performance } from "node:perf_hooks";
 import { CLOCK_TICKS_PER_SECOND, type ServerCommand } from "./bench/child.js";
 import { clientLarge, clientLoad, type ClientLoadResult, type ClientSide } from "./bench/client-measure.js";
+import { HTTP_SERVERS, httpLoad, type HttpLoadResult, type HttpMode } from "./bench/http-measure.js";
 import { BenchCorrectnessError, coldStart, largeEcho, largeRequest, load, loadRequests, MIB, type LoadResult } from "./bench/measure.js";
 
 const COLD_RUNS = 15;
@@ -21,6 +24,12 @@ const CLIENT_CALLS = 50_000;
 /** Calls outstanding at once in a client load run: each answer starts the next call. */
 const CLIENT_WINDOW = 256;
 const CLIENT_RUNS = 5;
+const HTTP_CALLS = 5_000;
+/** Calls outstanding at once in an HTTP load run, one per keep-alive connection. */
+const HTTP_IN_FLIGHT = 64;
+const HTTP_RUNS = 3;
+/** Below this share of the baseline's HTTP calls/s the summary points at the profiler; not a target. */
+const HTTP_PROFILE_BELOW = 0.5;
 /** Room for a 64 MiB text plus the JSON-RPC envelope around it. */
 const LARGE_LIMIT_BYTES = 80 * MIB;
 /** Per-MiB time at 64 MiB over that at 16 MiB, up to which growth counts as linear. */
@@ -124,6 +133,27 @@ async function main(): Promise<number> {
   }
   phase(`client large results (${LARGE_RUNS} runs each of ${LARGE_MIB.join(", ")} MiB)`, started);
 
+  // No target was set for HTTP: these rows are for information, and the summary says how far off we are.
+  const httpShares: { mode: HttpMode; title: string; share: number }[] = [];
+  for (const [mode, title] of [["json", "JSON responses"], ["sse", "SSE responses"]] as const) {
+    started = performance.now();
+    const [oursHttp, baseHttp] = await interleaved(HTTP_RUNS, [HTTP_SERVERS[mode].ours, HTTP_SERVERS[mode].baseline], (server) => httpLoad(server, mode, HTTP_CALLS, HTTP_IN_FLIGHT));
+    const httpMedian = (results: HttpLoadResult[], key: keyof HttpLoadResult) => median(results.map((result) => result[key]));
+    // The driver's CPU per call says whether a side's calls/s is the driver's pace rather than the server's.
+    const driverCpu = `driver CPU ${httpMedian(oursHttp, "driverCpuMicrosecondsPerCall").toFixed(0)} / ${httpMedian(baseHttp, "driverCpuMicrosecondsPerCall").toFixed(0)} µs per call against ours / baseline`;
+    phase(`HTTP, ${title} (${HTTP_RUNS} runs each of ${HTTP_CALLS} echo calls, ${HTTP_IN_FLIGHT} in flight; ${driverCpu})`, started);
+    const oursHttpRate = httpMedian(oursHttp, "callsPerSecond");
+    const baseHttpRate = httpMedian(baseHttp, "callsPerSecond");
+    rows.push({
+      measure: `HTTP tools/call, ${title}: calls/s (median of ${HTTP_RUNS}; cost = baseline/ours)`,
+      ours: `${Math.round(oursHttpRate)} calls/s`,
+      baseline: `${Math.round(baseHttpRate)} calls/s`,
+      cost: baseHttpRate / oursHttpRate,
+    });
+    rows.push(costRow(`HTTP server CPU per tools/call, ${title}, user+sys (median of ${HTTP_RUNS})`, httpMedian(oursHttp, "cpuMicrosecondsPerCall"), httpMedian(baseHttp, "cpuMicrosecondsPerCall"), "µs", 1));
+    httpShares.push({ mode, title, share: oursHttpRate / baseHttpRate });
+  }
+
   printTable(rows);
   console.log("\nTime per MiB of large echoes (growth = per-MiB time at 64 MiB / at 16 MiB):");
   const linear: Record<string, boolean> = {};
@@ -143,6 +173,10 @@ async function main(): Promise<number> {
   }
   console.log(`  info  large-message time grows ${linear.ours ? "linearly" : "faster than linearly"} for ours (baseline: ${linear.baseline ? "linear" : "not linear"})`);
   console.log(`  info  large-result time grows ${linear["ours client"] ? "linearly" : "faster than linearly"} for our client (raw client: ${linear["raw client"] ? "linear" : "not linear"})`);
+  for (const { mode, title, share } of httpShares) {
+    const hint = share < HTTP_PROFILE_BELOW ? `; below ${HTTP_PROFILE_BELOW}x: profile with scripts/bench/profile.ts ${mode === "json" ? "http" : "http-sse"}` : "";
+    console.log(`  info  HTTP tools/call, ${title}: ours at ${share.toFixed(2)}x the baseline's calls/s (no target${hint})`);
+  }
   console.log(`\nbench finished in ${((performance.now() - benchStarted) / 1000).toFixed(1)} s`);
   return 0;
 }

@@ -4,6 +4,8 @@
 // source maps. A client profile covers the driver's whole life, start-up and handshake included.
 // Usage: node --import tsx scripts/bench/profile.ts [load|cold|large] [ours|baseline|<server.js>] [top=25]
 //        node --import tsx scripts/bench/profile.ts [client-load|client-large] [ours|raw] [top=25]
+//        node --import tsx scripts/bench/profile.ts [http|http-sse] [ours|baseline] [top=25]
+// (http: JSON responses; an http profile covers the server's whole life, start-up and handshake included.)
 
 import { mkdtempSync, readdirSync, readFileSync } from "node:fs";
 import { SourceMap } from "node:module";
@@ -11,6 +13,7 @@ import { tmpdir } from "node:os";
 import { join, relative } from "node:path";
 import { fileURLToPath } from "node:url";
 import { clientLarge, clientLoad, type ClientSide } from "./client-measure.js";
+import { HTTP_SERVERS, httpLoad, type HttpMode } from "./http-measure.js";
 import { coldStart, largeEcho, largeRequest, load, loadRequests, MIB } from "./measure.js";
 
 interface ProfileNode {
@@ -55,8 +58,17 @@ if (scenario === "load") {
 } else if (scenario === "client-large") {
   const elapsed = await clientLarge(target as ClientSide, 64 * MIB, profilerArgs);
   console.log(`client-large: 64 MiB result in ${elapsed.toFixed(0)} ms (profiler on)`);
+} else if (scenario === "http" || scenario === "http-sse") {
+  const mode: HttpMode = scenario === "http" ? "json" : "sse";
+  const calls = 20_000;
+  const command = { ...HTTP_SERVERS[mode][target === "baseline" ? "baseline" : "ours"], nodeArgs: profilerArgs };
+  // The bundle has no source map of its own (dist/server.js.map is the entry's, from before
+  // bundling); the unbundled entry runs the same code with maps that point into src/.
+  if (command.script.endsWith("/dist/server.js")) command.script = `${root}dist/server.unbundled.js`;
+  const result = await httpLoad(command, mode, calls, 64);
+  console.log(`${scenario}: ${calls} calls, 64 in flight, ${Math.round(result.callsPerSecond)} calls/s, ${result.cpuMicrosecondsPerCall.toFixed(1)} µs server CPU per call (profiler on)`);
 } else {
-  throw new Error(`profile: unknown scenario ${scenario}; use load, cold, large, client-load or client-large`);
+  throw new Error(`profile: unknown scenario ${scenario}; use load, cold, large, client-load, client-large, http or http-sse`);
 }
 
 const self = new Map<string, number>();

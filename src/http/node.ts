@@ -30,11 +30,18 @@ async function respond(handle: FetchHandler, req: IncomingMessage, res: ServerRe
     ...(hasBody ? { duplex: "half" } : {}),
   } as RequestInit);
   const response = await handle(request);
-  res.writeHead(response.status, Object.fromEntries(response.headers));
+  const answerHeaders: Record<string, string> = Object.fromEntries(response.headers);
   if (!response.body) {
-    res.end();
+    res.writeHead(response.status, answerHeaders).end();
     return;
   }
+  // A body of known length (a JSON answer) goes out with its headers in one write; anything else
+  // (an SSE stream) is sent as it comes, headers first so the client sees the stream open at once.
+  if (answerHeaders["content-length"] !== undefined) {
+    res.writeHead(response.status, answerHeaders).end(Buffer.from(await response.arrayBuffer()));
+    return;
+  }
+  res.writeHead(response.status, answerHeaders);
   res.flushHeaders();
   const reader = response.body.getReader();
   // The client went away: stop reading, which tells the stream (and the session) it is gone.

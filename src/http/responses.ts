@@ -8,8 +8,10 @@ export function errorResponse(status: number, message: string, headers: Record<s
   return jsonResponse(status, { jsonrpc: "2.0", error: { code, message } }, headers);
 }
 
+/** A JSON body; its length is given, so the node:http adapter can send it in one write. */
 export function jsonResponse(status: number, body: unknown, headers: Record<string, string> = {}): Response {
-  return new Response(JSON.stringify(body), { status, headers: { "content-type": "application/json", ...headers } });
+  const text = JSON.stringify(body);
+  return new Response(text, { status, headers: { "content-type": "application/json", "content-length": String(Buffer.byteLength(text)), ...headers } });
 }
 
 /** Reads the body as UTF-8 text, stopping as soon as it passes `limit` bytes. */
