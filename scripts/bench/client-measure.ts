@@ -32,20 +32,26 @@ export async function clientLarge(side: ClientSide, bytes: number, nodeArgs: str
   return (figures as { elapsedMs: number }).elapsedMs;
 }
 
-/**
- * Runs the driver to its end and returns the JSON object on the last line of its stdout.
- * `nodeArgs` are options for node itself, before the script (e.g. --cpu-prof).
- */
+/** Runs the client driver; see runDriverScript. */
 function runDriver(side: ClientSide, args: string[], step: string, nodeArgs: string[]): Promise<{ [key: string]: unknown }> {
   const name = `${side} client`;
-  const child = spawn(process.execPath, [...nodeArgs, DRIVER, side, ...args], { stdio: ["ignore", "pipe", "pipe"] });
+  return runDriverScript([...nodeArgs, DRIVER, side, ...args], (message) => new Error(`${name}: ${step}: ${message}`));
+}
+
+/**
+ * Runs a driver script (with node's own options first) to its end and returns the JSON object on
+ * the last line of its stdout; a `problem` there is a BenchCorrectnessError. Shared by the client
+ * and HTTP measurements.
+ */
+export function runDriverScript(nodeArgsAndScript: string[], failure: (message: string) => Error): Promise<{ [key: string]: unknown }> {
+  const child = spawn(process.execPath, nodeArgsAndScript, { stdio: ["ignore", "pipe", "pipe"] });
   let stdout = "";
   let stderr = "";
   child.stdout.setEncoding("utf8").on("data", (chunk: string) => (stdout += chunk));
   child.stderr.setEncoding("utf8").on("data", (chunk: string) => (stderr = (stderr + chunk).slice(-STDERR_KEPT)));
   return new Promise((resolve, reject) => {
     const timer = setTimeout(() => child.kill("SIGKILL"), DRIVER_TIMEOUT_MS);
-    const fail = (message: string) => reject(new Error(`${name}: ${step}: ${message}${stderr.trim() ? `\n  stderr: ${stderr.trim()}` : ""}`));
+    const fail = (message: string) => reject(failure(`${message}${stderr.trim() ? `\n  stderr: ${stderr.trim()}` : ""}`));
     child.on("error", (error) => (clearTimeout(timer), fail(error.message)));
     child.on("close", (code, signal) => {
       clearTimeout(timer);
@@ -57,7 +63,7 @@ function runDriver(side: ClientSide, args: string[], step: string, nodeArgs: str
       } catch {
         return fail(`unreadable driver output ${JSON.stringify(stdout.slice(0, 300))}`);
       }
-      if (typeof figures.problem === "string") reject(new BenchCorrectnessError(`${name}: ${step}: ${figures.problem}`));
+      if (typeof figures.problem === "string") reject(new BenchCorrectnessError(failure(figures.problem).message));
       else resolve(figures);
     });
   });

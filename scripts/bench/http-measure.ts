@@ -6,6 +6,7 @@
 import { spawn } from "node:child_process";
 import { fileURLToPath } from "node:url";
 import { CLOCK_TICKS_PER_SECOND, type ServerCommand } from "./child.js";
+import { runDriverScript } from "./client-measure.js";
 import { BenchCorrectnessError } from "./measure.js";
 
 /** How answers come back: one application/json body, or an SSE stream per POST. */
@@ -62,7 +63,7 @@ export async function httpLoad(command: ServerCommand, mode: HttpMode, calls: nu
       });
     });
     const args = [endpoint, mode, String(calls), String(inFlight), String(server.pid), String(CLOCK_TICKS_PER_SECOND)];
-    const figures = await runDriver(args, (message) => failure(message));
+    const figures = await runDriverScript([DRIVER, ...args], failure);
     if (server.exitCode !== null) throw failure(`server exited with code ${server.exitCode} during the run`);
     const { seconds, serverCpuMicroseconds, driverCpuMicroseconds } = figures as { seconds: number; serverCpuMicroseconds: number; driverCpuMicroseconds: number };
     return { callsPerSecond: calls / seconds, cpuMicrosecondsPerCall: serverCpuMicroseconds / calls, driverCpuMicrosecondsPerCall: driverCpuMicroseconds / calls };
@@ -74,29 +75,3 @@ export async function httpLoad(command: ServerCommand, mode: HttpMode, calls: nu
   }
 }
 
-/** Runs the load driver to its end and returns the JSON object on the last line of its stdout. */
-function runDriver(args: string[], failure: (message: string) => Error): Promise<{ [key: string]: unknown }> {
-  const driver = spawn(process.execPath, [DRIVER, ...args], { stdio: ["ignore", "pipe", "pipe"] });
-  let stdout = "";
-  let stderr = "";
-  driver.stdout.setEncoding("utf8").on("data", (chunk: string) => (stdout += chunk));
-  driver.stderr.setEncoding("utf8").on("data", (chunk: string) => (stderr = (stderr + chunk).slice(-STDERR_KEPT)));
-  return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => driver.kill("SIGKILL"), DRIVER_TIMEOUT_MS);
-    const fail = (message: string) => reject(failure(`${message}${stderr.trim() ? `\n  driver stderr: ${stderr.trim()}` : ""}`));
-    driver.on("error", (error) => (clearTimeout(timer), fail(error.message)));
-    driver.on("close", (code, signal) => {
-      clearTimeout(timer);
-      if (code !== 0) return fail(signal === "SIGKILL" ? `no result after ${DRIVER_TIMEOUT_MS} ms` : `driver exited with code ${code ?? signal}`);
-      const lines = stdout.trim().split("\n");
-      let figures: { [key: string]: unknown };
-      try {
-        figures = JSON.parse(lines[lines.length - 1]!) as { [key: string]: unknown };
-      } catch {
-        return fail(`unreadable driver output ${JSON.stringify(stdout.slice(0, 300))}`);
-      }
-      if (typeof figures.problem === "string") reject(new BenchCorrectnessError(failure(figures.problem).message));
-      else resolve(figures);
-    });
-  });
-}
