@@ -23,7 +23,10 @@ export interface NotificationRow {
 export type Row<C> = RequestRow<C> | NotificationRow;
 
 export interface DispatcherOptions {
-  /** Decides, before the handler runs, whether the method may be called now; returns the error if not. */
+  /**
+   * Decides, before the handler runs, whether the method may be called now; returns the error if
+   * not. For a notification a refusal only means it is dropped: notifications are never answered.
+   */
   gate?: (method: string, kind: "request" | "notification") => RpcError | undefined;
   /** Hears about failures that the peer only sees as a generic internal error. */
   onInternalError?: (method: string, error: unknown) => void;

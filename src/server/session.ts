@@ -148,10 +148,9 @@ export class ServerSession {
   }
 
   #gate(method: string, kind: "request" | "notification"): RpcError | undefined {
-    if (kind === "notification") {
-      // Before initialize, only the handshake's own notification means anything.
-      return this.state === "awaiting-initialize" ? new RpcError(ErrorCode.InvalidRequest, "ignored") : undefined;
-    }
+    // Notifications are never refused (nor answered): the one this role handles,
+    // notifications/initialized, checks the lifecycle state itself.
+    if (kind === "notification") return undefined;
     if (method === "ping" || method === "initialize") return undefined;
     if (this.state === "awaiting-initialize") {
       return new RpcError(ErrorCode.InvalidRequest, `${method}: the session is not initialized: send initialize first`);

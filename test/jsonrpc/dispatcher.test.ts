@@ -78,3 +78,12 @@ test("params: readers name nested fields and check types", () => {
   assert.throws(() => new Params("x", { id: 1.5 }).id("id"), /string or an integer/);
   assert.deepEqual(new Params("x", undefined).value, {});
 });
+
+test("dispatcher: a gated notification is dropped without running its handler", async () => {
+  let ran = false;
+  const gated = new Dispatcher<null>([{ method: "n", kind: "notification", handle: () => void (ran = true) }], {
+    gate: (_method, kind) => (kind === "notification" ? new RpcError(-32600, "not now") : undefined),
+  });
+  assert.equal(await gated.handleNotification({ jsonrpc: "2.0", method: "n" }), undefined);
+  assert.equal(ran, false);
+});
