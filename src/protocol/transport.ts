@@ -33,6 +33,12 @@ export interface SendOptions {
    * request's own response stream; stdio has one stream and ignores it.
    */
   relatedRequestId?: RequestId;
+  /**
+   * For a request: aborted when the sender stops waiting for its answer (a timeout, the caller's
+   * abort, or the connection closing). A transport that holds something open for the answer (an
+   * HTTP POST and its response stream) stops it locally; stdio has nothing to stop and ignores it.
+   */
+  signal?: AbortSignal;
 }
 
 export interface Transport {
