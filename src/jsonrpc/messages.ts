@@ -170,6 +170,25 @@ function invalid(message: string, id?: RequestId): Incoming {
   return { kind: "invalid", error: new RpcError(ErrorCode.InvalidRequest, `invalid request: ${message}`), id };
 }
 
+/**
+ * The most messages one batch may hold. A batch is one read but fans out into one handler and one
+ * answer per item, all held until the last is done: without a bound, a body of a few MiB becomes
+ * gigabytes of answers. JSON-RPC sets no limit; ours is generous for real clients (which send a
+ * handful) and small enough that a batch costs at most this many answers at once.
+ */
+export const DEFAULT_MAX_BATCH_ITEMS = 100;
+
+/**
+ * Why a batch is refused as a whole, or undefined when its items may be handled. Spec (JSON-RPC
+ * 2.0 #batch): an empty array is one Invalid Request error; an over-long one gets the same code,
+ * with the limit in `data`, and none of its items is handled. Every transport asks here.
+ */
+export function batchRefusal(count: number, limit: number): RpcError | undefined {
+  if (count === 0) return new RpcError(ErrorCode.InvalidRequest, "invalid request: empty batch");
+  if (count > limit) return new RpcError(ErrorCode.InvalidRequest, `invalid request: a batch of ${count} messages exceeds the limit of ${limit}`, { limit });
+  return undefined;
+}
+
 export function isObject(value: unknown): value is { [key: string]: unknown } {
   return typeof value === "object" && value !== null && !Array.isArray(value);
 }

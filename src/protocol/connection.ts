@@ -5,7 +5,7 @@
 
 import { Dispatcher } from "../jsonrpc/dispatcher.js";
 import {
-  classify, decodeMessage, ErrorCode, RpcError,
+  batchRefusal, classify, decodeMessage, DEFAULT_MAX_BATCH_ITEMS, ErrorCode, RpcError,
   type Incoming, type JSONRPCMessage, type JSONRPCRequest, type JSONRPCResponse, type RequestId,
 } from "../jsonrpc/messages.js";
 import { ConnectionClosedError, PendingRequests, type TimeoutPolicy } from "../jsonrpc/pending.js";
@@ -30,6 +30,8 @@ export interface ConnectionOptions {
   onProblem?: (message: string) => void;
   /** After the peer's input ends, how long requests in flight may still run before closing. */
   drainMs?: number;
+  /** The most messages one batch may hold (default DEFAULT_MAX_BATCH_ITEMS); see batchRefusal. */
+  maxBatchItems?: number;
 }
 
 export interface RequestOptions {
@@ -54,6 +56,7 @@ export class Connection {
   #closed = false;
   #closeListeners: ((cause?: Error) => void)[] = [];
   readonly #drainMs: number;
+  readonly #maxBatchItems: number;
   readonly #inbox = new Inbox();
 
   constructor(transport: Transport, options: ConnectionOptions) {
@@ -63,6 +66,7 @@ export class Connection {
     this.#onProblem = options.onProblem ?? (() => {});
     this.#incoming = new IncomingRequests(this);
     this.#drainMs = options.drainMs ?? 1500;
+    this.#maxBatchItems = options.maxBatchItems ?? DEFAULT_MAX_BATCH_ITEMS;
   }
 
   /** Starts reading from the transport. */
@@ -201,8 +205,9 @@ export class Connection {
       await this.#sendError(error, undefined, false);
       return undefined;
     }
-    if (items.length === 0) {
-      await this.#sendError(new RpcError(ErrorCode.InvalidRequest, "invalid request: empty batch"), undefined, false);
+    const refusal = batchRefusal(items.length, this.#maxBatchItems);
+    if (refusal) {
+      await this.#sendError(refusal, undefined, false);
       return undefined;
     }
     const answers = await Promise.all(items.map((item) => this.#receive(classify(item), true)));

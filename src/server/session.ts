@@ -37,6 +37,8 @@ export interface ServerSessionOptions {
    * initialize, which it answers as usual).
    */
   stateless?: { protocolVersion?: ProtocolVersion };
+  /** The most messages one JSON-RPC batch may hold (see batchRefusal in jsonrpc/messages.ts). */
+  maxBatchItems?: number;
 }
 
 /** A settled promise, for the many log calls that send nothing. */
@@ -70,7 +72,7 @@ export class ServerSession {
         onInternalError: (method, error) => this.#onProblem(`${method}: handler failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`),
       },
     );
-    this.connection = new Connection(transport, { dispatcher, onProblem: this.#onProblem });
+    this.connection = new Connection(transport, { dispatcher, onProblem: this.#onProblem, maxBatchItems: options.maxBatchItems });
     this.connection.onClose(() => {
       this.state = "closed";
     });

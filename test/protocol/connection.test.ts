@@ -1,7 +1,7 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { Dispatcher } from "../../src/jsonrpc/dispatcher.js";
-import { RpcError } from "../../src/jsonrpc/messages.js";
+import { DEFAULT_MAX_BATCH_ITEMS, RpcError } from "../../src/jsonrpc/messages.js";
 import { ConnectionClosedError, RequestAbortedError } from "../../src/jsonrpc/pending.js";
 import { Connection, type RequestContext } from "../../src/protocol/connection.js";
 import { createMemoryPair } from "../../src/protocol/transport.js";
@@ -38,10 +38,10 @@ function rows(log: string[] = []) {
   ]);
 }
 
-function serve(policy = { batches: false, omitUnreadableId: true }, log: string[] = []) {
+function serve(policy = { batches: false, omitUnreadableId: true }, log: string[] = [], maxBatchItems?: number) {
   const peer = new RawPeer();
   const problems: string[] = [];
-  const connection = new Connection(peer, { dispatcher: rows(log), policy, onProblem: (m) => problems.push(m) });
+  const connection = new Connection(peer, { dispatcher: rows(log), policy, onProblem: (m) => problems.push(m), maxBatchItems });
   connection.start();
   return { peer, connection, problems, log };
 }
@@ -179,6 +179,34 @@ test("connection: an empty batch is one Invalid Request error; a batch of notifi
   await settle();
   await settle();
   assert.equal(peer.sent.length, 1);
+});
+
+test("connection: a batch over the item limit is refused whole, with the limit in data; none of it runs", async () => {
+  const log: string[] = [];
+  const { peer } = serve({ batches: true, omitUnreadableId: false }, log, 3);
+  const note = { jsonrpc: "2.0", method: "note" };
+  peer.write([{ jsonrpc: "2.0", id: 1, method: "echo" }, note, note, note]);
+  await peer.waitForSent(1);
+  assert.deepEqual(peer.sent[0], {
+    jsonrpc: "2.0",
+    id: null,
+    error: { code: -32600, message: "invalid request: a batch of 4 messages exceeds the limit of 3", data: { limit: 3 } },
+  });
+  // At the limit it is handled as usual.
+  peer.write([{ jsonrpc: "2.0", id: 2, method: "echo" }, note, note]);
+  await peer.waitForSent(2);
+  assert.deepEqual(peer.sent[1], [{ jsonrpc: "2.0", id: 2, result: { echoed: {} } }]);
+  await settle();
+  assert.deepEqual(log, ["note {}", "note {}"]);
+});
+
+test("connection: the default batch limit is DEFAULT_MAX_BATCH_ITEMS", async () => {
+  const { peer } = serve({ batches: true, omitUnreadableId: false });
+  const ping = (id: number) => ({ jsonrpc: "2.0", id, method: "echo" });
+  peer.write(Array.from({ length: DEFAULT_MAX_BATCH_ITEMS + 1 }, (_, i) => ping(i)));
+  await peer.waitForSent(1);
+  assert.equal((peer.sent[0] as { error: { code: number; data: unknown } }).error.code, -32600);
+  assert.deepEqual((peer.sent[0] as { error: { data: unknown } }).error.data, { limit: DEFAULT_MAX_BATCH_ITEMS });
 });
 
 test("connection: oversize input with a known id is answered to that id; invalid UTF-8 is a parse error", async () => {
