@@ -143,6 +143,11 @@ export class Connection {
     }
   }
 
+  /** A request of the peer's ended without a response (it was cancelled): the transport may stop waiting for one. */
+  unanswered(id: RequestId): void {
+    this.#transport.unanswered?.(id);
+  }
+
   async close(): Promise<void> {
     await this.#transport.close();
     this.#shutDown();

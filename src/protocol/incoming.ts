@@ -118,7 +118,10 @@ export class IncomingRequests {
     incoming.finished = true;
     this.#inFlight.delete(key);
     // Spec (basic/utilities/cancellation): the receiver of a cancellation SHOULD NOT send a response.
-    if (incoming.cancelled) return undefined;
+    if (incoming.cancelled) {
+      this.#connection.unanswered(key);
+      return undefined;
+    }
     return this.#deliver(response, inBatch);
   }
 

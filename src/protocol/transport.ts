@@ -48,6 +48,11 @@ export interface Transport {
   send(message: JSONRPCMessage | JSONRPCMessage[], options?: SendOptions): Promise<void>;
   /** Stops the transport; the close handler runs once. */
   close(): Promise<void>;
+  /**
+   * The peer's request `id` will get no response (the peer cancelled it). A transport that holds
+   * something open for that answer (an HTTP POST's response stream) lets it go; others ignore it.
+   */
+  unanswered?(id: RequestId): void;
 }
 
 /**

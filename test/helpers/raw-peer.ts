@@ -5,6 +5,8 @@ import type { Transport, TransportHandlers, UnreadableInput } from "../../src/pr
 
 export class RawPeer implements Transport {
   readonly sent: (JSONRPCMessage | JSONRPCMessage[])[] = [];
+  /** Ids the connection said it will never answer (cancelled requests). */
+  readonly unansweredIds: unknown[] = [];
   handlers: TransportHandlers | undefined;
   closed = false;
   #waiters: { count: number; resolve: () => void }[] = [];
@@ -22,6 +24,10 @@ export class RawPeer implements Transport {
         waiter.resolve();
       }
     }
+  }
+
+  unanswered(id: unknown): void {
+    this.unansweredIds.push(id);
   }
 
   async close(): Promise<void> {

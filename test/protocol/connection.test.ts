@@ -110,6 +110,8 @@ test("connection: a cancelled request aborts its handler and is never answered",
   await settle();
   assert.deepEqual(log, ["aborted"]);
   assert.deepEqual(peer.sent, [{ jsonrpc: "2.0", id: 7, result: { echoed: {} } }]);
+  // The transport hears that no answer will come, so it can end whatever waits for one (an HTTP POST).
+  assert.deepEqual(peer.unansweredIds, [6]);
 });
 
 test("connection: cancelling with the wrong id type cancels nothing", async () => {
