@@ -47,6 +47,16 @@ export class HttpSessionTransport implements Transport {
     return stream;
   }
 
+  /** Whether request `id` is still owed an answer on an open POST (a new request must not reuse it). */
+  awaits(id: RequestId): boolean {
+    return this.#byRequest.has(id);
+  }
+
+  /** The connection will not answer `id` (the client cancelled it): its POST stops waiting. */
+  unanswered(id: RequestId): void {
+    this.#byRequest.get(id)?.forget(id);
+  }
+
   /** The open POST stream with this name, for a client resuming it. */
   post(name: string): PostStream | undefined {
     return this.#posts.get(name);
@@ -93,8 +103,11 @@ export class HttpSessionTransport implements Transport {
   }
 
   #route(message: JSONRPCMessage | JSONRPCMessage[], options?: SendOptions): PostStream | undefined {
-    const first = Array.isArray(message) ? message[0] : message;
-    if (first && !("method" in first) && first.id !== undefined && first.id !== null) return this.#byRequest.get(first.id);
+    // A batch answer goes where any of its responses is awaited: an item may carry no id at all.
+    for (const item of Array.isArray(message) ? message : [message]) {
+      const stream = !("method" in item) && item.id !== undefined && item.id !== null ? this.#byRequest.get(item.id) : undefined;
+      if (stream) return stream;
+    }
     if (options?.relatedRequestId !== undefined) return this.#byRequest.get(options.relatedRequestId);
     return undefined;
   }

@@ -5,7 +5,7 @@
 // Left out: OAuth (only an optional static bearer token), and SSE polling by closing streams early.
 
 import { randomBytes } from "node:crypto";
-import { classify, isObject } from "../jsonrpc/messages.js";
+import { DEFAULT_MAX_BATCH_ITEMS } from "../jsonrpc/messages.js";
 import { isSupportedVersion, supports, type ProtocolVersion } from "../mcp/versions.js";
 import type { McpServer } from "../server/definition.js";
 import type { ServerSession } from "../server/session.js";
@@ -13,7 +13,8 @@ import { bearerMatches, checkTokenStrength, hostAllowed, originAllowed, type Sec
 import { HttpSessionTransport } from "./session-transport.js";
 import { formatEvent, SSE_HEADERS } from "./sse.js";
 import { SseSink } from "./streams.js";
-import { errorResponse, jsonResponse, mediaType, readBody, wantsBoth, wantsEventStream } from "./responses.js";
+import { localAnswers, readPostBody, type PostBody } from "./post-body.js";
+import { errorResponse, jsonResponse, mediaType, wantsBoth, wantsEventStream } from "./responses.js";
 
 export interface StreamableHttpOptions extends SecurityOptions {
   /** The endpoint path (default "/mcp"). */
@@ -28,6 +29,8 @@ export interface StreamableHttpOptions extends SecurityOptions {
   maxSessions?: number;
   /** The largest request body, in bytes (default 4 MiB); larger ones get 413. */
   maxBodyBytes?: number;
+  /** The most messages one batch may hold (default DEFAULT_MAX_BATCH_ITEMS); more get 400 with -32600. */
+  maxBatchItems?: number;
   /** How often open SSE streams get a keep-alive comment (default 15 s). */
   keepAliveMs?: number;
   /** The `retry` hint on SSE streams, in ms (default 1000). */
@@ -48,14 +51,14 @@ const DEFAULT_HEADER_VERSION: ProtocolVersion = "2025-03-26";
 
 export class StreamableHttpHandler {
   readonly #server: McpServer;
-  readonly #options: Required<Pick<StreamableHttpOptions, "path" | "sessionIdleMs" | "maxSessions" | "maxBodyBytes" | "keepAliveMs" | "retryMs">> & StreamableHttpOptions;
+  readonly #options: Required<Pick<StreamableHttpOptions, "path" | "sessionIdleMs" | "maxSessions" | "maxBodyBytes" | "maxBatchItems" | "keepAliveMs" | "retryMs">> & StreamableHttpOptions;
   readonly #sessions = new Map<string, LiveSession>();
   readonly #timer: ReturnType<typeof setInterval>;
 
   constructor(server: McpServer, options: StreamableHttpOptions = {}) {
     if (options.bearerToken !== undefined) checkTokenStrength(options.bearerToken);
     this.#server = server;
-    this.#options = { path: "/mcp", sessionIdleMs: 30 * 60_000, maxSessions: 1000, maxBodyBytes: 4 * 1024 * 1024, keepAliveMs: 15_000, retryMs: 1000, ...options };
+    this.#options = { path: "/mcp", sessionIdleMs: 30 * 60_000, maxSessions: 1000, maxBodyBytes: 4 * 1024 * 1024, maxBatchItems: DEFAULT_MAX_BATCH_ITEMS, keepAliveMs: 15_000, retryMs: 1000, ...options };
     // One timer for keep-alives and expiry; it never keeps the process alive by itself.
     this.#timer = setInterval(() => this.#tick(), Math.min(this.#options.keepAliveMs, 60_000));
     this.#timer.unref();
@@ -108,26 +111,11 @@ export class StreamableHttpHandler {
     // Spec (transports#sending-messages-to-the-server): the client MUST accept both JSON and SSE.
     if (!wantsBoth(request.headers.get("accept"))) return errorResponse(406, "not acceptable: Accept must list application/json and text/event-stream");
     if (mediaType(request.headers.get("content-type")) !== "application/json") return errorResponse(415, "unsupported media type: send application/json");
-    const body = await readBody(request, this.#options.maxBodyBytes);
-    if (body.tooLarge) return errorResponse(413, `payload too large: the limit is ${this.#options.maxBodyBytes} bytes`);
-    let parsed: unknown;
-    try {
-      parsed = JSON.parse(body.text);
-    } catch {
-      return errorResponse(400, "parse error: the body is not valid JSON", {}, -32700);
-    }
-    const isBatch = Array.isArray(parsed);
-    const items: unknown[] = Array.isArray(parsed) ? parsed : [parsed];
-    const requests = items.filter((m) => isObject(m) && typeof m.method === "string" && (typeof m.id === "string" || typeof m.id === "number"));
-    const isInitialize = requests.some((m) => (m as { method: string }).method === "initialize");
+    const body = await readPostBody(request, this.#options);
+    if (body instanceof Response) return body;
+    const { isBatch, isInitialize } = body;
 
     const versionHeader = request.headers.get("mcp-protocol-version");
-    // Every message must be JSON-RPC: one that is not gets 400 with the reason, as it would on stdio.
-    for (const item of items) {
-      const checked = classify(item);
-      if (checked.kind === "invalid") return jsonResponse(400, { jsonrpc: "2.0", ...(checked.id !== undefined ? { id: checked.id } : {}), error: checked.error.toErrorObject() });
-    }
-
     let live: LiveSession;
     if (this.#options.stateless) {
       live = this.#open({ stateless: isInitialize ? {} : { protocolVersion: (versionHeader as ProtocolVersion | null) ?? DEFAULT_HEADER_VERSION } });
@@ -144,33 +132,45 @@ export class StreamableHttpHandler {
     }
     // Batches belong to 2025-03-26 only; the connection answers them by its negotiated rules.
     if (isBatch && !supports(live.session.protocolVersion, "batches")) {
+      if (this.#options.stateless) void live.session.close();
       return errorResponse(400, "invalid request: JSON-RPC batches are not supported in this protocol version", {}, -32600);
     }
+    return this.#deliver(live, body, isInitialize && !this.#options.stateless ? { "mcp-session-id": live.id } : {});
+  }
 
+  /** Hands a judged body to its session and answers the POST: 202, a JSON body, or an SSE stream. */
+  async #deliver(live: LiveSession, body: PostBody, headers: Record<string, string>): Promise<Response> {
+    const local = localAnswers(body.invalid, supports(live.session.protocolVersion, "omitUnreadableId"));
+    const text = JSON.stringify(body.isBatch ? body.items : body.items[0]);
+    const stateless = this.#options.stateless;
     // Spec (transports#sending-messages-to-the-server): only notifications and responses: 202, no body.
-    if (requests.length === 0) {
-      live.transport.receive(body.text);
-      if (this.#options.stateless) void live.session.close();
-      return new Response(null, { status: 202 });
+    if (body.requestIds.length === 0) {
+      if (body.items.length > 0) live.transport.receive(text);
+      if (stateless) void live.session.close();
+      if (local.length === 0) return new Response(null, { status: 202 });
+      return jsonResponse(200, body.isBatch ? local : local[0], headers);
     }
-    const ids = requests.map((m) => (m as { id: string | number }).id);
-    const headers: Record<string, string> = {};
-    if (!this.#options.stateless && isInitialize) headers["mcp-session-id"] = live.id;
-    if (this.#options.stateless || this.#options.jsonResponses) {
-      const answered = new Promise<unknown>((resolve) => live.transport.openPost(ids, { json: resolve, batch: isBatch }));
-      live.transport.receive(body.text);
-      const answer = await answered;
-      if (this.#options.stateless) void live.session.close();
-      return jsonResponse(200, answer, headers);
+    if (stateless || this.#options.jsonResponses) {
+      return new Promise<Response>((resolve) => {
+        live.transport.openPost(body.requestIds, {
+          batch: body.isBatch,
+          local,
+          json: (answer) => {
+            if (stateless) void live.session.close();
+            resolve(answer === undefined ? new Response(null, { status: 202 }) : jsonResponse(200, answer, headers));
+          },
+        });
+        live.transport.receive(text);
+      });
     }
     const sink = new SseSink();
-    const stream = live.transport.openPost(ids, { sse: sink });
+    const stream = live.transport.openPost(body.requestIds, { sse: sink, local });
     // Spec (transports, SEP-1699, 2025-11-25): a priming event (an id, empty data) comes first, so
     // the client can resume even before the first real event.
-    if (!isInitialize && supports(live.session.protocolVersion, "ssePriming")) {
+    if (!body.isInitialize && supports(live.session.protocolVersion, "ssePriming")) {
       sink.write(formatEvent({ id: live.transport.events.append(stream.name, ""), data: "", retry: this.#options.retryMs }));
     }
-    live.transport.receive(body.text);
+    live.transport.receive(text);
     return new Response(sink.body, { status: 200, headers: { ...SSE_HEADERS, ...headers } });
   }
 
@@ -224,7 +224,7 @@ export class StreamableHttpHandler {
   #open(options: Parameters<McpServer["connect"]>[1]): LiveSession {
     const transport = new HttpSessionTransport(undefined, (message) =>
       this.#options.onProblem?.(`http: no open stream for ${JSON.stringify(message).slice(0, 200)}`));
-    const session = this.#server.connect(transport, { onProblem: this.#options.onProblem, ...options });
+    const session = this.#server.connect(transport, { onProblem: this.#options.onProblem, maxBatchItems: this.#options.maxBatchItems, ...options });
     if (this.#options.stateless) return { id: "", session, transport, lastSeen: Date.now() };
     // Spec (transports#session-management): the id SHOULD be globally unique and cryptographically
     // secure, and MUST be visible ASCII only.

@@ -3,7 +3,7 @@
 // session's EventStore keeps for resumption, or (JSON mode) one body with the response(s).
 // Spec: https://modelcontextprotocol.io/specification/2025-11-25/basic/transports#sending-messages-to-the-server
 
-import type { JSONRPCMessage, RequestId } from "../jsonrpc/messages.js";
+import type { JSONRPCMessage, JSONRPCResponse, RequestId } from "../jsonrpc/messages.js";
 import { EventStore, formatEvent, KEEP_ALIVE } from "./sse.js";
 
 const encoder = new TextEncoder();
@@ -56,6 +56,9 @@ export class SseSink {
   }
 }
 
+/** JSON mode's answer: one response, a batch's array, or nothing (every request was cancelled). */
+export type JsonAnswer = (body: JSONRPCMessage | JSONRPCMessage[] | undefined) => void;
+
 /**
  * The stream of one POST: it carries the messages related to its requests and ends once every
  * one of them is answered. Spec: after the last response the server SHOULD end the stream.
@@ -65,15 +68,18 @@ export class PostStream {
   readonly #pending = new Set<RequestId>();
   readonly #events: EventStore;
   #sink: SseSink | undefined;
+  /** Answers the HTTP layer made itself (a batch's invalid items), still to join the batch answer. */
+  #local: JSONRPCResponse[];
   /** JSON mode: the responses gathered so far, and what to do with them when complete. */
-  readonly #json: { responses: JSONRPCMessage[]; done: (body: JSONRPCMessage | JSONRPCMessage[]) => void; batch: boolean } | undefined;
+  readonly #json: { responses: JSONRPCMessage[]; done: JsonAnswer; batch: boolean } | undefined;
   #onFinished: () => void;
 
-  constructor(name: string, ids: RequestId[], events: EventStore, mode: { sse: SseSink } | { json: (body: JSONRPCMessage | JSONRPCMessage[]) => void; batch: boolean }, onFinished: () => void) {
+  constructor(name: string, ids: RequestId[], events: EventStore, mode: { sse: SseSink; local?: JSONRPCResponse[] } | { json: JsonAnswer; batch: boolean; local?: JSONRPCResponse[] }, onFinished: () => void) {
     this.name = name;
     for (const id of ids) this.#pending.add(id);
     this.#events = events;
     this.#sink = "sse" in mode ? mode.sse : undefined;
+    this.#local = mode.local ?? [];
     this.#json = "json" in mode ? { responses: [], done: mode.json, batch: mode.batch } : undefined;
     this.#onFinished = onFinished;
   }
@@ -95,16 +101,22 @@ export class PostStream {
 
   /** Writes a message as an event (SSE) or keeps a response for the body (JSON). */
   send(message: JSONRPCMessage | JSONRPCMessage[]): void {
+    // The batch answer: the items the HTTP layer answered join it, so the batch gets one array.
+    if (Array.isArray(message) && this.#local.length > 0) message = [...message, ...this.#local.splice(0)];
     const answers = (Array.isArray(message) ? message : [message]).filter((m) => !("method" in m) && "id" in m);
     if (this.#json) {
       // JSON mode has no room for notifications or requests: only responses go in the body.
       this.#json.responses.push(...answers);
     } else {
-      const data = JSON.stringify(message);
-      const id = this.#events.append(this.name, data);
-      this.#sink?.write(formatEvent({ id, data }));
+      this.#write(message);
     }
     for (const answer of answers) this.#pending.delete((answer as { id: RequestId }).id);
+    if (this.finished) this.#finish();
+  }
+
+  /** Request `id` will get no response (it was cancelled): stop waiting for it. */
+  forget(id: RequestId): void {
+    if (!this.#pending.delete(id)) return;
     if (this.finished) this.#finish();
   }
 
@@ -129,11 +141,22 @@ export class PostStream {
     this.#sink?.keepAlive();
   }
 
+  #write(message: JSONRPCMessage | JSONRPCMessage[]): void {
+    const data = JSON.stringify(message);
+    const id = this.#events.append(this.name, data);
+    this.#sink?.write(formatEvent({ id, data }));
+  }
+
   #finish(): void {
+    // Every valid item was cancelled, so no batch answer came: the local answers still go out.
+    const local = this.#local.splice(0);
     if (this.#json) {
       const { responses, done, batch } = this.#json;
-      done(batch ? responses : responses[0]!);
+      responses.push(...local);
+      // JSON-RPC (#batch): an answer with no responses in it is sent as nothing at all.
+      done(responses.length === 0 ? undefined : batch ? responses : responses[0]!);
     } else {
+      if (local.length > 0) this.#write(local);
       this.#sink?.end();
     }
     this.#onFinished();
