@@ -4,7 +4,7 @@
 // and https://www.jsonrpc.org/specification#batch. Version rules (batches at all) need the session,
 // so the handler applies them.
 
-import { batchRefusal, classify, type JSONRPCResponse, type RequestId, type RpcError } from "../jsonrpc/messages.js";
+import { batchRefusal, classify, ErrorCode, isObject, RpcError, type JSONRPCResponse, type RequestId } from "../jsonrpc/messages.js";
 import { errorResponse, jsonResponse, readBody } from "./responses.js";
 
 /** A body that holds JSON-RPC: one message, or a batch whose invalid items are set apart. */
@@ -60,6 +60,21 @@ function judged(isBatch: boolean, all: unknown[]): PostBody {
     if (checked.message.method === "initialize") body.isInitialize = true;
   }
   return body;
+}
+
+/**
+ * Sets apart the requests whose id is still in use by a request of the session in progress: they
+ * are answered here, so that the request that holds the id keeps its stream and its answer.
+ */
+export function refuseReusedIds(body: PostBody, inUse: (id: RequestId) => boolean): void {
+  if (!body.requestIds.some(inUse)) return;
+  body.items = body.items.filter((item) => {
+    const reused = isObject(item) && "method" in item && (typeof item.id === "string" || typeof item.id === "number") && inUse(item.id);
+    // Spec (basic#requests): a sender MUST NOT reuse an id within a session.
+    if (reused) body.invalid.push({ id: item.id as RequestId, error: new RpcError(ErrorCode.InvalidRequest, `invalid request: id ${JSON.stringify(item.id)} is already in use by a request in progress`) });
+    return !reused;
+  });
+  body.requestIds = body.requestIds.filter((id) => !inUse(id));
 }
 
 /**

@@ -13,7 +13,7 @@ import { bearerMatches, checkTokenStrength, hostAllowed, originAllowed, type Sec
 import { HttpSessionTransport } from "./session-transport.js";
 import { formatEvent, SSE_HEADERS } from "./sse.js";
 import { SseSink } from "./streams.js";
-import { localAnswers, readPostBody, type PostBody } from "./post-body.js";
+import { localAnswers, readPostBody, refuseReusedIds, type PostBody } from "./post-body.js";
 import { errorResponse, jsonResponse, mediaType, wantsBoth, wantsEventStream } from "./responses.js";
 
 export interface StreamableHttpOptions extends SecurityOptions {
@@ -140,6 +140,7 @@ export class StreamableHttpHandler {
 
   /** Hands a judged body to its session and answers the POST: 202, a JSON body, or an SSE stream. */
   async #deliver(live: LiveSession, body: PostBody, headers: Record<string, string>): Promise<Response> {
+    refuseReusedIds(body, (id) => live.transport.awaits(id));
     const local = localAnswers(body.invalid, supports(live.session.protocolVersion, "omitUnreadableId"));
     const text = JSON.stringify(body.isBatch ? body.items : body.items[0]);
     const stateless = this.#options.stateless;

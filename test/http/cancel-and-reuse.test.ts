@@ -1,0 +1,55 @@
+// Streamable HTTP, requests that end without their own answer: a cancelled request's POST stops
+// waiting for the response that will not come, and a second POST that reuses an id in flight gets
+// its -32600 without taking the first request's stream or answer.
+// Spec: https://modelcontextprotocol.io/specification/2025-11-25/basic/utilities/cancellation and
+// basic#requests (ids MUST NOT be reused within a session).
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { answerOf, messagesOf, notification, openSession, request, serve, SseReader, withinLimit, type Message } from "../helpers/http-peer.js";
+
+const LONG = { name: "countdown", arguments: { steps: 100, intervalMs: 1000 } };
+
+for (const jsonResponses of [false, true]) {
+  const mode = jsonResponses ? "JSON" : "SSE";
+
+  test(`cancellation (${mode}): the cancelled request's POST ends without a response`, async () => {
+    const served = await serve({ jsonResponses });
+    try {
+      const s = await openSession(served.url);
+      const pending = s.post(request("c", "tools/call", LONG));
+      // The request is running once a later ping on the same session is answered.
+      assert.deepEqual((await s.call("p", "ping")).result, {});
+      assert.equal((await s.post(notification("notifications/cancelled", { requestId: "c", reason: "test" }))).status, 202);
+      const response = await withinLimit("the cancelled request's POST", pending);
+      if (jsonResponses) {
+        // JSON-RPC (#batch) and cancellation: no response is owed, so the body is nothing at all.
+        assert.equal(response.status, 202);
+        assert.equal(await response.text(), "");
+      } else {
+        const events = await withinLimit("the cancelled request's stream to end", new SseReader(response.body!).rest());
+        assert.deepEqual(messagesOf(events).filter((m) => m.id === "c"), [], "no response for a cancelled request");
+      }
+    } finally {
+      await served.close();
+    }
+  });
+
+  test(`id reuse (${mode}): a second POST with an id in flight gets -32600; the first still gets its answer`, async () => {
+    const served = await serve({ jsonResponses });
+    try {
+      const s = await openSession(served.url);
+      const first = s.post(request("dup", "tools/call", { name: "countdown", arguments: { steps: 3, intervalMs: 100 } }));
+      assert.deepEqual((await s.call("p", "ping")).result, {});
+      const second = await withinLimit("the reusing POST", s.post(request("dup", "ping")));
+      assert.equal(second.status, 200);
+      const refused = await answerOf(second);
+      assert.equal(refused.id, "dup");
+      assert.equal(refused.error?.code, -32600);
+      const answer: Message = await withinLimit("the first request's answer", first.then(answerOf));
+      assert.equal(answer.id, "dup");
+      assert.equal(answer.result?.content[0].text, "countdown: done after 3 steps");
+    } finally {
+      await served.close();
+    }
+  });
+}
