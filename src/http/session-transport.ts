@@ -62,6 +62,11 @@ export class HttpSessionTransport implements Transport {
     return this.#posts.get(name);
   }
 
+  /** In use: a request still owed an answer, or a stream open to the client. */
+  get busy(): boolean {
+    return this.#posts.size > 0 || this.hasStandalone;
+  }
+
   get hasStandalone(): boolean {
     return this.#standalone?.open ?? false;
   }

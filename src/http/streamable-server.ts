@@ -8,8 +8,8 @@ import { randomBytes } from "node:crypto";
 import { DEFAULT_MAX_BATCH_ITEMS } from "../jsonrpc/messages.js";
 import { isSupportedVersion, supports, type ProtocolVersion } from "../mcp/versions.js";
 import type { McpServer } from "../server/definition.js";
-import type { ServerSession } from "../server/session.js";
 import { bearerMatches, checkTokenStrength, hostAllowed, originAllowed, type SecurityOptions } from "./security.js";
+import { SessionTable, type LiveSession } from "./session-table.js";
 import { HttpSessionTransport } from "./session-transport.js";
 import { formatEvent, SSE_HEADERS } from "./sse.js";
 import { SseSink } from "./streams.js";
@@ -23,9 +23,14 @@ export interface StreamableHttpOptions extends SecurityOptions {
   stateless?: boolean;
   /** Answer requests with application/json instead of an SSE stream (default false; stateless implies it). */
   jsonResponses?: boolean;
-  /** Sessions idle longer than this are ended (default 30 minutes). */
+  /** Sessions idle longer than this (no request, no open stream) are ended (default 30 minutes). */
   sessionIdleMs?: number;
-  /** The most sessions alive at once; initialize beyond that gets 503 (default 1000). */
+  /** Sessions still without notifications/initialized this long after initialize are ended (default 10 s). */
+  handshakeTimeoutMs?: number;
+  /**
+   * The most sessions alive at once (default 1000). When full, initialize evicts the session in
+   * its handshake or idle longest; if every session is in use it gets 503.
+   */
   maxSessions?: number;
   /** The largest request body, in bytes (default 4 MiB); larger ones get 413. */
   maxBodyBytes?: number;
@@ -38,29 +43,24 @@ export interface StreamableHttpOptions extends SecurityOptions {
   onProblem?: (message: string) => void;
 }
 
-interface LiveSession {
-  /** The MCP-Session-Id ("" in stateless mode). */
-  id: string;
-  session: ServerSession;
-  transport: HttpSessionTransport;
-  lastSeen: number;
-}
-
 /** Spec (transports#protocol-version-header): with no header and no other hint, assume 2025-03-26. */
 const DEFAULT_HEADER_VERSION: ProtocolVersion = "2025-03-26";
 
 export class StreamableHttpHandler {
   readonly #server: McpServer;
-  readonly #options: Required<Pick<StreamableHttpOptions, "path" | "sessionIdleMs" | "maxSessions" | "maxBodyBytes" | "maxBatchItems" | "keepAliveMs" | "retryMs">> & StreamableHttpOptions;
-  readonly #sessions = new Map<string, LiveSession>();
+  readonly #options: Required<Pick<StreamableHttpOptions, "path" | "sessionIdleMs" | "handshakeTimeoutMs" | "maxSessions" | "maxBodyBytes" | "maxBatchItems" | "keepAliveMs" | "retryMs">> & StreamableHttpOptions;
+  readonly #sessions: SessionTable;
   readonly #timer: ReturnType<typeof setInterval>;
+  #lastKeepAlive = Date.now();
 
   constructor(server: McpServer, options: StreamableHttpOptions = {}) {
     if (options.bearerToken !== undefined) checkTokenStrength(options.bearerToken);
     this.#server = server;
-    this.#options = { path: "/mcp", sessionIdleMs: 30 * 60_000, maxSessions: 1000, maxBodyBytes: 4 * 1024 * 1024, maxBatchItems: DEFAULT_MAX_BATCH_ITEMS, keepAliveMs: 15_000, retryMs: 1000, ...options };
+    this.#options = { path: "/mcp", sessionIdleMs: 30 * 60_000, handshakeTimeoutMs: 10_000, maxSessions: 1000, maxBodyBytes: 4 * 1024 * 1024, maxBatchItems: DEFAULT_MAX_BATCH_ITEMS, keepAliveMs: 15_000, retryMs: 1000, ...options };
+    const { maxSessions, sessionIdleMs: idleMs, handshakeTimeoutMs: initializeMs } = this.#options;
+    this.#sessions = new SessionTable({ maxSessions, idleMs, initializeMs });
     // One timer for keep-alives and expiry; it never keeps the process alive by itself.
-    this.#timer = setInterval(() => this.#tick(), Math.min(this.#options.keepAliveMs, 60_000));
+    this.#timer = setInterval(() => this.#tick(), Math.min(this.#options.keepAliveMs, initializeMs, 60_000));
     this.#timer.unref();
   }
 
@@ -92,7 +92,6 @@ export class StreamableHttpHandler {
   async close(): Promise<void> {
     clearInterval(this.#timer);
     await Promise.all([...this.#sessions.values()].map((live) => live.session.close()));
-    this.#sessions.clear();
   }
 
   /** Host, Origin and the bearer token, checked before anything else; the refusal, if any. */
@@ -123,7 +122,12 @@ export class StreamableHttpHandler {
       // Spec (basic#batching): initialize is never part of a batch.
       if (isBatch) return errorResponse(400, "invalid request: initialize must not be sent inside a batch", {}, -32600);
       if (request.headers.get("mcp-session-id") !== null) return errorResponse(400, "bad request: initialize must not carry an MCP-Session-Id");
-      if (this.#sessions.size >= this.#options.maxSessions) return errorResponse(503, "service unavailable: too many sessions", { "retry-after": "5" });
+      const room = this.#sessions.makeRoom();
+      if (!room.free) {
+        // Retry-After only when a slot is known to free itself by then; in-use sessions may last.
+        const retry: Record<string, string> = room.retryAfterSeconds === undefined ? {} : { "retry-after": String(room.retryAfterSeconds) };
+        return errorResponse(503, "service unavailable: every session slot is in use", retry);
+      }
       live = this.#open({});
     } else {
       const found = this.#session(request);
@@ -218,7 +222,6 @@ export class StreamableHttpHandler {
     if (id === null) return errorResponse(400, "bad request: MCP-Session-Id header required (send initialize first)");
     const live = this.#sessions.get(id);
     if (!live) return errorResponse(404, "session not found: it ended or never existed; initialize a new one");
-    live.lastSeen = Date.now();
     return live;
   }
 
@@ -226,25 +229,21 @@ export class StreamableHttpHandler {
     const transport = new HttpSessionTransport(undefined, (message) =>
       this.#options.onProblem?.(`http: no open stream for ${JSON.stringify(message).slice(0, 200)}`));
     const session = this.#server.connect(transport, { onProblem: this.#options.onProblem, maxBatchItems: this.#options.maxBatchItems, ...options });
-    if (this.#options.stateless) return { id: "", session, transport, lastSeen: Date.now() };
+    const now = Date.now();
+    if (this.#options.stateless) return { id: "", session, transport, opened: now, lastSeen: now };
     // Spec (transports#session-management): the id SHOULD be globally unique and cryptographically
     // secure, and MUST be visible ASCII only.
     const id = randomBytes(24).toString("base64url");
-    const live = { id, session, transport, lastSeen: Date.now() };
-    this.#sessions.set(id, live);
-    session.onClose(() => this.#sessions.delete(id));
+    const live = { id, session, transport, opened: now, lastSeen: now };
+    this.#sessions.add(live);
     return live;
   }
 
   #tick(): void {
     const now = Date.now();
-    for (const [id, live] of this.#sessions) {
-      if (now - live.lastSeen > this.#options.sessionIdleMs) {
-        this.#sessions.delete(id);
-        void live.session.close();
-      } else {
-        live.transport.keepAlive();
-      }
-    }
+    this.#sessions.sweep(now);
+    if (now - this.#lastKeepAlive < this.#options.keepAliveMs) return;
+    this.#lastKeepAlive = now;
+    for (const live of this.#sessions.values()) live.transport.keepAlive();
   }
 }
