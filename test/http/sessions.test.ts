@@ -5,6 +5,15 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import { ACCEPT_BOTH, eventually, initializeRequest, messagesOf, openGet, openSession, post, raw, request, serve, SseReader, withinLimit, type Message } from "../helpers/http-peer.js";
 
+/** initialize without notifications/initialized: a session left in its handshake; its request headers. */
+async function halfOpen(url: string): Promise<Record<string, string>> {
+  const init = await post(url, initializeRequest());
+  assert.equal(init.status, 200);
+  const id = init.headers.get("mcp-session-id")!;
+  await init.text();
+  return { "mcp-session-id": id, "mcp-protocol-version": "2025-11-25" };
+}
+
 test("DELETE ends the session: 200, then POST, GET and DELETE with its id get 404", async () => {
   const served = await serve();
   try {
@@ -78,15 +87,12 @@ test("DELETE while a request is in flight in jsonResponses mode: the POST still 
 });
 
 test("idle sessions expire (sessionIdleMs), then their id gets 404", async () => {
-  // The sweep runs every min(keepAliveMs, 60 s), so keepAliveMs is small too.
+  // The sweep runs every min(keepAliveMs, handshakeTimeoutMs, 60 s), so keepAliveMs is small too.
   const served = await serve({ sessionIdleMs: 100, keepAliveMs: 10 });
   try {
-    const init = await post(served.url, initializeRequest());
-    assert.equal(init.status, 200);
-    const id = init.headers.get("mcp-session-id")!;
-    await init.text();
+    const headers = await halfOpen(served.url);
     await eventually("the idle session to be swept", () => served.http.streamable.sessionCount === 0);
-    const response = await post(served.url, request(1, "ping"), { "mcp-session-id": id, "mcp-protocol-version": "2025-11-25" });
+    const response = await post(served.url, request(1, "ping"), headers);
     assert.equal(response.status, 404);
     assert.equal(served.mcp.sessionCount, 0, "the definition no longer holds the expired session");
   } finally {
@@ -137,14 +143,12 @@ test("session cap: sessions still in their handshake are evicted before operatin
   const served = await serve({ maxSessions: 2 });
   try {
     const operating = await openSession(served.url);
-    const half = await post(served.url, initializeRequest());
-    const halfId = half.headers.get("mcp-session-id")!;
-    await half.text();
+    const half = await halfOpen(served.url);
     // The operating session is now the longest idle, yet the half-open one goes first.
     const third = await openSession(served.url);
     assert.deepEqual((await third.call(1, "ping")).result, {});
     assert.deepEqual((await operating.call(2, "ping")).result, {});
-    const reply = await post(served.url, request(3, "ping"), { "mcp-session-id": halfId, "mcp-protocol-version": "2025-11-25" });
+    const reply = await post(served.url, request(3, "ping"), half);
     assert.equal(reply.status, 404);
   } finally {
     await served.close();
@@ -155,9 +159,7 @@ test("session cap: when every slot is in use, Retry-After is the time until a ha
   const served = await serve({ maxSessions: 1, handshakeTimeoutMs: 120_000 });
   try {
     // A session in its handshake with a GET stream open: in use, but it must finish within 120 s.
-    const init = await post(served.url, initializeRequest());
-    const headers = { "mcp-session-id": init.headers.get("mcp-session-id")!, "mcp-protocol-version": "2025-11-25" };
-    await init.text();
+    const headers = await halfOpen(served.url);
     const get = new SseReader((await openGet(served.url, headers)).body!);
     await get.next();
     const refused = await post(served.url, initializeRequest());
@@ -175,12 +177,10 @@ test("handshake deadline: a session without notifications/initialized ends after
   const served = await serve({ handshakeTimeoutMs: 50, keepAliveMs: 10 });
   try {
     const operating = await openSession(served.url);
-    const init = await post(served.url, initializeRequest());
-    const halfId = init.headers.get("mcp-session-id")!;
-    await init.text();
+    const half = await halfOpen(served.url);
     assert.equal(served.http.streamable.sessionCount, 2);
     await eventually("the half-open session to expire", () => served.http.streamable.sessionCount === 1);
-    assert.equal((await post(served.url, request(1, "ping"), { "mcp-session-id": halfId, "mcp-protocol-version": "2025-11-25" })).status, 404);
+    assert.equal((await post(served.url, request(1, "ping"), half)).status, 404);
     assert.deepEqual((await operating.call(2, "ping")).result, {});
   } finally {
     await served.close();
