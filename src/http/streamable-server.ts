@@ -36,6 +36,8 @@ export interface StreamableHttpOptions extends SecurityOptions {
   maxBodyBytes?: number;
   /** The most messages one batch may hold (default DEFAULT_MAX_BATCH_ITEMS); more get 400 with -32600. */
   maxBatchItems?: number;
+  /** Bytes an SSE response may hold that the client has not read; past it the stream ends (default DEFAULT_MAX_BACKLOG_BYTES, 1 MiB). */
+  maxStreamBacklogBytes?: number;
   /** How often open SSE streams get a keep-alive comment (default 15 s). */
   keepAliveMs?: number;
   /** The `retry` hint on SSE streams, in ms (default 1000). */
@@ -168,7 +170,7 @@ export class StreamableHttpHandler {
         live.transport.receive(text);
       });
     }
-    const sink = new SseSink();
+    const sink = new SseSink(undefined, { maxBacklogBytes: this.#options.maxStreamBacklogBytes });
     const stream = live.transport.openPost(body.requestIds, { sse: sink, local });
     // Spec (transports, SEP-1699, 2025-11-25): a priming event (an id, empty data) comes first, so
     // the client can resume even before the first real event.
@@ -186,7 +188,7 @@ export class StreamableHttpHandler {
     const found = this.#session(request);
     if (found instanceof Response) return found;
     const transport = found.transport;
-    const sink = new SseSink();
+    const sink = new SseSink(undefined, { maxBacklogBytes: this.#options.maxStreamBacklogBytes });
     const lastEventId = request.headers.get("last-event-id");
     if (lastEventId !== null) {
       // Spec (transports#resumability-and-redelivery): replay only the messages of that stream.

@@ -8,20 +8,46 @@ import { EventStore, formatEvent, KEEP_ALIVE } from "./sse.js";
 
 const encoder = new TextEncoder();
 
+/**
+ * The most bytes an SSE response may hold that the client has not taken yet. Past it the client
+ * is not reading: the stream ends (its events stay in the store, to resume from), rather than
+ * growing without bound. A single event larger than this still goes out whole.
+ */
+export const DEFAULT_MAX_BACKLOG_BYTES = 1024 * 1024;
+
+export interface SseSinkOptions {
+  /** See DEFAULT_MAX_BACKLOG_BYTES. */
+  maxBacklogBytes?: number;
+  /** Runs once the sink has ended and the HTTP response has taken every byte of it. */
+  onDelivered?: () => void;
+}
+
 /** Where one stream's events are written: the current HTTP response, which a resuming GET may replace. */
 export class SseSink {
   #controller: ReadableStreamDefaultController<Uint8Array> | undefined;
+  /** After end(): the stream, until the response has taken what is still queued. */
+  #draining: ReadableStreamDefaultController<Uint8Array> | undefined;
   readonly body: ReadableStream<Uint8Array>;
+  readonly #maxBacklog: number;
   #onGone: () => void;
+  readonly #onDelivered: () => void;
 
-  constructor(onGone: () => void = () => {}) {
+  constructor(onGone: () => void = () => {}, options: SseSinkOptions = {}) {
     this.#onGone = onGone;
+    this.#onDelivered = options.onDelivered ?? (() => {});
+    this.#maxBacklog = options.maxBacklogBytes ?? DEFAULT_MAX_BACKLOG_BYTES;
+    // The queue counts bytes, so desiredSize is what is left of the backlog bound.
     this.body = new ReadableStream<Uint8Array>({
       start: (controller) => void (this.#controller = controller),
+      // The response took a chunk: if the sink has ended, this may have been the last one.
+      pull: () => this.#closeIfDrained(),
       // The client went away. Spec (transports#sending-messages-to-the-server): a disconnect is
       // not a cancellation; the work goes on and its events stay in the store for resumption.
-      cancel: () => this.#gone(),
-    });
+      cancel: () => {
+        this.#draining = undefined;
+        this.#gone();
+      },
+    }, new ByteLengthQueuingStrategy({ highWaterMark: this.#maxBacklog }));
   }
 
   get open(): boolean {
@@ -29,8 +55,17 @@ export class SseSink {
   }
 
   write(text: string): void {
+    const controller = this.#controller;
+    if (!controller) return;
+    if (controller.desiredSize! < 0) {
+      // The backlog bound is passed: the client is not reading. Erroring the stream frees what it
+      // holds at once and ends the response; the client resumes with Last-Event-ID.
+      controller.error(new Error(`http: the client left more than ${this.#maxBacklog} bytes unread`));
+      this.#gone();
+      return;
+    }
     try {
-      this.#controller?.enqueue(encoder.encode(text));
+      controller.enqueue(encoder.encode(text));
     } catch {
       this.#gone();
     }
@@ -40,13 +75,21 @@ export class SseSink {
     this.write(KEEP_ALIVE);
   }
 
+  /** Ends the stream once the response has taken what is queued; no more writes. */
   end(): void {
-    try {
-      this.#controller?.close();
-    } catch {
-      // Already closed by the client.
-    }
+    const controller = this.#controller;
+    if (!controller) return;
     this.#gone();
+    this.#draining = controller;
+    this.#closeIfDrained();
+  }
+
+  #closeIfDrained(): void {
+    const controller = this.#draining;
+    if (!controller || controller.desiredSize !== this.#maxBacklog) return;
+    this.#draining = undefined;
+    controller.close();
+    this.#onDelivered();
   }
 
   #gone(): void {

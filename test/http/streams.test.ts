@@ -6,6 +6,7 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import { createDemoServer } from "../../src/demo/server-definition.js";
 import { McpServer, text } from "../../src/server/definition.js";
+import { SseSink } from "../../src/http/streams.js";
 import { messagesOf, openGet, openSession, request, serve, SseReader, type Message, type SseEvent } from "../helpers/http-peer.js";
 
 const EXTRA_TOOL = { name: "added_later", inputSchema: { type: "object" as const } };
@@ -252,4 +253,52 @@ test("resumption: an unknown Last-Event-ID is refused with 400, not answered wit
   } finally {
     await served.close();
   }
+});
+
+test("SseSink: a stream nobody reads ends itself past maxBacklogBytes (onGone runs once) instead of growing", async () => {
+  let gone = 0;
+  const sink = new SseSink(() => gone++, { maxBacklogBytes: 100 });
+  const event = "data: " + "x".repeat(40) + "\n\n";
+  for (let i = 0; i < 1000 && sink.open; i++) sink.write(event);
+  assert.equal(sink.open, false, "the sink ended itself");
+  assert.equal(gone, 1);
+  // What was queued is dropped: the response ends with an error, not with a backlog.
+  await assert.rejects(sink.body.getReader().read());
+  sink.write(event);
+  sink.end();
+  assert.equal(gone, 1, "onGone ran once");
+});
+
+test("SseSink: a stream that is read keeps going far past maxBacklogBytes", async () => {
+  const sink = new SseSink(() => {}, { maxBacklogBytes: 100 });
+  const reader = sink.body.getReader();
+  let received = 0;
+  for (let i = 0; i < 50; i++) {
+    sink.write("data: " + "y".repeat(60) + "\n\n");
+    received += (await reader.read()).value!.byteLength;
+  }
+  assert.equal(sink.open, true);
+  assert.equal(received, 50 * 68);
+});
+
+test("SseSink: onDelivered runs once the response has taken every byte after end(), never for a cancelled stream", async () => {
+  let delivered = 0;
+  const sink = new SseSink(() => {}, { onDelivered: () => delivered++ });
+  sink.write("data: a\n\n");
+  sink.write("data: b\n\n");
+  sink.end();
+  assert.equal(sink.open, false);
+  assert.equal(delivered, 0, "two events are still queued");
+  const reader = sink.body.getReader();
+  let text = "";
+  for (let chunk = await reader.read(); !chunk.done; chunk = await reader.read()) text += new TextDecoder().decode(chunk.value);
+  assert.equal(text, "data: a\n\ndata: b\n\n");
+  assert.equal(delivered, 1);
+
+  let cancelledDelivered = 0;
+  const cancelled = new SseSink(() => {}, { onDelivered: () => cancelledDelivered++ });
+  cancelled.write("data: c\n\n");
+  cancelled.end();
+  await cancelled.body.cancel();
+  assert.equal(cancelledDelivered, 0);
 });
