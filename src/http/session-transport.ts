@@ -6,7 +6,8 @@
 
 import type { JSONRPCMessage, RequestId } from "../jsonrpc/messages.js";
 import type { SendOptions, Transport, TransportHandlers } from "../protocol/transport.js";
-import { EventStore, formatEvent } from "./sse.js";
+import { EventStore } from "./event-store.js";
+import { formatEvent } from "./sse.js";
 import { PostStream, SseSink } from "./streams.js";
 
 export class HttpSessionTransport implements Transport {
@@ -57,9 +58,24 @@ export class HttpSessionTransport implements Transport {
     this.#byRequest.get(id)?.forget(id);
   }
 
-  /** The open POST stream with this name, for a client resuming it. */
-  post(name: string): PostStream | undefined {
-    return this.#posts.get(name);
+  /**
+   * A GET with Last-Event-ID: the events after it on its stream go to `sink`, which then carries
+   * the rest of that stream. False if the id is unknown or its events are no longer kept.
+   */
+  resume(lastEventId: string, sink: SseSink): boolean {
+    // Spec (transports#resumability-and-redelivery): replay only the messages of that stream.
+    const missed = this.events.after(lastEventId);
+    if (missed === undefined) return false;
+    // The client has seen everything up to the id it sent: that need not be kept any longer.
+    this.events.confirm(lastEventId);
+    for (const event of missed) sink.write(formatEvent(event));
+    const name = this.events.streamOf(lastEventId)!;
+    const post = this.#posts.get(name);
+    if (post) post.attach(sink);
+    // Resuming the GET stream: the old connection may be half-open, so the new one replaces it.
+    else if (name === "get") this.openStandalone(sink);
+    else sink.end(() => this.events.forget(name));
+    return true;
   }
 
   /** In use: a request still owed an answer, or a stream open to the client. */
@@ -104,6 +120,7 @@ export class HttpSessionTransport implements Transport {
     this.#closed = true;
     for (const stream of [...this.#posts.values()]) stream.abandon();
     this.#standalone?.end();
+    this.events.clear();
     this.#handlers?.close();
   }
 

@@ -9,6 +9,7 @@ import { DEFAULT_MAX_BATCH_ITEMS } from "../jsonrpc/messages.js";
 import { isSupportedVersion, supports, type ProtocolVersion } from "../mcp/versions.js";
 import type { McpServer } from "../server/definition.js";
 import { bearerMatches, checkTokenStrength, hostAllowed, originAllowed, type SecurityOptions } from "./security.js";
+import { EventStore, ReplayBudget } from "./event-store.js";
 import { SessionTable, type LiveSession } from "./session-table.js";
 import { HttpSessionTransport } from "./session-transport.js";
 import { formatEvent, SSE_HEADERS } from "./sse.js";
@@ -38,6 +39,14 @@ export interface StreamableHttpOptions extends SecurityOptions {
   maxBatchItems?: number;
   /** Bytes an SSE response may hold that the client has not read; past it the stream ends (default DEFAULT_MAX_BACKLOG_BYTES, 1 MiB). */
   maxStreamBacklogBytes?: number;
+  /**
+   * Events kept for resumption, in UTF-8 bytes and in number: per session (default 4 MiB, 10,000)
+   * and for all sessions together (default 64 MiB, 100,000). Past a bound the oldest go first.
+   */
+  maxReplayBytesPerSession?: number;
+  maxReplayEventsPerSession?: number;
+  maxReplayBytes?: number;
+  maxReplayEvents?: number;
   /** How often open SSE streams get a keep-alive comment (default 15 s). */
   keepAliveMs?: number;
   /** The `retry` hint on SSE streams, in ms (default 1000). */
@@ -52,6 +61,8 @@ export class StreamableHttpHandler {
   readonly #server: McpServer;
   readonly #options: Required<Pick<StreamableHttpOptions, "path" | "sessionIdleMs" | "handshakeTimeoutMs" | "maxSessions" | "maxBodyBytes" | "maxBatchItems" | "keepAliveMs" | "retryMs">> & StreamableHttpOptions;
   readonly #sessions: SessionTable;
+  /** One bound on the replay events of all sessions together. */
+  readonly #replay: ReplayBudget;
   readonly #timer: ReturnType<typeof setInterval>;
   #lastKeepAlive = Date.now();
 
@@ -61,6 +72,7 @@ export class StreamableHttpHandler {
     this.#options = { path: "/mcp", sessionIdleMs: 30 * 60_000, handshakeTimeoutMs: 10_000, maxSessions: 1000, maxBodyBytes: 4 * 1024 * 1024, maxBatchItems: DEFAULT_MAX_BATCH_ITEMS, keepAliveMs: 15_000, retryMs: 1000, ...options };
     const { maxSessions, sessionIdleMs: idleMs, handshakeTimeoutMs: initializeMs } = this.#options;
     this.#sessions = new SessionTable({ maxSessions, idleMs, initializeMs });
+    this.#replay = new ReplayBudget({ maxBytes: options.maxReplayBytes, maxEvents: options.maxReplayEvents });
     // One timer for keep-alives and expiry; it never keeps the process alive by itself.
     this.#timer = setInterval(() => this.#tick(), Math.min(this.#options.keepAliveMs, initializeMs, 60_000));
     this.#timer.unref();
@@ -191,16 +203,7 @@ export class StreamableHttpHandler {
     const sink = new SseSink(undefined, { maxBacklogBytes: this.#options.maxStreamBacklogBytes });
     const lastEventId = request.headers.get("last-event-id");
     if (lastEventId !== null) {
-      // Spec (transports#resumability-and-redelivery): replay only the messages of that stream.
-      const missed = transport.events.after(lastEventId);
-      if (missed === undefined) return errorResponse(400, `bad request: cannot resume after event ${JSON.stringify(lastEventId)}`);
-      for (const event of missed) sink.write(formatEvent(event));
-      const name = transport.events.streamOf(lastEventId)!;
-      const post = transport.post(name);
-      if (post) post.attach(sink);
-      // Resuming the GET stream: the old connection may be half-open, so the new one replaces it.
-      else if (name === "get") transport.openStandalone(sink);
-      else sink.end();
+      if (!transport.resume(lastEventId, sink)) return errorResponse(400, `bad request: cannot resume after event ${JSON.stringify(lastEventId)}`);
       return new Response(sink.body, { status: 200, headers: SSE_HEADERS });
     }
     if (transport.hasStandalone) return errorResponse(409, "conflict: this session already has a GET stream open");
@@ -228,7 +231,8 @@ export class StreamableHttpHandler {
   }
 
   #open(options: Parameters<McpServer["connect"]>[1]): LiveSession {
-    const transport = new HttpSessionTransport(undefined, (message) =>
+    const events = new EventStore({ budget: this.#replay, maxBytes: this.#options.maxReplayBytesPerSession, maxEvents: this.#options.maxReplayEventsPerSession });
+    const transport = new HttpSessionTransport(events, (message) =>
       this.#options.onProblem?.(`http: no open stream for ${JSON.stringify(message).slice(0, 200)}`));
     const session = this.#server.connect(transport, { onProblem: this.#options.onProblem, maxBatchItems: this.#options.maxBatchItems, ...options });
     const now = Date.now();

@@ -4,7 +4,8 @@
 // Spec: https://modelcontextprotocol.io/specification/2025-11-25/basic/transports#sending-messages-to-the-server
 
 import type { JSONRPCMessage, JSONRPCResponse, RequestId } from "../jsonrpc/messages.js";
-import { EventStore, formatEvent, KEEP_ALIVE } from "./sse.js";
+import type { EventStore } from "./event-store.js";
+import { formatEvent, KEEP_ALIVE } from "./sse.js";
 
 const encoder = new TextEncoder();
 
@@ -18,8 +19,6 @@ export const DEFAULT_MAX_BACKLOG_BYTES = 1024 * 1024;
 export interface SseSinkOptions {
   /** See DEFAULT_MAX_BACKLOG_BYTES. */
   maxBacklogBytes?: number;
-  /** Runs once the sink has ended and the HTTP response has taken every byte of it. */
-  onDelivered?: () => void;
 }
 
 /** Where one stream's events are written: the current HTTP response, which a resuming GET may replace. */
@@ -30,11 +29,11 @@ export class SseSink {
   readonly body: ReadableStream<Uint8Array>;
   readonly #maxBacklog: number;
   #onGone: () => void;
-  readonly #onDelivered: () => void;
+  /** What end() was asked to run once the response has taken every byte. */
+  #onDelivered: () => void = () => {};
 
   constructor(onGone: () => void = () => {}, options: SseSinkOptions = {}) {
     this.#onGone = onGone;
-    this.#onDelivered = options.onDelivered ?? (() => {});
     this.#maxBacklog = options.maxBacklogBytes ?? DEFAULT_MAX_BACKLOG_BYTES;
     // The queue counts bytes, so desiredSize is what is left of the backlog bound.
     this.body = new ReadableStream<Uint8Array>({
@@ -75,10 +74,14 @@ export class SseSink {
     this.write(KEEP_ALIVE);
   }
 
-  /** Ends the stream once the response has taken what is queued; no more writes. */
-  end(): void {
+  /**
+   * Ends the stream once the response has taken what is queued; no more writes. `onDelivered`
+   * runs when it has (never if the client went away first).
+   */
+  end(onDelivered: () => void = () => {}): void {
     const controller = this.#controller;
     if (!controller) return;
+    this.#onDelivered = onDelivered;
     this.#gone();
     this.#draining = controller;
     this.#closeIfDrained();
@@ -200,7 +203,9 @@ export class PostStream {
       done(responses.length === 0 ? undefined : batch ? responses : responses[0]!);
     } else {
       if (local.length > 0) this.#write(local);
-      this.#sink?.end();
+      // Taken whole by a response that ended normally: the client has it all, so nothing is kept
+      // for a replay. A client that lost the connection before the end resumes and gets the rest.
+      this.#sink?.end(() => this.#events.forget(this.name));
     }
     this.#onFinished();
   }

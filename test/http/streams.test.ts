@@ -283,10 +283,10 @@ test("SseSink: a stream that is read keeps going far past maxBacklogBytes", asyn
 
 test("SseSink: onDelivered runs once the response has taken every byte after end(), never for a cancelled stream", async () => {
   let delivered = 0;
-  const sink = new SseSink(() => {}, { onDelivered: () => delivered++ });
+  const sink = new SseSink();
   sink.write("data: a\n\n");
   sink.write("data: b\n\n");
-  sink.end();
+  sink.end(() => delivered++);
   assert.equal(sink.open, false);
   assert.equal(delivered, 0, "two events are still queued");
   const reader = sink.body.getReader();
@@ -296,9 +296,32 @@ test("SseSink: onDelivered runs once the response has taken every byte after end
   assert.equal(delivered, 1);
 
   let cancelledDelivered = 0;
-  const cancelled = new SseSink(() => {}, { onDelivered: () => cancelledDelivered++ });
+  const cancelled = new SseSink();
   cancelled.write("data: c\n\n");
-  cancelled.end();
+  cancelled.end(() => cancelledDelivered++);
   await cancelled.body.cancel();
   assert.equal(cancelledDelivered, 0);
+});
+
+test("replay store: a POST stream the client read to its end is not kept; a dropped one is, until resumed and read", async () => {
+  const served = await serve();
+  try {
+    const s = await openSession(served.url);
+    const whole = await new SseReader((await s.post(request("w", "ping"))).body!).rest();
+    assert.equal(messagesOf(whole).at(-1)?.id, "w");
+    // The whole stream was delivered: there is nothing to resume.
+    assert.equal((await openGet(served.url, { ...s.headers, "last-event-id": whole[0]!.id! })).status, 400);
+
+    const controller = new AbortController();
+    const cut = new SseReader((await s.post(countdown("cd", "t", 2, 50), {}, controller.signal)).body!);
+    const priming = (await cut.next())!;
+    controller.abort();
+    const resumed = await openGet(served.url, { ...s.headers, "last-event-id": priming.id! });
+    assert.equal(resumed.status, 200);
+    assert.equal(messagesOf(await new SseReader(resumed.body!).rest()).at(-1)?.id, "cd");
+    // Read to its end through the resume: now it is gone too.
+    assert.equal((await openGet(served.url, { ...s.headers, "last-event-id": priming.id! })).status, 400);
+  } finally {
+    await served.close();
+  }
 });
