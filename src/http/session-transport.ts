@@ -53,6 +53,11 @@ export class HttpSessionTransport implements Transport {
     return this.#byRequest.has(id);
   }
 
+  /** How many requests are still owed an answer on open POSTs. */
+  get awaited(): number {
+    return this.#byRequest.size;
+  }
+
   /** The connection will not answer `id` (the client cancelled it): its POST stops waiting. */
   unanswered(id: RequestId): void {
     this.#byRequest.get(id)?.forget(id);

@@ -37,6 +37,11 @@ export interface StreamableHttpOptions extends SecurityOptions {
   maxBodyBytes?: number;
   /** The most messages one batch may hold (default DEFAULT_MAX_BATCH_ITEMS); more get 400 with -32600. */
   maxBatchItems?: number;
+  /**
+   * The most requests of one session awaiting their answers at once (default 100, so one full
+   * batch fits); a POST that would pass it gets 429 and none of it runs.
+   */
+  maxRequestsInFlight?: number;
   /** Bytes an SSE response may hold that the client has not read; past it the stream ends (default DEFAULT_MAX_BACKLOG_BYTES, 1 MiB). */
   maxStreamBacklogBytes?: number;
   /**
@@ -59,7 +64,7 @@ const DEFAULT_HEADER_VERSION: ProtocolVersion = "2025-03-26";
 
 export class StreamableHttpHandler {
   readonly #server: McpServer;
-  readonly #options: Required<Pick<StreamableHttpOptions, "path" | "sessionIdleMs" | "handshakeTimeoutMs" | "maxSessions" | "maxBodyBytes" | "maxBatchItems" | "keepAliveMs" | "retryMs">> & StreamableHttpOptions;
+  readonly #options: Required<Pick<StreamableHttpOptions, "path" | "sessionIdleMs" | "handshakeTimeoutMs" | "maxSessions" | "maxBodyBytes" | "maxBatchItems" | "maxRequestsInFlight" | "keepAliveMs" | "retryMs">> & StreamableHttpOptions;
   readonly #sessions: SessionTable;
   /** One bound on the replay events of all sessions together. */
   readonly #replay: ReplayBudget;
@@ -69,7 +74,7 @@ export class StreamableHttpHandler {
   constructor(server: McpServer, options: StreamableHttpOptions = {}) {
     if (options.bearerToken !== undefined) checkTokenStrength(options.bearerToken);
     this.#server = server;
-    this.#options = { path: "/mcp", sessionIdleMs: 30 * 60_000, handshakeTimeoutMs: 10_000, maxSessions: 1000, maxBodyBytes: 4 * 1024 * 1024, maxBatchItems: DEFAULT_MAX_BATCH_ITEMS, keepAliveMs: 15_000, retryMs: 1000, ...options };
+    this.#options = { path: "/mcp", sessionIdleMs: 30 * 60_000, handshakeTimeoutMs: 10_000, maxSessions: 1000, maxBodyBytes: 4 * 1024 * 1024, maxBatchItems: DEFAULT_MAX_BATCH_ITEMS, maxRequestsInFlight: DEFAULT_MAX_BATCH_ITEMS, keepAliveMs: 15_000, retryMs: 1000, ...options };
     const { maxSessions, sessionIdleMs: idleMs, handshakeTimeoutMs: initializeMs } = this.#options;
     this.#sessions = new SessionTable({ maxSessions, idleMs, initializeMs });
     this.#replay = new ReplayBudget({ maxBytes: options.maxReplayBytes, maxEvents: options.maxReplayEvents });
@@ -159,6 +164,11 @@ export class StreamableHttpHandler {
   /** Hands a judged body to its session and answers the POST: 202, a JSON body, or an SSE stream. */
   async #deliver(live: LiveSession, body: PostBody, headers: Record<string, string>): Promise<Response> {
     refuseReusedIds(body, (id) => live.transport.awaits(id));
+    const limit = this.#options.maxRequestsInFlight;
+    if (live.transport.awaited + body.requestIds.length > limit) {
+      if (this.#options.stateless) void live.session.close();
+      return errorResponse(429, `too many requests: this session may have ${limit} requests awaiting answers at once`);
+    }
     const local = localAnswers(body.invalid, supports(live.session.protocolVersion, "omitUnreadableId"));
     const text = JSON.stringify(body.isBatch ? body.items : body.items[0]);
     const stateless = this.#options.stateless;

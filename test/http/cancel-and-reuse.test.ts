@@ -1,6 +1,7 @@
 // Streamable HTTP, requests that end without their own answer: a cancelled request's POST stops
 // waiting for the response that will not come, and a second POST that reuses an id in flight gets
-// its -32600 without taking the first request's stream or answer.
+// its -32600 without taking the first request's stream or answer; and the bound on requests a
+// session may have awaiting answers (429 past it).
 // Spec: https://modelcontextprotocol.io/specification/2025-11-25/basic/utilities/cancellation and
 // basic#requests (ids MUST NOT be reused within a session).
 import { test } from "node:test";
@@ -53,3 +54,24 @@ for (const jsonResponses of [false, true]) {
     }
   });
 }
+
+test("requests in flight: past maxRequestsInFlight a POST gets 429 and does not run; once one ends, there is room again", async () => {
+  const served = await serve({ maxRequestsInFlight: 2 });
+  try {
+    const s = await openSession(served.url);
+    const streams = await Promise.all(["a", "b"].map(async (id) => new SseReader((await s.post(request(id, "tools/call", LONG))).body!)));
+    for (const stream of streams) await stream.next();
+    const refused = await withinLimit("the POST over the bound", s.post(request("c", "tools/call", { name: "echo", arguments: { text: "c" } })));
+    assert.equal(refused.status, 429);
+    const body = (await refused.json()) as Message;
+    assert.equal(body.error.code, -32000);
+    assert.equal("id" in body, false);
+    assert.equal((await s.post(notification("notifications/cancelled", { requestId: "a" }))).status, 202);
+    await withinLimit("the cancelled stream to end", streams[0]!.rest());
+    assert.equal((await s.call("d", "tools/call", { name: "echo", arguments: { text: "d" } })).result?.content[0].text, "echo: d");
+    await s.post(notification("notifications/cancelled", { requestId: "b" }));
+    await withinLimit("the second cancelled stream to end", streams[1]!.rest());
+  } finally {
+    await served.close();
+  }
+});
