@@ -45,7 +45,8 @@ class Ledger {
   release(event: StoredEvent): void {
     this.events--;
     this.bytes -= event.size;
-    if ((this.#queue.length - this.#head) > 2 * this.events + 1024) {
+    // Dropped entries still queued: once they outnumber the live ones, sweep them out.
+    if (this.#queue.length > 2 * this.events + 1024) {
       this.#queue = this.#queue.slice(this.#head).filter((e) => !e.dropped);
       this.#head = 0;
     }

@@ -186,6 +186,7 @@ export class StreamableHttpHandler {
           local,
           json: (answer) => {
             if (stateless) void live.session.close();
+            // Nothing to answer (the client cancelled every request): the POST was only accepted.
             resolve(answer === undefined ? new Response(null, { status: 202 }) : jsonResponse(200, answer, headers));
           },
         });

@@ -152,3 +152,18 @@ test("EventStore: a long run of confirmed events keeps the store and the budget 
   assert.equal(store.size.events, 1);
   assert.equal(budget.size.events, 1);
 });
+
+test("EventStore: a long run past the bound, mixed with confirmed streams, keeps its accounting exact", () => {
+  const budget = new ReplayBudget({ maxEvents: 50 });
+  const stores = [new EventStore({ budget, maxEvents: 30 }), new EventStore({ budget, maxEvents: 30 })];
+  for (let i = 0; i < 10_000; i++) {
+    const store = stores[i % 2]!;
+    const id = store.append(i % 3 === 0 ? `p${i}` : "get", `event ${i}`);
+    if (i % 3 === 0) store.forget(`p${i}`);
+    else if (i % 7 === 0) store.confirm(id);
+  }
+  const total = stores[0]!.size.events + stores[1]!.size.events;
+  assert.equal(budget.size.events, total);
+  assert.ok(total <= 50);
+  assert.equal(budget.size.bytes, stores[0]!.size.bytes + stores[1]!.size.bytes);
+});
