@@ -39,7 +39,7 @@ for (const jsonResponses of [false, true]) {
     const served = await serve({ jsonResponses });
     try {
       const s = await openSession(served.url);
-      const first = s.post(request("dup", "tools/call", { name: "countdown", arguments: { steps: 3, intervalMs: 100 } }));
+      const first = s.post(request("dup", "tools/call", { name: "countdown", arguments: { steps: 10, intervalMs: 100 } }));
       assert.deepEqual((await s.call("p", "ping")).result, {});
       const second = await withinLimit("the reusing POST", s.post(request("dup", "ping")));
       assert.equal(second.status, 200);
@@ -48,7 +48,7 @@ for (const jsonResponses of [false, true]) {
       assert.equal(refused.error?.code, -32600);
       const answer: Message = await withinLimit("the first request's answer", first.then(answerOf));
       assert.equal(answer.id, "dup");
-      assert.equal(answer.result?.content[0].text, "countdown: done after 3 steps");
+      assert.equal(answer.result?.content[0].text, "countdown: done after 10 steps");
     } finally {
       await served.close();
     }

@@ -174,7 +174,8 @@ test("session cap: when every slot is in use, Retry-After is the time until a ha
 });
 
 test("handshake deadline: a session without notifications/initialized ends after handshakeTimeoutMs; an operating one stays", async () => {
-  const served = await serve({ handshakeTimeoutMs: 50, keepAliveMs: 10 });
+  // Long enough for the operating session to finish its own handshake on a busy machine.
+  const served = await serve({ handshakeTimeoutMs: 1000, keepAliveMs: 10 });
   try {
     const operating = await openSession(served.url);
     const half = await halfOpen(served.url);
@@ -188,7 +189,8 @@ test("handshake deadline: a session without notifications/initialized ends after
 });
 
 test("idle expiry: an open GET stream is activity; the session expires only once it is closed", async () => {
-  const served = await serve({ sessionIdleMs: 100, keepAliveMs: 10 });
+  // Long enough to open the GET stream before the session counts as idle, on a busy machine.
+  const served = await serve({ sessionIdleMs: 500, keepAliveMs: 10 });
   try {
     const watched = await openSession(served.url);
     const get = new SseReader((await openGet(served.url, watched.headers)).body!);
