@@ -7,7 +7,8 @@ import assert from "node:assert/strict";
 import { createDemoServer } from "../../src/demo/server-definition.js";
 import { McpServer, text } from "../../src/server/definition.js";
 import { SseSink } from "../../src/http/streams.js";
-import { messagesOf, openGet, openSession, request, serve, SseReader, type Message, type SseEvent } from "../helpers/http-peer.js";
+import { StreamableHttpHandler } from "../../src/http/streamable-server.js";
+import { ACCEPT_BOTH, answerOf, initializeRequest, messagesOf, notification, openGet, openSession, request, serve, SseReader, type Message, type SseEvent } from "../helpers/http-peer.js";
 
 const EXTRA_TOOL = { name: "added_later", inputSchema: { type: "object" as const } };
 
@@ -323,5 +324,34 @@ test("replay store: a POST stream the client read to its end is not kept; a drop
     assert.equal((await openGet(served.url, { ...s.headers, "last-event-id": priming.id! })).status, 400);
   } finally {
     await served.close();
+  }
+});
+
+test("GET stream: a client that does not read it past maxStreamBacklogBytes loses the stream, not the server's memory", async () => {
+  // The handler itself, without a socket in between: the Response body is a stream nobody reads.
+  const mcp = createDemoServer();
+  const handler = new StreamableHttpHandler(mcp, { maxStreamBacklogBytes: 200 });
+  const call = (method: string, headers: Record<string, string>, body?: unknown) =>
+    handler.handle(new Request("http://localhost/mcp", { method, headers: { host: "localhost", ...headers }, body: body === undefined ? undefined : JSON.stringify(body) }));
+  try {
+    const init = await call("POST", { accept: ACCEPT_BOTH, "content-type": "application/json" }, initializeRequest());
+    const headers = { "mcp-session-id": init.headers.get("mcp-session-id")!, "mcp-protocol-version": "2025-11-25" };
+    await answerOf(init);
+    await call("POST", { ...headers, accept: ACCEPT_BOTH, "content-type": "application/json" }, notification("notifications/initialized"));
+    const unread = await call("GET", { ...headers, accept: "text/event-stream" });
+    assert.equal(unread.status, 200);
+    assert.equal((await call("GET", { ...headers, accept: "text/event-stream" })).status, 409, "the first GET stream is open");
+    for (let i = 0; i < 20; i++) mcp.tool({ name: `added_${i}`, inputSchema: { type: "object" } }, () => ({ content: [text("x")] }));
+    let again = await call("GET", { ...headers, accept: "text/event-stream" });
+    for (let tries = 0; again.status !== 200 && tries < 100; tries++) {
+      await again.text();
+      await new Promise((resolve) => setTimeout(resolve, 10));
+      again = await call("GET", { ...headers, accept: "text/event-stream" });
+    }
+    assert.equal(again.status, 200, "the unread stream was ended, so a new GET is accepted");
+    await again.body!.cancel();
+    await assert.rejects(unread.body!.getReader().read(), "what the unread stream held was dropped");
+  } finally {
+    await handler.close();
   }
 });
