@@ -21,10 +21,13 @@ export class HttpSessionTransport implements Transport {
   #closed = false;
   /** Called for messages that had nowhere to go (no stream open for them). */
   readonly #onDropped: (message: JSONRPCMessage | JSONRPCMessage[]) => void;
+  /** The requests awaiting answers in every session that shares this counter (one handler's). */
+  readonly #shared: { awaited: number };
 
-  constructor(events = new EventStore(), onDropped: (message: JSONRPCMessage | JSONRPCMessage[]) => void = () => {}) {
+  constructor(events = new EventStore(), onDropped: (message: JSONRPCMessage | JSONRPCMessage[]) => void = () => {}, shared = { awaited: 0 }) {
     this.events = events;
     this.#onDropped = onDropped;
+    this.#shared = shared;
   }
 
   start(handlers: TransportHandlers): void {
@@ -40,10 +43,17 @@ export class HttpSessionTransport implements Transport {
   openPost(ids: RequestId[], mode: ConstructorParameters<typeof PostStream>[3]): PostStream {
     const name = `p${++this.#streamCount}`;
     const stream = new PostStream(name, ids, this.events, mode, () => {
-      for (const id of ids) if (this.#byRequest.get(id) === stream) this.#byRequest.delete(id);
+      for (const id of ids) {
+        if (this.#byRequest.get(id) !== stream) continue;
+        this.#byRequest.delete(id);
+        this.#shared.awaited--;
+      }
       this.#posts.delete(name);
     });
-    for (const id of ids) this.#byRequest.set(id, stream);
+    for (const id of ids) {
+      if (!this.#byRequest.has(id)) this.#shared.awaited++;
+      this.#byRequest.set(id, stream);
+    }
     this.#posts.set(name, stream);
     return stream;
   }

@@ -5,10 +5,9 @@
 // Left out: OAuth (only an optional static bearer token), and SSE polling by closing streams early.
 
 import { randomBytes } from "node:crypto";
-import { DEFAULT_MAX_BATCH_ITEMS } from "../jsonrpc/messages.js";
 import { isSupportedVersion, supports, type ProtocolVersion } from "../mcp/versions.js";
 import type { McpServer } from "../server/definition.js";
-import { bearerMatches, checkTokenStrength, hostAllowed, originAllowed, type SecurityOptions } from "./security.js";
+import { bearerMatches, checkTokenStrength, hostAllowed, originAllowed } from "./security.js";
 import { EventStore, ReplayBudget } from "./event-store.js";
 import { SessionTable, type LiveSession } from "./session-table.js";
 import { HttpSessionTransport } from "./session-transport.js";
@@ -16,65 +15,28 @@ import { formatEvent, SSE_HEADERS } from "./sse.js";
 import { SseSink } from "./streams.js";
 import { localAnswers, readPostBody, refuseReusedIds, type PostBody } from "./post-body.js";
 import { errorResponse, jsonResponse, mediaType, wantsBoth, wantsEventStream } from "./responses.js";
+import { withDefaults, type ResolvedOptions, type StreamableHttpOptions } from "./streamable-options.js";
 
-export interface StreamableHttpOptions extends SecurityOptions {
-  /** The endpoint path (default "/mcp"). */
-  path?: string;
-  /** No sessions: every POST is served on its own, answers are JSON, GET is 405 (default false). */
-  stateless?: boolean;
-  /** Answer requests with application/json instead of an SSE stream (default false; stateless implies it). */
-  jsonResponses?: boolean;
-  /** Sessions idle longer than this (no request, no open stream) are ended (default 30 minutes). */
-  sessionIdleMs?: number;
-  /** Sessions still without notifications/initialized this long after initialize are ended (default 10 s). */
-  handshakeTimeoutMs?: number;
-  /**
-   * The most sessions alive at once (default 1000). When full, initialize evicts the session in
-   * its handshake or idle longest; if every session is in use it gets 503.
-   */
-  maxSessions?: number;
-  /** The largest request body, in bytes (default 4 MiB); larger ones get 413. */
-  maxBodyBytes?: number;
-  /** The most messages one batch may hold (default DEFAULT_MAX_BATCH_ITEMS); more get 400 with -32600. */
-  maxBatchItems?: number;
-  /**
-   * The most requests of one session awaiting their answers at once (default 100, so one full
-   * batch fits); a POST that would pass it gets 429 and none of it runs.
-   */
-  maxRequestsInFlight?: number;
-  /** Bytes an SSE response may hold that the client has not read; past it the stream ends (default DEFAULT_MAX_BACKLOG_BYTES, 1 MiB). */
-  maxStreamBacklogBytes?: number;
-  /**
-   * Events kept for resumption, in UTF-8 bytes and in number: per session (default 4 MiB, 10,000)
-   * and for all sessions together (default 64 MiB, 100,000). Past a bound the oldest go first.
-   */
-  maxReplayBytesPerSession?: number;
-  maxReplayEventsPerSession?: number;
-  maxReplayBytes?: number;
-  maxReplayEvents?: number;
-  /** How often open SSE streams get a keep-alive comment (default 15 s). */
-  keepAliveMs?: number;
-  /** The `retry` hint on SSE streams, in ms (default 1000). */
-  retryMs?: number;
-  onProblem?: (message: string) => void;
-}
+export type { StreamableHttpOptions } from "./streamable-options.js";
 
 /** Spec (transports#protocol-version-header): with no header and no other hint, assume 2025-03-26. */
 const DEFAULT_HEADER_VERSION: ProtocolVersion = "2025-03-26";
 
 export class StreamableHttpHandler {
   readonly #server: McpServer;
-  readonly #options: Required<Pick<StreamableHttpOptions, "path" | "sessionIdleMs" | "handshakeTimeoutMs" | "maxSessions" | "maxBodyBytes" | "maxBatchItems" | "maxRequestsInFlight" | "keepAliveMs" | "retryMs">> & StreamableHttpOptions;
+  readonly #options: ResolvedOptions;
   readonly #sessions: SessionTable;
   /** One bound on the replay events of all sessions together. */
   readonly #replay: ReplayBudget;
+  /** Requests awaiting answers, in all sessions. */
+  readonly #inFlight = { awaited: 0 };
   readonly #timer: ReturnType<typeof setInterval>;
   #lastKeepAlive = Date.now();
 
   constructor(server: McpServer, options: StreamableHttpOptions = {}) {
     if (options.bearerToken !== undefined) checkTokenStrength(options.bearerToken);
     this.#server = server;
-    this.#options = { path: "/mcp", sessionIdleMs: 30 * 60_000, handshakeTimeoutMs: 10_000, maxSessions: 1000, maxBodyBytes: 4 * 1024 * 1024, maxBatchItems: DEFAULT_MAX_BATCH_ITEMS, maxRequestsInFlight: DEFAULT_MAX_BATCH_ITEMS, keepAliveMs: 15_000, retryMs: 1000, ...options };
+    this.#options = withDefaults(options);
     const { maxSessions, sessionIdleMs: idleMs, handshakeTimeoutMs: initializeMs } = this.#options;
     this.#sessions = new SessionTable({ maxSessions, idleMs, initializeMs });
     this.#replay = new ReplayBudget({ maxBytes: options.maxReplayBytes, maxEvents: options.maxReplayEvents });
@@ -164,10 +126,10 @@ export class StreamableHttpHandler {
   /** Hands a judged body to its session and answers the POST: 202, a JSON body, or an SSE stream. */
   async #deliver(live: LiveSession, body: PostBody, headers: Record<string, string>): Promise<Response> {
     refuseReusedIds(body, (id) => live.transport.awaits(id));
-    const limit = this.#options.maxRequestsInFlight;
-    if (live.transport.awaited + body.requestIds.length > limit) {
+    const refusal = this.#overloaded(live, body.requestIds.length);
+    if (refusal) {
       if (this.#options.stateless) void live.session.close();
-      return errorResponse(429, `too many requests: this session may have ${limit} requests awaiting answers at once`);
+      return refusal;
     }
     const local = localAnswers(body.invalid, supports(live.session.protocolVersion, "omitUnreadableId"));
     const text = JSON.stringify(body.isBatch ? body.items : body.items[0]);
@@ -202,6 +164,14 @@ export class StreamableHttpHandler {
     }
     live.transport.receive(text);
     return new Response(sink.body, { status: 200, headers: { ...SSE_HEADERS, ...headers } });
+  }
+
+  /** The refusal for `count` more requests if they would pass a bound on requests in flight. */
+  #overloaded(live: LiveSession, count: number): Response | undefined {
+    const { maxRequestsInFlight: perSession, maxRequestsInFlightTotal: total } = this.#options;
+    if (live.transport.awaited + count > perSession) return errorResponse(429, `too many requests: a session may have ${perSession} requests awaiting answers at once`);
+    if (this.#inFlight.awaited + count > total) return errorResponse(503, `service unavailable: the server has ${total} requests awaiting answers`);
+    return undefined;
   }
 
   async #get(request: Request): Promise<Response> {
@@ -244,7 +214,7 @@ export class StreamableHttpHandler {
   #open(options: Parameters<McpServer["connect"]>[1]): LiveSession {
     const events = new EventStore({ budget: this.#replay, maxBytes: this.#options.maxReplayBytesPerSession, maxEvents: this.#options.maxReplayEventsPerSession });
     const transport = new HttpSessionTransport(events, (message) =>
-      this.#options.onProblem?.(`http: no open stream for ${JSON.stringify(message).slice(0, 200)}`));
+      this.#options.onProblem?.(`http: no open stream for ${JSON.stringify(message).slice(0, 200)}`), this.#inFlight);
     const session = this.#server.connect(transport, { onProblem: this.#options.onProblem, maxBatchItems: this.#options.maxBatchItems, ...options });
     const now = Date.now();
     if (this.#options.stateless) return { id: "", session, transport, opened: now, lastSeen: now };

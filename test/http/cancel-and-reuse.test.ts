@@ -1,7 +1,7 @@
 // Streamable HTTP, requests that end without their own answer: a cancelled request's POST stops
 // waiting for the response that will not come, and a second POST that reuses an id in flight gets
 // its -32600 without taking the first request's stream or answer; and the bound on requests a
-// session may have awaiting answers (429 past it).
+// session may have awaiting answers (429 past it), and all sessions together (503 past it).
 // Spec: https://modelcontextprotocol.io/specification/2025-11-25/basic/utilities/cancellation and
 // basic#requests (ids MUST NOT be reused within a session).
 import { test } from "node:test";
@@ -71,6 +71,23 @@ test("requests in flight: past maxRequestsInFlight a POST gets 429 and does not 
     assert.equal((await s.call("d", "tools/call", { name: "echo", arguments: { text: "d" } })).result?.content[0].text, "echo: d");
     await s.post(notification("notifications/cancelled", { requestId: "b" }));
     await withinLimit("the second cancelled stream to end", streams[1]!.rest());
+  } finally {
+    await served.close();
+  }
+});
+
+test("requests in flight: past maxRequestsInFlightTotal, across sessions, a POST gets 503 and does not run", async () => {
+  const served = await serve({ maxRequestsInFlightTotal: 2 });
+  try {
+    const sessions = [await openSession(served.url), await openSession(served.url), await openSession(served.url)];
+    const streams = await Promise.all(sessions.slice(0, 2).map(async (s, i) => new SseReader((await s.post(request(`long-${i}`, "tools/call", LONG))).body!)));
+    for (const stream of streams) await stream.next();
+    const refused = await withinLimit("the POST over the total", sessions[2]!.post(request("c", "ping")));
+    assert.equal(refused.status, 503);
+    assert.equal(((await refused.json()) as Message).error.code, -32000);
+    for (const [i, s] of sessions.slice(0, 2).entries()) await s.post(notification("notifications/cancelled", { requestId: `long-${i}` }));
+    for (const stream of streams) await withinLimit("a cancelled stream to end", stream.rest());
+    assert.deepEqual((await sessions[2]!.call("d", "ping")).result, {}, "room again once the others ended");
   } finally {
     await served.close();
   }
