@@ -18,7 +18,8 @@ export interface StreamableHttpOptions extends SecurityOptions {
   handshakeTimeoutMs?: number;
   /**
    * The most sessions alive at once (default 1000). When full, initialize evicts the session in
-   * its handshake or idle longest; if every session is in use it gets 503.
+   * its handshake or idle longest; if every session is in use it gets 503, with Retry-After when
+   * a handshake deadline will free a slot.
    */
   maxSessions?: number;
   /** The largest request body, in bytes (default 4 MiB); larger ones get 413. */
