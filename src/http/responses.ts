@@ -14,8 +14,14 @@ export function jsonResponse(status: number, body: unknown, headers: Record<stri
   return new Response(text, { status, headers: { "content-type": "application/json", "content-length": String(Buffer.byteLength(text)), ...headers } });
 }
 
-/** Reads the body as UTF-8 text, stopping as soon as it passes `limit` bytes. */
-export async function readBody(request: Request, limit: number): Promise<{ text: string; tooLarge: boolean }> {
+/** Decodes strictly: a byte sequence that is not UTF-8 is an error, not a U+FFFD in the message. */
+const strictUtf8 = new TextDecoder("utf-8", { fatal: true, ignoreBOM: true });
+
+/**
+ * Reads the body as UTF-8 text, stopping as soon as it passes `limit` bytes. A body that is not
+ * valid UTF-8 comes back as `invalidUtf8` with no text.
+ */
+export async function readBody(request: Request, limit: number): Promise<{ text: string; tooLarge: boolean; invalidUtf8?: boolean }> {
   const declared = Number(request.headers.get("content-length"));
   if (Number.isFinite(declared) && declared > limit) return { text: "", tooLarge: true };
   if (!request.body) return { text: "", tooLarge: false };
@@ -32,7 +38,11 @@ export async function readBody(request: Request, limit: number): Promise<{ text:
     }
     chunks.push(value);
   }
-  return { text: Buffer.concat(chunks).toString("utf8"), tooLarge: false };
+  try {
+    return { text: strictUtf8.decode(Buffer.concat(chunks)), tooLarge: false };
+  } catch {
+    return { text: "", tooLarge: false, invalidUtf8: true };
+  }
 }
 
 /** The bare media type of a Content-Type value: "Application/JSON; charset=utf-8" -> "application/json". */

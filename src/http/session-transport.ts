@@ -6,7 +6,8 @@
 
 import type { JSONRPCMessage, RequestId } from "../jsonrpc/messages.js";
 import type { SendOptions, Transport, TransportHandlers } from "../protocol/transport.js";
-import { EventStore, formatEvent } from "./sse.js";
+import { EventStore } from "./event-store.js";
+import { formatEvent } from "./sse.js";
 import { PostStream, SseSink } from "./streams.js";
 
 export class HttpSessionTransport implements Transport {
@@ -20,10 +21,13 @@ export class HttpSessionTransport implements Transport {
   #closed = false;
   /** Called for messages that had nowhere to go (no stream open for them). */
   readonly #onDropped: (message: JSONRPCMessage | JSONRPCMessage[]) => void;
+  /** The requests awaiting answers in every session that shares this counter (one handler's). */
+  readonly #shared: { awaited: number };
 
-  constructor(events = new EventStore(), onDropped: (message: JSONRPCMessage | JSONRPCMessage[]) => void = () => {}) {
+  constructor(events = new EventStore(), onDropped: (message: JSONRPCMessage | JSONRPCMessage[]) => void = () => {}, shared = { awaited: 0 }) {
     this.events = events;
     this.#onDropped = onDropped;
+    this.#shared = shared;
   }
 
   start(handlers: TransportHandlers): void {
@@ -39,17 +43,59 @@ export class HttpSessionTransport implements Transport {
   openPost(ids: RequestId[], mode: ConstructorParameters<typeof PostStream>[3]): PostStream {
     const name = `p${++this.#streamCount}`;
     const stream = new PostStream(name, ids, this.events, mode, () => {
-      for (const id of ids) if (this.#byRequest.get(id) === stream) this.#byRequest.delete(id);
+      for (const id of ids) {
+        if (this.#byRequest.get(id) !== stream) continue;
+        this.#byRequest.delete(id);
+        this.#shared.awaited--;
+      }
       this.#posts.delete(name);
     });
-    for (const id of ids) this.#byRequest.set(id, stream);
+    for (const id of ids) {
+      if (!this.#byRequest.has(id)) this.#shared.awaited++;
+      this.#byRequest.set(id, stream);
+    }
     this.#posts.set(name, stream);
     return stream;
   }
 
-  /** The open POST stream with this name, for a client resuming it. */
-  post(name: string): PostStream | undefined {
-    return this.#posts.get(name);
+  /** Whether request `id` is still owed an answer on an open POST (a new request must not reuse it). */
+  awaits(id: RequestId): boolean {
+    return this.#byRequest.has(id);
+  }
+
+  /** How many requests are still owed an answer on open POSTs. */
+  get awaited(): number {
+    return this.#byRequest.size;
+  }
+
+  /** The connection will not answer `id` (the client cancelled it): its POST stops waiting. */
+  unanswered(id: RequestId): void {
+    this.#byRequest.get(id)?.forget(id);
+  }
+
+  /**
+   * A GET with Last-Event-ID: the events after it on its stream go to `sink`, which then carries
+   * the rest of that stream. False if the id is unknown or its events are no longer kept.
+   */
+  resume(lastEventId: string, sink: SseSink): boolean {
+    // Spec (transports#resumability-and-redelivery): replay only the messages of that stream.
+    const missed = this.events.after(lastEventId);
+    if (missed === undefined) return false;
+    // The client has seen everything up to the id it sent: that need not be kept any longer.
+    this.events.confirm(lastEventId);
+    for (const event of missed) sink.write(formatEvent(event));
+    const name = this.events.streamOf(lastEventId)!;
+    const post = this.#posts.get(name);
+    if (post) post.attach(sink);
+    // Resuming the GET stream: the old connection may be half-open, so the new one replaces it.
+    else if (name === "get") this.openStandalone(sink);
+    else sink.end(() => this.events.forget(name));
+    return true;
+  }
+
+  /** In use: a request still owed an answer, or a stream open to the client. */
+  get busy(): boolean {
+    return this.#posts.size > 0 || this.hasStandalone;
   }
 
   get hasStandalone(): boolean {
@@ -89,12 +135,16 @@ export class HttpSessionTransport implements Transport {
     this.#closed = true;
     for (const stream of [...this.#posts.values()]) stream.abandon();
     this.#standalone?.end();
+    this.events.clear();
     this.#handlers?.close();
   }
 
   #route(message: JSONRPCMessage | JSONRPCMessage[], options?: SendOptions): PostStream | undefined {
-    const first = Array.isArray(message) ? message[0] : message;
-    if (first && !("method" in first) && first.id !== undefined && first.id !== null) return this.#byRequest.get(first.id);
+    // A batch answer goes where any of its responses is awaited: an item may carry no id at all.
+    for (const item of Array.isArray(message) ? message : [message]) {
+      const stream = !("method" in item) && item.id !== undefined && item.id !== null ? this.#byRequest.get(item.id) : undefined;
+      if (stream) return stream;
+    }
     if (options?.relatedRequestId !== undefined) return this.#byRequest.get(options.relatedRequestId);
     return undefined;
   }

@@ -5,59 +5,43 @@
 // Left out: OAuth (only an optional static bearer token), and SSE polling by closing streams early.
 
 import { randomBytes } from "node:crypto";
-import { classify, isObject } from "../jsonrpc/messages.js";
 import { isSupportedVersion, supports, type ProtocolVersion } from "../mcp/versions.js";
 import type { McpServer } from "../server/definition.js";
-import type { ServerSession } from "../server/session.js";
-import { bearerMatches, checkTokenStrength, hostAllowed, originAllowed, type SecurityOptions } from "./security.js";
+import { bearerMatches, checkTokenStrength, hostAllowed, originAllowed } from "./security.js";
+import { EventStore, ReplayBudget } from "./event-store.js";
+import { SessionTable, type LiveSession } from "./session-table.js";
 import { HttpSessionTransport } from "./session-transport.js";
 import { formatEvent, SSE_HEADERS } from "./sse.js";
 import { SseSink } from "./streams.js";
-import { errorResponse, jsonResponse, mediaType, readBody, wantsBoth, wantsEventStream } from "./responses.js";
+import { localAnswers, readPostBody, refuseReusedIds, type PostBody } from "./post-body.js";
+import { errorResponse, jsonResponse, mediaType, wantsBoth, wantsEventStream } from "./responses.js";
+import { withDefaults, type ResolvedOptions, type StreamableHttpOptions } from "./streamable-options.js";
 
-export interface StreamableHttpOptions extends SecurityOptions {
-  /** The endpoint path (default "/mcp"). */
-  path?: string;
-  /** No sessions: every POST is served on its own, answers are JSON, GET is 405 (default false). */
-  stateless?: boolean;
-  /** Answer requests with application/json instead of an SSE stream (default false; stateless implies it). */
-  jsonResponses?: boolean;
-  /** Sessions idle longer than this are ended (default 30 minutes). */
-  sessionIdleMs?: number;
-  /** The most sessions alive at once; initialize beyond that gets 503 (default 1000). */
-  maxSessions?: number;
-  /** The largest request body, in bytes (default 4 MiB); larger ones get 413. */
-  maxBodyBytes?: number;
-  /** How often open SSE streams get a keep-alive comment (default 15 s). */
-  keepAliveMs?: number;
-  /** The `retry` hint on SSE streams, in ms (default 1000). */
-  retryMs?: number;
-  onProblem?: (message: string) => void;
-}
-
-interface LiveSession {
-  /** The MCP-Session-Id ("" in stateless mode). */
-  id: string;
-  session: ServerSession;
-  transport: HttpSessionTransport;
-  lastSeen: number;
-}
+export type { StreamableHttpOptions } from "./streamable-options.js";
 
 /** Spec (transports#protocol-version-header): with no header and no other hint, assume 2025-03-26. */
 const DEFAULT_HEADER_VERSION: ProtocolVersion = "2025-03-26";
 
 export class StreamableHttpHandler {
   readonly #server: McpServer;
-  readonly #options: Required<Pick<StreamableHttpOptions, "path" | "sessionIdleMs" | "maxSessions" | "maxBodyBytes" | "keepAliveMs" | "retryMs">> & StreamableHttpOptions;
-  readonly #sessions = new Map<string, LiveSession>();
+  readonly #options: ResolvedOptions;
+  readonly #sessions: SessionTable;
+  /** One bound on the replay events of all sessions together. */
+  readonly #replay: ReplayBudget;
+  /** Requests awaiting answers, in all sessions. */
+  readonly #inFlight = { awaited: 0 };
   readonly #timer: ReturnType<typeof setInterval>;
+  #lastKeepAlive = Date.now();
 
   constructor(server: McpServer, options: StreamableHttpOptions = {}) {
     if (options.bearerToken !== undefined) checkTokenStrength(options.bearerToken);
     this.#server = server;
-    this.#options = { path: "/mcp", sessionIdleMs: 30 * 60_000, maxSessions: 1000, maxBodyBytes: 4 * 1024 * 1024, keepAliveMs: 15_000, retryMs: 1000, ...options };
+    this.#options = withDefaults(options);
+    const { maxSessions, sessionIdleMs: idleMs, handshakeTimeoutMs: initializeMs } = this.#options;
+    this.#sessions = new SessionTable({ maxSessions, idleMs, initializeMs });
+    this.#replay = new ReplayBudget({ maxBytes: options.maxReplayBytes, maxEvents: options.maxReplayEvents });
     // One timer for keep-alives and expiry; it never keeps the process alive by itself.
-    this.#timer = setInterval(() => this.#tick(), Math.min(this.#options.keepAliveMs, 60_000));
+    this.#timer = setInterval(() => this.#tick(), Math.min(this.#options.keepAliveMs, initializeMs, 60_000));
     this.#timer.unref();
   }
 
@@ -89,7 +73,6 @@ export class StreamableHttpHandler {
   async close(): Promise<void> {
     clearInterval(this.#timer);
     await Promise.all([...this.#sessions.values()].map((live) => live.session.close()));
-    this.#sessions.clear();
   }
 
   /** Host, Origin and the bearer token, checked before anything else; the refusal, if any. */
@@ -108,26 +91,11 @@ export class StreamableHttpHandler {
     // Spec (transports#sending-messages-to-the-server): the client MUST accept both JSON and SSE.
     if (!wantsBoth(request.headers.get("accept"))) return errorResponse(406, "not acceptable: Accept must list application/json and text/event-stream");
     if (mediaType(request.headers.get("content-type")) !== "application/json") return errorResponse(415, "unsupported media type: send application/json");
-    const body = await readBody(request, this.#options.maxBodyBytes);
-    if (body.tooLarge) return errorResponse(413, `payload too large: the limit is ${this.#options.maxBodyBytes} bytes`);
-    let parsed: unknown;
-    try {
-      parsed = JSON.parse(body.text);
-    } catch {
-      return errorResponse(400, "parse error: the body is not valid JSON", {}, -32700);
-    }
-    const isBatch = Array.isArray(parsed);
-    const items: unknown[] = Array.isArray(parsed) ? parsed : [parsed];
-    const requests = items.filter((m) => isObject(m) && typeof m.method === "string" && (typeof m.id === "string" || typeof m.id === "number"));
-    const isInitialize = requests.some((m) => (m as { method: string }).method === "initialize");
+    const body = await readPostBody(request, this.#options);
+    if (body instanceof Response) return body;
+    const { isBatch, isInitialize } = body;
 
     const versionHeader = request.headers.get("mcp-protocol-version");
-    // Every message must be JSON-RPC: one that is not gets 400 with the reason, as it would on stdio.
-    for (const item of items) {
-      const checked = classify(item);
-      if (checked.kind === "invalid") return jsonResponse(400, { jsonrpc: "2.0", ...(checked.id !== undefined ? { id: checked.id } : {}), error: checked.error.toErrorObject() });
-    }
-
     let live: LiveSession;
     if (this.#options.stateless) {
       live = this.#open({ stateless: isInitialize ? {} : { protocolVersion: (versionHeader as ProtocolVersion | null) ?? DEFAULT_HEADER_VERSION } });
@@ -135,7 +103,12 @@ export class StreamableHttpHandler {
       // Spec (basic#batching): initialize is never part of a batch.
       if (isBatch) return errorResponse(400, "invalid request: initialize must not be sent inside a batch", {}, -32600);
       if (request.headers.get("mcp-session-id") !== null) return errorResponse(400, "bad request: initialize must not carry an MCP-Session-Id");
-      if (this.#sessions.size >= this.#options.maxSessions) return errorResponse(503, "service unavailable: too many sessions", { "retry-after": "5" });
+      const room = this.#sessions.makeRoom();
+      if (!room.free) {
+        // Retry-After only when a slot is known to free itself by then; in-use sessions may last.
+        const retry: Record<string, string> = room.retryAfterSeconds === undefined ? {} : { "retry-after": String(room.retryAfterSeconds) };
+        return errorResponse(503, "service unavailable: every session slot is in use", retry);
+      }
       live = this.#open({});
     } else {
       const found = this.#session(request);
@@ -144,34 +117,61 @@ export class StreamableHttpHandler {
     }
     // Batches belong to 2025-03-26 only; the connection answers them by its negotiated rules.
     if (isBatch && !supports(live.session.protocolVersion, "batches")) {
+      if (this.#options.stateless) void live.session.close();
       return errorResponse(400, "invalid request: JSON-RPC batches are not supported in this protocol version", {}, -32600);
     }
+    return this.#deliver(live, body, isInitialize && !this.#options.stateless ? { "mcp-session-id": live.id } : {});
+  }
 
+  /** Hands a judged body to its session and answers the POST: 202, a JSON body, or an SSE stream. */
+  async #deliver(live: LiveSession, body: PostBody, headers: Record<string, string>): Promise<Response> {
+    refuseReusedIds(body, (id) => live.transport.awaits(id));
+    const refusal = this.#overloaded(live, body.requestIds.length);
+    if (refusal) {
+      if (this.#options.stateless) void live.session.close();
+      return refusal;
+    }
+    const local = localAnswers(body.invalid, supports(live.session.protocolVersion, "omitUnreadableId"));
+    const text = JSON.stringify(body.isBatch ? body.items : body.items[0]);
+    const stateless = this.#options.stateless;
     // Spec (transports#sending-messages-to-the-server): only notifications and responses: 202, no body.
-    if (requests.length === 0) {
-      live.transport.receive(body.text);
-      if (this.#options.stateless) void live.session.close();
-      return new Response(null, { status: 202 });
+    if (body.requestIds.length === 0) {
+      if (body.items.length > 0) live.transport.receive(text);
+      if (stateless) void live.session.close();
+      if (local.length === 0) return new Response(null, { status: 202 });
+      return jsonResponse(200, body.isBatch ? local : local[0], headers);
     }
-    const ids = requests.map((m) => (m as { id: string | number }).id);
-    const headers: Record<string, string> = {};
-    if (!this.#options.stateless && isInitialize) headers["mcp-session-id"] = live.id;
-    if (this.#options.stateless || this.#options.jsonResponses) {
-      const answered = new Promise<unknown>((resolve) => live.transport.openPost(ids, { json: resolve, batch: isBatch }));
-      live.transport.receive(body.text);
-      const answer = await answered;
-      if (this.#options.stateless) void live.session.close();
-      return jsonResponse(200, answer, headers);
+    if (stateless || this.#options.jsonResponses) {
+      return new Promise<Response>((resolve) => {
+        live.transport.openPost(body.requestIds, {
+          batch: body.isBatch,
+          local,
+          json: (answer) => {
+            if (stateless) void live.session.close();
+            // Nothing to answer (the client cancelled every request): the POST was only accepted.
+            resolve(answer === undefined ? new Response(null, { status: 202 }) : jsonResponse(200, answer, headers));
+          },
+        });
+        live.transport.receive(text);
+      });
     }
-    const sink = new SseSink();
-    const stream = live.transport.openPost(ids, { sse: sink });
+    const sink = new SseSink(undefined, { maxBacklogBytes: this.#options.maxStreamBacklogBytes });
+    const stream = live.transport.openPost(body.requestIds, { sse: sink, local });
     // Spec (transports, SEP-1699, 2025-11-25): a priming event (an id, empty data) comes first, so
     // the client can resume even before the first real event.
-    if (!isInitialize && supports(live.session.protocolVersion, "ssePriming")) {
+    if (!body.isInitialize && supports(live.session.protocolVersion, "ssePriming")) {
       sink.write(formatEvent({ id: live.transport.events.append(stream.name, ""), data: "", retry: this.#options.retryMs }));
     }
-    live.transport.receive(body.text);
+    live.transport.receive(text);
     return new Response(sink.body, { status: 200, headers: { ...SSE_HEADERS, ...headers } });
+  }
+
+  /** The refusal for `count` more requests if they would pass a bound on requests in flight. */
+  #overloaded(live: LiveSession, count: number): Response | undefined {
+    const { maxRequestsInFlight: perSession, maxRequestsInFlightTotal: total } = this.#options;
+    if (live.transport.awaited + count > perSession) return errorResponse(429, `too many requests: a session may have ${perSession} requests awaiting answers at once`);
+    if (this.#inFlight.awaited + count > total) return errorResponse(503, `service unavailable: the server has ${total} requests awaiting answers`);
+    return undefined;
   }
 
   async #get(request: Request): Promise<Response> {
@@ -181,19 +181,10 @@ export class StreamableHttpHandler {
     const found = this.#session(request);
     if (found instanceof Response) return found;
     const transport = found.transport;
-    const sink = new SseSink();
+    const sink = new SseSink(undefined, { maxBacklogBytes: this.#options.maxStreamBacklogBytes });
     const lastEventId = request.headers.get("last-event-id");
     if (lastEventId !== null) {
-      // Spec (transports#resumability-and-redelivery): replay only the messages of that stream.
-      const missed = transport.events.after(lastEventId);
-      if (missed === undefined) return errorResponse(400, `bad request: cannot resume after event ${JSON.stringify(lastEventId)}`);
-      for (const event of missed) sink.write(formatEvent(event));
-      const name = transport.events.streamOf(lastEventId)!;
-      const post = transport.post(name);
-      if (post) post.attach(sink);
-      // Resuming the GET stream: the old connection may be half-open, so the new one replaces it.
-      else if (name === "get") transport.openStandalone(sink);
-      else sink.end();
+      if (!transport.resume(lastEventId, sink)) return errorResponse(400, `bad request: cannot resume after event ${JSON.stringify(lastEventId)}`);
       return new Response(sink.body, { status: 200, headers: SSE_HEADERS });
     }
     if (transport.hasStandalone) return errorResponse(409, "conflict: this session already has a GET stream open");
@@ -217,33 +208,29 @@ export class StreamableHttpHandler {
     if (id === null) return errorResponse(400, "bad request: MCP-Session-Id header required (send initialize first)");
     const live = this.#sessions.get(id);
     if (!live) return errorResponse(404, "session not found: it ended or never existed; initialize a new one");
-    live.lastSeen = Date.now();
     return live;
   }
 
   #open(options: Parameters<McpServer["connect"]>[1]): LiveSession {
-    const transport = new HttpSessionTransport(undefined, (message) =>
-      this.#options.onProblem?.(`http: no open stream for ${JSON.stringify(message).slice(0, 200)}`));
-    const session = this.#server.connect(transport, { onProblem: this.#options.onProblem, ...options });
-    if (this.#options.stateless) return { id: "", session, transport, lastSeen: Date.now() };
+    const events = new EventStore({ budget: this.#replay, maxBytes: this.#options.maxReplayBytesPerSession, maxEvents: this.#options.maxReplayEventsPerSession });
+    const transport = new HttpSessionTransport(events, (message) =>
+      this.#options.onProblem?.(`http: no open stream for ${JSON.stringify(message).slice(0, 200)}`), this.#inFlight);
+    const session = this.#server.connect(transport, { onProblem: this.#options.onProblem, maxBatchItems: this.#options.maxBatchItems, ...options });
+    const now = Date.now();
+    if (this.#options.stateless) return { id: "", session, transport, opened: now, lastSeen: now };
     // Spec (transports#session-management): the id SHOULD be globally unique and cryptographically
     // secure, and MUST be visible ASCII only.
     const id = randomBytes(24).toString("base64url");
-    const live = { id, session, transport, lastSeen: Date.now() };
-    this.#sessions.set(id, live);
-    session.onClose(() => this.#sessions.delete(id));
+    const live = { id, session, transport, opened: now, lastSeen: now };
+    this.#sessions.add(live);
     return live;
   }
 
   #tick(): void {
     const now = Date.now();
-    for (const [id, live] of this.#sessions) {
-      if (now - live.lastSeen > this.#options.sessionIdleMs) {
-        this.#sessions.delete(id);
-        void live.session.close();
-      } else {
-        live.transport.keepAlive();
-      }
-    }
+    this.#sessions.sweep(now);
+    if (now - this.#lastKeepAlive < this.#options.keepAliveMs) return;
+    this.#lastKeepAlive = now;
+    for (const live of this.#sessions.values()) live.transport.keepAlive();
   }
 }

@@ -3,25 +3,50 @@
 // session's EventStore keeps for resumption, or (JSON mode) one body with the response(s).
 // Spec: https://modelcontextprotocol.io/specification/2025-11-25/basic/transports#sending-messages-to-the-server
 
-import type { JSONRPCMessage, RequestId } from "../jsonrpc/messages.js";
-import { EventStore, formatEvent, KEEP_ALIVE } from "./sse.js";
+import type { JSONRPCMessage, JSONRPCResponse, RequestId } from "../jsonrpc/messages.js";
+import type { EventStore } from "./event-store.js";
+import { formatEvent, KEEP_ALIVE } from "./sse.js";
 
 const encoder = new TextEncoder();
+
+/**
+ * The most bytes an SSE response may hold that the client has not taken yet. Past it the client
+ * is not reading: the stream ends (its events stay in the store, to resume from), rather than
+ * growing without bound. A single event larger than this still goes out whole.
+ */
+export const DEFAULT_MAX_BACKLOG_BYTES = 1024 * 1024;
+
+export interface SseSinkOptions {
+  /** See DEFAULT_MAX_BACKLOG_BYTES. */
+  maxBacklogBytes?: number;
+}
 
 /** Where one stream's events are written: the current HTTP response, which a resuming GET may replace. */
 export class SseSink {
   #controller: ReadableStreamDefaultController<Uint8Array> | undefined;
+  /** After end(): the stream, until the response has taken what is still queued. */
+  #draining: ReadableStreamDefaultController<Uint8Array> | undefined;
   readonly body: ReadableStream<Uint8Array>;
+  readonly #maxBacklog: number;
   #onGone: () => void;
+  /** What end() was asked to run once the response has taken every byte. */
+  #onDelivered: () => void = () => {};
 
-  constructor(onGone: () => void = () => {}) {
+  constructor(onGone: () => void = () => {}, options: SseSinkOptions = {}) {
     this.#onGone = onGone;
+    this.#maxBacklog = options.maxBacklogBytes ?? DEFAULT_MAX_BACKLOG_BYTES;
+    // The queue counts bytes, so desiredSize is what is left of the backlog bound.
     this.body = new ReadableStream<Uint8Array>({
       start: (controller) => void (this.#controller = controller),
+      // The response took a chunk: if the sink has ended, this may have been the last one.
+      pull: () => this.#closeIfDrained(),
       // The client went away. Spec (transports#sending-messages-to-the-server): a disconnect is
       // not a cancellation; the work goes on and its events stay in the store for resumption.
-      cancel: () => this.#gone(),
-    });
+      cancel: () => {
+        this.#draining = undefined;
+        this.#gone();
+      },
+    }, new ByteLengthQueuingStrategy({ highWaterMark: this.#maxBacklog }));
   }
 
   get open(): boolean {
@@ -29,8 +54,17 @@ export class SseSink {
   }
 
   write(text: string): void {
+    const controller = this.#controller;
+    if (!controller) return;
+    if (controller.desiredSize! < 0) {
+      // The backlog bound is passed: the client is not reading. Erroring the stream frees what it
+      // holds at once and ends the response; the client resumes with Last-Event-ID.
+      controller.error(new Error(`http: the client left more than ${this.#maxBacklog} bytes unread`));
+      this.#gone();
+      return;
+    }
     try {
-      this.#controller?.enqueue(encoder.encode(text));
+      controller.enqueue(encoder.encode(text));
     } catch {
       this.#gone();
     }
@@ -40,13 +74,25 @@ export class SseSink {
     this.write(KEEP_ALIVE);
   }
 
-  end(): void {
-    try {
-      this.#controller?.close();
-    } catch {
-      // Already closed by the client.
-    }
+  /**
+   * Ends the stream once the response has taken what is queued; no more writes. `onDelivered`
+   * runs when it has (never if the client went away first).
+   */
+  end(onDelivered: () => void = () => {}): void {
+    const controller = this.#controller;
+    if (!controller) return;
+    this.#onDelivered = onDelivered;
     this.#gone();
+    this.#draining = controller;
+    this.#closeIfDrained();
+  }
+
+  #closeIfDrained(): void {
+    const controller = this.#draining;
+    if (!controller || controller.desiredSize !== this.#maxBacklog) return;
+    this.#draining = undefined;
+    controller.close();
+    this.#onDelivered();
   }
 
   #gone(): void {
@@ -55,6 +101,9 @@ export class SseSink {
     this.#onGone();
   }
 }
+
+/** JSON mode's answer: one response, a batch's array, or nothing (every request was cancelled). */
+export type JsonAnswer = (body: JSONRPCMessage | JSONRPCMessage[] | undefined) => void;
 
 /**
  * The stream of one POST: it carries the messages related to its requests and ends once every
@@ -65,15 +114,18 @@ export class PostStream {
   readonly #pending = new Set<RequestId>();
   readonly #events: EventStore;
   #sink: SseSink | undefined;
+  /** Answers the HTTP layer made itself (a batch's invalid items), still to join the batch answer. */
+  #local: JSONRPCResponse[];
   /** JSON mode: the responses gathered so far, and what to do with them when complete. */
-  readonly #json: { responses: JSONRPCMessage[]; done: (body: JSONRPCMessage | JSONRPCMessage[]) => void; batch: boolean } | undefined;
+  readonly #json: { responses: JSONRPCMessage[]; done: JsonAnswer; batch: boolean } | undefined;
   #onFinished: () => void;
 
-  constructor(name: string, ids: RequestId[], events: EventStore, mode: { sse: SseSink } | { json: (body: JSONRPCMessage | JSONRPCMessage[]) => void; batch: boolean }, onFinished: () => void) {
+  constructor(name: string, ids: RequestId[], events: EventStore, mode: { sse: SseSink; local?: JSONRPCResponse[] } | { json: JsonAnswer; batch: boolean; local?: JSONRPCResponse[] }, onFinished: () => void) {
     this.name = name;
     for (const id of ids) this.#pending.add(id);
     this.#events = events;
     this.#sink = "sse" in mode ? mode.sse : undefined;
+    this.#local = mode.local ?? [];
     this.#json = "json" in mode ? { responses: [], done: mode.json, batch: mode.batch } : undefined;
     this.#onFinished = onFinished;
   }
@@ -95,16 +147,22 @@ export class PostStream {
 
   /** Writes a message as an event (SSE) or keeps a response for the body (JSON). */
   send(message: JSONRPCMessage | JSONRPCMessage[]): void {
+    // The batch answer: the items the HTTP layer answered join it, so the batch gets one array.
+    if (Array.isArray(message) && this.#local.length > 0) message = [...message, ...this.#local.splice(0)];
     const answers = (Array.isArray(message) ? message : [message]).filter((m) => !("method" in m) && "id" in m);
     if (this.#json) {
       // JSON mode has no room for notifications or requests: only responses go in the body.
       this.#json.responses.push(...answers);
     } else {
-      const data = JSON.stringify(message);
-      const id = this.#events.append(this.name, data);
-      this.#sink?.write(formatEvent({ id, data }));
+      this.#write(message);
     }
     for (const answer of answers) this.#pending.delete((answer as { id: RequestId }).id);
+    if (this.finished) this.#finish();
+  }
+
+  /** Request `id` will get no response (it was cancelled): stop waiting for it. */
+  forget(id: RequestId): void {
+    if (!this.#pending.delete(id)) return;
     if (this.finished) this.#finish();
   }
 
@@ -129,12 +187,25 @@ export class PostStream {
     this.#sink?.keepAlive();
   }
 
+  #write(message: JSONRPCMessage | JSONRPCMessage[]): void {
+    const data = JSON.stringify(message);
+    const id = this.#events.append(this.name, data);
+    this.#sink?.write(formatEvent({ id, data }));
+  }
+
   #finish(): void {
+    // Every valid item was cancelled, so no batch answer came: the local answers still go out.
+    const local = this.#local.splice(0);
     if (this.#json) {
       const { responses, done, batch } = this.#json;
-      done(batch ? responses : responses[0]!);
+      responses.push(...local);
+      // JSON-RPC (#batch): an answer with no responses in it is sent as nothing at all.
+      done(responses.length === 0 ? undefined : batch ? responses : responses[0]!);
     } else {
-      this.#sink?.end();
+      if (local.length > 0) this.#write(local);
+      // Taken whole by a response that ended normally: the client has it all, so nothing is kept
+      // for a replay. A client that lost the connection before the end resumes and gets the rest.
+      this.#sink?.end(() => this.#events.forget(this.name));
     }
     this.#onFinished();
   }

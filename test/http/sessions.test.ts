@@ -5,6 +5,15 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import { ACCEPT_BOTH, eventually, initializeRequest, messagesOf, openGet, openSession, post, raw, request, serve, SseReader, withinLimit, type Message } from "../helpers/http-peer.js";
 
+/** initialize without notifications/initialized: a session left in its handshake; its request headers. */
+async function halfOpen(url: string): Promise<Record<string, string>> {
+  const init = await post(url, initializeRequest());
+  assert.equal(init.status, 200);
+  const id = init.headers.get("mcp-session-id")!;
+  await init.text();
+  return { "mcp-session-id": id, "mcp-protocol-version": "2025-11-25" };
+}
+
 test("DELETE ends the session: 200, then POST, GET and DELETE with its id get 404", async () => {
   const served = await serve();
   try {
@@ -78,15 +87,12 @@ test("DELETE while a request is in flight in jsonResponses mode: the POST still 
 });
 
 test("idle sessions expire (sessionIdleMs), then their id gets 404", async () => {
-  // The sweep runs every min(keepAliveMs, 60 s), so keepAliveMs is small too.
+  // The sweep runs every min(keepAliveMs, handshakeTimeoutMs, 60 s), so keepAliveMs is small too.
   const served = await serve({ sessionIdleMs: 100, keepAliveMs: 10 });
   try {
-    const init = await post(served.url, initializeRequest());
-    assert.equal(init.status, 200);
-    const id = init.headers.get("mcp-session-id")!;
-    await init.text();
+    const headers = await halfOpen(served.url);
     await eventually("the idle session to be swept", () => served.http.streamable.sessionCount === 0);
-    const response = await post(served.url, request(1, "ping"), { "mcp-session-id": id, "mcp-protocol-version": "2025-11-25" });
+    const response = await post(served.url, request(1, "ping"), headers);
     assert.equal(response.status, 404);
     assert.equal(served.mcp.sessionCount, 0, "the definition no longer holds the expired session");
   } finally {
@@ -94,18 +100,107 @@ test("idle sessions expire (sessionIdleMs), then their id gets 404", async () =>
   }
 });
 
-test("session cap: with maxSessions 2 the third initialize gets 503 until one ends", async () => {
+test("session cap: with maxSessions 2 and both sessions in use (a GET stream each), the third initialize gets 503 until one ends", async () => {
   const served = await serve({ maxSessions: 2 });
   try {
     const a = await openSession(served.url);
-    await openSession(served.url);
+    const b = await openSession(served.url);
+    const streams = [new SseReader((await openGet(served.url, a.headers)).body!), new SseReader((await openGet(served.url, b.headers)).body!)];
+    for (const stream of streams) await stream.next();
     const third = await post(served.url, initializeRequest());
     assert.equal(third.status, 503);
     assert.equal(third.headers.get("mcp-session-id"), null);
+    // Both sessions are operating and in use: no slot frees itself at a known time, so no Retry-After.
+    assert.equal(third.headers.get("retry-after"), null);
     assert.equal(JSON.parse(await third.text()).error.code, -32000);
     assert.equal((await fetch(served.url, { method: "DELETE", headers: a.headers })).status, 200);
     const fourth = await openSession(served.url);
     assert.deepEqual((await fourth.call(1, "ping")).result, {});
+    await streams[1]!.cancel();
+  } finally {
+    await served.close();
+  }
+});
+
+test("session cap: a full table evicts the longest-idle session with no open stream; sessions in use stay", async () => {
+  const served = await serve({ maxSessions: 2 });
+  try {
+    const idle = await openSession(served.url);
+    const busy = await openSession(served.url);
+    const get = new SseReader((await openGet(served.url, busy.headers)).body!);
+    await get.next();
+    const third = await openSession(served.url);
+    assert.deepEqual((await third.call(1, "ping")).result, {});
+    assert.equal((await idle.post(request(2, "ping"))).status, 404, "the idle session made room");
+    assert.deepEqual((await busy.call(3, "ping")).result, {}, "the session with a GET stream was kept");
+    await get.cancel();
+  } finally {
+    await served.close();
+  }
+});
+
+test("session cap: sessions still in their handshake are evicted before operating ones", async () => {
+  const served = await serve({ maxSessions: 2 });
+  try {
+    const operating = await openSession(served.url);
+    const half = await halfOpen(served.url);
+    // The operating session is now the longest idle, yet the half-open one goes first.
+    const third = await openSession(served.url);
+    assert.deepEqual((await third.call(1, "ping")).result, {});
+    assert.deepEqual((await operating.call(2, "ping")).result, {});
+    const reply = await post(served.url, request(3, "ping"), half);
+    assert.equal(reply.status, 404);
+  } finally {
+    await served.close();
+  }
+});
+
+test("session cap: when every slot is in use, Retry-After is the time until a handshake deadline frees one", async () => {
+  const served = await serve({ maxSessions: 1, handshakeTimeoutMs: 120_000 });
+  try {
+    // A session in its handshake with a GET stream open: in use, but it must finish within 120 s.
+    const headers = await halfOpen(served.url);
+    const get = new SseReader((await openGet(served.url, headers)).body!);
+    await get.next();
+    const refused = await post(served.url, initializeRequest());
+    assert.equal(refused.status, 503);
+    const seconds = Number(refused.headers.get("retry-after"));
+    assert.ok(seconds > 60 && seconds <= 120, `Retry-After ${refused.headers.get("retry-after")} is not the time left of 120 s`);
+    await refused.text();
+    await get.cancel();
+  } finally {
+    await served.close();
+  }
+});
+
+test("handshake deadline: a session without notifications/initialized ends after handshakeTimeoutMs; an operating one stays", async () => {
+  // Long enough for the operating session to finish its own handshake on a busy machine.
+  const served = await serve({ handshakeTimeoutMs: 1000, keepAliveMs: 10 });
+  try {
+    const operating = await openSession(served.url);
+    const half = await halfOpen(served.url);
+    assert.equal(served.http.streamable.sessionCount, 2);
+    await eventually("the half-open session to expire", () => served.http.streamable.sessionCount === 1);
+    assert.equal((await post(served.url, request(1, "ping"), half)).status, 404);
+    assert.deepEqual((await operating.call(2, "ping")).result, {});
+  } finally {
+    await served.close();
+  }
+});
+
+test("idle expiry: an open GET stream is activity; the session expires only once it is closed", async () => {
+  // Long enough to open the GET stream before the session counts as idle, on a busy machine.
+  const served = await serve({ sessionIdleMs: 500, keepAliveMs: 10 });
+  try {
+    const watched = await openSession(served.url);
+    const get = new SseReader((await openGet(served.url, watched.headers)).body!);
+    await get.next();
+    // A session opened later, with no stream: once it has expired, the watched one is idle longer.
+    await openSession(served.url);
+    await eventually("the streamless session to expire", () => served.http.streamable.sessionCount === 1);
+    assert.deepEqual((await watched.call(1, "ping")).result, {}, "the session with an open GET stream is alive");
+    await get.cancel();
+    await eventually("the watched session to expire once its stream is gone", () => served.http.streamable.sessionCount === 0);
   } finally {
     await served.close();
   }

@@ -126,3 +126,19 @@ test("stateless: the legacy HTTP+SSE endpoint is not offered", async () => {
     await served.close();
   }
 });
+
+test("stateless: a batch over the default item bound is one 400 -32600 and no session is left behind (the 30,000-read body)", async () => {
+  const served = await serve({ stateless: true });
+  try {
+    // 2025-03-26 (no version header) allows batches; DEFAULT_MAX_BATCH_ITEMS is 100.
+    const items = Array.from({ length: 101 }, (_, i) => request(i, "resources/read", { uri: "demo://readme" }));
+    const response = await withinLimit("the over-long batch", post(served.url, items));
+    assert.equal(response.status, 400);
+    const body = (await response.json()) as Message;
+    assert.equal(body.error.code, -32600);
+    assert.deepEqual(body.error.data, { limit: 100 });
+    await eventually("no stateless session to remain", () => served.mcp.sessionCount === 0);
+  } finally {
+    await served.close();
+  }
+});

@@ -6,7 +6,9 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import { createDemoServer } from "../../src/demo/server-definition.js";
 import { McpServer, text } from "../../src/server/definition.js";
-import { messagesOf, openGet, openSession, request, serve, SseReader, type Message, type SseEvent } from "../helpers/http-peer.js";
+import { SseSink } from "../../src/http/streams.js";
+import { StreamableHttpHandler } from "../../src/http/streamable-server.js";
+import { ACCEPT_BOTH, answerOf, initializeRequest, messagesOf, notification, openGet, openSession, request, serve, SseReader, type Message, type SseEvent } from "../helpers/http-peer.js";
 
 const EXTRA_TOOL = { name: "added_later", inputSchema: { type: "object" as const } };
 
@@ -251,5 +253,105 @@ test("resumption: an unknown Last-Event-ID is refused with 400, not answered wit
     assert.equal(response.status, 400);
   } finally {
     await served.close();
+  }
+});
+
+test("SseSink: a stream nobody reads ends itself past maxBacklogBytes (onGone runs once) instead of growing", async () => {
+  let gone = 0;
+  const sink = new SseSink(() => gone++, { maxBacklogBytes: 100 });
+  const event = "data: " + "x".repeat(40) + "\n\n";
+  for (let i = 0; i < 1000 && sink.open; i++) sink.write(event);
+  assert.equal(sink.open, false, "the sink ended itself");
+  assert.equal(gone, 1);
+  // What was queued is dropped: the response ends with an error, not with a backlog.
+  await assert.rejects(sink.body.getReader().read());
+  sink.write(event);
+  sink.end();
+  assert.equal(gone, 1, "onGone ran once");
+});
+
+test("SseSink: a stream that is read keeps going far past maxBacklogBytes", async () => {
+  const sink = new SseSink(() => {}, { maxBacklogBytes: 100 });
+  const reader = sink.body.getReader();
+  let received = 0;
+  for (let i = 0; i < 50; i++) {
+    sink.write("data: " + "y".repeat(60) + "\n\n");
+    received += (await reader.read()).value!.byteLength;
+  }
+  assert.equal(sink.open, true);
+  assert.equal(received, 50 * 68);
+});
+
+test("SseSink: onDelivered runs once the response has taken every byte after end(), never for a cancelled stream", async () => {
+  let delivered = 0;
+  const sink = new SseSink();
+  sink.write("data: a\n\n");
+  sink.write("data: b\n\n");
+  sink.end(() => delivered++);
+  assert.equal(sink.open, false);
+  assert.equal(delivered, 0, "two events are still queued");
+  const reader = sink.body.getReader();
+  let text = "";
+  for (let chunk = await reader.read(); !chunk.done; chunk = await reader.read()) text += new TextDecoder().decode(chunk.value);
+  assert.equal(text, "data: a\n\ndata: b\n\n");
+  assert.equal(delivered, 1);
+
+  let cancelledDelivered = 0;
+  const cancelled = new SseSink();
+  cancelled.write("data: c\n\n");
+  cancelled.end(() => cancelledDelivered++);
+  await cancelled.body.cancel();
+  assert.equal(cancelledDelivered, 0);
+});
+
+test("replay store: a POST stream the client read to its end is not kept; a dropped one is, until resumed and read", async () => {
+  const served = await serve();
+  try {
+    const s = await openSession(served.url);
+    const whole = await new SseReader((await s.post(request("w", "ping"))).body!).rest();
+    assert.equal(messagesOf(whole).at(-1)?.id, "w");
+    // The whole stream was delivered: there is nothing to resume.
+    assert.equal((await openGet(served.url, { ...s.headers, "last-event-id": whole[0]!.id! })).status, 400);
+
+    const controller = new AbortController();
+    const cut = new SseReader((await s.post(countdown("cd", "t", 2, 50), {}, controller.signal)).body!);
+    const priming = (await cut.next())!;
+    controller.abort();
+    const resumed = await openGet(served.url, { ...s.headers, "last-event-id": priming.id! });
+    assert.equal(resumed.status, 200);
+    assert.equal(messagesOf(await new SseReader(resumed.body!).rest()).at(-1)?.id, "cd");
+    // Read to its end through the resume: now it is gone too.
+    assert.equal((await openGet(served.url, { ...s.headers, "last-event-id": priming.id! })).status, 400);
+  } finally {
+    await served.close();
+  }
+});
+
+test("GET stream: a client that does not read it past maxStreamBacklogBytes loses the stream, not the server's memory", async () => {
+  // The handler itself, without a socket in between: the Response body is a stream nobody reads.
+  const mcp = createDemoServer();
+  const handler = new StreamableHttpHandler(mcp, { maxStreamBacklogBytes: 200 });
+  const call = (method: string, headers: Record<string, string>, body?: unknown) =>
+    handler.handle(new Request("http://localhost/mcp", { method, headers: { host: "localhost", ...headers }, body: body === undefined ? undefined : JSON.stringify(body) }));
+  try {
+    const init = await call("POST", { accept: ACCEPT_BOTH, "content-type": "application/json" }, initializeRequest());
+    const headers = { "mcp-session-id": init.headers.get("mcp-session-id")!, "mcp-protocol-version": "2025-11-25" };
+    await answerOf(init);
+    await call("POST", { ...headers, accept: ACCEPT_BOTH, "content-type": "application/json" }, notification("notifications/initialized"));
+    const unread = await call("GET", { ...headers, accept: "text/event-stream" });
+    assert.equal(unread.status, 200);
+    assert.equal((await call("GET", { ...headers, accept: "text/event-stream" })).status, 409, "the first GET stream is open");
+    for (let i = 0; i < 20; i++) mcp.tool({ name: `added_${i}`, inputSchema: { type: "object" } }, () => ({ content: [text("x")] }));
+    let again = await call("GET", { ...headers, accept: "text/event-stream" });
+    for (let tries = 0; again.status !== 200 && tries < 100; tries++) {
+      await again.text();
+      await new Promise((resolve) => setTimeout(resolve, 10));
+      again = await call("GET", { ...headers, accept: "text/event-stream" });
+    }
+    assert.equal(again.status, 200, "the unread stream was ended, so a new GET is accepted");
+    await again.body!.cancel();
+    await assert.rejects(unread.body!.getReader().read(), "what the unread stream held was dropped");
+  } finally {
+    await handler.close();
   }
 });

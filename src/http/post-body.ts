@@ -1,0 +1,86 @@
+// A Streamable HTTP POST body, read and judged before any session sees it: the size limit, UTF-8,
+// JSON, the batch bounds, and which items are requests (they are owed an answer on this POST).
+// Spec: https://modelcontextprotocol.io/specification/2025-11-25/basic/transports#sending-messages-to-the-server
+// and https://www.jsonrpc.org/specification#batch. Version rules (batches at all) need the session,
+// so the handler applies them.
+
+import { batchRefusal, classify, ErrorCode, isObject, RpcError, type JSONRPCResponse, type RequestId } from "../jsonrpc/messages.js";
+import { errorResponse, jsonResponse, readBody } from "./responses.js";
+
+/** A body that holds JSON-RPC: one message, or a batch whose invalid items are set apart. */
+export interface PostBody {
+  isBatch: boolean;
+  /** The valid items, in order (a single message is a list of one). */
+  items: unknown[];
+  /** The ids of the valid requests: the POST owes one answer for each. */
+  requestIds: RequestId[];
+  isInitialize: boolean;
+  /**
+   * The batch items that are not JSON-RPC, with their errors. JSON-RPC answers each one inside
+   * the batch answer, so they cost a batch none of its valid items.
+   */
+  invalid: { error: RpcError; id?: RequestId }[];
+}
+
+/** Reads one POST body; a Response when the whole body is refused, with the reason. */
+export async function readPostBody(request: Request, limits: { maxBodyBytes: number; maxBatchItems: number }): Promise<PostBody | Response> {
+  const body = await readBody(request, limits.maxBodyBytes);
+  if (body.tooLarge) return errorResponse(413, `payload too large: the limit is ${limits.maxBodyBytes} bytes`);
+  // Spec (JSON-RPC 2.0 / RFC 8259): JSON text is UTF-8; a body that is not is unparsable, not repaired.
+  if (body.invalidUtf8) return errorResponse(400, "parse error: the body is not valid UTF-8", {}, -32700);
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(body.text);
+  } catch {
+    return errorResponse(400, "parse error: the body is not valid JSON", {}, -32700);
+  }
+  if (!Array.isArray(parsed)) {
+    // One message that is not JSON-RPC gets 400 with the reason, as it would on stdio.
+    const checked = classify(parsed);
+    if (checked.kind === "invalid") return jsonResponse(400, { jsonrpc: "2.0", ...(checked.id !== undefined ? { id: checked.id } : {}), error: checked.error.toErrorObject() });
+    return judged(false, [parsed]);
+  }
+  // Refused before any item runs, so a large batch costs nothing but its parse.
+  const refusal = batchRefusal(parsed.length, limits.maxBatchItems);
+  if (refusal) return jsonResponse(400, { jsonrpc: "2.0", error: refusal.toErrorObject() });
+  return judged(true, parsed);
+}
+
+function judged(isBatch: boolean, all: unknown[]): PostBody {
+  const body: PostBody = { isBatch, items: [], requestIds: [], isInitialize: false, invalid: [] };
+  for (const item of all) {
+    const checked = classify(item);
+    if (checked.kind === "invalid") {
+      body.invalid.push({ error: checked.error, id: checked.id });
+      continue;
+    }
+    body.items.push(item);
+    if (checked.kind !== "request") continue;
+    body.requestIds.push(checked.message.id);
+    if (checked.message.method === "initialize") body.isInitialize = true;
+  }
+  return body;
+}
+
+/**
+ * Sets apart the requests whose id is still in use by a request of the session in progress: they
+ * are answered here, so that the request that holds the id keeps its stream and its answer.
+ */
+export function refuseReusedIds(body: PostBody, inUse: (id: RequestId) => boolean): void {
+  if (!body.requestIds.some(inUse)) return;
+  body.items = body.items.filter((item) => {
+    const reused = isObject(item) && "method" in item && (typeof item.id === "string" || typeof item.id === "number") && inUse(item.id);
+    // Spec (basic#requests): a sender MUST NOT reuse an id within a session.
+    if (reused) body.invalid.push({ id: item.id as RequestId, error: new RpcError(ErrorCode.InvalidRequest, `invalid request: id ${JSON.stringify(item.id)} is already in use by a request in progress`) });
+    return !reused;
+  });
+  body.requestIds = body.requestIds.filter((id) => !inUse(id));
+}
+
+/**
+ * The error responses for items answered here rather than by the session. An id we could not
+ * read is left out (2025-11-25) or null (older versions), as the connection does.
+ */
+export function localAnswers(items: { error: RpcError; id?: RequestId }[], omitUnreadableId: boolean): JSONRPCResponse[] {
+  return items.map(({ error, id }) => ({ jsonrpc: "2.0", ...(id !== undefined ? { id } : omitUnreadableId ? {} : { id: null }), error: error.toErrorObject() }));
+}

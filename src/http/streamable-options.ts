@@ -1,0 +1,71 @@
+// The options of a Streamable HTTP handler and their defaults: the bounds it keeps against
+// misbehaving or hostile clients (each enforced in one place, named at its option), its timers,
+// and the security checks. Spec: https://modelcontextprotocol.io/specification/2025-11-25/basic/transports#streamable-http
+
+import { DEFAULT_MAX_BATCH_ITEMS } from "../jsonrpc/messages.js";
+import type { SecurityOptions } from "./security.js";
+
+export interface StreamableHttpOptions extends SecurityOptions {
+  /** The endpoint path (default "/mcp"). */
+  path?: string;
+  /** No sessions: every POST is served on its own, answers are JSON, GET is 405 (default false). */
+  stateless?: boolean;
+  /** Answer requests with application/json instead of an SSE stream (default false; stateless implies it). */
+  jsonResponses?: boolean;
+  /** Sessions idle longer than this (no request, no open stream) are ended (default 30 minutes). */
+  sessionIdleMs?: number;
+  /** Sessions still without notifications/initialized this long after initialize are ended (default 10 s). */
+  handshakeTimeoutMs?: number;
+  /**
+   * The most sessions alive at once (default 1000). When full, initialize evicts the session in
+   * its handshake or idle longest; if every session is in use it gets 503, with Retry-After when
+   * a handshake deadline will free a slot.
+   */
+  maxSessions?: number;
+  /** The largest request body, in bytes (default 4 MiB); larger ones get 413. */
+  maxBodyBytes?: number;
+  /** The most messages one batch may hold (default DEFAULT_MAX_BATCH_ITEMS); more get 400 with -32600. */
+  maxBatchItems?: number;
+  /**
+   * The most requests of one session awaiting their answers at once (default 100, so one full
+   * batch fits); a POST that would pass it gets 429 and none of it runs.
+   */
+  maxRequestsInFlight?: number;
+  /** The same for all sessions together, stateless ones included (default 10,000); past it, 503. */
+  maxRequestsInFlightTotal?: number;
+  /** Bytes an SSE response may hold that the client has not read; past it the stream ends (default DEFAULT_MAX_BACKLOG_BYTES, 1 MiB). */
+  maxStreamBacklogBytes?: number;
+  /**
+   * Events kept for resumption, in UTF-8 bytes and in number: per session (default 4 MiB, 10,000)
+   * and for all sessions together (default 64 MiB, 100,000). Past a bound the oldest go first.
+   */
+  maxReplayBytesPerSession?: number;
+  maxReplayEventsPerSession?: number;
+  maxReplayBytes?: number;
+  maxReplayEvents?: number;
+  /** How often open SSE streams get a keep-alive comment (default 15 s). */
+  keepAliveMs?: number;
+  /** The `retry` hint on SSE streams, in ms (default 1000). */
+  retryMs?: number;
+  onProblem?: (message: string) => void;
+}
+
+const DEFAULTS = {
+  path: "/mcp",
+  sessionIdleMs: 30 * 60_000,
+  handshakeTimeoutMs: 10_000,
+  maxSessions: 1000,
+  maxBodyBytes: 4 * 1024 * 1024,
+  maxBatchItems: DEFAULT_MAX_BATCH_ITEMS,
+  maxRequestsInFlight: DEFAULT_MAX_BATCH_ITEMS,
+  maxRequestsInFlightTotal: 10_000,
+  keepAliveMs: 15_000,
+  retryMs: 1000,
+};
+
+/** The options with every bound and timer the handler reads directly filled in. */
+export type ResolvedOptions = typeof DEFAULTS & StreamableHttpOptions;
+
+export function withDefaults(options: StreamableHttpOptions): ResolvedOptions {
+  return { ...DEFAULTS, ...options };
+}
