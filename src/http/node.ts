@@ -49,9 +49,24 @@ async function respond(handle: FetchHandler, req: IncomingMessage, res: ServerRe
   for (;;) {
     const { done, value } = await reader.read().catch(() => ({ done: true as const, value: undefined }));
     if (done) break;
-    res.write(value);
+    // Backpressure: while the socket's buffer is full, read no further, so that what the client
+    // has not taken stays queued in the response stream, where its writer can see and bound it.
+    if (!res.write(value)) await drained(res);
   }
   res.end();
+}
+
+/** Resolves once the response can take more data, or is gone (then the reader is cancelled). */
+function drained(res: ServerResponse): Promise<void> {
+  return new Promise((resolve) => {
+    const done = () => {
+      res.off("drain", done);
+      res.off("close", done);
+      resolve();
+    };
+    res.on("drain", done);
+    res.on("close", done);
+  });
 }
 
 export interface Listening {
