@@ -4,7 +4,7 @@
 
 import type { McpServer } from "../server/definition.js";
 import { LegacySseHandler } from "./legacy-sse.js";
-import { listen, type Listening } from "./node.js";
+import { listen, type Listening, type ListenOptions } from "./node.js";
 import { errorResponse } from "./responses.js";
 import { StreamableHttpHandler, type StreamableHttpOptions } from "./streamable-server.js";
 
@@ -39,8 +39,8 @@ export class McpHttpServer {
     return this.streamable.handle(request);
   };
 
-  /** Listens with node:http; the handler itself runs anywhere the Fetch API does. */
-  listen(options: { port?: number; host?: string } = {}): Promise<Listening> {
+  /** Listens with node:http, within its connection limits; the handler itself runs anywhere the Fetch API does. */
+  listen(options: ListenOptions = {}): Promise<Listening> {
     return listen(this.handle, options);
   }
 
