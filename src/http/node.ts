@@ -5,6 +5,7 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import { Readable } from "node:stream";
 import { ConnectionSlots, connectionLimits, serverOptions, type ConnectionLimits } from "./connections.js";
+import { errorResponse } from "./responses.js";
 
 export type FetchHandler = (request: Request) => Promise<Response>;
 
@@ -19,6 +20,9 @@ export function toNodeListener(handle: FetchHandler): (req: IncomingMessage, res
 }
 
 async function respond(handle: FetchHandler, req: IncomingMessage, res: ServerResponse): Promise<void> {
+  // RFC 9112 (3.2): a request with more than one Host field MUST get 400. Node keeps only the
+  // first in req.headers, so the handler's Host check would never see the second.
+  if ((req.headersDistinct.host?.length ?? 0) > 1) return send(res, errorResponse(400, "bad request: more than one Host header"));
   const headers = new Headers();
   for (const [name, value] of Object.entries(req.headers)) {
     if (value !== undefined) headers.set(name, Array.isArray(value) ? value.join(", ") : value);

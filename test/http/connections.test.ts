@@ -1,7 +1,7 @@
 // The connection limits of listen(): slow or half-sent requests are answered 408 and dropped after
 // the (small, configured) header and request timeouts, a full house makes the peer that waited
-// longest without a request yield its slot, only a house of busy sockets refuses with 503 and an
-// oversized head gets 431. Every refusal carries a JSON-RPC error.
+// longest without a request yield its slot, only a house of busy sockets refuses with 503, an
+// oversized head gets 431, and two Host headers get 400. Every refusal carries a JSON-RPC error.
 // Responses are not timed: an SSE-like stream outlives the request timeout.
 import { test } from "node:test";
 import assert from "node:assert/strict";
@@ -140,6 +140,23 @@ test("listen: a request head over maxHeaderBytes gets 431 with a JSON-RPC error"
     const answer = parseRaw(peer.received());
     assert.equal(answer.status, 431);
     assert.match(answer.error.message, /header fields too large/);
+  } finally {
+    await listening.close();
+  }
+});
+
+test("node adapter: a request with two Host headers gets 400, whichever comes first (RFC 9112 section 3.2)", async () => {
+  let handled = 0;
+  const listening = await listen(async () => (handled++, new Response("ok")));
+  try {
+    for (const hosts of [["127.0.0.1", "evil.example"], ["evil.example", "127.0.0.1"], ["127.0.0.1", "127.0.0.1"]]) {
+      const peer = await rawPeer(listening.origin, `GET / HTTP/1.1\r\n${hosts.map((h) => `Host: ${h}\r\n`).join("")}Connection: close\r\n\r\n`);
+      await withinLimit("the answer", peer.closed);
+      const answer = parseRaw(peer.received());
+      assert.equal(answer.status, 400, JSON.stringify(hosts));
+      assert.match(answer.error.message, /more than one Host/);
+    }
+    assert.equal(handled, 0, "the handler never saw them");
   } finally {
     await listening.close();
   }
