@@ -11,6 +11,8 @@ import { StreamableHttpHandler, type StreamableHttpOptions } from "./streamable-
 export interface HttpServerOptions extends StreamableHttpOptions {
   /** Serve the 2024-11-05 HTTP+SSE transport too (default true; not in stateless mode). */
   legacySse?: boolean;
+  /** The most HTTP+SSE sessions at once, apart from `maxSessions` (default 100); more get 503. */
+  maxLegacySessions?: number;
 }
 
 export class McpHttpServer {
@@ -21,7 +23,12 @@ export class McpHttpServer {
   constructor(server: McpServer, options: HttpServerOptions = {}) {
     this.streamable = new StreamableHttpHandler(server, options);
     this.#path = options.path ?? "/mcp";
-    this.legacy = options.legacySse === false || options.stateless ? undefined : new LegacySseHandler(server, { maxBodyBytes: options.maxBodyBytes });
+    this.legacy = options.legacySse === false || options.stateless ? undefined : new LegacySseHandler(server, {
+      maxBodyBytes: options.maxBodyBytes,
+      maxSessions: options.maxLegacySessions,
+      sessionIdleMs: options.sessionIdleMs,
+      keepAliveMs: options.keepAliveMs,
+    });
   }
 
   /** The web-standard entry point for every path. */
