@@ -11,7 +11,8 @@ const USAGE = `usage: mcp-wire-server [--page-size N] [--max-message-bytes N]
        mcp-wire-server --http [--port N] [--host H] [--stateless] [--page-size N]
 Serves the mcp-wire demo server over stdio (newline-delimited JSON-RPC on stdin/stdout), or with
 --http over Streamable HTTP at http://H:N/mcp (default 127.0.0.1:3000), plus the legacy HTTP+SSE
-transport at /sse. Set MCP_WIRE_TOKEN to require "Authorization: Bearer <token>" over HTTP.`;
+transport at /sse. Set MCP_WIRE_TOKEN to require "Authorization: Bearer <token>" over HTTP; if it
+is set, it must not be empty.`;
 
 interface Options {
   pageSize?: number;
@@ -51,12 +52,25 @@ function fail(message: string): never {
   process.exit(2);
 }
 
+/**
+ * The bearer token, if MCP_WIRE_TOKEN is set. Set but empty is a mistake (say, a failed
+ * `$(openssl rand -hex 32)`), never a request to serve without authentication: fail closed.
+ */
+function bearerToken(): string | undefined {
+  const token = process.env.MCP_WIRE_TOKEN;
+  if (token !== undefined && token.trim() === "") {
+    fail("MCP_WIRE_TOKEN is set but empty; set it to a random token (e.g. openssl rand -hex 32), or unset it to serve without authentication");
+  }
+  return token;
+}
+
 async function serveHttp(options: Options, http: NonNullable<Options["http"]>): Promise<void> {
+  const token = bearerToken();
   // Loaded only here, so that the stdio server (what hosts start most) does not pay for it.
   const { McpHttpServer } = await import("./http/server.js");
   const server = new McpHttpServer(createDemoServer({ pageSize: options.pageSize }), {
     stateless: http.stateless,
-    bearerToken: process.env.MCP_WIRE_TOKEN || undefined,
+    bearerToken: token,
     onProblem: (message) => process.stderr.write(`mcp-wire-server: ${message}\n`),
   });
   const listening = await server.listen({ port: http.port, host: http.host });

@@ -50,6 +50,8 @@ const SAMPLE_TOKENS = new Set(["changeme", "change-me-please", "secret", "passwo
 /** Refuses weak tokens at start-up, before anyone can rely on them. */
 export function checkTokenStrength(token: string): void {
   if (token.length < 16) throw new Error("http: the bearer token must be at least 16 characters long");
+  // A space or control character could never arrive intact in an Authorization header.
+  if (!/^[\x21-\x7e]+$/.test(token)) throw new Error("http: the bearer token must be visible ASCII characters, without spaces");
   if (SAMPLE_TOKENS.has(token.toLowerCase()) || /^(.)\1+$/.test(token)) {
     throw new Error("http: the bearer token is a well-known sample value; generate a random one (e.g. openssl rand -hex 32)");
   }
