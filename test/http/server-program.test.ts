@@ -1,6 +1,7 @@
 // The demo program's HTTP flags and environment, run as users run it: `node dist/server.js --http`.
-// MCP_WIRE_TOKEN set but empty fails closed at start-up (exit 2), never "no auth".
-// Builds first: `npm test` does.
+// MCP_WIRE_TOKEN set but empty fails closed at start-up (exit 2), never "no auth"; --allowed-host
+// adds Host values to the loopback names, --allowed-origin replaces the loopback origins; bad
+// values are refused with the flag's name. Builds first: `npm test` does.
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { spawn } from "node:child_process";
@@ -61,3 +62,44 @@ test("program: a token with a space is refused at start-up; a good one is requir
     await server.stop();
   }
 });
+
+test("program: --allowed-host adds Host values to the loopback names; --allowed-origin replaces the loopback origins", async () => {
+  const server = await listening(["--allowed-host", "MCP.example.com", "--allowed-host", "10.0.0.5:8080", "--allowed-origin", "https://app.example"]);
+  try {
+    const port = new URL(server.origin).port;
+    const cases: { headers: Record<string, string>; status: number }[] = [
+      { headers: { host: "mcp.example.com" }, status: 200 },
+      { headers: { host: "mcp.example.com:443" }, status: 200 },
+      { headers: { host: "10.0.0.5:8080" }, status: 200 },
+      { headers: { host: "10.0.0.5:9999" }, status: 403 },
+      { headers: { host: `localhost:${port}` }, status: 200 },
+      { headers: { host: "other.example" }, status: 403 },
+      { headers: { host: "mcp.example.com", origin: "https://app.example" }, status: 200 },
+      { headers: { host: "mcp.example.com", origin: "http://localhost:5173" }, status: 403 },
+    ];
+    for (const c of cases) {
+      const reply = await raw(server.origin, { method: "POST", headers: { ...POST_HEADERS, ...c.headers }, body: INIT });
+      assert.equal(reply.status, c.status, JSON.stringify(c.headers));
+    }
+    assert.match(server.stderr(), /Host values allowed besides the loopback names: mcp\.example\.com, 10\.0\.0\.5:8080/);
+    assert.match(server.stderr(), /Origin values allowed: https:\/\/app\.example/);
+  } finally {
+    await server.stop();
+  }
+});
+
+const badFlags: { args: string[]; why: RegExp }[] = [
+  { args: ["--allowed-host", "http://mcp.example.com"], why: /--allowed-host needs a host name/ },
+  { args: ["--allowed-host", "a b"], why: /--allowed-host needs a host name/ },
+  { args: ["--allowed-host"], why: /--allowed-host needs a host name/ },
+  { args: ["--allowed-origin", "https://app.example/"], why: /--allowed-origin needs an origin/ },
+  { args: ["--allowed-origin", "app.example"], why: /--allowed-origin needs an origin/ },
+  { args: ["--allowed-origin", "ftp://app.example"], why: /--allowed-origin needs an origin/ },
+];
+for (const c of badFlags) {
+  test(`program: ${c.args.join(" ")} is refused with exit 2`, async () => {
+    const started = await start(c.args);
+    assert.ok("exitCode" in started && started.exitCode === 2, JSON.stringify(started));
+    assert.match(started.stderr, c.why);
+  });
+}
