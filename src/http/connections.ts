@@ -70,7 +70,8 @@ const LINGER_MS = 2000;
 /** Answers and closes a socket; the peer gets the answer, then the end of the connection. */
 function answerAndClose(socket: Socket, response: string): void {
   if (socket.writable) socket.end(response);
-  setTimeout(() => socket.destroy(), LINGER_MS).unref();
+  const timer = setTimeout(() => socket.destroy(), LINGER_MS).unref();
+  socket.once("close", () => clearTimeout(timer));
 }
 
 /**
@@ -82,15 +83,15 @@ function answerAndClose(socket: Socket, response: string): void {
  * legitimate client out. Only when every slot is busy is the new socket refused, with 503.
  */
 export class ConnectionSlots {
-  readonly #max: number;
+  readonly #limits: Required<ConnectionLimits>;
   /** Waiting sockets, oldest first (a Set keeps insertion order). */
   readonly #waiting = new Set<Socket>();
   readonly #busy = new Set<Socket>();
   /** Sockets answered with 503 here, that no handler must answer again. */
   readonly #refused = new WeakSet<Socket>();
 
-  constructor(server: Server, max: number) {
-    this.#max = max;
+  constructor(server: Server, limits: Required<ConnectionLimits>) {
+    this.#limits = limits;
     server.on("connection", (socket: Socket) => this.#connected(socket));
     server.on("request", (req, res) => {
       const socket = req.socket;
@@ -102,7 +103,7 @@ export class ConnectionSlots {
         this.#waiting.add(socket);
       });
     });
-    server.on("clientError", (error: NodeJS.ErrnoException, socket: Socket) => clientError(error, socket));
+    server.on("clientError", (error: NodeJS.ErrnoException, socket: Socket) => this.#clientError(error, socket));
   }
 
   /** Open sockets holding a slot. */
@@ -116,11 +117,12 @@ export class ConnectionSlots {
   }
 
   #connected(socket: Socket): void {
-    if (this.open >= this.#max) {
+    const max = this.#limits.maxConnections;
+    if (this.open >= max) {
       const oldest = this.#waiting.values().next();
       if (oldest.done) {
         this.#refused.add(socket);
-        answerAndClose(socket, rawErrorResponse(503, "Service Unavailable", `service unavailable: all ${this.#max} connections are in use; try again later`));
+        answerAndClose(socket, rawErrorResponse(503, "Service Unavailable", `service unavailable: all ${max} connections are in use; try again later`));
         return;
       }
       // The peer that has waited longest without sending a request yields its slot.
@@ -133,20 +135,29 @@ export class ConnectionSlots {
       this.#busy.delete(socket);
     });
   }
-}
 
-/**
- * A request node:http could not hand to a handler: too slow (408), too large a head (431), or
- * malformed (400). The peer gets the reason unless it already has a response under way, which
- * can only be cut short.
- */
-function clientError(error: NodeJS.ErrnoException, socket: Socket): void {
-  const started = (socket as Socket & { _httpMessage?: { headersSent: boolean } })._httpMessage?.headersSent ?? false;
-  if (error.code === "ECONNRESET" || !socket.writable || started) {
-    socket.destroy();
-    return;
+  /**
+   * A request node:http could not hand to a handler: too slow (408), too large a head (431), or
+   * malformed (400). The peer gets the reason unless a response is already under way, which can
+   * only be cut short (node's own default handler makes the same check on `_httpMessage`).
+   */
+  #clientError(error: NodeJS.ErrnoException, socket: Socket): void {
+    const response = (socket as Socket & { _httpMessage?: { headersSent: boolean } })._httpMessage;
+    if (error.code === "ECONNRESET" || !socket.writable || response?.headersSent) {
+      socket.destroy();
+      return;
+    }
+    const { headersTimeoutMs, requestTimeoutMs, maxHeaderBytes } = this.#limits;
+    let answer: string;
+    if (error.code === "ERR_HTTP_REQUEST_TIMEOUT") {
+      // A response object exists once the head is in: then it was the body that was too slow.
+      const what = response ? `the request did not arrive whole within ${requestTimeoutMs} ms` : `the request head did not arrive within ${headersTimeoutMs} ms`;
+      answer = rawErrorResponse(408, "Request Timeout", `request timeout: ${what}`);
+    } else if (error.code === "HPE_HEADER_OVERFLOW") {
+      answer = rawErrorResponse(431, "Request Header Fields Too Large", `request header fields too large: the limit is ${maxHeaderBytes} bytes`);
+    } else {
+      answer = rawErrorResponse(400, "Bad Request", `bad request: malformed HTTP (${error.code ?? error.message})`);
+    }
+    answerAndClose(socket, answer);
   }
-  if (error.code === "ERR_HTTP_REQUEST_TIMEOUT") answerAndClose(socket, rawErrorResponse(408, "Request Timeout", "request timeout: the request did not arrive in time"));
-  else if (error.code === "HPE_HEADER_OVERFLOW") answerAndClose(socket, rawErrorResponse(431, "Request Header Fields Too Large", "request header fields too large"));
-  else answerAndClose(socket, rawErrorResponse(400, "Bad Request", `bad request: ${error.code ?? "malformed HTTP"}`));
 }

@@ -107,7 +107,7 @@ export function listen(handle: FetchHandler, options: ListenOptions = {}): Promi
   const limits = connectionLimits(options);
   const listener = toNodeListener(handle);
   const server = createServer(serverOptions(limits), (req, res) => void (slots.admits(req.socket) && listener(req, res)));
-  const slots = new ConnectionSlots(server, limits.maxConnections);
+  const slots = new ConnectionSlots(server, limits);
   return new Promise((resolve, reject) => {
     server.once("error", reject);
     server.listen(options.port ?? 0, host, () => {

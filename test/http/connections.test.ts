@@ -6,7 +6,7 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { connect, type Socket } from "node:net";
-import { connectionLimits, ConnectionSlots } from "../../src/http/connections.js";
+import { connectionLimits } from "../../src/http/connections.js";
 import { listen, originOf, type Listening, type ListenOptions } from "../../src/http/node.js";
 import { eventually, raw, withinLimit } from "../helpers/http-peer.js";
 
@@ -52,7 +52,7 @@ test("listen: peers that send half a head get 408 after headersTimeoutMs and are
     for (const peer of slow) {
       const answer = parseRaw(peer.received());
       assert.equal(answer.status, 408);
-      assert.match(answer.error.message, /request timeout/);
+      assert.match(answer.error.message, /request timeout: the request head did not arrive within 200 ms/);
     }
     assert.equal((await raw(listening.origin, { method: "GET", path: "/" })).body, "ok");
   } finally {
@@ -122,7 +122,9 @@ test("listen: a body slower than requestTimeoutMs gets 408; a response streaming
   try {
     const slowBody = await rawPeer(listening.origin, "POST / HTTP/1.1\r\nHost: 127.0.0.1\r\ncontent-type: text/plain\r\ncontent-length: 10\r\n\r\nabc");
     await withinLimit("the slow body to be refused", slowBody.closed);
-    assert.equal(parseRaw(slowBody.received()).status, 408);
+    const answer = parseRaw(slowBody.received());
+    assert.equal(answer.status, 408);
+    assert.match(answer.error.message, /the request did not arrive whole within 200 ms/);
 
     // Ten ticks 50 ms apart: 500 ms, more than twice the request timeout.
     const response = await fetch(listening.origin + "/stream");
@@ -139,7 +141,20 @@ test("listen: a request head over maxHeaderBytes gets 431 with a JSON-RPC error"
     await withinLimit("the refusal", peer.closed);
     const answer = parseRaw(peer.received());
     assert.equal(answer.status, 431);
-    assert.match(answer.error.message, /header fields too large/);
+    assert.match(answer.error.message, /header fields too large: the limit is 1024 bytes/);
+  } finally {
+    await listening.close();
+  }
+});
+
+test("listen: a malformed request gets 400 with a JSON-RPC error", async () => {
+  const listening = await serveOk({});
+  try {
+    const peer = await rawPeer(listening.origin, "NOT HTTP AT ALL\r\n\r\n");
+    await withinLimit("the refusal", peer.closed);
+    const answer = parseRaw(peer.received());
+    assert.equal(answer.status, 400);
+    assert.match(answer.error.message, /bad request: malformed HTTP/);
   } finally {
     await listening.close();
   }
@@ -167,7 +182,6 @@ test("connectionLimits: defaults, and values node:http would refuse are refused 
   assert.throws(() => connectionLimits({ headersTimeoutMs: 500, requestTimeoutMs: 200 }), /headersTimeoutMs \(500\) must not exceed requestTimeoutMs \(200\)/);
   assert.throws(() => connectionLimits({ maxConnections: 0 }), /maxConnections must be a positive whole number/);
   assert.throws(() => connectionLimits({ keepAliveTimeoutMs: 1.5 }), /keepAliveTimeoutMs/);
-  assert.equal(typeof ConnectionSlots, "function");
 });
 
 test("originOf: a server on every interface is reached at this machine's loopback address", () => {
