@@ -9,7 +9,11 @@ import type { Server } from "node:http";
 import type { Socket } from "node:net";
 
 export interface ConnectionLimits {
-  /** The most sockets open at once (default 1024); see ConnectionSlots for who yields. */
+  /**
+   * The most sockets open at once (default 2048: room for a GET stream for each of the 1000
+   * Streamable HTTP and 100 HTTP+SSE sessions allowed by default, and more); see ConnectionSlots
+   * for who yields when they are all taken.
+   */
   maxConnections?: number;
   /** Time for a request's headers to arrive, in ms (default 10 s); a slower peer gets 408. */
   headersTimeoutMs?: number;
@@ -25,7 +29,7 @@ export interface ConnectionLimits {
 }
 
 export const CONNECTION_DEFAULTS: Required<ConnectionLimits> = {
-  maxConnections: 1024,
+  maxConnections: 2048,
   headersTimeoutMs: 10_000,
   requestTimeoutMs: 30_000,
   keepAliveTimeoutMs: 5_000,

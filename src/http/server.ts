@@ -11,7 +11,10 @@ import { StreamableHttpHandler, type StreamableHttpOptions } from "./streamable-
 export interface HttpServerOptions extends StreamableHttpOptions {
   /** Serve the 2024-11-05 HTTP+SSE transport too (default true; not in stateless mode). */
   legacySse?: boolean;
-  /** The most HTTP+SSE sessions at once, apart from `maxSessions` (default 100); more get 503. */
+  /**
+   * The most HTTP+SSE sessions at once, apart from `maxSessions` (default 100); more get 503.
+   * They share `sessionIdleMs` (counted from the client's last POST) and `keepAliveMs`.
+   */
   maxLegacySessions?: number;
 }
 
