@@ -17,9 +17,6 @@ with --allowed-host (a name, or name:port); a browser page's Origin must be a lo
 once --allowed-origin is given, one of those. Set MCP_WIRE_TOKEN to require
 "Authorization: Bearer <token>" over HTTP; if it is set, it must not be empty.`;
 
-/** The Host values a server on this machine is always reachable by, on any port. */
-const LOOPBACK_HOSTS = ["localhost", "127.0.0.1", "[::1]"];
-
 interface HttpFlags {
   port: number;
   host: string;
@@ -107,7 +104,9 @@ async function serveHttp(options: Options, http: HttpFlags): Promise<void> {
   const token = bearerToken();
   // Loaded only here, so that the stdio server (what hosts start most) does not pay for it.
   const { McpHttpServer } = await import("./http/server.js");
-  const allowedHosts = [...LOOPBACK_HOSTS, ...http.allowedHosts];
+  const { LOOPBACK_NAMES } = await import("./http/security.js");
+  // Listed hosts replace the default in McpHttpServer; here they add to it, as the usage says.
+  const allowedHosts = [...LOOPBACK_NAMES, ...http.allowedHosts];
   const server = new McpHttpServer(createDemoServer({ pageSize: options.pageSize }), {
     stateless: http.stateless,
     bearerToken: token,
@@ -120,7 +119,7 @@ async function serveHttp(options: Options, http: HttpFlags): Promise<void> {
   const banner = [`Streamable HTTP at ${listening.origin}/mcp (legacy HTTP+SSE at ${listening.origin}/sse)`];
   if (http.host === "0.0.0.0" || http.host === "::") {
     banner.push(`listening on all interfaces (${http.host}) port ${port}; requests must name an allowed Host:`);
-    banner.push(`  ${LOOPBACK_HOSTS.join(", ")} (any port)${http.allowedHosts.length > 0 ? `, ${http.allowedHosts.join(", ")}` : "; add others with --allowed-host NAME"}`);
+    banner.push(`  ${LOOPBACK_NAMES.join(", ")} (any port)${http.allowedHosts.length > 0 ? `, ${http.allowedHosts.join(", ")}` : "; add others with --allowed-host NAME"}`);
   } else if (http.allowedHosts.length > 0) {
     banner.push(`Host values allowed besides the loopback names: ${http.allowedHosts.join(", ")}`);
   }

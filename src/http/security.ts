@@ -17,7 +17,9 @@ export interface SecurityOptions {
   bearerToken?: string;
 }
 
-const LOOPBACK_HOSTS = new Set(["localhost", "127.0.0.1", "[::1]"]);
+/** The Host names of this machine, accepted on any port by default. */
+export const LOOPBACK_NAMES: readonly string[] = ["localhost", "127.0.0.1", "[::1]"];
+const LOOPBACK_HOSTS = new Set(LOOPBACK_NAMES);
 
 /** Spec (transports#security-warning): a local server SHOULD check Host against DNS rebinding (the suite expects 403). */
 export function hostAllowed(host: string | null, allowed: string[] | undefined): boolean {
