@@ -12,7 +12,8 @@ export interface ConnectionLimits {
   /**
    * The most sockets open at once (default 2048: room for a GET stream for each of the 1000
    * Streamable HTTP and 100 HTTP+SSE sessions allowed by default, and more); see ConnectionSlots
-   * for who yields when they are all taken.
+   * for who yields when they are all taken. Keep it below the process's open-file limit (ulimit
+   * -n): past that, new connections are closed unanswered before this cap can choose.
    */
   maxConnections?: number;
   /** Time for a request's headers to arrive, in ms (default 10 s); a slower peer gets 408. */
@@ -45,7 +46,14 @@ export function connectionLimits(options: ConnectionLimits): Required<Connection
     if (!Number.isSafeInteger(value) || value < 1) throw new RangeError(`http: ${key} must be a positive whole number, got ${value}`);
     limits[key] = value;
   }
-  if (limits.headersTimeoutMs > limits.requestTimeoutMs) throw new RangeError(`http: headersTimeoutMs (${limits.headersTimeoutMs}) must not exceed requestTimeoutMs (${limits.requestTimeoutMs})`);
+  // The head is part of the request: a timeout given alone moves the other one's default with it.
+  if (limits.headersTimeoutMs > limits.requestTimeoutMs) {
+    if (options.headersTimeoutMs !== undefined && options.requestTimeoutMs !== undefined) {
+      throw new RangeError(`http: headersTimeoutMs (${limits.headersTimeoutMs}) must not exceed requestTimeoutMs (${limits.requestTimeoutMs})`);
+    }
+    if (options.headersTimeoutMs === undefined) limits.headersTimeoutMs = limits.requestTimeoutMs;
+    else limits.requestTimeoutMs = limits.headersTimeoutMs;
+  }
   return limits;
 }
 

@@ -180,6 +180,9 @@ test("node adapter: a request with two Host headers gets 400, whichever comes fi
 test("connectionLimits: defaults, and values node:http would refuse are refused up front with their name", () => {
   assert.deepEqual(connectionLimits({}), { maxConnections: 2048, headersTimeoutMs: 10_000, requestTimeoutMs: 30_000, keepAliveTimeoutMs: 5_000, maxHeaderBytes: 16 * 1024 });
   assert.throws(() => connectionLimits({ headersTimeoutMs: 500, requestTimeoutMs: 200 }), /headersTimeoutMs \(500\) must not exceed requestTimeoutMs \(200\)/);
+  // Given alone, one timeout carries the other's default along rather than clash with it.
+  assert.equal(connectionLimits({ headersTimeoutMs: 60_000 }).requestTimeoutMs, 60_000);
+  assert.equal(connectionLimits({ requestTimeoutMs: 200 }).headersTimeoutMs, 200);
   assert.throws(() => connectionLimits({ maxConnections: 0 }), /maxConnections must be a positive whole number/);
   assert.throws(() => connectionLimits({ keepAliveTimeoutMs: 1.5 }), /keepAliveTimeoutMs/);
 });
