@@ -8,20 +8,34 @@ import { createDemoServer } from "./demo/server-definition.js";
 import { serveStdio } from "./transports/stdio-server.js";
 
 const USAGE = `usage: mcp-wire-server [--page-size N] [--max-message-bytes N]
-       mcp-wire-server --http [--port N] [--host H] [--stateless] [--page-size N]
+       mcp-wire-server --http [--port N] [--host H] [--allowed-host H]... [--allowed-origin O]...
+                       [--stateless] [--page-size N]
 Serves the mcp-wire demo server over stdio (newline-delimited JSON-RPC on stdin/stdout), or with
 --http over Streamable HTTP at http://H:N/mcp (default 127.0.0.1:3000), plus the legacy HTTP+SSE
-transport at /sse. Set MCP_WIRE_TOKEN to require "Authorization: Bearer <token>" over HTTP.`;
+transport at /sse. Requests must name a loopback Host (localhost, 127.0.0.1, [::1]) or one given
+with --allowed-host (a name, or name:port); a browser page's Origin must be a loopback one, or,
+once --allowed-origin is given, one of those. Set MCP_WIRE_TOKEN to require
+"Authorization: Bearer <token>" over HTTP; if it is set, it must not be empty.`;
+
+interface HttpFlags {
+  port: number;
+  host: string;
+  stateless: boolean;
+  /** Host values accepted besides the loopback names. */
+  allowedHosts: string[];
+  /** Origin values accepted instead of loopback origins, if any are given. */
+  allowedOrigins: string[];
+}
 
 interface Options {
   pageSize?: number;
   maxMessageBytes?: number;
-  http?: { port: number; host: string; stateless: boolean };
+  http?: HttpFlags;
 }
 
 function parseArguments(argv: string[]): Options {
   const options: Options = {};
-  const http = { port: 3000, host: "127.0.0.1", stateless: false, wanted: false };
+  const http: HttpFlags & { wanted: boolean } = { port: 3000, host: "127.0.0.1", stateless: false, allowedHosts: [], allowedOrigins: [], wanted: false };
   for (let i = 0; i < argv.length; i++) {
     const flag = argv[i];
     if (flag === "--help" || flag === "-h") {
@@ -32,12 +46,35 @@ function parseArguments(argv: string[]): Options {
     else if (flag === "--stateless") http.stateless = true;
     else if (flag === "--host") http.host = argv[++i] ?? fail("--host needs a value");
     else if (flag === "--port") http.port = wholeNumber(flag, argv[++i], 0, 65535);
+    else if (flag === "--allowed-host") http.allowedHosts.push(hostValue(argv[++i]));
+    else if (flag === "--allowed-origin") http.allowedOrigins.push(originValue(argv[++i]));
     else if (flag === "--page-size") options.pageSize = wholeNumber(flag, argv[++i], 1);
     else if (flag === "--max-message-bytes") options.maxMessageBytes = wholeNumber(flag, argv[++i], 1);
     else fail(`unknown option ${flag}`);
   }
-  if (http.wanted) options.http = { port: http.port, host: http.host, stateless: http.stateless };
+  if (http.wanted) {
+    const { wanted: _, ...flags } = http;
+    options.http = flags;
+  } else if (http.allowedHosts.length > 0 || http.allowedOrigins.length > 0) fail("--allowed-host and --allowed-origin need --http");
   return options;
+}
+
+/** A Host value as clients send it: a name or address, with an optional port; no scheme, no path. */
+function hostValue(text: string | undefined): string {
+  if (!text || !/^(\[[0-9a-f:.]+\]|[a-z0-9.-]+)(:\d{1,5})?$/i.test(text)) fail(`--allowed-host needs a host name or address with an optional port (e.g. mcp.example.com or 192.168.1.10:3000), got ${JSON.stringify(text ?? "")}`);
+  return text.toLowerCase();
+}
+
+/** An Origin value exactly as a browser sends it: scheme, host and port, nothing else. */
+function originValue(text: string | undefined): string {
+  let origin: string | undefined;
+  try {
+    origin = new URL(text ?? "").origin;
+  } catch {
+    // Reported below.
+  }
+  if (!text || origin !== text || !/^https?:/.test(origin)) fail(`--allowed-origin needs an origin such as https://app.example.com (scheme, host and optional port only), got ${JSON.stringify(text ?? "")}`);
+  return text;
 }
 
 function wholeNumber(flag: string, text: string | undefined, min: number, max = Number.MAX_SAFE_INTEGER): number {
@@ -51,16 +88,43 @@ function fail(message: string): never {
   process.exit(2);
 }
 
-async function serveHttp(options: Options, http: NonNullable<Options["http"]>): Promise<void> {
+/**
+ * The bearer token, if MCP_WIRE_TOKEN is set. Set but empty is a mistake (say, a failed
+ * `$(openssl rand -hex 32)`), never a request to serve without authentication: fail closed.
+ */
+function bearerToken(): string | undefined {
+  const token = process.env.MCP_WIRE_TOKEN;
+  if (token !== undefined && token.trim() === "") {
+    fail("MCP_WIRE_TOKEN is set but empty; set it to a random token (e.g. openssl rand -hex 32), or unset it to serve without authentication");
+  }
+  return token;
+}
+
+async function serveHttp(options: Options, http: HttpFlags): Promise<void> {
+  const token = bearerToken();
   // Loaded only here, so that the stdio server (what hosts start most) does not pay for it.
   const { McpHttpServer } = await import("./http/server.js");
+  const { LOOPBACK_NAMES } = await import("./http/security.js");
+  // Listed hosts replace the default in McpHttpServer; here they add to it, as the usage says.
+  const allowedHosts = [...LOOPBACK_NAMES, ...http.allowedHosts];
   const server = new McpHttpServer(createDemoServer({ pageSize: options.pageSize }), {
     stateless: http.stateless,
-    bearerToken: process.env.MCP_WIRE_TOKEN || undefined,
+    bearerToken: token,
+    allowedHosts,
+    allowedOrigins: http.allowedOrigins.length > 0 ? http.allowedOrigins : undefined,
     onProblem: (message) => process.stderr.write(`mcp-wire-server: ${message}\n`),
   });
   const listening = await server.listen({ port: http.port, host: http.host });
-  process.stderr.write(`mcp-wire-server: Streamable HTTP at ${listening.origin}/mcp (legacy HTTP+SSE at ${listening.origin}/sse)\n`);
+  const port = new URL(listening.origin).port;
+  const banner = [`Streamable HTTP at ${listening.origin}/mcp (legacy HTTP+SSE at ${listening.origin}/sse)`];
+  if (http.host === "0.0.0.0" || http.host === "::") {
+    banner.push(`listening on all interfaces (${http.host}) port ${port}; requests must name an allowed Host:`);
+    banner.push(`  ${LOOPBACK_NAMES.join(", ")} (any port)${http.allowedHosts.length > 0 ? `, ${http.allowedHosts.join(", ")}` : "; add others with --allowed-host NAME"}`);
+  } else if (http.allowedHosts.length > 0) {
+    banner.push(`Host values allowed besides the loopback names: ${http.allowedHosts.join(", ")}`);
+  }
+  if (http.allowedOrigins.length > 0) banner.push(`Origin values allowed: ${http.allowedOrigins.join(", ")}`);
+  for (const line of banner) process.stderr.write(`mcp-wire-server: ${line}\n`);
   for (const signal of ["SIGTERM", "SIGINT"] as const) {
     process.on(signal, () => void server.close().then(() => listening.close()).then(() => process.exit(0)));
   }

@@ -1,6 +1,7 @@
 // The HTTP+SSE transport of protocol 2024-11-05, kept for old clients next to Streamable HTTP:
 // GET /sse opens a stream whose first event, `endpoint`, names the URL to POST messages to; each
 // POST is answered 202, and every server message travels on the stream as an event `message`.
+// A session lives as long as its stream, is capped in number, and ends when idle.
 // Spec: https://modelcontextprotocol.io/specification/2024-11-05/basic/transports#http-with-sse
 
 import { randomBytes } from "node:crypto";
@@ -13,6 +14,8 @@ import { SseSink } from "./streams.js";
 
 class LegacySessionTransport implements Transport {
   readonly sink: SseSink;
+  /** When the client last sent a message; the stream alone is not activity (see `#tick`). */
+  lastSeen = Date.now();
   #handlers: TransportHandlers | undefined;
 
   constructor(sink: SseSink) {
@@ -24,6 +27,7 @@ class LegacySessionTransport implements Transport {
   }
 
   receive(text: string): void {
+    this.lastSeen = Date.now();
     this.#handlers?.message(text);
   }
 
@@ -38,28 +42,61 @@ class LegacySessionTransport implements Transport {
   }
 }
 
+export interface LegacySseOptions {
+  /** Where clients POST their messages (default "/messages"). */
+  messagesPath?: string;
+  /** The largest POST body, in bytes (default 4 MiB); larger ones get 413. */
+  maxBodyBytes?: number;
+  /** The most sessions (open /sse streams) at once; more get 503 with Retry-After (default 100). */
+  maxSessions?: number;
+  /** A session whose client sent nothing for this long is ended, its stream with it (default 30 minutes). */
+  sessionIdleMs?: number;
+  /** How often open streams get a keep-alive comment (default 15 s). */
+  keepAliveMs?: number;
+}
+
 export class LegacySseHandler {
   readonly #server: McpServer;
   readonly #sessions = new Map<string, LegacySessionTransport>();
-  readonly #messagesPath: string;
-  readonly #maxBodyBytes: number;
+  readonly #options: Required<LegacySseOptions>;
+  readonly #timer: ReturnType<typeof setInterval>;
 
-  constructor(server: McpServer, options: { messagesPath?: string; maxBodyBytes?: number } = {}) {
+  constructor(server: McpServer, options: LegacySseOptions = {}) {
     this.#server = server;
-    this.#messagesPath = options.messagesPath ?? "/messages";
-    this.#maxBodyBytes = options.maxBodyBytes ?? 4 * 1024 * 1024;
+    this.#options = {
+      messagesPath: options.messagesPath ?? "/messages",
+      maxBodyBytes: options.maxBodyBytes ?? 4 * 1024 * 1024,
+      maxSessions: options.maxSessions ?? 100,
+      sessionIdleMs: options.sessionIdleMs ?? 30 * 60_000,
+      keepAliveMs: options.keepAliveMs ?? 15_000,
+    };
+    // Keep-alives also find dead peers: a write to a vanished client fails, and its session ends.
+    this.#timer = setInterval(() => this.#tick(), Math.min(this.#options.keepAliveMs, this.#options.sessionIdleMs, 60_000));
+    this.#timer.unref();
+  }
+
+  get sessionCount(): number {
+    return this.#sessions.size;
   }
 
   /** GET /sse: a new session, announced with its endpoint. */
   open(): Response {
+    if (this.#sessions.size >= this.#options.maxSessions) {
+      return errorResponse(503, `service unavailable: all ${this.#options.maxSessions} HTTP+SSE sessions are in use`, { "retry-after": String(this.#secondsUntilASlotFrees()) });
+    }
     const id = randomBytes(24).toString("base64url");
-    const sink = new SseSink(() => void transport.close());
+    // The stream is the session: once it is gone (the client left, or it could not keep up), the
+    // id is forgotten at once, so that a POST racing the close gets 404, not a 202 with no answer.
+    const sink = new SseSink(() => {
+      this.#sessions.delete(id);
+      void transport.close();
+    });
     const transport = new LegacySessionTransport(sink);
     const session = this.#server.connect(transport);
     this.#sessions.set(id, transport);
     session.onClose(() => this.#sessions.delete(id));
     // Spec (2024-11-05 transports#http-with-sse): the first event MUST be `endpoint`, with the URI for POSTs.
-    sink.write(formatEvent({ event: "endpoint", data: `${this.#messagesPath}?sessionId=${id}` }));
+    sink.write(formatEvent({ event: "endpoint", data: `${this.#options.messagesPath}?sessionId=${id}` }));
     return new Response(sink.body, { status: 200, headers: SSE_HEADERS });
   }
 
@@ -67,18 +104,38 @@ export class LegacySseHandler {
   async post(request: Request): Promise<Response> {
     const id = new URL(request.url).searchParams.get("sessionId");
     const transport = id === null ? undefined : this.#sessions.get(id);
-    if (!transport) return errorResponse(404, "session not found: open one with GET /sse");
-    const body = await readBody(request, this.#maxBodyBytes);
-    if (body.tooLarge) return errorResponse(413, `payload too large: the limit is ${this.#maxBodyBytes} bytes`);
+    if (!transport?.sink.open) return errorResponse(404, "session not found: its stream is closed or it never existed; open one with GET /sse");
+    const body = await readBody(request, this.#options.maxBodyBytes);
+    if (body.tooLarge) return errorResponse(413, `payload too large: the limit is ${this.#options.maxBodyBytes} bytes`);
+    // The stream may have closed while the body was read; then nobody would get the answer.
+    if (!transport.sink.open) return errorResponse(404, "session not found: its stream closed while the message was read");
     transport.receive(body.text);
     return new Response("Accepted", { status: 202 });
   }
 
   get messagesPath(): string {
-    return this.#messagesPath;
+    return this.#options.messagesPath;
   }
 
   async close(): Promise<void> {
+    clearInterval(this.#timer);
     await Promise.all([...this.#sessions.values()].map((transport) => transport.close()));
+  }
+
+  /** When the least recently active session will expire, if nothing else frees a slot first. */
+  #secondsUntilASlotFrees(): number {
+    let oldest = Date.now();
+    for (const transport of this.#sessions.values()) oldest = Math.min(oldest, transport.lastSeen);
+    return Math.max(1, Math.ceil((oldest + this.#options.sessionIdleMs - Date.now()) / 1000));
+  }
+
+  #tick(): void {
+    const now = Date.now();
+    for (const transport of [...this.#sessions.values()]) {
+      // An open stream is not activity here: the stream *is* the session, so counting it would
+      // keep a session alive forever on a connection nobody reads.
+      if (now - transport.lastSeen > this.#options.sessionIdleMs) void transport.close();
+      else transport.sink.keepAlive();
+    }
   }
 }

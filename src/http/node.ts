@@ -1,8 +1,11 @@
 // Serving a web-standard handler, (Request) => Promise<Response>, with node:http: the small
-// adapter that lets the same MCP handlers run on Node and on any runtime with the Fetch API.
+// adapter that lets the same MCP handlers run on Node and on any runtime with the Fetch API, and
+// `listen()`, which puts it behind the connection limits of connections.ts.
 
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import { Readable } from "node:stream";
+import { ConnectionSlots, connectionLimits, serverOptions, type ConnectionLimits } from "./connections.js";
+import { errorResponse } from "./responses.js";
 
 export type FetchHandler = (request: Request) => Promise<Response>;
 
@@ -17,6 +20,9 @@ export function toNodeListener(handle: FetchHandler): (req: IncomingMessage, res
 }
 
 async function respond(handle: FetchHandler, req: IncomingMessage, res: ServerResponse): Promise<void> {
+  // RFC 9112 (3.2): a request with more than one Host field MUST get 400. Node keeps only the
+  // first in req.headers, so the handler's Host check would never see the second.
+  if ((req.headersDistinct.host?.length ?? 0) > 1) return send(res, errorResponse(400, "bad request: more than one Host header"));
   const headers = new Headers();
   for (const [name, value] of Object.entries(req.headers)) {
     if (value !== undefined) headers.set(name, Array.isArray(value) ? value.join(", ") : value);
@@ -29,7 +35,10 @@ async function respond(handle: FetchHandler, req: IncomingMessage, res: ServerRe
     body: hasBody ? (Readable.toWeb(req) as ReadableStream<Uint8Array>) : undefined,
     ...(hasBody ? { duplex: "half" } : {}),
   } as RequestInit);
-  const response = await handle(request);
+  await send(res, await handle(request));
+}
+
+async function send(res: ServerResponse, response: Response): Promise<void> {
   const answerHeaders: Record<string, string> = Object.fromEntries(response.headers);
   if (!response.body) {
     res.writeHead(response.status, answerHeaders).end();
@@ -49,31 +58,64 @@ async function respond(handle: FetchHandler, req: IncomingMessage, res: ServerRe
   for (;;) {
     const { done, value } = await reader.read().catch(() => ({ done: true as const, value: undefined }));
     if (done) break;
-    res.write(value);
+    // Backpressure: while the socket's buffer is full, read no further, so that what the client
+    // has not taken stays queued in the response stream, where its writer can see and bound it.
+    if (!res.write(value)) await drained(res);
   }
   res.end();
 }
 
+/** Resolves once the response can take more data, or is gone (then the reader is cancelled). */
+function drained(res: ServerResponse): Promise<void> {
+  return new Promise((resolve) => {
+    const done = () => {
+      res.off("drain", done);
+      res.off("close", done);
+      resolve();
+    };
+    res.on("drain", done);
+    res.on("close", done);
+  });
+}
+
 export interface Listening {
   server: Server;
-  /** The address to give clients, e.g. http://127.0.0.1:3000. */
+  /** The address to give clients, e.g. http://127.0.0.1:3000 (also when listening on every interface). */
   origin: string;
   close(): Promise<void>;
 }
 
+export interface ListenOptions extends ConnectionLimits {
+  /** The port (default 0: any free one). */
+  port?: number;
+  /** The interface (default 127.0.0.1); "0.0.0.0" or "::" listens on all of them. */
+  host?: string;
+}
+
+/** The hosts that mean "every interface": not an address a client can use. */
+const ALL_INTERFACES: Record<string, string> = { "0.0.0.0": "127.0.0.1", "::": "[::1]" };
+
+/** The origin clients can use for a server listening on `host`: on every interface, this machine's loopback address. */
+export function originOf(host: string, port: number): string {
+  const shown = ALL_INTERFACES[host] ?? (host.includes(":") ? `[${host}]` : host);
+  return `http://${shown}:${port}`;
+}
+
 /** Listens on `host` (default 127.0.0.1: a local server SHOULD NOT listen on every interface). */
-export function listen(handle: FetchHandler, options: { port?: number; host?: string } = {}): Promise<Listening> {
+export function listen(handle: FetchHandler, options: ListenOptions = {}): Promise<Listening> {
   const host = options.host ?? "127.0.0.1";
-  const server = createServer(toNodeListener(handle));
+  const limits = connectionLimits(options);
+  const listener = toNodeListener(handle);
+  const server = createServer(serverOptions(limits), (req, res) => void (slots.admits(req.socket) && listener(req, res)));
+  const slots = new ConnectionSlots(server, limits);
   return new Promise((resolve, reject) => {
     server.once("error", reject);
     server.listen(options.port ?? 0, host, () => {
       const address = server.address();
-      const port = typeof address === "object" && address ? address.port : options.port;
-      const shown = host.includes(":") ? `[${host}]` : host;
+      const port = typeof address === "object" && address ? address.port : (options.port ?? 0);
       resolve({
         server,
-        origin: `http://${shown}:${port}`,
+        origin: originOf(host, port),
         close: () => new Promise<void>((done) => {
           server.closeAllConnections();
           server.close(() => done());

@@ -17,7 +17,9 @@ export interface SecurityOptions {
   bearerToken?: string;
 }
 
-const LOOPBACK_HOSTS = new Set(["localhost", "127.0.0.1", "[::1]"]);
+/** The Host names of this machine, accepted on any port by default. */
+export const LOOPBACK_NAMES: readonly string[] = ["localhost", "127.0.0.1", "[::1]"];
+const LOOPBACK_HOSTS = new Set(LOOPBACK_NAMES);
 
 /** Spec (transports#security-warning): a local server SHOULD check Host against DNS rebinding (the suite expects 403). */
 export function hostAllowed(host: string | null, allowed: string[] | undefined): boolean {
@@ -50,6 +52,8 @@ const SAMPLE_TOKENS = new Set(["changeme", "change-me-please", "secret", "passwo
 /** Refuses weak tokens at start-up, before anyone can rely on them. */
 export function checkTokenStrength(token: string): void {
   if (token.length < 16) throw new Error("http: the bearer token must be at least 16 characters long");
+  // A space or control character could never arrive intact in an Authorization header.
+  if (!/^[\x21-\x7e]+$/.test(token)) throw new Error("http: the bearer token must be visible ASCII characters, without spaces");
   if (SAMPLE_TOKENS.has(token.toLowerCase()) || /^(.)\1+$/.test(token)) {
     throw new Error("http: the bearer token is a well-known sample value; generate a random one (e.g. openssl rand -hex 32)");
   }

@@ -4,13 +4,18 @@
 
 import type { McpServer } from "../server/definition.js";
 import { LegacySseHandler } from "./legacy-sse.js";
-import { listen, type Listening } from "./node.js";
+import { listen, type Listening, type ListenOptions } from "./node.js";
 import { errorResponse } from "./responses.js";
 import { StreamableHttpHandler, type StreamableHttpOptions } from "./streamable-server.js";
 
 export interface HttpServerOptions extends StreamableHttpOptions {
   /** Serve the 2024-11-05 HTTP+SSE transport too (default true; not in stateless mode). */
   legacySse?: boolean;
+  /**
+   * The most HTTP+SSE sessions at once, apart from `maxSessions` (default 100); more get 503.
+   * They share `sessionIdleMs` (counted from the client's last POST) and `keepAliveMs`.
+   */
+  maxLegacySessions?: number;
 }
 
 export class McpHttpServer {
@@ -21,7 +26,12 @@ export class McpHttpServer {
   constructor(server: McpServer, options: HttpServerOptions = {}) {
     this.streamable = new StreamableHttpHandler(server, options);
     this.#path = options.path ?? "/mcp";
-    this.legacy = options.legacySse === false || options.stateless ? undefined : new LegacySseHandler(server, { maxBodyBytes: options.maxBodyBytes });
+    this.legacy = options.legacySse === false || options.stateless ? undefined : new LegacySseHandler(server, {
+      maxBodyBytes: options.maxBodyBytes,
+      maxSessions: options.maxLegacySessions,
+      sessionIdleMs: options.sessionIdleMs,
+      keepAliveMs: options.keepAliveMs,
+    });
   }
 
   /** The web-standard entry point for every path. */
@@ -39,8 +49,8 @@ export class McpHttpServer {
     return this.streamable.handle(request);
   };
 
-  /** Listens with node:http; the handler itself runs anywhere the Fetch API does. */
-  listen(options: { port?: number; host?: string } = {}): Promise<Listening> {
+  /** Listens with node:http, within its connection limits; the handler itself runs anywhere the Fetch API does. */
+  listen(options: ListenOptions = {}): Promise<Listening> {
     return listen(this.handle, options);
   }
 

@@ -4,8 +4,9 @@
 // Spec: https://modelcontextprotocol.io/specification/2024-11-05/basic/transports#http-with-sse
 import { test } from "node:test";
 import assert from "node:assert/strict";
+import { request as httpRequest } from "node:http";
 import { createDemoServer } from "../../src/demo/server-definition.js";
-import { eventually, initializeRequest, notification, request, serve, SseReader, type Served } from "../helpers/http-peer.js";
+import { eventually, initializeRequest, notification, request, serve, SseReader, withinLimit, type Served } from "../helpers/http-peer.js";
 
 async function openLegacy(served: Served): Promise<{ reader: SseReader; endpoint: URL; send: (body: unknown) => Promise<Response> }> {
   const response = await fetch(served.origin + "/sse", { headers: { accept: "text/event-stream" } });
@@ -117,6 +118,77 @@ test("legacy: when the client closes the stream the session ends, and its endpoi
     await reader.cancel();
     await eventually("the legacy session to close", () => mcp.sessionCount === 0);
     assert.equal((await send(request(1, "ping"))).status, 404);
+  } finally {
+    await served.close();
+  }
+});
+
+test("legacy: sessions are capped by maxLegacySessions: one more gets 503 with a JSON-RPC error and a Retry-After within the idle expiry", async () => {
+  const served = await serve({ maxLegacySessions: 2, sessionIdleMs: 60_000 });
+  try {
+    const a = await openLegacy(served);
+    const b = await openLegacy(served);
+    const refused = await fetch(served.origin + "/sse", { headers: { accept: "text/event-stream" } });
+    assert.equal(refused.status, 503);
+    assert.match(JSON.parse(await refused.text()).error.message, /all 2 HTTP\+SSE sessions are in use/);
+    // The least recently active session expires within the idle time: that is when a slot frees at the latest.
+    const retryAfter = Number(refused.headers.get("retry-after"));
+    assert.ok(Number.isInteger(retryAfter) && retryAfter >= 1 && retryAfter <= 60, `Retry-After: ${refused.headers.get("retry-after")}`);
+    await a.reader.cancel();
+    await eventually("a slot to free", () => served.http.legacy!.sessionCount === 1);
+    const c = await openLegacy(served);
+    await b.reader.cancel();
+    await c.reader.cancel();
+  } finally {
+    await served.close();
+  }
+});
+
+test("legacy: open streams get keep-alive comments, and a session whose client sends nothing for sessionIdleMs ends, stream and all", async () => {
+  const mcp = createDemoServer();
+  const served = await serve({ sessionIdleMs: 300, keepAliveMs: 20 }, mcp);
+  try {
+    const response = await fetch(served.origin + "/sse", { headers: { accept: "text/event-stream" } });
+    const reader = response.body!.getReader();
+    let text = "";
+    const read = async () => {
+      for (let chunk = await reader.read(); !chunk.done; chunk = await reader.read()) text += new TextDecoder().decode(chunk.value);
+    };
+    // The stream ends by itself: the session expired, having received nothing.
+    await withinLimit("the idle session's stream to end", read());
+    assert.match(text, /^event: endpoint\n/);
+    assert.match(text, /\n: keep-alive\n/);
+    const endpoint = /data: (.+)/.exec(text)![1]!;
+    assert.equal(mcp.sessionCount, 0);
+    const posted = await fetch(new URL(endpoint, served.origin), { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(request(1, "ping")) });
+    assert.equal(posted.status, 404);
+  } finally {
+    await served.close();
+  }
+});
+
+test("legacy: a POST whose session's stream closes while its body is read gets 404, not a 202 whose answer nobody gets", async () => {
+  const mcp = createDemoServer();
+  const served = await serve({}, mcp);
+  try {
+    const { reader, endpoint } = await openLegacy(served);
+    const body = JSON.stringify(request(1, "ping"));
+    const req = httpRequest({ host: endpoint.hostname, port: endpoint.port, path: endpoint.pathname + endpoint.search, method: "POST", agent: false, headers: { "content-type": "application/json", "content-length": String(body.length) } });
+    const status = new Promise<number>((resolve, reject) => {
+      req.on("response", (res) => (res.resume(), resolve(res.statusCode!)));
+      req.on("error", reject);
+    });
+    // Seen from inside: the handler found the session and now waits for the rest of the body.
+    let found = false;
+    const legacy = served.http.legacy!;
+    const post = legacy.post.bind(legacy);
+    legacy.post = (incoming) => ((found = true), post(incoming));
+    req.write(body.slice(0, 5));
+    await eventually("the POST to reach its session", () => found);
+    await reader.cancel();
+    await eventually("the legacy session to close", () => mcp.sessionCount === 0);
+    req.end(body.slice(5));
+    assert.equal(await withinLimit("the POST's answer", status), 404);
   } finally {
     await served.close();
   }

@@ -6,7 +6,7 @@ import assert from "node:assert/strict";
 import { createServer, request as httpRequest, type ClientRequest, type IncomingMessage } from "node:http";
 import type { AddressInfo } from "node:net";
 import { listen, toNodeListener } from "../../src/http/node.js";
-import { ACCEPT_BOTH, messagesOf, openGet, openSession, raw, request, serve, SseReader, type Served, type Session } from "../helpers/http-peer.js";
+import { ACCEPT_BOTH, eventually, messagesOf, openGet, openSession, raw, request, serve, SseReader, type Served, type Session } from "../helpers/http-peer.js";
 
 // Anything thrown where nobody catches it would land here instead of silently passing.
 const escaped: unknown[] = [];
@@ -167,6 +167,41 @@ test("listen: binds to 127.0.0.1 by default", async () => {
   try {
     assert.match(listening.origin, /^http:\/\/127\.0\.0\.1:\d+$/);
     assert.equal((listening.server.address() as AddressInfo).address, "127.0.0.1");
+  } finally {
+    await listening.close();
+  }
+});
+
+test("node adapter: backpressure: while the client reads nothing, the adapter stops reading the response stream", async () => {
+  // A producer with no end of its own: without backpressure the adapter would pull it into the
+  // socket's buffer as fast as it can. It stops by itself at CEILING, to bound the test's memory.
+  const CHUNK = 64 * 1024;
+  const CEILING = 64 * 1024 * 1024;
+  let pulled = 0;
+  let lastPull = Date.now();
+  const listening = await listen(async () => {
+    const body = new ReadableStream<Uint8Array>({
+      pull(controller) {
+        if (pulled >= CEILING) return new Promise<void>(() => {});
+        pulled += CHUNK;
+        lastPull = Date.now();
+        controller.enqueue(new Uint8Array(CHUNK));
+      },
+    }, { highWaterMark: 0 });
+    return new Response(body, { headers: { "content-type": "text/event-stream" } });
+  });
+  try {
+    const url = new URL(listening.origin);
+    const req = httpRequest({ host: url.hostname, port: url.port, path: "/", agent: false });
+    req.on("error", () => {});
+    // Take the response head, then read nothing more.
+    const responded = new Promise<void>((resolve) => req.on("response", (res) => (res.pause(), resolve())));
+    req.end();
+    await responded;
+    // Wait until the pulling has stopped (nothing pulled for a while) or hit the ceiling.
+    await eventually("the pulling to stop", () => pulled >= CEILING || Date.now() - lastPull > 300, 20_000);
+    assert.ok(pulled < CEILING, `the adapter pulled ${pulled} bytes that nobody read`);
+    req.destroy();
   } finally {
     await listening.close();
   }

@@ -75,6 +75,9 @@ const weakTokens: { token: string; why: RegExp }[] = [
   { token: "abcdefghijklmnop", why: /sample/ },
   { token: "CHANGE-ME-PLEASE", why: /sample/ },
   { token: "aaaaaaaaaaaaaaaaaaaa", why: /sample/ },
+  { token: "f3a9c27e5b8d 41f09a6c3e7b", why: /visible ASCII/ },
+  { token: " f3a9c27e5b8d41f09a6c3e7b", why: /visible ASCII/ },
+  { token: "f3a9c27e5b8d41f09a6c3e7b\n", why: /visible ASCII/ },
 ];
 for (const c of weakTokens) {
   test(`checkTokenStrength refuses ${JSON.stringify(c.token)}, and so does the server's constructor`, () => {

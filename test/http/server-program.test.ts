@@ -1,0 +1,105 @@
+// The demo program's HTTP flags and environment, run as users run it: `node dist/server.js --http`.
+// MCP_WIRE_TOKEN set but empty fails closed at start-up (exit 2), never "no auth"; --allowed-host
+// adds Host values to the loopback names, --allowed-origin replaces the loopback origins; bad
+// values are refused with the flag's name. Builds first: `npm test` does.
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { spawn } from "node:child_process";
+import { fileURLToPath } from "node:url";
+import { ACCEPT_BOTH, initializeRequest, raw, withinLimit } from "../helpers/http-peer.js";
+
+const SERVER = fileURLToPath(new URL("../../dist/server.js", import.meta.url));
+const TOKEN = "f3a9c27e5b8d41f09a6c3e7b2d5f8a1c";
+const INIT = JSON.stringify(initializeRequest());
+const POST_HEADERS = { accept: ACCEPT_BOTH, "content-type": "application/json" };
+
+type Started = { origin: string; stderr: () => string; stop: () => Promise<void> } | { exitCode: number | null; stderr: string };
+
+/** Runs the program until it prints its banner (it listens) or exits (it refused to start). */
+function start(args: string[], env: Record<string, string | undefined> = {}): Promise<Started> {
+  const child = spawn(process.execPath, [SERVER, "--http", "--port", "0", ...args], {
+    env: { ...process.env, MCP_WIRE_TOKEN: undefined, ...env },
+    stdio: ["ignore", "ignore", "pipe"],
+  });
+  let stderr = "";
+  const exited = new Promise<number | null>((resolve) => child.once("exit", (code) => resolve(code)));
+  return withinLimit("the program to listen or exit", new Promise((resolve) => {
+    child.stderr.setEncoding("utf8");
+    child.stderr.on("data", (chunk: string) => {
+      stderr += chunk;
+      const origin = /^mcp-wire-server: Streamable HTTP at (http:\/\/[^\s/]+)\/mcp/m.exec(stderr)?.[1];
+      if (origin) resolve({ origin, stderr: () => stderr, stop: async () => void (child.kill(), await exited) });
+    });
+    void exited.then((exitCode) => resolve({ exitCode, stderr }));
+  }));
+}
+
+async function listening(args: string[], env: Record<string, string | undefined> = {}) {
+  const started = await start(args, env);
+  if (!("origin" in started)) throw new Error(`the program did not start: exit ${started.exitCode}: ${started.stderr}`);
+  return started;
+}
+
+for (const value of ["", "   ", "\t"]) {
+  test(`program: MCP_WIRE_TOKEN=${JSON.stringify(value)} refuses to start (exit 2) instead of serving without authentication`, async () => {
+    const started = await start([], { MCP_WIRE_TOKEN: value });
+    assert.ok("exitCode" in started, "the program must not listen");
+    assert.equal(started.exitCode, 2);
+    assert.match(started.stderr, /MCP_WIRE_TOKEN is set but empty/);
+  });
+}
+
+test("program: a token with a space is refused at start-up; a good one is required on every request", async () => {
+  const spaced = await start([], { MCP_WIRE_TOKEN: `${TOKEN} ${TOKEN}` });
+  assert.ok("exitCode" in spaced && spaced.exitCode === 2, JSON.stringify(spaced));
+  assert.match(spaced.stderr, /visible ASCII/);
+
+  const server = await listening([], { MCP_WIRE_TOKEN: TOKEN });
+  try {
+    assert.equal((await raw(server.origin, { method: "POST", headers: POST_HEADERS, body: INIT })).status, 401);
+    assert.equal((await raw(server.origin, { method: "POST", headers: { ...POST_HEADERS, authorization: `Bearer ${TOKEN}` }, body: INIT })).status, 200);
+  } finally {
+    await server.stop();
+  }
+});
+
+test("program: --allowed-host adds Host values to the loopback names; --allowed-origin replaces the loopback origins", async () => {
+  const server = await listening(["--allowed-host", "MCP.example.com", "--allowed-host", "10.0.0.5:8080", "--allowed-origin", "https://app.example"]);
+  try {
+    const port = new URL(server.origin).port;
+    const cases: { headers: Record<string, string>; status: number }[] = [
+      { headers: { host: "mcp.example.com" }, status: 200 },
+      { headers: { host: "mcp.example.com:443" }, status: 200 },
+      { headers: { host: "10.0.0.5:8080" }, status: 200 },
+      { headers: { host: "10.0.0.5:9999" }, status: 403 },
+      { headers: { host: `localhost:${port}` }, status: 200 },
+      { headers: { host: "other.example" }, status: 403 },
+      { headers: { host: "mcp.example.com", origin: "https://app.example" }, status: 200 },
+      { headers: { host: "mcp.example.com", origin: "http://localhost:5173" }, status: 403 },
+    ];
+    for (const c of cases) {
+      const reply = await raw(server.origin, { method: "POST", headers: { ...POST_HEADERS, ...c.headers }, body: INIT });
+      assert.equal(reply.status, c.status, JSON.stringify(c.headers));
+    }
+    assert.match(server.stderr(), /Host values allowed besides the loopback names: mcp\.example\.com, 10\.0\.0\.5:8080/);
+    assert.match(server.stderr(), /Origin values allowed: https:\/\/app\.example/);
+  } finally {
+    await server.stop();
+  }
+});
+
+const badFlags: { args: string[]; why: RegExp }[] = [
+  { args: ["--allowed-host", "http://mcp.example.com"], why: /--allowed-host needs a host name/ },
+  { args: ["--allowed-host", "a b"], why: /--allowed-host needs a host name/ },
+  { args: ["--allowed-host"], why: /--allowed-host needs a host name/ },
+  { args: ["--allowed-origin", "https://app.example/"], why: /--allowed-origin needs an origin/ },
+  { args: ["--allowed-origin", "app.example"], why: /--allowed-origin needs an origin/ },
+  { args: ["--allowed-origin", "ftp://app.example"], why: /--allowed-origin needs an origin/ },
+];
+for (const c of badFlags) {
+  test(`program: ${c.args.join(" ")} is refused with exit 2`, async () => {
+    const started = await start(c.args);
+    assert.ok("exitCode" in started && started.exitCode === 2, JSON.stringify(started));
+    assert.match(started.stderr, c.why);
+  });
+}
