@@ -28,11 +28,21 @@ export interface ConnectionOptions {
   policy?: WirePolicy;
   /** Local problems worth a log line (garbage input, stray responses). Never sent to the peer. */
   onProblem?: (message: string) => void;
-  /** After the peer's input ends, how long requests in flight may still run before closing. */
-  drainMs?: number;
   /** The most messages one batch may hold (default DEFAULT_MAX_BATCH_ITEMS); see batchRefusal. */
   maxBatchItems?: number;
+  /**
+   * The most messages taken in and not yet done with (a batch counts its items; default
+   * DEFAULT_MAX_IN_FLIGHT). At the bound the transport stops reading until one is done.
+   */
+  maxInFlight?: number;
 }
+
+/**
+ * Each message in flight holds its handler and then its answer, so this bounds the work and the
+ * answers in memory a peer can cause by writing faster than we finish: at most this many answers,
+ * plus what one read of the transport decodes. Generous for real clients, which wait for answers.
+ */
+export const DEFAULT_MAX_IN_FLIGHT = 256;
 
 export interface RequestOptions {
   signal?: AbortSignal;
@@ -55,9 +65,8 @@ export class Connection {
   #nextId = 0;
   #closed = false;
   #closeListeners: ((cause?: Error) => void)[] = [];
-  readonly #drainMs: number;
   readonly #maxBatchItems: number;
-  readonly #inbox = new Inbox();
+  readonly #inbox: Inbox;
 
   constructor(transport: Transport, options: ConnectionOptions) {
     this.#transport = transport;
@@ -65,16 +74,22 @@ export class Connection {
     this.#policy = options.policy ?? { batches: false, omitUnreadableId: true };
     this.#onProblem = options.onProblem ?? (() => {});
     this.#incoming = new IncomingRequests(this);
-    this.#drainMs = options.drainMs ?? 1500;
     this.#maxBatchItems = options.maxBatchItems ?? DEFAULT_MAX_BATCH_ITEMS;
+    this.#inbox = new Inbox(options.maxInFlight ?? DEFAULT_MAX_IN_FLIGHT, (full) => {
+      if (full) this.#transport.pauseInput?.();
+      else this.#transport.resumeInput?.();
+    });
   }
 
   /** Starts reading from the transport. */
   start(): void {
     this.#transport.start({
-      message: (text) => this.#inbox.enqueue(() => this.#receive(decodeMessage(text))),
+      message: (text) => {
+        const incoming = decodeMessage(text);
+        this.#inbox.enqueue(() => this.#receive(incoming), incoming.kind === "batch" ? incoming.items.length : 1);
+      },
       unreadable: (problem) => this.#inbox.enqueue(() => this.#answerUnreadable(problem)),
-      inputEnded: () => void this.#drainThenClose(),
+      inputEnded: () => void this.#finishThenClose(),
       close: (cause) => this.#shutDown(cause),
     });
   }
@@ -153,12 +168,14 @@ export class Connection {
     this.#shutDown();
   }
 
-  /** Lets requests in flight answer (within drainMs), then closes. */
-  async #drainThenClose(): Promise<void> {
-    let timer: ReturnType<typeof setTimeout> | undefined;
-    const deadline = new Promise<void>((resolve) => (timer = setTimeout(resolve, this.#drainMs)));
-    await Promise.race([this.#inbox.idle(), deadline]);
-    clearTimeout(timer);
+  /**
+   * The peer's input ended. Our own requests can get no answer now, so they fail at once; the
+   * peer's requests in flight are finished and answered (with no deadline of ours: the peer
+   * decides how long to wait, see basic/lifecycle#shutdown), then the connection closes.
+   */
+  async #finishThenClose(): Promise<void> {
+    this.#pending.stopWaiting((method) => new ConnectionClosedError(method, new Error("the peer closed its output")));
+    await this.#inbox.idle();
     await this.close();
   }
 
@@ -179,6 +196,7 @@ export class Connection {
       case "batch":
         return this.#receiveBatch(incoming.items);
       case "invalid":
+        if (this.#isResponse(incoming.looksLike, incoming.id)) return this.#dropResponse(incoming.id, incoming.error.message.replace(/^invalid request: /, ""));
         this.#onProblem(incoming.error.message);
         return this.#sendError(incoming.error, incoming.id, inBatch);
     }
@@ -228,9 +246,29 @@ export class Connection {
       await this.#sendError(new RpcError(ErrorCode.ParseError, "parse error: message is not valid UTF-8"), undefined, false);
       return;
     }
-    this.#onProblem(`a ${problem.bytes}-byte message exceeded the ${problem.limit}-byte limit and was dropped`);
+    const tooLarge = `a ${problem.bytes}-byte message exceeded the ${problem.limit}-byte limit`;
+    if (this.#isResponse(problem.looksLike, problem.id)) {
+      this.#dropResponse(problem.id, tooLarge);
+      return;
+    }
+    this.#onProblem(`${tooLarge} and was dropped`);
     const error = new RpcError(ErrorCode.InvalidRequest, `invalid request: message of ${problem.bytes} bytes exceeds the limit of ${problem.limit} bytes`, { limit: problem.limit });
     await this.#sendError(error, problem.id, false);
+  }
+
+  /**
+   * Whether unreadable input was a response: shaped like one, or, when its shape is unknown, an
+   * answer to one of our requests by its id. Spec (JSON-RPC 2.0 #response_object): a response is
+   * never answered, not even a broken one; the call waiting for it fails instead.
+   */
+  #isResponse(looksLike: "request" | "response" | undefined, id: RequestId | undefined): boolean {
+    return looksLike === "response" || (looksLike === undefined && id !== undefined && this.#pending.has(id));
+  }
+
+  #dropResponse(id: RequestId | undefined, detail: string): undefined {
+    const waiting = id !== undefined && this.#pending.malformed(id, detail);
+    this.#onProblem(`dropped a malformed response${id === undefined ? "" : ` for id ${JSON.stringify(id)}`}: ${detail}${waiting ? "" : " (no request is waiting for it)"}`);
+    return undefined;
   }
 
   /** Sends (or, inside a batch, returns) an error response; `id` is absent when it was unreadable. */
