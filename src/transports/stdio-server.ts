@@ -15,7 +15,8 @@ export interface ServeStdioOptions extends StreamTransportOptions {
 
 export function serveStdio(server: McpServer, options: ServeStdioOptions = {}): ServerSession {
   const host = options.process ?? process;
-  const transport = new StreamTransport(host.stdin, host.stdout, options);
+  // A host that sends requests but does not read our answers stops being read (see StreamTransport).
+  const transport = new StreamTransport(host.stdin, host.stdout, { pauseWhileOutputBlocked: true, ...options });
   const session = server.connect(transport, { onProblem: problemLog(host.stderr) });
   let signalled = false;
   session.onClose(() => {

@@ -2,7 +2,8 @@
 // (our own stdin/stdout when serving; a child's stdout/stdin when a client spawns a server).
 // Spec: https://modelcontextprotocol.io/specification/2025-11-25/basic/transports#stdio
 // Framing is LineDecoder's job; this file moves bytes and respects backpressure both ways: it
-// stops reading while the output is backed up or the connection has its fill of work in flight.
+// stops reading while the connection has its fill of work in flight and, when serving, while
+// the output is backed up.
 
 import type { Readable, Writable } from "node:stream";
 import { LINE_END, LineDecoder, type Frame } from "../jsonrpc/framing.js";
@@ -12,6 +13,13 @@ import type { Transport, TransportHandlers } from "../protocol/transport.js";
 export interface StreamTransportOptions {
   /** The largest incoming message, in bytes (default 64 MiB). */
   maxMessageBytes?: number;
+  /**
+   * Stop reading input while the output is backed up (default false). Right for a server, whose
+   * input makes output (answers): a peer that sends requests but reads no answers stops being
+   * read. Wrong for both ends of one pipe pair at once: if neither reads while its writes wait,
+   * each waits for the other for ever. serveStdio turns it on; a client keeps reading.
+   */
+  pauseWhileOutputBlocked?: boolean;
 }
 
 export class StreamTransport implements Transport {
@@ -30,11 +38,13 @@ export class StreamTransport implements Transport {
   #backlog: Frame[] = [];
   /** Set when the input ended while frames were still held back. */
   #endPending = false;
+  readonly #pauseWhileOutputBlocked: boolean;
 
   constructor(input: Readable, output: Writable, options: StreamTransportOptions = {}) {
     this.#input = input;
     this.#output = output;
     this.#decoder = new LineDecoder({ maxMessageBytes: options.maxMessageBytes });
+    this.#pauseWhileOutputBlocked = options.pauseWhileOutputBlocked ?? false;
   }
 
   start(handlers: TransportHandlers): void {
@@ -66,8 +76,7 @@ export class StreamTransport implements Transport {
     output.write(encodeMessage(message));
     const accepted = output.write(LINE_END);
     // Writes are queued in order by the stream; waiting for "drain" keeps memory bounded when the
-    // peer reads slower than we write. Every send waiting at once shares one wait, and no new
-    // input is read meanwhile: a peer that writes requests but reads no answers stops being read.
+    // peer reads slower than we write. Every send waiting at once shares one wait.
     if (!accepted) await (this.#drained ??= this.#waitForDrain());
   }
 
@@ -80,13 +89,13 @@ export class StreamTransport implements Transport {
   }
 
   #waitForDrain(): Promise<void> {
-    this.#hold("output", true);
+    if (this.#pauseWhileOutputBlocked) this.#hold("output", true);
     return new Promise<void>((resolve) => {
       const done = () => {
         this.#output.off("drain", done);
         this.#output.off("close", done);
         this.#drained = undefined;
-        this.#hold("output", false);
+        if (this.#pauseWhileOutputBlocked) this.#hold("output", false);
         resolve();
       };
       this.#output.on("drain", done);

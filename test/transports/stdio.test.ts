@@ -7,6 +7,8 @@ import { spawn, type ChildProcessWithoutNullStreams } from "node:child_process";
 import { fileURLToPath } from "node:url";
 import { PassThrough } from "node:stream";
 import { StreamTransport } from "../../src/transports/stdio.js";
+import { Dispatcher } from "../../src/jsonrpc/dispatcher.js";
+import { Connection, type RequestContext } from "../../src/protocol/connection.js";
 
 const SERVER = fileURLToPath(new URL("../../dist/server.js", import.meta.url));
 const INIT = '{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"t","version":"1"}}}\n{"jsonrpc":"2.0","method":"notifications/initialized"}\n';
@@ -173,10 +175,10 @@ test("stdio: bad options are a usage error on stderr, exit 2", async () => {
   assert.match(run.stderr(), /--page-size needs a positive whole number/);
 });
 
-test("stdio transport: stops reading while the output is backed up, and delivers the rest in order once it drains", async () => {
+test("stdio transport: with pauseWhileOutputBlocked, stops reading while the output is backed up, and delivers the rest in order once it drains", async () => {
   const input = new PassThrough();
   const output = new PassThrough({ highWaterMark: 64 });
-  const transport = new StreamTransport(input, output);
+  const transport = new StreamTransport(input, output, { pauseWhileOutputBlocked: true });
   const seen: string[] = [];
   transport.start({
     message: (text) => {
@@ -197,6 +199,31 @@ test("stdio transport: stops reading while the output is backed up, and delivers
     check();
   });
   assert.deepEqual(seen, Array.from({ length: count }, (_, i) => `{"n":${i}}`));
+});
+
+test("stdio transport: by default, reading goes on while the output is backed up (a client must keep reading answers)", async () => {
+  const input = new PassThrough();
+  const transport = new StreamTransport(input, new PassThrough({ highWaterMark: 16 }));
+  let seen = 0;
+  transport.start({ message: () => void transport.send({ jsonrpc: "2.0", method: `n${++seen}` }), unreadable: () => {}, close: () => {} });
+  input.write("{}\n{}\n{}\n");
+  await new Promise((r) => setTimeout(r, 20));
+  assert.equal(seen, 3);
+});
+
+test("stdio transport: a client flooding a server over small pipes gets every answer (no two-sided stall)", async () => {
+  const toServer = new PassThrough({ highWaterMark: 64 });
+  const toClient = new PassThrough({ highWaterMark: 64 });
+  const echo = new Dispatcher<RequestContext>([{ method: "echo", kind: "request", handle: (p) => ({ echoed: p.value }) }]);
+  const server = new Connection(new StreamTransport(toServer, toClient, { pauseWhileOutputBlocked: true }), { dispatcher: echo });
+  const client = new Connection(new StreamTransport(toClient, toServer), { dispatcher: new Dispatcher([]) });
+  server.start();
+  client.start();
+  const pad = "x".repeat(200);
+  const answers = await Promise.all(Array.from({ length: 300 }, (_, i) => client.request("echo", { i, pad }, { timeouts: { idleMs: 5000 } })));
+  assert.deepEqual(answers.map((a) => (a.echoed as { i: number }).i), Array.from({ length: 300 }, (_, i) => i));
+  await client.close();
+  await server.close();
 });
 
 test("stdio transport: pauseInput holds frames back, in order, until resumeInput; the end of input waits for them", async () => {
