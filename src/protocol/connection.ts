@@ -9,9 +9,10 @@ import {
   type Incoming, type JSONRPCMessage, type JSONRPCRequest, type JSONRPCResponse, type RequestId,
 } from "../jsonrpc/messages.js";
 import { ConnectionClosedError, PendingRequests, type TimeoutPolicy } from "../jsonrpc/pending.js";
-import type { SendOptions, Transport, UnreadableInput } from "./transport.js";
+import type { SendOptions, Transport } from "./transport.js";
 import { IncomingRequests, type RequestContext } from "./incoming.js";
 import { Inbox } from "./inbox.js";
+import { BadInput } from "./bad-input.js";
 
 export type { RequestContext } from "./incoming.js";
 
@@ -41,6 +42,8 @@ export interface ConnectionOptions {
  * Each message in flight holds its handler and then its answer, so this bounds the work and the
  * answers in memory a peer can cause by writing faster than we finish: at most this many answers,
  * plus what one read of the transport decodes. Generous for real clients, which wait for answers.
+ * (While input waits, so do the peer's responses: handlers that wait on the peer, this many at
+ * once, wait until their requests time out.)
  */
 export const DEFAULT_MAX_IN_FLIGHT = 256;
 
@@ -67,6 +70,7 @@ export class Connection {
   #closeListeners: ((cause?: Error) => void)[] = [];
   readonly #maxBatchItems: number;
   readonly #inbox: Inbox;
+  readonly #badInput: BadInput;
 
   constructor(transport: Transport, options: ConnectionOptions) {
     this.#transport = transport;
@@ -75,6 +79,12 @@ export class Connection {
     this.#onProblem = options.onProblem ?? (() => {});
     this.#incoming = new IncomingRequests(this);
     this.#maxBatchItems = options.maxBatchItems ?? DEFAULT_MAX_BATCH_ITEMS;
+    this.#badInput = new BadInput({
+      pending: this.#pending,
+      policy: () => this.#policy,
+      send: (response) => this.send(response),
+      onProblem: this.#onProblem,
+    });
     this.#inbox = new Inbox(options.maxInFlight ?? DEFAULT_MAX_IN_FLIGHT, (full) => {
       if (full) this.#transport.pauseInput?.();
       else this.#transport.resumeInput?.();
@@ -88,7 +98,7 @@ export class Connection {
         const incoming = decodeMessage(text);
         this.#inbox.enqueue(() => this.#receive(incoming), incoming.kind === "batch" ? incoming.items.length : 1);
       },
-      unreadable: (problem) => this.#inbox.enqueue(() => this.#answerUnreadable(problem)),
+      unreadable: (problem) => this.#inbox.enqueue(() => this.#badInput.unreadable(problem)),
       inputEnded: () => void this.#finishThenClose(),
       close: (cause) => this.#shutDown(cause),
     });
@@ -196,9 +206,7 @@ export class Connection {
       case "batch":
         return this.#receiveBatch(incoming.items);
       case "invalid":
-        if (this.#isResponse(incoming.looksLike, incoming.id)) return this.#dropResponse(incoming.id, incoming.error.message.replace(/^invalid request: /, ""));
-        this.#onProblem(incoming.error.message);
-        return this.#sendError(incoming.error, incoming.id, inBatch);
+        return this.#badInput.invalid(incoming, inBatch);
     }
   }
 
@@ -225,59 +233,18 @@ export class Connection {
     // Spec (basic#batching, 2025-03-26 only): receivers MUST accept batches; later versions removed them.
     if (!this.#policy.batches) {
       const error = new RpcError(ErrorCode.InvalidRequest, "invalid request: JSON-RPC batches are not supported in this protocol version");
-      await this.#sendError(error, undefined, false);
+      await this.#badInput.reply(error, undefined, false);
       return undefined;
     }
     const refusal = batchRefusal(items.length, this.#maxBatchItems);
     if (refusal) {
-      await this.#sendError(refusal, undefined, false);
+      await this.#badInput.reply(refusal, undefined, false);
       return undefined;
     }
     const answers = await Promise.all(items.map((item) => this.#receive(classify(item), true)));
     const responses = answers.filter((answer): answer is JSONRPCResponse => answer !== undefined);
     // A batch of only notifications and responses gets no reply at all.
     if (responses.length > 0) await this.send(responses);
-    return undefined;
-  }
-
-  async #answerUnreadable(problem: UnreadableInput): Promise<void> {
-    if (problem.kind === "invalid-utf8") {
-      this.#onProblem("a line was not valid UTF-8");
-      await this.#sendError(new RpcError(ErrorCode.ParseError, "parse error: message is not valid UTF-8"), undefined, false);
-      return;
-    }
-    const tooLarge = `a ${problem.bytes}-byte message exceeded the ${problem.limit}-byte limit`;
-    if (this.#isResponse(problem.looksLike, problem.id)) {
-      this.#dropResponse(problem.id, tooLarge);
-      return;
-    }
-    this.#onProblem(`${tooLarge} and was dropped`);
-    const error = new RpcError(ErrorCode.InvalidRequest, `invalid request: message of ${problem.bytes} bytes exceeds the limit of ${problem.limit} bytes`, { limit: problem.limit });
-    await this.#sendError(error, problem.id, false);
-  }
-
-  /**
-   * Whether unreadable input was a response: shaped like one, or, when its shape is unknown, an
-   * answer to one of our requests by its id. Spec (JSON-RPC 2.0 #response_object): a response is
-   * never answered, not even a broken one; the call waiting for it fails instead.
-   */
-  #isResponse(looksLike: "request" | "response" | undefined, id: RequestId | undefined): boolean {
-    return looksLike === "response" || (looksLike === undefined && id !== undefined && this.#pending.has(id));
-  }
-
-  #dropResponse(id: RequestId | undefined, detail: string): undefined {
-    const waiting = id !== undefined && this.#pending.malformed(id, detail);
-    this.#onProblem(`dropped a malformed response${id === undefined ? "" : ` for id ${JSON.stringify(id)}`}: ${detail}${waiting ? "" : " (no request is waiting for it)"}`);
-    return undefined;
-  }
-
-  /** Sends (or, inside a batch, returns) an error response; `id` is absent when it was unreadable. */
-  async #sendError(error: RpcError, id: RequestId | undefined, inBatch: boolean): Promise<JSONRPCResponse | undefined> {
-    // Spec (basic#responses, 2025-11-25): the id is left out when it could not be read; JSON-RPC 2.0 says null.
-    const readable = id !== undefined ? { id } : this.#policy.omitUnreadableId ? {} : { id: null };
-    const response: JSONRPCResponse = { jsonrpc: "2.0", ...readable, error: error.toErrorObject() };
-    if (inBatch) return response;
-    await this.send(response);
     return undefined;
   }
 
