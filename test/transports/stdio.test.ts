@@ -111,9 +111,11 @@ test("stdio: stdin's end waits for a call in flight however long it runs: a 2 s 
 test("stdio: a host that does not read stdout stops being read; once it reads, every request is answered and the server exits", async () => {
   const run = spawn(process.execPath, [SERVER]);
   const count = 20_000;
-  const pings = Array.from({ length: count }, (_, i) => `{"jsonrpc":"2.0","id":${i + 1},"method":"ping"}\n`).join("");
-  const total = Buffer.byteLength(pings);
-  run.stdin.end(pings);
+  const pings = Array.from({ length: count }, (_, i) => `{"jsonrpc":"2.0","id":${i + 1},"method":"ping"}\n`);
+  const total = Buffer.byteLength(pings.join(""));
+  // In pieces of 100 lines, so that what is still queued on our side shows how far the server read.
+  for (let i = 0; i < count; i += 100) run.stdin.write(pings.slice(i, i + 100).join(""));
+  run.stdin.end();
   // stdout is not read: wait until the server stops taking input (the bytes still queued on our side stop changing).
   let queued = -1;
   while (run.stdin.writableLength !== queued) {
