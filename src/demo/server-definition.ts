@@ -58,6 +58,8 @@ export function createDemoServer(options: ServerOptions & { notesPath?: string }
     },
     (args) => {
       const sum = (args.a as number) + (args.b as number);
+      // JSON has no Infinity: such a sum could not be the number the output schema promises.
+      if (!Number.isFinite(sum)) return { content: [text(`add: the sum of ${args.a} and ${args.b} is not a finite number`)], isError: true };
       return { content: [text(String(sum))], structuredContent: { sum } };
     },
   );

@@ -4,6 +4,7 @@
 // whole, and so that each byte is scanned once: time is linear in the size of the input.
 
 import type { RequestId } from "./messages.js";
+import { EDGE_BYTES, sniff } from "./sniff.js";
 
 /** What one pushed chunk produced, in order. */
 export type Frame =
@@ -11,11 +12,11 @@ export type Frame =
   /** A line that was not valid UTF-8; the peer gets a parse error. */
   | { kind: "invalid-utf8" }
   /**
-   * A line longer than the limit. Its bytes were dropped as they arrived; `id` is the request id
-   * read from the line's first or last bytes when it could be, so that the request still gets its
-   * one answer.
+   * A line longer than the limit. Its bytes were dropped as they arrived; `id` and `looksLike`
+   * are what its first and last bytes show (see sniff), so that a request still gets its one
+   * answer and a response still reaches the call waiting for it.
    */
-  | { kind: "too-large"; bytes: number; id?: RequestId };
+  | { kind: "too-large"; bytes: number; id?: RequestId; looksLike?: "request" | "response" };
 
 export interface LineDecoderOptions {
   /** The largest line accepted, in bytes. Defaults to 64 MiB. */
@@ -25,8 +26,6 @@ export interface LineDecoderOptions {
 export const DEFAULT_MAX_MESSAGE_BYTES = 64 * 1024 * 1024;
 const NEWLINE = 0x0a;
 const CARRIAGE_RETURN = 0x0d;
-/** How much of an oversized line's start and end is kept to look for its id. */
-const EDGE_BYTES = 512;
 
 export class LineDecoder {
   readonly maxMessageBytes: number;
@@ -87,7 +86,7 @@ export class LineDecoder {
     this.#length = 0;
     this.#oversize = undefined;
 
-    if (oversize) return { kind: "too-large", bytes: length, id: findId(oversize.head, oversize.tail) };
+    if (oversize) return { kind: "too-large", bytes: length, ...sniff(oversize.head.toString("utf8"), oversize.tail.toString("utf8")) };
     let line = parts.length === 1 ? parts[0]! : Buffer.concat(parts, length);
     // Tolerate "\r\n" line ends, and skip blank lines: neither is a message.
     if (line.length > 0 && line[line.length - 1] === CARRIAGE_RETURN) line = line.subarray(0, line.length - 1);
@@ -116,25 +115,4 @@ function keepTail(previous: Buffer, piece: Buffer): Buffer {
 function isBlank(line: Buffer): boolean {
   for (const byte of line) if (byte !== 0x20 && byte !== 0x09 && byte !== CARRIAGE_RETURN) return false;
   return true;
-}
-
-const ID_VALUE = String.raw`(-?\d{1,16}|"(?:[^"\\]|\\.){0,200}")`;
-/** `{"id": 7, ...` or `{"jsonrpc":"2.0","id":7, ...`: the id as the object's first member(s). */
-const ID_AT_HEAD = new RegExp(String.raw`^\s*\{\s*(?:"jsonrpc"\s*:\s*"2\.0"\s*,\s*)?"id"\s*:\s*` + ID_VALUE);
-/** `..., "id": 7}`: the id as the object's last member (a nested object would end in "}}"). */
-const ID_AT_TAIL = new RegExp(String.raw`[,{]\s*"id"\s*:\s*` + ID_VALUE + String.raw`\s*\}\s*$`);
-
-/**
- * Best effort: the id of an oversized request, when it stands first or last in the object, as
- * the common serializers put it. Anything else stays unknown rather than guessed.
- */
-function findId(head: Buffer, tail: Buffer): RequestId | undefined {
-  const match = ID_AT_HEAD.exec(head.toString("utf8")) ?? ID_AT_TAIL.exec(tail.toString("utf8"));
-  if (!match) return undefined;
-  try {
-    const id: unknown = JSON.parse(match[1]!);
-    return typeof id === "string" || Number.isSafeInteger(id) ? (id as RequestId) : undefined;
-  } catch {
-    return undefined;
-  }
 }

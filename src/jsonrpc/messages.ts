@@ -3,6 +3,8 @@
 // Spec: https://modelcontextprotocol.io/specification/2025-11-25/basic#messages and
 // https://www.jsonrpc.org/specification. Batches are classified here but handled by the connection.
 
+import { sniffText } from "./sniff.js";
+
 /**
  * A request id: a string or an integer, chosen by the sender. MCP forbids `null` and forbids reusing
  * an id within a session. Ids are compared with their type: `1` and `"1"` are different requests.
@@ -101,7 +103,12 @@ export type Incoming =
   | { kind: "notification"; message: JSONRPCNotification }
   | { kind: "response"; message: JSONRPCResponse }
   | { kind: "batch"; items: unknown[] }
-  | { kind: "invalid"; error: RpcError; id?: RequestId };
+  /**
+   * Not a valid message. `id` is the id to answer with, if it could be read. `looksLike` says
+   * "response" when the text is shaped like one (it has "result" or "error" and no "method"):
+   * a response is never answered, so the connection hands it to the call waiting on `id`.
+   */
+  | { kind: "invalid"; error: RpcError; id?: RequestId; looksLike?: "request" | "response" };
 
 /** Parses one JSON text (a line on stdio, a body on HTTP) and classifies it. Never throws. */
 export function decodeMessage(text: string): Incoming {
@@ -111,7 +118,11 @@ export function decodeMessage(text: string): Incoming {
   } catch {
     // The engine's own message (with a position) is left out: it differs between Node versions,
     // and it would echo parts of the input back.
-    return { kind: "invalid", error: new RpcError(ErrorCode.ParseError, "parse error: the message is not valid JSON") };
+    const error = new RpcError(ErrorCode.ParseError, "parse error: the message is not valid JSON");
+    // Spec (basic#responses): a parse error is answered without an id; only a broken response's
+    // id is kept, for the call that waits on it (a response is never answered).
+    const { id, looksLike } = sniffText(text);
+    return looksLike === "response" ? { kind: "invalid", error, id, looksLike } : { kind: "invalid", error };
   }
   if (Array.isArray(value)) return { kind: "batch", items: value };
   return classify(value);
@@ -122,8 +133,9 @@ export function classify(value: unknown): Incoming {
   if (!isObject(value)) return invalid("message must be a JSON object");
   const hasId = "id" in value;
   const id = readableId(value.id);
+  const response = !("method" in value) && ("result" in value || "error" in value);
   // Spec (basic#messages): every message carries "jsonrpc": "2.0" exactly.
-  if (value.jsonrpc !== "2.0") return invalid('"jsonrpc" must be exactly "2.0"', id);
+  if (value.jsonrpc !== "2.0") return invalid('"jsonrpc" must be exactly "2.0"', id, response);
 
   if ("method" in value) {
     if (typeof value.method !== "string") return invalid('"method" must be a string', id);
@@ -137,18 +149,18 @@ export function classify(value: unknown): Incoming {
   }
 
   if ("result" in value) {
-    if (id === undefined) return invalid('a response\'s "id" must be a string or an integer');
-    if (!isObject(value.result)) return invalid('"result" must be an object', id);
+    if (id === undefined) return invalid('a response\'s "id" must be a string or an integer', undefined, true);
+    if (!isObject(value.result)) return invalid('"result" must be an object', id, true);
     return { kind: "response", message: value as unknown as JSONRPCResultResponse };
   }
 
   if ("error" in value) {
     const error = value.error;
     if (!isObject(error) || !Number.isInteger(error.code) || typeof error.message !== "string") {
-      return invalid('"error" must be an object with an integer "code" and a string "message"', id);
+      return invalid('"error" must be an object with an integer "code" and a string "message"', id, true);
     }
     // A tolerant reader: error responses to unreadable requests arrive with no id or id null.
-    if (hasId && value.id !== null && id === undefined) return invalid('"id" must be a string or an integer');
+    if (hasId && value.id !== null && id === undefined) return invalid('"id" must be a string or an integer', undefined, true);
     return { kind: "response", message: value as unknown as JSONRPCErrorResponse };
   }
 
@@ -166,8 +178,9 @@ function readableId(id: unknown): RequestId | undefined {
   return undefined;
 }
 
-function invalid(message: string, id?: RequestId): Incoming {
-  return { kind: "invalid", error: new RpcError(ErrorCode.InvalidRequest, `invalid request: ${message}`), id };
+function invalid(message: string, id?: RequestId, response = false): Incoming {
+  const error = new RpcError(ErrorCode.InvalidRequest, `invalid request: ${message}`);
+  return response ? { kind: "invalid", error, id, looksLike: "response" } : { kind: "invalid", error, id };
 }
 
 /**

@@ -40,6 +40,17 @@ export class ConnectionClosedError extends Error {
   }
 }
 
+/**
+ * The peer's response to this request could not be read (malformed, or over the size limit).
+ * Local: a response is never answered, so the caller hears at once instead of at its timeout.
+ */
+export class MalformedResponseError extends Error {
+  constructor(readonly method: string, readonly id: RequestId, readonly detail: string) {
+    super(`${method}: the peer's response was malformed: ${detail}`);
+    this.name = "MalformedResponseError";
+  }
+}
+
 export interface TrackOptions {
   timeouts?: Partial<TimeoutPolicy>;
   signal?: AbortSignal;
@@ -70,6 +81,8 @@ interface Entry {
  */
 export class PendingRequests {
   readonly #entries = new Map<RequestId, Entry>();
+  /** Set once no response can arrive any more: every later request fails with it at once. */
+  #noMoreResponses: ((method: string) => Error) | undefined;
 
   get size(): number {
     return this.#entries.size;
@@ -89,6 +102,7 @@ export class PendingRequests {
     const maxTotalMs = options.timeouts?.maxTotalMs ?? DEFAULT_TIMEOUTS.maxTotalMs;
     const signal = options.signal;
     if (signal?.aborted) return Promise.reject(new RequestAbortedError(method, id, signal.reason));
+    if (this.#noMoreResponses) return Promise.reject(this.#noMoreResponses(method));
 
     return new Promise((resolve, reject) => {
       const now = Date.now();
@@ -140,12 +154,29 @@ export class PendingRequests {
     entry.reject(reason);
   }
 
+  /** The response to `id` arrived but could not be read: its caller hears so at once. */
+  malformed(id: RequestId, detail: string): boolean {
+    const entry = this.#entries.get(id);
+    if (!entry) return false;
+    this.fail(id, new MalformedResponseError(entry.method, id, detail));
+    return true;
+  }
+
   /** The connection is gone: every waiting caller hears so at once. */
   rejectAll(error: (method: string) => Error): void {
     for (const entry of this.#entries.values()) {
       this.#remove(entry);
       entry.reject(error(entry.method));
     }
+  }
+
+  /**
+   * No response can arrive any more (the peer's output ended), though we may still write: every
+   * waiting caller, and every later one, hears `error` at once instead of at its timeout.
+   */
+  stopWaiting(error: (method: string) => Error): void {
+    this.#noMoreResponses = error;
+    this.rejectAll(error);
   }
 
   /** The timer fired: give up if a deadline has passed, or wait for the nearer one left. */

@@ -9,9 +9,10 @@ import {
   type Incoming, type JSONRPCMessage, type JSONRPCRequest, type JSONRPCResponse, type RequestId,
 } from "../jsonrpc/messages.js";
 import { ConnectionClosedError, PendingRequests, type TimeoutPolicy } from "../jsonrpc/pending.js";
-import type { SendOptions, Transport, UnreadableInput } from "./transport.js";
+import type { SendOptions, Transport } from "./transport.js";
 import { IncomingRequests, type RequestContext } from "./incoming.js";
 import { Inbox } from "./inbox.js";
+import { BadInput } from "./bad-input.js";
 
 export type { RequestContext } from "./incoming.js";
 
@@ -28,11 +29,23 @@ export interface ConnectionOptions {
   policy?: WirePolicy;
   /** Local problems worth a log line (garbage input, stray responses). Never sent to the peer. */
   onProblem?: (message: string) => void;
-  /** After the peer's input ends, how long requests in flight may still run before closing. */
-  drainMs?: number;
   /** The most messages one batch may hold (default DEFAULT_MAX_BATCH_ITEMS); see batchRefusal. */
   maxBatchItems?: number;
+  /**
+   * The most messages taken in and not yet done with (a batch counts its items; default
+   * DEFAULT_MAX_IN_FLIGHT). At the bound the transport stops reading until one is done.
+   */
+  maxInFlight?: number;
 }
+
+/**
+ * Each message in flight holds its handler and then its answer, so this bounds the work and the
+ * answers in memory a peer can cause by writing faster than we finish: at most this many answers,
+ * plus what one read of the transport decodes. Generous for real clients, which wait for answers.
+ * (While input waits, so do the peer's responses: handlers that wait on the peer, this many at
+ * once, wait until their requests time out.)
+ */
+export const DEFAULT_MAX_IN_FLIGHT = 256;
 
 export interface RequestOptions {
   signal?: AbortSignal;
@@ -55,9 +68,9 @@ export class Connection {
   #nextId = 0;
   #closed = false;
   #closeListeners: ((cause?: Error) => void)[] = [];
-  readonly #drainMs: number;
   readonly #maxBatchItems: number;
-  readonly #inbox = new Inbox();
+  readonly #inbox: Inbox;
+  readonly #badInput: BadInput;
 
   constructor(transport: Transport, options: ConnectionOptions) {
     this.#transport = transport;
@@ -65,16 +78,28 @@ export class Connection {
     this.#policy = options.policy ?? { batches: false, omitUnreadableId: true };
     this.#onProblem = options.onProblem ?? (() => {});
     this.#incoming = new IncomingRequests(this);
-    this.#drainMs = options.drainMs ?? 1500;
     this.#maxBatchItems = options.maxBatchItems ?? DEFAULT_MAX_BATCH_ITEMS;
+    this.#badInput = new BadInput({
+      pending: this.#pending,
+      policy: () => this.#policy,
+      send: (response) => this.send(response),
+      onProblem: this.#onProblem,
+    });
+    this.#inbox = new Inbox(options.maxInFlight ?? DEFAULT_MAX_IN_FLIGHT, (full) => {
+      if (full) this.#transport.pauseInput?.();
+      else this.#transport.resumeInput?.();
+    });
   }
 
   /** Starts reading from the transport. */
   start(): void {
     this.#transport.start({
-      message: (text) => this.#inbox.enqueue(() => this.#receive(decodeMessage(text))),
-      unreadable: (problem) => this.#inbox.enqueue(() => this.#answerUnreadable(problem)),
-      inputEnded: () => void this.#drainThenClose(),
+      message: (text) => {
+        const incoming = decodeMessage(text);
+        this.#inbox.enqueue(() => this.#receive(incoming), incoming.kind === "batch" ? incoming.items.length : 1);
+      },
+      unreadable: (problem) => this.#inbox.enqueue(() => this.#badInput.unreadable(problem)),
+      inputEnded: () => void this.#finishThenClose(),
       close: (cause) => this.#shutDown(cause),
     });
   }
@@ -153,12 +178,14 @@ export class Connection {
     this.#shutDown();
   }
 
-  /** Lets requests in flight answer (within drainMs), then closes. */
-  async #drainThenClose(): Promise<void> {
-    let timer: ReturnType<typeof setTimeout> | undefined;
-    const deadline = new Promise<void>((resolve) => (timer = setTimeout(resolve, this.#drainMs)));
-    await Promise.race([this.#inbox.idle(), deadline]);
-    clearTimeout(timer);
+  /**
+   * The peer's input ended. Our own requests can get no answer now, so they fail at once; the
+   * peer's requests in flight are finished and answered (with no deadline of ours: the peer
+   * decides how long to wait, see basic/lifecycle#shutdown), then the connection closes.
+   */
+  async #finishThenClose(): Promise<void> {
+    this.#pending.stopWaiting((method) => new ConnectionClosedError(method, new Error("the peer closed its output")));
+    await this.#inbox.idle();
     await this.close();
   }
 
@@ -179,8 +206,7 @@ export class Connection {
       case "batch":
         return this.#receiveBatch(incoming.items);
       case "invalid":
-        this.#onProblem(incoming.error.message);
-        return this.#sendError(incoming.error, incoming.id, inBatch);
+        return this.#badInput.invalid(incoming, inBatch);
     }
   }
 
@@ -207,39 +233,18 @@ export class Connection {
     // Spec (basic#batching, 2025-03-26 only): receivers MUST accept batches; later versions removed them.
     if (!this.#policy.batches) {
       const error = new RpcError(ErrorCode.InvalidRequest, "invalid request: JSON-RPC batches are not supported in this protocol version");
-      await this.#sendError(error, undefined, false);
+      await this.#badInput.reply(error, undefined, false);
       return undefined;
     }
     const refusal = batchRefusal(items.length, this.#maxBatchItems);
     if (refusal) {
-      await this.#sendError(refusal, undefined, false);
+      await this.#badInput.reply(refusal, undefined, false);
       return undefined;
     }
     const answers = await Promise.all(items.map((item) => this.#receive(classify(item), true)));
     const responses = answers.filter((answer): answer is JSONRPCResponse => answer !== undefined);
     // A batch of only notifications and responses gets no reply at all.
     if (responses.length > 0) await this.send(responses);
-    return undefined;
-  }
-
-  async #answerUnreadable(problem: UnreadableInput): Promise<void> {
-    if (problem.kind === "invalid-utf8") {
-      this.#onProblem("a line was not valid UTF-8");
-      await this.#sendError(new RpcError(ErrorCode.ParseError, "parse error: message is not valid UTF-8"), undefined, false);
-      return;
-    }
-    this.#onProblem(`a ${problem.bytes}-byte message exceeded the ${problem.limit}-byte limit and was dropped`);
-    const error = new RpcError(ErrorCode.InvalidRequest, `invalid request: message of ${problem.bytes} bytes exceeds the limit of ${problem.limit} bytes`, { limit: problem.limit });
-    await this.#sendError(error, problem.id, false);
-  }
-
-  /** Sends (or, inside a batch, returns) an error response; `id` is absent when it was unreadable. */
-  async #sendError(error: RpcError, id: RequestId | undefined, inBatch: boolean): Promise<JSONRPCResponse | undefined> {
-    // Spec (basic#responses, 2025-11-25): the id is left out when it could not be read; JSON-RPC 2.0 says null.
-    const readable = id !== undefined ? { id } : this.#policy.omitUnreadableId ? {} : { id: null };
-    const response: JSONRPCResponse = { jsonrpc: "2.0", ...readable, error: error.toErrorObject() };
-    if (inBatch) return response;
-    await this.send(response);
     return undefined;
   }
 

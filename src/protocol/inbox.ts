@@ -2,6 +2,7 @@
 // each until it is answered or until the event loop turns, whichever comes first: quick answers
 // keep the order of their requests, and a handler that waits (on a timer, on I/O, on the peer)
 // does not hold up the messages behind it. JSON-RPC allows any order; this one is easy to follow.
+// It also counts the work in flight, so that the connection can stop reading at a bound.
 
 export class Inbox {
   /** Jobs not yet taken up, from #head on. */
@@ -12,13 +13,24 @@ export class Inbox {
   #wake: () => void = () => {};
   /** Whether a wake-up at the next turn of the event loop is already scheduled. */
   #turnScheduled = false;
-  /** Jobs waiting or running, each until its promise settles. */
+  /** The weight of the jobs waiting or running, each until its promise settles. */
   #busy = 0;
   #idleWaiters: (() => void)[] = [];
+  readonly #limit: number;
+  readonly #onFull: (full: boolean) => void;
 
-  enqueue(job: () => Promise<unknown>): void {
-    this.#busy++;
-    this.#jobs.push(job);
+  /** `onFull(true)` once the weight in flight reaches `limit`, `onFull(false)` once it falls below. */
+  constructor(limit = Infinity, onFull: (full: boolean) => void = () => {}) {
+    this.#limit = limit;
+    this.#onFull = onFull;
+  }
+
+  /** Takes in a job; `weight` is how much work it stands for (a batch: its number of items). */
+  enqueue(job: () => Promise<unknown>, weight = 1): void {
+    const wasFull = this.#busy >= this.#limit;
+    this.#busy += weight;
+    if (!wasFull && this.#busy >= this.#limit) this.#onFull(true);
+    this.#jobs.push(() => job().finally(() => this.#finished(weight)));
     if (!this.#pumping) void this.#pump();
   }
 
@@ -40,11 +52,7 @@ export class Inbox {
       await new Promise<void>((resolve) => {
         // Whichever comes first wakes the pump: the job settles, or the loop turns.
         this.#wake = resolve;
-        const done = () => {
-          if (--this.#busy === 0) for (const wake of this.#idleWaiters.splice(0)) wake();
-          resolve();
-        };
-        job().then(done, done);
+        job().then(() => resolve(), () => resolve());
         if (!this.#turnScheduled) {
           this.#turnScheduled = true;
           setImmediate(() => {
@@ -57,5 +65,12 @@ export class Inbox {
     this.#jobs.length = 0;
     this.#head = 0;
     this.#pumping = false;
+  }
+
+  #finished(weight: number): void {
+    const wasFull = this.#busy >= this.#limit;
+    this.#busy -= weight;
+    if (wasFull && this.#busy < this.#limit) this.#onFull(false);
+    if (this.#busy === 0) for (const wake of this.#idleWaiters.splice(0)) wake();
   }
 }

@@ -1,6 +1,7 @@
 // A transport wrapper that reports everything crossing it, for the walkthrough and the CLI's
 // --trace. It changes nothing on the wire: messages, unreadable input, the end of input and the
-// close all pass through to the connection exactly as they came.
+// close all pass through to the connection exactly as they came, and the connection's calls
+// (unanswered, pauseInput, resumeInput) to the transport.
 
 import { encodeMessage, type JSONRPCMessage } from "../jsonrpc/messages.js";
 import type { Transport, UnreadableInput } from "./transport.js";
@@ -47,6 +48,10 @@ export function traceTransport(inner: Transport, listener: TraceListener): Trans
       await inner.send(message, options);
     },
     close: () => inner.close(),
+    // What the connection tells the transport passes through too.
+    unanswered: (id) => inner.unanswered?.(id),
+    pauseInput: () => inner.pauseInput?.(),
+    resumeInput: () => inner.resumeInput?.(),
   };
 }
 

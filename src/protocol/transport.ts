@@ -22,7 +22,8 @@ export interface TransportHandlers {
 }
 
 export type UnreadableInput =
-  | { kind: "too-large"; bytes: number; limit: number; id?: RequestId }
+  /** `id` and `looksLike` are what the message's first and last bytes show (see jsonrpc/sniff.ts). */
+  | { kind: "too-large"; bytes: number; limit: number; id?: RequestId; looksLike?: "request" | "response" }
   | { kind: "invalid-utf8" };
 
 /** What the connection knows about a message it sends, for transports that route messages. */
@@ -53,6 +54,12 @@ export interface Transport {
    * something open for that answer (an HTTP POST's response stream) lets it go; others ignore it.
    */
   unanswered?(id: RequestId): void;
+  /**
+   * Stop delivering input until resumeInput: the connection has as much work in flight as it
+   * may take. A transport whose input cannot wait (or is bounded by itself) ignores it.
+   */
+  pauseInput?(): void;
+  resumeInput?(): void;
 }
 
 /**

@@ -34,7 +34,16 @@ export interface ServerInfo extends Implementation {
 export interface ServerOptions {
   /** Items per page of tools/list, resources/list, resources/templates/list and prompts/list. */
   pageSize?: number;
+  /** The longest uri resources/read, subscribe and unsubscribe accept (default DEFAULT_MAX_URI_LENGTH). */
+  maxUriLength?: number;
+  /** The most resources one session may subscribe to (default DEFAULT_MAX_SUBSCRIPTIONS). */
+  maxSubscriptions?: number;
 }
+
+/** Characters: the long-standing practical limit for a URL. Longer ones get -32602. */
+export const DEFAULT_MAX_URI_LENGTH = 2048;
+/** Per session: subscriptions are held until the session ends, so a session gets a budget. */
+export const DEFAULT_MAX_SUBSCRIPTIONS = 100;
 
 export interface RegisteredTool { tool: Tool; handler: ToolHandler }
 export interface RegisteredResource { resource: Resource; read: ResourceReader }
@@ -46,6 +55,8 @@ export type ListKind = "tools" | "resources" | "prompts";
 export class McpServer {
   readonly info: ServerInfo;
   readonly pageSize: number;
+  readonly maxUriLength: number;
+  readonly maxSubscriptions: number;
   readonly #tools = new Map<string, RegisteredTool>();
   readonly #resources = new Map<string, RegisteredResource>();
   readonly #templates = new Map<string, RegisteredTemplate>();
@@ -56,6 +67,8 @@ export class McpServer {
     this.info = info;
     this.pageSize = options.pageSize ?? DEFAULT_PAGE_SIZE;
     if (!(this.pageSize >= 1)) throw new Error("server: pageSize must be at least 1");
+    this.maxUriLength = options.maxUriLength ?? DEFAULT_MAX_URI_LENGTH;
+    this.maxSubscriptions = options.maxSubscriptions ?? DEFAULT_MAX_SUBSCRIPTIONS;
   }
 
   /** Serves one connection over `transport`. */

@@ -99,7 +99,7 @@ export class ServerSession {
 
   /** Fixes the capabilities this session declares; called while answering initialize. */
   declare(): ServerCapabilities {
-    this.capabilities = declaredCapabilities(this.server, this.protocolVersion);
+    this.capabilities = declaredCapabilities(this.server, this.protocolVersion, this.stateless);
     return this.capabilities;
   }
 

@@ -1,13 +1,12 @@
 // Serving a server definition on this process's own stdin and stdout, with the process-level
-// rules: exit when stdin ends (after answering what is in flight), on SIGTERM and SIGINT, and
-// treat a closed stdout (EPIPE) as a shutdown. Spec: basic/lifecycle#stdio (shutdown).
+// rules: when stdin ends, answer what is in flight, flush stdout, then exit; exit at once on
+// SIGTERM and SIGINT; treat a closed stdout (EPIPE) as a shutdown. Spec: basic/lifecycle#stdio
+// (shutdown): the host closes our stdin, waits as long as it likes, then signals. No deadline is ours.
 
+import type { Writable } from "node:stream";
 import type { McpServer } from "../server/definition.js";
 import type { ServerSession } from "../server/session.js";
 import { StreamTransport, type StreamTransportOptions } from "./stdio.js";
-
-/** How long after the session closes the process may take to exit on its own before it is made to. */
-const EXIT_GRACE_MS = 300;
 
 export interface ServeStdioOptions extends StreamTransportOptions {
   /** The process to serve on (default: this one). Tests pass a stand-in. */
@@ -16,17 +15,53 @@ export interface ServeStdioOptions extends StreamTransportOptions {
 
 export function serveStdio(server: McpServer, options: ServeStdioOptions = {}): ServerSession {
   const host = options.process ?? process;
-  const transport = new StreamTransport(host.stdin, host.stdout, options);
-  const session = server.connect(transport, {
-    onProblem: (message) => host.stderr.write(`mcp-wire-server: ${message}\n`),
-  });
+  // A host that sends requests but does not read our answers stops being read (see StreamTransport).
+  const transport = new StreamTransport(host.stdin, host.stdout, { pauseWhileOutputBlocked: true, ...options });
+  const session = server.connect(transport, { onProblem: problemLog(host.stderr) });
+  let signalled = false;
   session.onClose(() => {
     host.stdin.destroy();
-    // Let queued writes reach stdout, then go; an unref'd timer never holds the process up itself.
-    setTimeout(() => host.exit(0), EXIT_GRACE_MS).unref();
+    if (signalled) host.exit(0);
+    else afterFlush(host.stdout, () => host.exit(0));
   });
   for (const signal of ["SIGTERM", "SIGINT"] as const) {
-    host.on(signal, () => void session.close());
+    host.on(signal, () => {
+      // The host wants us gone now: what stdout has not taken yet is not waited for.
+      signalled = true;
+      if (session.state === "closed") host.exit(0);
+      else void session.close();
+    });
   }
   return session;
+}
+
+/** Calls `done` once everything written to `output` has been handed to the OS (or it failed). */
+function afterFlush(output: Writable, done: () => void): void {
+  if (output.writableFinished || output.destroyed || output.errored) return done();
+  let called = false;
+  const once = () => {
+    if (!called) (called = true), done();
+  };
+  output.once("finish", once);
+  output.once("close", once);
+  output.once("error", once);
+  output.end();
+}
+
+/**
+ * Problem lines for stderr. A host that never reads our stderr must not make us buffer its lines
+ * without bound: while stderr is backed up, lines are dropped and counted, and the count is
+ * reported once it drains. A line per problem is ~100 bytes; stderr's buffer holds 16 KiB of them.
+ */
+export function problemLog(stderr: Writable): (message: string) => void {
+  let dropped = 0;
+  stderr.on("drain", () => {
+    if (dropped === 0) return;
+    stderr.write(`mcp-wire-server: ${dropped} problem line${dropped === 1 ? "" : "s"} dropped while stderr was not read\n`);
+    dropped = 0;
+  });
+  return (message) => {
+    if (stderr.writableNeedDrain) dropped++;
+    else stderr.write(`mcp-wire-server: ${message}\n`);
+  };
 }

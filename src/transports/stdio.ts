@@ -1,16 +1,25 @@
 // The stdio transport: newline-delimited JSON over a readable and a writable byte stream
 // (our own stdin/stdout when serving; a child's stdout/stdin when a client spawns a server).
 // Spec: https://modelcontextprotocol.io/specification/2025-11-25/basic/transports#stdio
-// Framing is LineDecoder's job; this file moves bytes and respects backpressure.
+// Framing is LineDecoder's job; this file moves bytes and respects backpressure both ways: it
+// stops reading while the connection has its fill of work in flight and, when serving, while
+// the output is backed up.
 
 import type { Readable, Writable } from "node:stream";
-import { LINE_END, LineDecoder } from "../jsonrpc/framing.js";
+import { LINE_END, LineDecoder, type Frame } from "../jsonrpc/framing.js";
 import { encodeMessage, type JSONRPCMessage } from "../jsonrpc/messages.js";
 import type { Transport, TransportHandlers } from "../protocol/transport.js";
 
 export interface StreamTransportOptions {
   /** The largest incoming message, in bytes (default 64 MiB). */
   maxMessageBytes?: number;
+  /**
+   * Stop reading input while the output is backed up (default false). Right for a server, whose
+   * input makes output (answers): a peer that sends requests but reads no answers stops being
+   * read. Wrong for both ends of one pipe pair at once: if neither reads while its writes wait,
+   * each waits for the other for ever. serveStdio turns it on; a client keeps reading.
+   */
+  pauseWhileOutputBlocked?: boolean;
 }
 
 export class StreamTransport implements Transport {
@@ -23,11 +32,19 @@ export class StreamTransport implements Transport {
   #corked = false;
   /** Resolves when the output drains; shared by every send waiting for it. */
   #drained: Promise<void> | undefined;
+  /** Why input is not being read now: the output is backed up, or the connection asked. */
+  #holds = { output: false, connection: false };
+  /** Frames of the last chunk read, not yet delivered because a hold began half-way through it. */
+  #backlog: Frame[] = [];
+  /** Set when the input ended while frames were still held back. */
+  #endPending = false;
+  readonly #pauseWhileOutputBlocked: boolean;
 
   constructor(input: Readable, output: Writable, options: StreamTransportOptions = {}) {
     this.#input = input;
     this.#output = output;
     this.#decoder = new LineDecoder({ maxMessageBytes: options.maxMessageBytes });
+    this.#pauseWhileOutputBlocked = options.pauseWhileOutputBlocked ?? false;
   }
 
   start(handlers: TransportHandlers): void {
@@ -35,9 +52,8 @@ export class StreamTransport implements Transport {
     this.#input.on("data", (chunk: Buffer | string) => this.#receive(typeof chunk === "string" ? Buffer.from(chunk) : chunk));
     this.#input.on("end", () => {
       this.#deliver(this.#decoder.end());
-      // No more input: the connection finishes what is in flight, then closes.
-      if (handlers.inputEnded) handlers.inputEnded();
-      else void this.close();
+      this.#endPending = true;
+      this.#endIfDelivered();
     });
     this.#input.on("error", (error) => this.#fail(error));
     // A peer that stops reading (EPIPE) has gone away: that is a shutdown, not a crash.
@@ -64,12 +80,22 @@ export class StreamTransport implements Transport {
     if (!accepted) await (this.#drained ??= this.#waitForDrain());
   }
 
+  pauseInput(): void {
+    this.#hold("connection", true);
+  }
+
+  resumeInput(): void {
+    this.#hold("connection", false);
+  }
+
   #waitForDrain(): Promise<void> {
+    if (this.#pauseWhileOutputBlocked) this.#hold("output", true);
     return new Promise<void>((resolve) => {
       const done = () => {
         this.#output.off("drain", done);
         this.#output.off("close", done);
         this.#drained = undefined;
+        if (this.#pauseWhileOutputBlocked) this.#hold("output", false);
         resolve();
       };
       this.#output.on("drain", done);
@@ -89,14 +115,49 @@ export class StreamTransport implements Transport {
     this.#deliver(this.#decoder.push(chunk));
   }
 
-  #deliver(frames: ReturnType<LineDecoder["push"]>): void {
+  #hold(reason: "output" | "connection", on: boolean): void {
+    this.#holds[reason] = on;
+    if (this.#closed) return;
+    if (this.#held()) {
+      this.#input.pause();
+      return;
+    }
+    // Frames held back go first; reading resumes only if none of them started a new hold.
+    this.#deliver(this.#backlog.splice(0));
+    if (!this.#held()) {
+      this.#input.resume();
+      this.#endIfDelivered();
+    }
+  }
+
+  #held(): boolean {
+    return this.#holds.output || this.#holds.connection;
+  }
+
+  /** Hands frames to the connection in order, keeping back the rest once a hold begins. */
+  #deliver(frames: Frame[]): void {
     const handlers = this.#handlers;
     if (!handlers || this.#closed) return;
-    for (const frame of frames) {
+    for (let i = 0; i < frames.length; i++) {
+      if (this.#held()) {
+        this.#backlog.push(...frames.slice(i));
+        this.#input.pause();
+        return;
+      }
+      const frame = frames[i]!;
       if (frame.kind === "line") handlers.message(frame.text);
       else if (frame.kind === "invalid-utf8") handlers.unreadable({ kind: "invalid-utf8" });
-      else handlers.unreadable({ kind: "too-large", bytes: frame.bytes, limit: this.#decoder.maxMessageBytes, id: frame.id });
+      else handlers.unreadable({ kind: "too-large", bytes: frame.bytes, limit: this.#decoder.maxMessageBytes, id: frame.id, looksLike: frame.looksLike });
     }
+  }
+
+  /** No more input: once every frame is delivered, the connection finishes its work, then closes. */
+  #endIfDelivered(): void {
+    const handlers = this.#handlers;
+    if (!this.#endPending || this.#backlog.length > 0 || !handlers || this.#closed) return;
+    this.#endPending = false;
+    if (handlers.inputEnded) handlers.inputEnded();
+    else void this.close();
   }
 
   #fail(error: Error): void {

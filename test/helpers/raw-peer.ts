@@ -9,6 +9,8 @@ export class RawPeer implements Transport {
   readonly unansweredIds: unknown[] = [];
   handlers: TransportHandlers | undefined;
   closed = false;
+  /** Whether the connection asked to stop reading (pauseInput) and has not resumed. */
+  paused = false;
   #waiters: { count: number; resolve: () => void }[] = [];
 
   start(handlers: TransportHandlers): void {
@@ -28,6 +30,14 @@ export class RawPeer implements Transport {
 
   unanswered(id: unknown): void {
     this.unansweredIds.push(id);
+  }
+
+  pauseInput(): void {
+    this.paused = true;
+  }
+
+  resumeInput(): void {
+    this.paused = false;
   }
 
   async close(): Promise<void> {

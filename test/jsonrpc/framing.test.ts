@@ -45,15 +45,29 @@ test("framing: an oversize line is dropped with its size, and the stream recover
   const big = `{"jsonrpc":"2.0","id":41,"method":"tools/call","params":{"x":"${"a".repeat(5000)}"}}`;
   const input = Buffer.from(`${big}\n{"ok":1}\n`);
   const frames = decode(input, [100, 2000, 4000], { maxMessageBytes: 1000 });
-  assert.deepEqual(frames[0], { kind: "too-large", bytes: big.length, id: 41 });
+  assert.deepEqual(frames[0], { kind: "too-large", bytes: big.length, id: 41, looksLike: "request" });
   assert.deepEqual(lines(frames.slice(1)), ['{"ok":1}']);
 });
 
 test("framing: the id of an oversize request is found at its end too, or left unknown", () => {
   const tail = `{"method":"tools/call","params":{"x":"${"a".repeat(3000)}"},"jsonrpc":"2.0","id":"req-9"}\n`;
-  assert.deepEqual(decode(Buffer.from(tail), [10], { maxMessageBytes: 100 })[0], { kind: "too-large", bytes: tail.length - 1, id: "req-9" });
+  assert.deepEqual(decode(Buffer.from(tail), [10], { maxMessageBytes: 100 })[0], { kind: "too-large", bytes: tail.length - 1, id: "req-9", looksLike: "request" });
   const nested = `{"method":"x","params":{"y":"${"a".repeat(3000)}","id":5}}\n`;
   assert.equal((decode(Buffer.from(nested), [], { maxMessageBytes: 100 })[0] as { id?: unknown }).id, undefined);
+});
+
+test("framing: an oversize line shows whether it is a request or a response by its first kind member", () => {
+  const cases = [
+    { line: `{"jsonrpc":"2.0","id":3,"result":{"content":[{"method":"x","text":"${"a".repeat(3000)}"}]}}`, id: 3, looksLike: "response" },
+    { line: `{"jsonrpc":"2.0","id":4,"error":{"code":1,"message":"${"a".repeat(3000)}"}}`, id: 4, looksLike: "response" },
+    { line: `{"jsonrpc":"2.0","id":5,"params":{"result":"${"a".repeat(3000)}"},"method":"x"}`, id: 5, looksLike: "request" },
+    { line: `{"jsonrpc":"2.0","id":6,"x":"${"a".repeat(3000)}"}`, id: 6, looksLike: undefined },
+  ];
+  for (const c of cases) {
+    const frame = decode(Buffer.from(c.line + "\n"), [], { maxMessageBytes: 100 })[0] as { id?: unknown; looksLike?: unknown };
+    assert.equal(frame.id, c.id);
+    assert.equal(frame.looksLike, c.looksLike, c.line.slice(0, 40));
+  }
 });
 
 test("framing: a line exactly at the limit is accepted", () => {

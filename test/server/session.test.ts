@@ -10,6 +10,7 @@ import { createMemoryPair } from "../../src/protocol/transport.js";
 import { CapabilityError } from "../../src/server/client-requests.js";
 import { McpServer, text } from "../../src/server/definition.js";
 import type { HandlerContext } from "../../src/server/context.js";
+import { createDemoServer } from "../../src/demo/server-definition.js";
 
 interface Client {
   connection: Connection;
@@ -177,12 +178,22 @@ test("server: tool failures become isError results; RpcErrors stay protocol erro
   server.tool({ name: "throws", inputSchema: { type: "object" } }, () => { throw new Error("disk full"); });
   server.tool({ name: "refuses", inputSchema: { type: "object" } }, () => { throw new RpcError(-32602, "refused on purpose"); });
   server.tool({ name: "lies", inputSchema: { type: "object" }, outputSchema: { type: "object", properties: { n: { type: "number" } }, required: ["n"] } }, () => ({ content: [], structuredContent: { n: "x" } }));
+  server.tool({ name: "overflows", inputSchema: { type: "object" }, outputSchema: { type: "object", properties: { n: { type: "number" } }, required: ["n"] } }, () => ({ content: [], structuredContent: { n: Infinity } }));
   server.tool({ name: "mirrors", inputSchema: { type: "object" }, outputSchema: { type: "object" } }, () => ({ content: [], structuredContent: { n: 1 } }));
   const client = await connect(server);
   assert.deepEqual(await client.connection.request("tools/call", { name: "throws" }), { content: [{ type: "text", text: "tools/call throws: disk full" }], isError: true });
   await assert.rejects(client.connection.request("tools/call", { name: "refuses" }), (e: unknown) => e instanceof RpcError && e.message === "refused on purpose");
   await assert.rejects(client.connection.request("tools/call", { name: "lies" }), (e: unknown) => e instanceof RpcError && e.code === -32603);
+  // Infinity is a number in memory but null on the wire: it is checked as the client would read it.
+  await assert.rejects(client.connection.request("tools/call", { name: "overflows" }), (e: unknown) => e instanceof RpcError && e.code === -32603);
   assert.deepEqual(await client.connection.request("tools/call", { name: "mirrors" }), { content: [{ type: "text", text: '{"n":1}' }], structuredContent: { n: 1 } });
+});
+
+test("demo: add keeps its output schema: a sum that is not finite is an isError result", async () => {
+  const client = await connect(createDemoServer());
+  const result = await client.connection.request("tools/call", { name: "add", arguments: { a: 1e308, b: 1e308 } });
+  assert.deepEqual(result, { content: [{ type: "text", text: "add: the sum of 1e+308 and 1e+308 is not a finite number" }], isError: true });
+  assert.deepEqual((await client.connection.request("tools/call", { name: "add", arguments: { a: 2, b: 3 } })).structuredContent, { sum: 5 });
 });
 
 test("server: content is fitted to the negotiated version", async () => {

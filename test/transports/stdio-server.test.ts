@@ -43,3 +43,21 @@ test("serveStdio: SIGTERM closes the session and exits 0", async () => {
   assert.equal(await exited, 0);
   assert.equal(session.state, "closed");
 });
+
+test("serveStdio: while stderr is not read, problem lines are dropped and counted, not buffered", async () => {
+  const { host, exited } = standIn();
+  host.stderr = new PassThrough({ highWaterMark: 256 });
+  serveStdio(createDemoServer(), { process: host as never });
+  host.stdin.write("not json\n".repeat(200));
+  await new Promise((r) => setTimeout(r, 50));
+  // One line may overshoot the buffer's mark; the other 199 wait for no one.
+  assert.ok(host.stderr.writableLength < 512, `${host.stderr.writableLength} bytes of problem lines buffered`);
+  let err = "";
+  host.stderr.on("data", (c: Buffer) => (err += c));
+  await new Promise((r) => setTimeout(r, 50));
+  const [, dropped] = /(\d+) problem lines dropped while stderr was not read/.exec(err) ?? [];
+  const shown = err.split("\n").filter((line) => /parse error/.test(line)).length;
+  assert.equal(shown + Number(dropped), 200);
+  host.stdin.end();
+  assert.equal(await exited, 0);
+});

@@ -7,6 +7,8 @@ import { spawn, type ChildProcessWithoutNullStreams } from "node:child_process";
 import { fileURLToPath } from "node:url";
 import { PassThrough } from "node:stream";
 import { StreamTransport } from "../../src/transports/stdio.js";
+import { Dispatcher } from "../../src/jsonrpc/dispatcher.js";
+import { Connection, type RequestContext } from "../../src/protocol/connection.js";
 
 const SERVER = fileURLToPath(new URL("../../dist/server.js", import.meta.url));
 const INIT = '{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"t","version":"1"}}}\n{"jsonrpc":"2.0","method":"notifications/initialized"}\n';
@@ -96,6 +98,42 @@ test("stdio: the server exits within 2 s when stdin closes, even with a call in 
   assert.equal(messages(run.stdout()).at(-1)!.id, 1);
 });
 
+test("stdio: stdin's end waits for a call in flight however long it runs: a 2 s countdown is answered", async () => {
+  const run = start();
+  run.child.stdin.end(INIT + '{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"countdown","arguments":{"steps":2,"intervalMs":1000}}}\n');
+  const { code } = await run.exited;
+  assert.equal(code, 0);
+  const last = messages(run.stdout()).at(-1)!;
+  assert.equal(last.id, 1);
+  assert.deepEqual(last.result, { content: [{ type: "text", text: "countdown: done after 2 steps" }] });
+});
+
+test("stdio: a host that does not read stdout stops being read; once it reads, every request is answered and the server exits", async () => {
+  const run = spawn(process.execPath, [SERVER]);
+  const count = 20_000;
+  const pings = Array.from({ length: count }, (_, i) => `{"jsonrpc":"2.0","id":${i + 1},"method":"ping"}\n`);
+  const total = Buffer.byteLength(pings.join(""));
+  // In pieces of 100 lines, so that what is still queued on our side shows how far the server read.
+  for (let i = 0; i < count; i += 100) run.stdin.write(pings.slice(i, i + 100).join(""));
+  run.stdin.end();
+  // stdout is not read: wait until the server stops taking input (the bytes still queued on our side stop changing).
+  let queued = -1;
+  while (run.stdin.writableLength !== queued) {
+    queued = run.stdin.writableLength;
+    await new Promise((r) => setTimeout(r, 300));
+  }
+  const taken = total - queued;
+  // Taken: what fills the pipes and the streams' buffers (a few 64 KiB) and the answers that fit in stdout's pipe.
+  assert.ok(taken < 500_000, `the server read ${taken} of ${total} bytes while its stdout was not read`);
+  let out = "";
+  run.stdout.on("data", (c: Buffer) => (out += c.toString("utf8")));
+  const code = await new Promise((resolve) => run.on("exit", resolve));
+  assert.equal(code, 0);
+  const ids = messages(out).map((m) => m.id);
+  assert.equal(ids.length, count);
+  assert.equal(new Set(ids).size, count);
+});
+
 test("stdio: SIGTERM and SIGINT end the server cleanly", async () => {
   for (const signal of ["SIGTERM", "SIGINT"] as const) {
     const run = start();
@@ -137,6 +175,81 @@ test("stdio: bad options are a usage error on stderr, exit 2", async () => {
   assert.equal(code, 2);
   assert.equal(run.stdout(), "");
   assert.match(run.stderr(), /--page-size needs a positive whole number/);
+});
+
+test("stdio transport: with pauseWhileOutputBlocked, stops reading while the output is backed up, and delivers the rest in order once it drains", async () => {
+  const input = new PassThrough();
+  const output = new PassThrough({ highWaterMark: 64 });
+  const transport = new StreamTransport(input, output, { pauseWhileOutputBlocked: true });
+  const seen: string[] = [];
+  transport.start({
+    message: (text) => {
+      seen.push(text);
+      void transport.send({ jsonrpc: "2.0", id: seen.length, result: { pad: "x".repeat(100) } });
+    },
+    unreadable: () => {},
+    close: () => {},
+  });
+  const count = 500;
+  for (let i = 0; i < count; i++) input.write(`{"n":${i}}\n`);
+  await new Promise((r) => setTimeout(r, 20));
+  assert.ok(seen.length < 10, `${seen.length} messages taken in while no answer was read`);
+  let answers = 0;
+  output.on("data", (chunk: Buffer) => (answers += chunk.toString().split("\n").length - 1));
+  await new Promise<void>((resolve) => {
+    const check = () => (answers === count ? resolve() : setTimeout(check, 5));
+    check();
+  });
+  assert.deepEqual(seen, Array.from({ length: count }, (_, i) => `{"n":${i}}`));
+});
+
+test("stdio transport: by default, reading goes on while the output is backed up (a client must keep reading answers)", async () => {
+  const input = new PassThrough();
+  const transport = new StreamTransport(input, new PassThrough({ highWaterMark: 16 }));
+  let seen = 0;
+  transport.start({ message: () => void transport.send({ jsonrpc: "2.0", method: `n${++seen}` }), unreadable: () => {}, close: () => {} });
+  input.write("{}\n{}\n{}\n");
+  await new Promise((r) => setTimeout(r, 20));
+  assert.equal(seen, 3);
+});
+
+test("stdio transport: a client flooding a server over small pipes gets every answer (no two-sided stall)", async () => {
+  const toServer = new PassThrough({ highWaterMark: 64 });
+  const toClient = new PassThrough({ highWaterMark: 64 });
+  const echo = new Dispatcher<RequestContext>([{ method: "echo", kind: "request", handle: (p) => ({ echoed: p.value }) }]);
+  const server = new Connection(new StreamTransport(toServer, toClient, { pauseWhileOutputBlocked: true }), { dispatcher: echo });
+  const client = new Connection(new StreamTransport(toClient, toServer), { dispatcher: new Dispatcher([]) });
+  server.start();
+  client.start();
+  const pad = "x".repeat(200);
+  const answers = await Promise.all(Array.from({ length: 300 }, (_, i) => client.request("echo", { i, pad }, { timeouts: { idleMs: 5000 } })));
+  assert.deepEqual(answers.map((a) => (a.echoed as { i: number }).i), Array.from({ length: 300 }, (_, i) => i));
+  await client.close();
+  await server.close();
+});
+
+test("stdio transport: pauseInput holds frames back, in order, until resumeInput; the end of input waits for them", async () => {
+  const input = new PassThrough();
+  const transport = new StreamTransport(input, new PassThrough());
+  const seen: string[] = [];
+  let ended = false;
+  transport.start({
+    message: (text) => {
+      seen.push(text);
+      if (seen.length === 2) transport.pauseInput();
+    },
+    unreadable: () => {},
+    inputEnded: () => (ended = true),
+    close: () => {},
+  });
+  input.end("1\n2\n3\n4\n");
+  await new Promise((r) => setTimeout(r, 20));
+  assert.deepEqual(seen, ["1", "2"]);
+  assert.equal(ended, false);
+  transport.resumeInput();
+  await new Promise((r) => setTimeout(r, 20));
+  assert.deepEqual(seen, ["1", "2", "3", "4"]);
+  assert.equal(ended, true);
 });
 
 test("stdio transport: waits for drain under backpressure and refuses to send once closed", async () => {

@@ -68,9 +68,10 @@ export function lifecycleRows(session: ServerSession): Row<RequestContext>[] {
 /**
  * What this server offers a client of `version`: each primitive the definition has, with
  * listChanged (the definition may change at run time), plus logging and, where the version has
- * the flag, completions.
+ * the flag, completions. A `stateless` session has no channel to send anything on its own, so it
+ * offers neither list_changed notifications nor resource subscriptions: it could not deliver them.
  */
-export function declaredCapabilities(server: McpServer, version: ProtocolVersion): ServerCapabilities {
+export function declaredCapabilities(server: McpServer, version: ProtocolVersion, stateless = false): ServerCapabilities {
   const capabilities: ServerCapabilities = { logging: {} };
   const hasPrompts = server.prompts().length > 0;
   const hasResources = server.resources().length > 0 || server.templates().length > 0;
@@ -78,8 +79,9 @@ export function declaredCapabilities(server: McpServer, version: ProtocolVersion
     // 2024-11-05 has completion/complete but no capability flag for it.
     if (supports(version, "completionsCapability")) capabilities.completions = {};
   }
-  if (hasPrompts) capabilities.prompts = { listChanged: true };
-  if (hasResources) capabilities.resources = { subscribe: true, listChanged: true };
-  if (server.tools().length > 0) capabilities.tools = { listChanged: true };
+  const changes = stateless ? {} : { listChanged: true };
+  if (hasPrompts) capabilities.prompts = { ...changes };
+  if (hasResources) capabilities.resources = stateless ? {} : { subscribe: true, listChanged: true };
+  if (server.tools().length > 0) capabilities.tools = { ...changes };
   return capabilities;
 }

@@ -68,10 +68,12 @@ export function toolRows(session: ServerSession): Row<RequestContext>[] {
 /**
  * Spec (server/tools#output-schema): with an outputSchema, the server MUST return
  * structuredContent that conforms to it. A handler that does not is a bug in the server.
+ * What is checked is the value as the client will read it: JSON has no Infinity or NaN (they
+ * are written as null) and drops undefined members, so a value can pass in memory and fail on the wire.
  */
 function checkStructuredContent(name: string, schema: CallToolResult["structuredContent"], result: CallToolResult): void {
   if (result.structuredContent === undefined) throw new Error(`tool "${name}" has an outputSchema but returned no structuredContent`);
-  const issues = validate(schema as JsonSchema, result.structuredContent);
+  const issues = validate(schema as JsonSchema, JSON.parse(JSON.stringify(result.structuredContent)));
   if (issues.length > 0) throw new Error(`tool "${name}" returned structuredContent that does not match its outputSchema: ${describeIssues(issues)}`);
 }
 
