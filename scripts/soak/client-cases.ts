@@ -59,8 +59,11 @@ function drained(response: ServerResponse): Promise<void> {
   });
 }
 
-/** The checks every CLI case makes: ended by itself within the limit, with an error of its own. */
-function cliChecks(run: { cli: Tracked; ms: number; timedOut: boolean }, limitMs: number, label = "CLI"): [boolean, string][] {
+/**
+ * The checks every CLI case makes: ended by itself within the limit, with an error of its own,
+ * which says what went wrong if `saying` is given.
+ */
+function cliChecks(run: { cli: Tracked; ms: number; timedOut: boolean }, limitMs: number, label: string, saying?: RegExp): [boolean, string][] {
   const { cli, ms, timedOut } = run;
   const lastError = cli.stderrText.trim().split("\n").filter((line) => line.startsWith("mcp-wire:")).at(-1)?.slice(0, 200);
   return [
@@ -68,7 +71,7 @@ function cliChecks(run: { cli: Tracked; ms: number; timedOut: boolean }, limitMs
     // Killed for running too long is said above already.
     ...(timedOut ? [] : [
       [!cli.killedForMemory && cli.exit?.signal === null && cli.exit.code !== 0 && cli.exit.code !== 134, cli.killedForMemory || cli.exit?.signal || cli.exit?.code === 0 || cli.exit?.code === 134 ? `${label}: ${cli.describeEnd()}` : `${label}: exit ${cli.exit?.code}`],
-      [lastError !== undefined, `${label}: ${lastError ?? "no mcp-wire: error line on stderr"}`],
+      [lastError !== undefined && (saying === undefined || saying.test(lastError)), `${label}: ${lastError ?? "no mcp-wire: error line on stderr"}${lastError !== undefined && saying && !saying.test(lastError) ? ` (not an error matching ${saying})` : ""}`],
     ] as [boolean, string][]),
   ];
 }
@@ -97,7 +100,7 @@ export const endlessBodyCase: SoakCase = {
       });
       // Long timeouts, so that only a size limit can end the wait in time.
       const run = await context.cli(["--url", `${origin}/mcp`, "--handshake-timeout", "60000", "--timeout", "60000", "ping"], ENDLESS_LIMIT_MS);
-      return [...cliChecks(run, ENDLESS_LIMIT_MS, `${kind}: CLI`), [run.cli.peakRss < RSS_BOUND && !run.cli.killedForMemory, `${kind}: CLI peak RSS ${mib(run.cli.peakRss)}`]];
+      return [...cliChecks(run, ENDLESS_LIMIT_MS, `${kind}: CLI`, /limit|too large|exceed/i), [run.cli.peakRss < RSS_BOUND && !run.cli.killedForMemory, `${kind}: CLI peak RSS ${mib(run.cli.peakRss)}`]];
     }));
     return judge(checks.flat());
   },
@@ -121,7 +124,7 @@ export const redirectCase: SoakCase = {
     const leaked = seen.filter((headers) => JSON.stringify(headers).includes("soak-secret")).length;
     return judge([
       [leaked === 0, `the other origin got ${seen.length} request(s), ${leaked} with the credentials`],
-      ...cliChecks(run, 20_000),
+      ...cliChecks(run, 20_000, "CLI"),
     ]);
   },
 };
@@ -162,7 +165,7 @@ export const timeoutCase: SoakCase = {
       const origin = await evilServer(context, handler);
       // Killed a little after its limit: how much later it would have ended is not the question.
       const run = await context.cli(["--url", `${origin}/mcp`, "--timeout", String(TIMEOUT_MS), "--handshake-timeout", String(TIMEOUT_MS), "ping"], TIMEOUT_MS + TIMEOUT_MARGIN_MS + 1000);
-      return cliChecks(run, TIMEOUT_MS + TIMEOUT_MARGIN_MS, name);
+      return cliChecks(run, TIMEOUT_MS + TIMEOUT_MARGIN_MS, name, /timed out|timeout|no response after/i);
     }));
     return judge(results.flat());
   },

@@ -18,41 +18,52 @@ function answeredOnce(ids: (string | number)[], messages: Message[]): string[] {
 /** Retained heap (after a full GC) may grow by this much at most in the cases that measure it. */
 const RETAINED_BOUND = 64 * MIB;
 
+/** Up to this much of a batch's reply is kept to check it item by item; past that it is only counted. */
+const BATCH_REPLY_KEPT = 256 * MIB;
+
+/** POSTs one batch; whether its reply is answers (each id once) or a JSON-RPC error, in words. */
+async function postBatch(url: string, body: string, ids: number[], headers: Record<string, string>, signal: AbortSignal): Promise<[boolean, string]> {
+  try {
+    const reply = await exchange(url, body, headers, within(signal, 60_000), BATCH_REPLY_KEPT);
+    if (reply.status === 200 && reply.bytes > BATCH_REPLY_KEPT) return [true, `HTTP 200, ${mib(reply.bytes)} streamed (too large to check item by item)`];
+    if (reply.status === 200) {
+      const wrong = answeredOnce(ids, reply.messages);
+      return [wrong.length === 0, `HTTP 200, ${mib(reply.bytes)} of answers${wrong.length ? ": " + wrong.join(", ") : ", each id once"}`];
+    }
+    const error = reply.messages[0]?.error;
+    return [error !== undefined, `HTTP ${reply.status}${error ? ` JSON-RPC ${error.code} ${String(error.message).slice(0, 100)}` : `, no JSON-RPC error body: ${reply.text.slice(0, 100)}`}`];
+  } catch (error) {
+    return [false, `the POST failed: ${describe(error)}`];
+  }
+}
+
 export const batchCase: SoakCase = {
   name: "batch",
-  title: "one --stateless POST: a 2025-03-26 batch of many resources/read under the 4 MiB body limit",
-  bound: `server up, peak RSS < ${mib(RSS_BOUND)}; the POST gets answers or a JSON-RPC error; then a ping is answered`,
-  limitMs: () => 90_000,
+  title: "a 2025-03-26 batch of many resources/read under the 4 MiB body limit: one --stateless POST, then one in a session",
+  bound: `server up, peak RSS < ${mib(RSS_BOUND)}; the POST gets answers (each id once) or a JSON-RPC error; then a ping is answered`,
+  limitMs: () => 150_000,
   async run(context) {
-    const started = await context.httpServer(["--stateless"]);
     const count = context.scaled(30_000, 6_000);
     const ids = Array.from({ length: count }, (_, i) => i);
     const body = JSON.stringify(ids.map((id) => request(id, "resources/read", { uri: NOTES_URI })));
+    const checks: [boolean, string][] = [[body.length < 4 * MIB, `${count} requests in ${mib(body.length)}`]];
+
+    const stateless = await context.httpServer(["--stateless"]);
     const headers = { "mcp-protocol-version": BATCH_VERSION };
-    let outcome: [boolean, string];
-    try {
-      // Up to 256 MiB of the reply is kept to check it item by item; past that it is only counted.
-      const reply = await exchange(started.url, body, headers, within(context.signal, 60_000), 256 * MIB);
-      if (reply.status === 200 && reply.messages.length > 0) {
-        const wrong = answeredOnce(ids, reply.messages);
-        outcome = [wrong.length === 0, `HTTP 200, ${mib(reply.bytes)} of answers${wrong.length ? ": " + wrong.join(", ") : ", each id once"}`];
-      } else if (reply.status === 200) {
-        outcome = [true, `HTTP 200, ${mib(reply.bytes)} streamed (too large to check item by item)`];
-      } else {
-        const error = reply.messages[0]?.error;
-        outcome = [error !== undefined, `HTTP ${reply.status}${error ? ` JSON-RPC ${error.code} ${String(error.message).slice(0, 100)}` : `, no JSON-RPC error body: ${reply.text.slice(0, 100)}`}`];
-      }
-    } catch (error) {
-      outcome = [false, `the POST failed: ${describe(error)}`];
-    }
+    checks.push(await postBatch(stateless.url, body, ids, headers, context.signal));
     context.sampleAll();
-    const after = started.server.alive && (await pingWorks(started.url, headers, within(context.signal, 10_000)));
-    return judge([
-      [body.length < 4 * MIB, `${count} requests in ${mib(body.length)}`],
-      outcome,
-      ...serverChecks(started.server),
-      [after, after ? "a ping after it answered" : "a ping after it got no answer"],
-    ]);
+    const after = stateless.server.alive && (await pingWorks(stateless.url, headers, within(context.signal, 10_000)));
+    checks.push(...serverChecks(stateless.server), [after, after ? "a ping after it answered" : "a ping after it got no answer"]);
+
+    const stateful = await context.httpServer();
+    const session = await openSession(stateful.url, within(context.signal, 10_000), BATCH_VERSION).catch(describe);
+    if (typeof session === "string") return judge([...checks, [false, `session: ${session}`]]);
+    const [ok, text] = await postBatch(stateful.url, body, ids, session, context.signal);
+    context.sampleAll();
+    const inSession = stateful.server.alive && (await pingWorks(stateful.url, session, within(context.signal, 10_000)));
+    checks.push([ok, `in a session: ${text}`], ...serverChecks(stateful.server).map(([up, words]): [boolean, string] => [up, `in a session: ${words}`]));
+    checks.push([inSession, inSession ? "in a session: a ping after it answered" : "in a session: a ping after it got no answer"]);
+    return judge(checks);
   },
 };
 
@@ -206,7 +217,7 @@ export const legacySessionsCase: SoakCase = {
     await Promise.all(Array.from({ length: 50 }, worker));
     const summary = [...refused].map(([status, n]) => `${n} x HTTP ${status}`).join(", ");
     return judge([
-      [accepted <= cap, `${accepted} of ${count} accepted (cap ${cap})`],
+      [accepted <= cap, `${accepted} of ${count} accepted (bound: at most ${cap})`],
       [failures === 0, `${failures} connections failed without an HTTP answer`],
       [badRefusals === 0, `refused: ${summary || "none"}${badRefusals ? `, ${badRefusals} without a JSON-RPC error body` : ""}`],
       ...serverChecks(started.server),
