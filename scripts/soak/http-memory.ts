@@ -158,17 +158,20 @@ export const legacyUnreadCase: SoakCase = {
     const count = context.scaled(8_000, 6_000);
     const statuses = new Map<string, number>();
     let sent = 0;
-    let stalled = false;
+    /** Why sending stopped before `count`, if it did. */
+    let stopped: string | undefined;
     const worker = async () => {
-      while (sent < count && !stalled && !signal.aborted && started.server.alive) {
+      while (sent < count && !stopped && !signal.aborted && started.server.alive) {
         const id = sent++;
         try {
           const response = await post(endpoint, request(id, "resources/read", { uri: NOTES_URI }), {}, within(signal, 5_000));
           await response.body?.cancel();
-          statuses.set(String(response.status), (statuses.get(String(response.status)) ?? 0) + 1);
+          statuses.set(`HTTP ${response.status}`, (statuses.get(`HTTP ${response.status}`) ?? 0) + 1);
+          // The server ended the session whose stream went unread: nothing more to send to it.
+          if (response.status === 404) stopped ??= "the server ended the session";
         } catch (error) {
           // A POST held back while the stream is full is backpressure: stop sending.
-          if (error instanceof Error && error.name === "TimeoutError") stalled = true;
+          if (error instanceof Error && error.name === "TimeoutError") stopped ??= "POSTs were held back (backpressure)";
           else statuses.set("network error", (statuses.get("network error") ?? 0) + 1);
         }
       }
@@ -178,7 +181,7 @@ export const legacyUnreadCase: SoakCase = {
     const fresh = started.server.alive ? await openSession(started.url, within(context.signal, 10_000)).catch(describe) : "server down";
     const summary = [...statuses].map(([status, n]) => `${n} x ${status}`).join(", ");
     return judge([
-      [!statuses.has("network error"), `${sent} POSTs: ${summary}${stalled ? "; then POSTs were held back (backpressure)" : ""}`],
+      [!statuses.has("network error"), `${sent} POSTs: ${summary}${stopped ? `; then ${stopped}` : ""}`],
       ...serverChecks(started.server),
       [typeof fresh !== "string", typeof fresh === "string" ? `a new session failed: ${fresh}` : "a new session then opened"],
     ]);
