@@ -45,7 +45,7 @@ function usage(message: string): never {
 
 /** Runs one case under its time limit; the context ends (killing what it started) in every outcome. */
 async function runCase(soakCase: SoakCase, scale: number): Promise<{ verdict: Verdict; ms: number; peak: string }> {
-  const limitMs = soakCase.limitMs(scale);
+  const limitMs = soakCase.limitMs;
   const abort = new AbortController();
   // Every request of the case listens on this one signal.
   setMaxListeners(0, abort.signal);

@@ -83,7 +83,7 @@ export const endlessBodyCase: SoakCase = {
   name: "client-endless",
   title: "the CLI (--url) against a server whose initialize answer is an endless SSE event, then an endless JSON body",
   bound: `the CLI fails with a clear error, peak RSS < ${mib(RSS_BOUND)}, within ${ENDLESS_LIMIT_MS / 1000} s`,
-  limitMs: () => 90_000,
+  limitMs: 90_000,
   async run(context) {
     const budget = Math.max(512, 1024 * context.scale) * MIB;
     // The two kinds are independent processes: run side by side.
@@ -110,7 +110,7 @@ export const redirectCase: SoakCase = {
   name: "client-redirect",
   title: "the CLI with --header credentials against a server that redirects (307) to another local origin",
   bound: "no request carrying the credentials reaches the other origin; the CLI ends with an error",
-  limitMs: () => 40_000,
+  limitMs: 40_000,
   async run(context) {
     const seen: Record<string, string | string[] | undefined>[] = [];
     const other = await evilServer(context, (request, _body, response) => {
@@ -158,7 +158,7 @@ export const timeoutCase: SoakCase = {
   name: "client-timeout",
   title: `the CLI with --timeout ${TIMEOUT_MS} (and --handshake-timeout ${TIMEOUT_MS}) against HTTP servers that stall`,
   bound: `the CLI ends with a timeout error within ${TIMEOUT_MS / 1000} s + ${TIMEOUT_MARGIN_MS / 1000} s`,
-  limitMs: () => 40_000,
+  limitMs: 40_000,
   async run(context) {
     // The variants are independent processes: run side by side.
     const results = await Promise.all(Object.entries(STALLS).map(async ([name, handler]) => {
@@ -197,7 +197,7 @@ export const stdioServerFaultsCase: SoakCase = {
   name: "client-stdio-faults",
   title: "the CLI (--timeout 20000) against a stdio server that answers ping malformed, and one that closes stdout but keeps running",
   bound: "the CLI fails at once (within 5 s, not at its 20 s timeout), and never answers a response",
-  limitMs: () => 60_000,
+  limitMs: 60_000,
   async run(context) {
     const results = await Promise.all((["malformed", "close-stdout"] as const).map(async (mode) => {
       const run = await context.cli(["--timeout", "20000", "ping", "--", process.execPath, "-e", fakeStdioServer(mode)], 6000);

@@ -26,8 +26,8 @@ export interface SoakCase {
   title: string;
   /** The bound the case expects to hold, in words. */
   bound: string;
-  /** How long the case may run in all before it counts as hung (scale-dependent). */
-  limitMs: (scale: number) => number;
+  /** How long the case may run in all before it counts as hung. */
+  limitMs: number;
   run: (context: CaseContext) => Promise<Verdict>;
 }
 
@@ -45,7 +45,6 @@ export class NotHeld extends Error {}
 export class Tracked {
   readonly child: ChildProcess;
   readonly role: string;
-  stdoutText = "";
   stderrText = "";
   /** The highest VmHWM read while the process was alive, in bytes. */
   peakRss = 0;
@@ -53,16 +52,12 @@ export class Tracked {
   readonly exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
   exit: { code: number | null; signal: NodeJS.Signals | null } | undefined;
 
-  constructor(role: string, child: ChildProcess, keepStdout: boolean) {
+  constructor(role: string, child: ChildProcess) {
     this.role = role;
     this.child = child;
     child.stderr?.setEncoding("utf8");
     // Only the tail is kept: a flooded stderr must not grow the soak itself.
     child.stderr?.on("data", (chunk: string) => (this.stderrText = (this.stderrText + chunk).slice(-64 * 1024)));
-    if (keepStdout) {
-      child.stdout?.setEncoding("utf8");
-      child.stdout?.on("data", (chunk: string) => (this.stdoutText = (this.stdoutText + chunk).slice(-64 * 1024)));
-    }
     this.exited = new Promise((resolve) => child.once("exit", (code, signal) => resolve((this.exit = { code, signal }))));
   }
 
@@ -132,6 +127,12 @@ export class Tracked {
   }
 }
 
+interface SpawnOptions {
+  env?: NodeJS.ProcessEnv;
+  /** The case writes stdin and reads stdout itself (a stdio server). */
+  stdio?: boolean;
+}
+
 /** What a case gets from the harness; everything it starts is ended when the case ends. */
 export class CaseContext {
   readonly scale: number;
@@ -150,25 +151,27 @@ export class CaseContext {
   }
 
   /** Spawns `node <args>` in its own process group and tracks it. */
-  spawnNode(role: string, args: string[], options: { env?: NodeJS.ProcessEnv; stdin?: boolean; keepStdout?: boolean } = {}): Tracked {
+  spawnNode(role: string, args: string[], options: SpawnOptions = {}): Tracked {
     return this.spawnCommand(role, process.execPath, args, options);
   }
 
-  spawnCommand(role: string, command: string, args: string[], options: { env?: NodeJS.ProcessEnv; stdin?: boolean; keepStdout?: boolean } = {}): Tracked {
+  spawnCommand(role: string, command: string, args: string[], options: SpawnOptions = {}): Tracked {
     const child = spawn(command, args, {
       cwd: ROOT,
       env: options.env ?? process.env,
-      stdio: [options.stdin ? "pipe" : "ignore", "pipe", "pipe"],
+      stdio: [options.stdio ? "pipe" : "ignore", "pipe", "pipe"],
       detached: true,
     });
-    const tracked = new Tracked(role, child, options.keepStdout ?? true);
+    // Unless the case speaks on stdin and stdout, stdout is drained so that it never blocks the child.
+    if (!options.stdio) child.stdout!.resume();
+    const tracked = new Tracked(role, child);
     this.processes.push(tracked);
     return tracked;
   }
 
   /** The demo server over stdio (stdin and stdout are the caller's to drive). */
   stdioServer(args: string[] = []): Tracked {
-    return this.spawnNode("server", ["--expose-gc", "--import", GC_PRELOAD, "dist/server.js", ...args], { stdin: true, keepStdout: false });
+    return this.spawnNode("server", ["--expose-gc", "--import", GC_PRELOAD, "dist/server.js", ...args], { stdio: true });
   }
 
   /**

@@ -4,14 +4,13 @@
 
 import { connect, type Socket } from "node:net";
 import { judge, mib, RSS_BOUND, serverChecks, sleep, type SoakCase } from "./harness.js";
-import { describe } from "./http-memory.js";
-import { exchange, initialize, pingWorks, within } from "./wire.js";
+import { describe, exchange, initialize, pingWorks, within } from "./wire.js";
 
 export const emptyTokenCase: SoakCase = {
   name: "empty-token",
   title: 'MCP_WIRE_TOKEN="" with --http',
   bound: "fail closed: the server refuses to start, or answers a POST without Authorization with 401",
-  limitMs: () => 20_000,
+  limitMs: 20_000,
   async run(context) {
     const started = await context.tryHttpServer([], { env: { ...process.env, MCP_WIRE_TOKEN: "" } });
     if ("failed" in started) {
@@ -57,7 +56,7 @@ export const sessionSlotsCase: SoakCase = {
   name: "session-slots",
   title: "a flood of initialize POSTs (more than the 1000-session cap) that never send notifications/initialized",
   bound: `a legitimate client starts a session (honouring Retry-After) within ${LEGITIMATE_BUDGET_MS / 1000} s; server up, peak RSS < ${mib(RSS_BOUND)}`,
-  limitMs: () => 60_000,
+  limitMs: 60_000,
   async run(context) {
     const started = await context.httpServer();
     const count = Math.max(1100, context.scaled(1200));
@@ -89,7 +88,7 @@ export const slowlorisCase: SoakCase = {
   name: "slowloris",
   title: `many connections that send half a request header, a byte now and then, and never finish (server under ulimit -n ${FD_LIMIT})`,
   bound: `while they keep coming, a legitimate client gets a session within ${LEGITIMATE_BUDGET_MS / 1000} s; server up, peak RSS < ${mib(RSS_BOUND)}`,
-  limitMs: () => 60_000,
+  limitMs: 60_000,
   async run(context) {
     const started = await context.httpServer([], { fdLimit: FD_LIMIT });
     const { port } = new URL(started.origin);

@@ -4,7 +4,7 @@
 
 import { request as httpRequest, type IncomingMessage } from "node:http";
 import { judge, MIB, mib, RSS_BOUND, serverChecks, sleep, type SoakCase } from "./harness.js";
-import { BATCH_VERSION, exchange, NOTES_URI, openSession, pingWorks, post, request, within, type Message } from "./wire.js";
+import { BATCH_VERSION, describe, exchange, NOTES_URI, openSession, pingWorks, post, request, within, type Message } from "./wire.js";
 
 /** Each id answered exactly once: the list of what is wrong, empty if nothing. */
 function answeredOnce(ids: (string | number)[], messages: Message[]): string[] {
@@ -41,7 +41,7 @@ export const batchCase: SoakCase = {
   name: "batch",
   title: "a 2025-03-26 batch of many resources/read under the 4 MiB body limit: one --stateless POST, then one in a session",
   bound: `server up, peak RSS < ${mib(RSS_BOUND)}; the POST gets answers (each id once) or a JSON-RPC error; then a ping is answered`,
-  limitMs: () => 150_000,
+  limitMs: 150_000,
   async run(context) {
     const count = context.scaled(30_000, 6_000);
     const ids = Array.from({ length: count }, (_, i) => i);
@@ -71,7 +71,7 @@ export const replayCase: SoakCase = {
   name: "sse-replay",
   title: "many sessions make many resources/read over SSE and never resume",
   bound: `server up, peak RSS < ${mib(RSS_BOUND)}, retained heap after GC grows < ${mib(RETAINED_BOUND)}; every read answered once`,
-  limitMs: () => 90_000,
+  limitMs: 90_000,
   async run(context) {
     const started = await context.httpServer();
     // The square root keeps a quick run past the bound (about 80 MiB of events at scale 0.1).
@@ -106,8 +106,8 @@ export const replayCase: SoakCase = {
   },
 };
 
-/** GET /sse with node:http, read up to the event that `until` accepts; the response, left open. */
-function openLegacyStream(origin: string, signal: AbortSignal, until: (text: string) => boolean): Promise<{ response: IncomingMessage; text: string } | { status: number; text: string }> {
+/** GET /sse with node:http, read up to the `endpoint` event; the response, left open and paused. */
+function openLegacyStream(origin: string, signal: AbortSignal): Promise<{ response: IncomingMessage; text: string } | { status: number; text: string }> {
   return new Promise((resolve, reject) => {
     const req = httpRequest(`${origin}/sse`, { headers: { accept: "text/event-stream" }, agent: false, signal }, (response) => {
       let text = "";
@@ -119,7 +119,7 @@ function openLegacyStream(origin: string, signal: AbortSignal, until: (text: str
       }
       const onData = (chunk: string) => {
         text += chunk;
-        if (until(text)) {
+        if (text.includes("event: endpoint")) {
           response.off("data", onData);
           response.pause();
           resolve({ response, text });
@@ -137,11 +137,11 @@ export const legacyUnreadCase: SoakCase = {
   name: "legacy-unread",
   title: "legacy HTTP+SSE: the /sse stream is never read while many POSTs ask for resources/read",
   bound: `server up, peak RSS < ${mib(RSS_BOUND)}; every POST gets an HTTP answer or is held back; a new client is then served`,
-  limitMs: () => 90_000,
+  limitMs: 90_000,
   async run(context) {
     const started = await context.httpServer();
     const signal = within(context.signal, 60_000);
-    const opened = await openLegacyStream(started.origin, signal, (text) => text.includes("event: endpoint")).catch((error: unknown) => ({ status: 0, text: describe(error) }));
+    const opened = await openLegacyStream(started.origin, signal).catch((error: unknown) => ({ status: 0, text: describe(error) }));
     if (!("response" in opened)) return { held: false, detail: `GET /sse: HTTP ${opened.status} ${opened.text.slice(0, 120)}` };
     context.onEnd(() => void opened.response.destroy());
     const endpoint = new URL(/event: endpoint\r?\ndata: (.*)/.exec(opened.text)![1]!.trim(), started.origin).href;
@@ -192,7 +192,7 @@ export const legacySessionsCase: SoakCase = {
   name: "legacy-sessions",
   title: "legacy HTTP+SSE: open more /sse sessions than the Streamable HTTP cap (1000) and keep them open",
   bound: "at most 1000 legacy sessions at once; the rest refused with an HTTP error and a JSON-RPC error body; server up",
-  limitMs: () => 60_000,
+  limitMs: 60_000,
   async run(context) {
     const started = await context.httpServer();
     const cap = 1000;
@@ -206,7 +206,7 @@ export const legacySessionsCase: SoakCase = {
     const worker = async () => {
       while (next < count && !signal.aborted) {
         next++;
-        const opened = await openLegacyStream(started.origin, signal, (text) => text.includes("event: endpoint")).catch(() => undefined);
+        const opened = await openLegacyStream(started.origin, signal).catch(() => undefined);
         if (opened === undefined) failures++;
         else if ("response" in opened) {
           accepted++;
@@ -232,7 +232,7 @@ export const subscribeCase: SoakCase = {
   name: "subscribe-long",
   title: "resources/subscribe to many 3.9 MB URIs that the section template matches",
   bound: `each subscribe answered once (refused or accepted); retained heap after GC grows < ${mib(RETAINED_BOUND / 2)}; server up`,
-  limitMs: () => 90_000,
+  limitMs: 90_000,
   async run(context) {
     const started = await context.httpServer();
     const signal = within(context.signal, 60_000);
@@ -268,8 +268,3 @@ export const subscribeCase: SoakCase = {
     ]);
   },
 };
-
-export function describe(error: unknown): string {
-  if (!(error instanceof Error)) return String(error);
-  return error.cause instanceof Error ? `${error.message}: ${error.cause.message}` : error.message;
-}

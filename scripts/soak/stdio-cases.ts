@@ -32,7 +32,7 @@ export const stdioUnreadCase: SoakCase = {
   name: "stdio-unread",
   title: "stdio: the host never reads the server's stdout while it sends many resources/read",
   bound: `server peak RSS < ${mib(RSS_BOUND)}; once the host reads again, every request sent is answered exactly once`,
-  limitMs: () => 120_000,
+  limitMs: 120_000,
   async run(context) {
     const { server, reader } = await handshake(context, "handshake");
     server.child.stdout!.pause();
@@ -65,7 +65,7 @@ export const stdinEofCase: SoakCase = {
   name: "stdin-eof",
   title: "stdio: stdin ends right after a 2 s countdown call; and right after many pings whose answers are read 2.5 s late",
   bound: "every answer owed arrives before the server exits, and it exits 0",
-  limitMs: () => 60_000,
+  limitMs: 60_000,
   async run(context) {
     const checks: [boolean, string][] = [];
 

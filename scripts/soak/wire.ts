@@ -45,6 +45,12 @@ export function within(signal: AbortSignal, ms: number): AbortSignal {
   return controller.signal;
 }
 
+/** An error in one line, with its cause (fetch puts the reason there). */
+export function describe(error: unknown): string {
+  if (!(error instanceof Error)) return String(error);
+  return error.cause instanceof Error ? `${error.message}: ${error.cause.message}` : error.message;
+}
+
 /** POSTs a JSON-RPC body with the headers a conforming client sends. Rejects on a network error or abort. */
 export function post(url: string, body: unknown, headers: Record<string, string>, signal: AbortSignal): Promise<Response> {
   return fetch(url, {
