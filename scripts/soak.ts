@@ -1,0 +1,103 @@
+// `npm run soak`: the hostile cases of issue 7 against the real programs, `node dist/server.js`
+// over stdio and HTTP and `node dist/cli.js` against evil servers, all on 127.0.0.1. Prints one
+// line per case: HELD or NOT HELD (and why), the peak RSS of the process under test (VmHWM from
+// /proc, Linux only) and the time taken; exits 1 if any case did not hold. Every loop is bounded
+// in count and time, every case has a time limit, and every process a case starts (each in its
+// own process group) is killed when the case ends, so a crash or a hang is reported, not inherited.
+// Flags: --list, --case NAME (repeatable), --scale F (default 1; 0.1 for a quick run).
+// Not run in CI: it takes minutes at scale 1 and pushes hundreds of MiB through the server.
+
+import { setMaxListeners } from "node:events";
+import { performance } from "node:perf_hooks";
+import { existsSync } from "node:fs";
+import { CaseContext, mib, NotHeld, ROOT, type SoakCase, type Verdict } from "./soak/harness.js";
+import { batchCase, legacySessionsCase, legacyUnreadCase, replayCase, subscribeCase } from "./soak/http-memory.js";
+import { emptyTokenCase, sessionSlotsCase, slowlorisCase } from "./soak/http-access.js";
+import { endlessBodyCase, redirectCase, stdioServerFaultsCase, timeoutCase } from "./soak/client-cases.js";
+import { stdinEofCase, stdioUnreadCase } from "./soak/stdio-cases.js";
+
+/** In the order of the issue's items. */
+const CASES: SoakCase[] = [
+  batchCase, replayCase, endlessBodyCase, legacyUnreadCase, legacySessionsCase, stdioUnreadCase, subscribeCase,
+  emptyTokenCase, redirectCase, sessionSlotsCase, slowlorisCase, timeoutCase, stdinEofCase, stdioServerFaultsCase,
+];
+
+const USAGE = "usage: npm run soak -- [--list] [--case NAME]... [--scale F]";
+
+function parseArguments(argv: string[]): { list: boolean; names: string[]; scale: number } {
+  const options = { list: false, names: [] as string[], scale: 1 };
+  for (let i = 0; i < argv.length; i++) {
+    const flag = argv[i];
+    if (flag === "--list") options.list = true;
+    else if (flag === "--case") options.names.push(argv[++i] ?? "");
+    else if (flag === "--scale") options.scale = Number(argv[++i]);
+    else usage(`unknown option ${flag}`);
+  }
+  if (!(options.scale > 0 && options.scale <= 10)) usage("--scale needs a number above 0, at most 10");
+  for (const name of options.names) if (!CASES.some((c) => c.name === name)) usage(`no case named ${JSON.stringify(name)} (--list shows them)`);
+  return options;
+}
+
+function usage(message: string): never {
+  process.stderr.write(`soak: ${message}\n${USAGE}\n`);
+  process.exit(2);
+}
+
+/** Runs one case under its time limit; the context ends (killing what it started) in every outcome. */
+async function runCase(soakCase: SoakCase, scale: number): Promise<{ verdict: Verdict; ms: number; peak: string }> {
+  const limitMs = soakCase.limitMs;
+  const abort = new AbortController();
+  // Every request of the case listens on this one signal.
+  setMaxListeners(0, abort.signal);
+  const context = new CaseContext(scale, abort.signal);
+  const sampler = setInterval(() => context.sampleAll(), 20);
+  const started = performance.now();
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const hung = new Promise<Verdict>((resolve) => {
+    timer = setTimeout(() => resolve({ held: false, detail: `the case did not finish within ${limitMs / 1000} s (a hang)` }), limitMs);
+  });
+  let verdict: Verdict;
+  try {
+    verdict = await Promise.race([soakCase.run(context), hung]);
+  } catch (error) {
+    verdict = error instanceof NotHeld
+      ? { held: false, detail: error.message }
+      : { held: false, detail: `the case failed: ${error instanceof Error ? error.stack?.split("\n").slice(0, 3).join(" ") : String(error)}` };
+  } finally {
+    clearTimeout(timer);
+    abort.abort();
+    context.sampleAll();
+    clearInterval(sampler);
+  }
+  const ms = performance.now() - started;
+  await context.end();
+  // The process under test: the server if the case started one, else the CLI (the highest of each role).
+  const roles = new Map<string, number>();
+  for (const tracked of context.processes) roles.set(tracked.role, Math.max(roles.get(tracked.role) ?? 0, tracked.peakRss));
+  const role = roles.has("server") ? "server" : "cli";
+  return { verdict, ms, peak: roles.has(role) ? `${role} ${mib(roles.get(role)!)}` : "-" };
+}
+
+async function main(): Promise<number> {
+  const options = parseArguments(process.argv.slice(2));
+  if (options.list) {
+    for (const c of CASES) console.log(`${c.name.padEnd(20)} ${c.title}\n${"".padEnd(20)} bound: ${c.bound}`);
+    return 0;
+  }
+  if (!existsSync(`${ROOT}dist/server.js`)) usage("dist/server.js is missing: run npm run build first");
+  const chosen = options.names.length > 0 ? CASES.filter((c) => options.names.includes(c.name)) : CASES;
+  console.log(`soak: ${chosen.length} case(s) at scale ${options.scale}, node ${process.version}, loopback only`);
+  console.log(`${"case".padEnd(20)} ${"verdict".padEnd(9)} ${"peak RSS".padEnd(18)} ${"time".padStart(7)}  details`);
+  const started = performance.now();
+  let notHeld = 0;
+  for (const soakCase of chosen) {
+    const { verdict, ms, peak } = await runCase(soakCase, options.scale);
+    if (!verdict.held) notHeld++;
+    console.log(`${soakCase.name.padEnd(20)} ${(verdict.held ? "HELD" : "NOT HELD").padEnd(9)} ${peak.padEnd(18)} ${`${(ms / 1000).toFixed(1)} s`.padStart(7)}  ${verdict.detail}`);
+  }
+  console.log(`soak: ${chosen.length - notHeld} held, ${notHeld} not held, in ${((performance.now() - started) / 1000).toFixed(1)} s`);
+  return notHeld > 0 ? 1 : 0;
+}
+
+// Exit at once: a case that was cut short may leave a socket or a timer behind.
+process.exit(await main());
