@@ -10,7 +10,7 @@ import type { Transport, TransportHandlers } from "../protocol/transport.js";
 import type { McpServer } from "../server/definition.js";
 import { errorResponse, readBody } from "./responses.js";
 import { formatEvent, SSE_HEADERS } from "./sse.js";
-import { SseSink } from "./streams.js";
+import { DEFAULT_MAX_BACKLOG_BYTES, SseSink } from "./streams.js";
 
 class LegacySessionTransport implements Transport {
   readonly sink: SseSink;
@@ -53,6 +53,11 @@ export interface LegacySseOptions {
   sessionIdleMs?: number;
   /** How often open streams get a keep-alive comment (default 15 s). */
   keepAliveMs?: number;
+  /**
+   * Bytes a stream may hold that the client has not read (default DEFAULT_MAX_BACKLOG_BYTES).
+   * Past it the stream ends, and with it the session: this transport has no way to resume.
+   */
+  maxStreamBacklogBytes?: number;
 }
 
 export class LegacySseHandler {
@@ -69,6 +74,7 @@ export class LegacySseHandler {
       maxSessions: options.maxSessions ?? 100,
       sessionIdleMs: options.sessionIdleMs ?? 30 * 60_000,
       keepAliveMs: options.keepAliveMs ?? 15_000,
+      maxStreamBacklogBytes: options.maxStreamBacklogBytes ?? DEFAULT_MAX_BACKLOG_BYTES,
     };
     // Keep-alives also find dead peers: a write to a vanished client fails, and its session ends.
     this.#timer = setInterval(() => this.#tick(), Math.min(this.#options.keepAliveMs, this.#options.sessionIdleMs, 60_000));
@@ -90,7 +96,7 @@ export class LegacySseHandler {
     const sink = new SseSink(() => {
       this.#sessions.delete(id);
       void transport.close();
-    });
+    }, { maxBacklogBytes: this.#options.maxStreamBacklogBytes });
     const transport = new LegacySessionTransport(sink);
     const session = this.#server.connect(transport);
     this.#sessions.set(id, transport);
@@ -107,6 +113,8 @@ export class LegacySseHandler {
     if (!transport?.sink.open) return errorResponse(404, "session not found: its stream is closed or it never existed; open one with GET /sse");
     const body = await readBody(request, this.#options.maxBodyBytes);
     if (body.tooLarge) return errorResponse(413, `payload too large: the limit is ${this.#options.maxBodyBytes} bytes`);
+    // Spec (JSON-RPC 2.0 / RFC 8259): JSON text is UTF-8; a body that is not is refused here, where the sender sees why.
+    if (body.invalidUtf8) return errorResponse(400, "parse error: the body is not valid UTF-8", {}, -32700);
     // The stream may have closed while the body was read; then nobody would get the answer.
     if (!transport.sink.open) return errorResponse(404, "session not found: its stream closed while the message was read");
     transport.receive(body.text);

@@ -37,7 +37,8 @@ export async function readPostBody(request: Request, limits: { maxBodyBytes: num
   if (!Array.isArray(parsed)) {
     // One message that is not JSON-RPC gets 400 with the reason, as it would on stdio.
     const checked = classify(parsed);
-    if (checked.kind === "invalid") return jsonResponse(400, { jsonrpc: "2.0", ...(checked.id !== undefined ? { id: checked.id } : {}), error: checked.error.toErrorObject() });
+    // A broken response is never answered: the session drops it and fails the call it was for.
+    if (checked.kind === "invalid" && checked.looksLike !== "response") return jsonResponse(400, { jsonrpc: "2.0", ...(checked.id !== undefined ? { id: checked.id } : {}), error: checked.error.toErrorObject() });
     return judged(false, [parsed]);
   }
   // Refused before any item runs, so a large batch costs nothing but its parse.
@@ -50,7 +51,7 @@ function judged(isBatch: boolean, all: unknown[]): PostBody {
   const body: PostBody = { isBatch, items: [], requestIds: [], isInitialize: false, invalid: [] };
   for (const item of all) {
     const checked = classify(item);
-    if (checked.kind === "invalid") {
+    if (checked.kind === "invalid" && checked.looksLike !== "response") {
       body.invalid.push({ error: checked.error, id: checked.id });
       continue;
     }

@@ -31,6 +31,7 @@ export class McpHttpServer {
       maxSessions: options.maxLegacySessions,
       sessionIdleMs: options.sessionIdleMs,
       keepAliveMs: options.keepAliveMs,
+      maxStreamBacklogBytes: options.maxStreamBacklogBytes,
     });
   }
 

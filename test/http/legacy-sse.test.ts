@@ -193,3 +193,54 @@ test("legacy: a POST whose session's stream closes while its body is read gets 4
     await served.close();
   }
 });
+
+test("legacy: a body that is not valid UTF-8 gets 400 with -32700, not a 202 and an error on the stream", async () => {
+  const served = await serve();
+  try {
+    const { endpoint } = await openLegacy(served);
+    const bytes = Buffer.concat([Buffer.from('{"jsonrpc":"2.0","id":1,"method":"ping","params":{"x":"'), Buffer.from([0xc3, 0x28]), Buffer.from('"}}')]);
+    const response = await fetch(endpoint, { method: "POST", headers: { "content-type": "application/json" }, body: bytes });
+    assert.equal(response.status, 400);
+    const body = (await response.json()) as { error: { code: number; message: string } };
+    assert.equal(body.error.code, -32700);
+    assert.match(body.error.message, /UTF-8/);
+  } finally {
+    await served.close();
+  }
+});
+
+test("legacy: a client that never reads its stream loses the session once the backlog passes its bound; POSTs then get 404", async () => {
+  const mcp = createDemoServer();
+  const served = await serve({ maxStreamBacklogBytes: 64 * 1024 }, mcp);
+  try {
+    // Opened with node:http and paused: nothing of the stream is read after the endpoint event.
+    const opened = await new Promise<{ endpoint: URL; pause: () => void; destroy: () => void }>((resolve, reject) => {
+      const req = httpRequest(served.origin + "/sse", { headers: { accept: "text/event-stream" }, agent: false }, (res) => {
+        res.setEncoding("utf8");
+        res.once("data", (chunk: string) => {
+          res.pause();
+          const path = /data: (.+)/.exec(chunk)![1]!;
+          resolve({ endpoint: new URL(path, served.origin), pause: () => res.pause(), destroy: () => req.destroy() });
+        });
+      });
+      req.on("error", reject);
+      req.end();
+    });
+    const send = (body: unknown) => fetch(opened.endpoint, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body) });
+    assert.equal((await send(initializeRequest(1, "2024-11-05"))).status, 202);
+    assert.equal((await send(notification("notifications/initialized"))).status, 202);
+    // Each echo answer is ~100 KB; socket buffers on loopback take a few MiB, then the backlog fills.
+    const text = "x".repeat(100_000);
+    const statuses: number[] = [];
+    for (let id = 2; id < 400 && !statuses.includes(404); id++) {
+      const response = await send(request(id, "tools/call", { name: "echo", arguments: { text } }));
+      statuses.push(response.status);
+      await response.text();
+    }
+    assert.ok(statuses.includes(404), `the unread session was never ended: ${statuses.length} POSTs accepted`);
+    await eventually("the legacy session to be gone", () => mcp.sessionCount === 0);
+    opened.destroy();
+  } finally {
+    await served.close();
+  }
+});

@@ -73,6 +73,18 @@ for (const [name, session] of [["SSE", () => sseOld], ["JSON", () => jsonOld]] a
     assert.equal(answers.find((m) => m.id === null)?.error.code, -32600);
   });
 
+  test(`POST (${name}): a malformed response is never answered, alone or inside a batch`, async () => {
+    // Spec (basic#responses): a response gets no reply; JSON-RPC answers only requests.
+    const broken = { jsonrpc: "2.0", id: "r1", result: "not an object" };
+    const alone = await withinLimit("the lone broken response", session().post(broken));
+    assert.equal(alone.status, 202);
+    assert.equal(await alone.text(), "");
+    const response = await withinLimit("the batch with a broken response", session().post([request("ok2", "ping"), broken]));
+    assert.equal(response.status, 200);
+    const answers = await batchAnswerOf(response);
+    assert.deepEqual(answers.map((m) => m.id), ["ok2"]);
+  });
+
   test(`POST (${name}): a batch of only invalid items gets an array of their errors`, async () => {
     const response = await withinLimit("the invalid batch", session().post([1, 2]));
     assert.equal(response.status, 200);
