@@ -98,6 +98,16 @@ export async function statusError(step: string, response: Response): Promise<Htt
   return new HttpStatusError(step, response.status, response.statusText, reason);
 }
 
+/**
+ * Aborts `controller` when `signal` fires (at once if it already has). The listener goes with the
+ * signal, which belongs to one request. (AbortSignal.any would do, but Node 20.0 lacks it.)
+ */
+export function followAbort(controller: AbortController, signal: AbortSignal | undefined): void {
+  if (!signal) return;
+  if (signal.aborted) controller.abort(signal.reason);
+  else signal.addEventListener("abort", () => controller.abort(signal.reason), { once: true });
+}
+
 /** Drops a body we do not need, so its connection is released. */
 export function discard(response: Response): void {
   void response.body?.cancel().catch(() => {});

@@ -6,9 +6,9 @@
 
 import { setTimeout as sleep } from "node:timers/promises";
 import { encodeMessage, isObject, type JSONRPCMessage, type RequestId } from "../jsonrpc/messages.js";
-import type { Transport, TransportHandlers } from "../protocol/transport.js";
+import type { SendOptions, Transport, TransportHandlers } from "../protocol/transport.js";
 import {
-  discard, fetchStep, HttpNetworkError, HttpProtocolError, HttpTransportClosedError, isEventStream, isJson, requestHeaders,
+  discard, fetchStep, followAbort, HttpNetworkError, HttpProtocolError, HttpTransportClosedError, isEventStream, isJson, requestHeaders,
   SessionEndedError, statusError, type HttpClientOptions, type HttpStatusError,
 } from "./client-fetch.js";
 import { readEvents, SseParser } from "./sse-parser.js";
@@ -66,8 +66,11 @@ export class StreamableHttpClientTransport implements Transport {
     this.#handlers = handlers;
   }
 
-  /** Resolves once the server has taken the message and, for a request, answered it. */
-  async send(message: JSONRPCMessage | JSONRPCMessage[]): Promise<void> {
+  /**
+   * Resolves once the server has taken the message and, for a request, answered it. The request's
+   * POST (and its response stream) is aborted when `options.signal` fires: the caller stopped waiting.
+   */
+  async send(message: JSONRPCMessage | JSONRPCMessage[], options?: SendOptions): Promise<void> {
     const outgoing = describe(message);
     if (this.#closed) throw new HttpTransportClosedError(outgoing.step);
     if (outgoing.initialize) {
@@ -76,13 +79,8 @@ export class StreamableHttpClientTransport implements Transport {
       this.#sessionId = undefined;
       this.#sessionLost = false;
     }
+    await this.#post(outgoing, options?.signal);
     const method = Array.isArray(message) || !("method" in message) ? undefined : message.method;
-    try {
-      await this.#post(outgoing);
-    } finally {
-      // Spec (utilities/cancellation): the cancel notification went out first; now stop waiting.
-      if (method === "notifications/cancelled" && !Array.isArray(message)) this.#forget((message as { params?: { requestId?: unknown } }).params?.requestId);
-    }
     if (method === "notifications/initialized" && this.#options.listen !== false) void this.#listen();
   }
 
@@ -106,16 +104,16 @@ export class StreamableHttpClientTransport implements Transport {
   }
 
   /** Sends one message; on a 404 for our session, opens a new session and sends it once more. */
-  async #post(outgoing: Outgoing, mayReplay = true): Promise<void> {
+  async #post(outgoing: Outgoing, signal: AbortSignal | undefined, mayReplay = true): Promise<void> {
     if (!outgoing.initialize && (this.#sessionLost || this.#reinitializing)) await (this.#reinitializing ??= this.#reinitialize());
-    const controller = this.#begin();
+    const controller = this.#begin(signal);
     try {
       await this.#exchange(outgoing, controller, (text) => this.#receive(text));
     } catch (error) {
       if (this.#closed) throw new HttpTransportClosedError(outgoing.step);
       // Spec (transports#session-management): on 404 for a request carrying a session id, the
       // client MUST start a new session with a fresh initialize (in #post, before the resend).
-      if (error instanceof SessionEndedError && mayReplay) return await this.#post(outgoing, false);
+      if (error instanceof SessionEndedError && mayReplay) return await this.#post(outgoing, signal, false);
       throw error;
     } finally {
       this.#end(controller, outgoing.ids);
@@ -270,17 +268,11 @@ export class StreamableHttpClientTransport implements Transport {
     return new SessionEndedError(error);
   }
 
-  /** The request was cancelled: stop reading its stream (which the server may keep open). */
-  #forget(requestId: unknown): void {
-    if (typeof requestId !== "string" && typeof requestId !== "number") return;
-    const controller = this.#waiting.get(requestId);
-    this.#waiting.delete(requestId);
-    controller?.abort();
-  }
-
-  #begin(): AbortController {
+  /** A controller for one request or stream, aborted by close() and by the sender's own signal. */
+  #begin(signal?: AbortSignal): AbortController {
     const controller = new AbortController();
     this.#inFlight.add(controller);
+    followAbort(controller, signal);
     return controller;
   }
 
