@@ -17,6 +17,11 @@ export interface HttpClientOptions {
   fetch?: typeof fetch;
   /** Problems nobody is waiting on, such as a GET stream the server refused. */
   onProblem?: (message: string) => void;
+  /**
+   * The largest message accepted from the server, in bytes (default 64 MiB, as on stdio): a JSON
+   * body, one SSE event, one SSE line. Past it the transport stops reading and the call fails.
+   */
+  maxMessageBytes?: number;
 }
 
 /** The server answered with an HTTP error status. Local: never sent on the wire. */
@@ -52,6 +57,14 @@ export class HttpProtocolError extends Error {
   }
 }
 
+/** The server sent more than maxMessageBytes in one message; we stopped reading it. Local. */
+export class MessageTooLargeError extends Error {
+  constructor(readonly step: string, what: string, readonly limit: number) {
+    super(`${step}: ${what} from the server passed the limit of ${limit} bytes (maxMessageBytes); stopped reading`);
+    this.name = "MessageTooLargeError";
+  }
+}
+
 /** The transport was closed while the request was under way. */
 export class HttpTransportClosedError extends Error {
   constructor(step: string) {
@@ -79,11 +92,45 @@ export async function fetchStep(options: HttpClientOptions, step: string, url: U
   }
 }
 
+/** Reads a JSON body of at most `limit` bytes. A read that breaks off rejects as fetch reports it. */
+export async function readJsonBody(response: Response, step: string, limit: number): Promise<string> {
+  // Spec (basic/transports): a body is one JSON-RPC message (or batch); ours is bounded like a stdio line.
+  if (Number(response.headers.get("content-length")) > limit) {
+    discard(response);
+    throw new MessageTooLargeError(step, "a JSON body", limit);
+  }
+  const { text, complete } = await readUpTo(response, limit);
+  if (!complete) throw new MessageTooLargeError(step, "a JSON body", limit);
+  return text;
+}
+
+/** The body as text, stopping (and releasing the connection) once it passes `limit` bytes. */
+async function readUpTo(response: Response, limit: number): Promise<{ text: string; complete: boolean }> {
+  if (!response.body) return { text: "", complete: true };
+  const reader = response.body.getReader();
+  const chunks: Uint8Array[] = [];
+  let bytes = 0;
+  try {
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) return { text: new TextDecoder().decode(Buffer.concat(chunks)), complete: true };
+      bytes += value.byteLength;
+      if (bytes > limit) return { text: new TextDecoder().decode(Buffer.concat(chunks)), complete: false };
+      chunks.push(value);
+    }
+  } finally {
+    void reader.cancel().catch(() => {});
+  }
+}
+
+/** How much of an error response is read for its reason. */
+const REASON_BYTES = 64 * 1024;
+
 /** Reads the body of an error response for the server's reason: a JSON-RPC error message, or short text. */
 export async function statusError(step: string, response: Response): Promise<HttpStatusError> {
   let text = "";
   try {
-    text = await response.text();
+    text = (await readUpTo(response, REASON_BYTES)).text;
   } catch {
     // The reason is a courtesy; the status alone still says what happened.
   }

@@ -5,13 +5,14 @@
 // Left out: OAuth flows (the caller supplies a bearer token), and the fallback to HTTP+SSE (legacy-client.ts).
 
 import { setTimeout as sleep } from "node:timers/promises";
+import { DEFAULT_MAX_MESSAGE_BYTES } from "../jsonrpc/framing.js";
 import { encodeMessage, isObject, type JSONRPCMessage, type RequestId } from "../jsonrpc/messages.js";
 import type { SendOptions, Transport, TransportHandlers } from "../protocol/transport.js";
 import {
-  discard, fetchStep, followAbort, HttpNetworkError, HttpProtocolError, HttpTransportClosedError, isEventStream, isJson, requestHeaders,
-  SessionEndedError, statusError, type HttpClientOptions, type HttpStatusError,
+  discard, fetchStep, followAbort, HttpNetworkError, HttpProtocolError, HttpTransportClosedError, isEventStream, isJson, MessageTooLargeError,
+  readJsonBody, requestHeaders, SessionEndedError, statusError, type HttpClientOptions, type HttpStatusError,
 } from "./client-fetch.js";
-import { readEvents, SseParser } from "./sse-parser.js";
+import { readEvents, SseLimitError, SseParser } from "./sse-parser.js";
 
 export interface StreamableHttpClientOptions extends HttpClientOptions {
   /** Open the GET stream for the server's own messages once initialized (default true). */
@@ -51,10 +52,12 @@ export class StreamableHttpClientTransport implements Transport {
   readonly #inFlight = new Set<AbortController>();
   #listener: AbortController | undefined;
   #closed = false;
+  readonly #maxMessageBytes: number;
 
   constructor(url: string | URL, options: StreamableHttpClientOptions = {}) {
     this.url = new URL(url);
     this.#options = options;
+    this.#maxMessageBytes = options.maxMessageBytes ?? DEFAULT_MAX_MESSAGE_BYTES;
   }
 
   /** The MCP-Session-Id the server assigned, if any. Spec (security): never log it. */
@@ -140,9 +143,9 @@ export class StreamableHttpClientTransport implements Transport {
     }
     let text: string;
     try {
-      text = await response.text();
+      text = await readJsonBody(response, step, this.#maxMessageBytes);
     } catch (error) {
-      if (controller.signal.aborted) throw error;
+      if (controller.signal.aborted || error instanceof MessageTooLargeError) throw error;
       throw new HttpNetworkError(step, this.url, error);
     }
     deliver(text);
@@ -158,12 +161,13 @@ export class StreamableHttpClientTransport implements Transport {
     let lastEventId: string | undefined;
     let retryMs = this.#options.retryMs ?? 1000;
     for (;;) {
-      const parser = new SseParser();
+      const parser = new SseParser({ maxEventBytes: this.#maxMessageBytes });
       try {
         // Streamable HTTP sends unnamed events; a priming event (an id, empty data) carries no message.
         await readEvents(response.body!, parser, (event) => void (event.event === "message" && event.data !== "" && deliver(event.data)), answered);
       } catch (error) {
         if (signal.aborted) throw error;
+        if (error instanceof SseLimitError) throw new MessageTooLargeError(step, error.what, error.limit);
         // A dropped connection is not the end of the stream (and never a cancellation): resume below.
       }
       lastEventId = parser.lastEventId ?? lastEventId;

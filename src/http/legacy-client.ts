@@ -8,11 +8,11 @@ import type { JSONRPCMessage } from "../jsonrpc/messages.js";
 import { encodeMessage } from "../jsonrpc/messages.js";
 import type { SendOptions, Transport, TransportHandlers } from "../protocol/transport.js";
 import {
-  discard, fetchStep, followAbort, HttpNetworkError, HttpProtocolError, HttpStatusError, HttpTransportClosedError, isEventStream, requestHeaders,
-  statusError, type HttpClientOptions,
+  discard, fetchStep, followAbort, HttpNetworkError, HttpProtocolError, HttpStatusError, HttpTransportClosedError, isEventStream, MessageTooLargeError,
+  requestHeaders, statusError, type HttpClientOptions,
 } from "./client-fetch.js";
 import { StreamableHttpClientTransport, type StreamableHttpClientOptions } from "./client-transport.js";
-import { readEvents, SseParser } from "./sse-parser.js";
+import { readEvents, SseLimitError, SseParser } from "./sse-parser.js";
 
 export interface LegacySseClientOptions extends HttpClientOptions {
   /** How long to wait for the `endpoint` event after the stream opens (default 10 s). */
@@ -57,7 +57,7 @@ export class LegacySseClientTransport implements Transport {
       }
       return await new Promise<LegacySseClientTransport>((resolve, reject) => {
         let transport: LegacySseClientTransport | undefined;
-        const parser = new SseParser();
+        const parser = new SseParser({ maxEventBytes: options.maxMessageBytes });
         const onEvent = (event: { event: string; data: string }) => {
           if (transport) return transport.#receive(event.event, event.data);
           // Spec (2024-11-05 transports#http-with-sse): the first event MUST be `endpoint`, naming where to POST.
@@ -72,7 +72,11 @@ export class LegacySseClientTransport implements Transport {
         readEvents(response.body!, parser, onEvent).then(
           () => (transport ? transport.#ended(new HttpProtocolError("http+sse: the server closed the event stream")) : reject(new HttpProtocolError(`GET ${sseUrl.pathname}: the stream ended before the endpoint event`))),
           (error: unknown) => {
-            const cause = stream.signal.aborted && stream.signal.reason instanceof Error ? stream.signal.reason : new HttpNetworkError("http+sse: event stream", sseUrl, error);
+            const cause = stream.signal.aborted && stream.signal.reason instanceof Error
+              ? stream.signal.reason
+              : error instanceof SseLimitError
+                ? new MessageTooLargeError("http+sse: event stream", error.what, error.limit)
+                : new HttpNetworkError("http+sse: event stream", sseUrl, error);
             if (transport) transport.#ended(cause);
             else reject(cause);
           },
