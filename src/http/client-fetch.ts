@@ -82,13 +82,61 @@ export async function requestHeaders(options: HttpClientOptions, own: Record<str
   return headers;
 }
 
-/** fetch, with a failure to connect turned into an HttpNetworkError that names the step. */
+/** A redirect the client will not follow. Local: never sent on the wire. */
+export class HttpRedirectError extends Error {
+  constructor(step: string, reason: string) {
+    super(`${step}: ${reason}`);
+    this.name = "HttpRedirectError";
+  }
+}
+
+/** A server pointed us at another origin (a redirect, the legacy endpoint). Local: never sent on the wire. */
+export class CrossOriginError extends Error {
+  constructor(step: string, what: string, readonly to: URL, from: URL) {
+    super(`${step}: the ${what} ${to.origin} is on another origin; not followed, so that our headers and session stay on ${from.origin}`);
+    this.name = "CrossOriginError";
+  }
+}
+
+/**
+ * The one rule for every place a server tells us where to go next: the same origin only, so that
+ * the caller's headers (credentials, perhaps), the token, the session id and the messages never
+ * reach a host the caller did not name.
+ */
+export function assertSameOrigin(step: string, what: string, to: URL, from: URL): void {
+  if (to.origin !== from.origin) throw new CrossOriginError(step, what, to, from);
+}
+
+/** How many same-origin redirects one request may take. */
+export const MAX_REDIRECTS = 5;
+
+/**
+ * fetch, with a failure to connect turned into an HttpNetworkError that names the step, and our
+ * own redirect rule: only to the same origin (assertSameOrigin), at most MAX_REDIRECTS, and only
+ * with the method and body kept (307, 308; 301-303 only for GET: they would turn a POST into a
+ * GET and lose the message). Refusing outright would break a server moved to a new path;
+ * following across origins is what leaked credentials.
+ */
 export async function fetchStep(options: HttpClientOptions, step: string, url: URL, init: RequestInit): Promise<Response> {
-  try {
-    return await (options.fetch ?? fetch)(url, init);
-  } catch (error) {
-    if (init.signal?.aborted) throw error;
-    throw new HttpNetworkError(step, url, error);
+  let at = url;
+  for (let hops = 0; ; hops++) {
+    let response: Response;
+    try {
+      response = await (options.fetch ?? fetch)(at, { ...init, redirect: "manual" });
+    } catch (error) {
+      if (init.signal?.aborted) throw error;
+      throw new HttpNetworkError(step, at, error);
+    }
+    const location = response.headers.get("location");
+    if (![301, 302, 303, 307, 308].includes(response.status) || location === null) return response;
+    discard(response);
+    const next = new URL(location, at);
+    assertSameOrigin(step, `redirect (${response.status}) to`, next, url);
+    if (response.status < 307 && (init.method ?? "GET") !== "GET") {
+      throw new HttpRedirectError(step, `the server answered ${init.method} with redirect ${response.status}, which would turn it into a GET; only 307 and 308 keep the message`);
+    }
+    if (hops === MAX_REDIRECTS) throw new HttpRedirectError(step, `more than ${MAX_REDIRECTS} redirects`);
+    at = next;
   }
 }
 

@@ -8,7 +8,7 @@ import type { JSONRPCMessage } from "../jsonrpc/messages.js";
 import { encodeMessage } from "../jsonrpc/messages.js";
 import type { SendOptions, Transport, TransportHandlers } from "../protocol/transport.js";
 import {
-  discard, fetchStep, followAbort, HttpNetworkError, HttpProtocolError, HttpStatusError, HttpTransportClosedError, isEventStream, MessageTooLargeError,
+  assertSameOrigin, discard, fetchStep, followAbort, HttpNetworkError, HttpProtocolError, HttpStatusError, HttpTransportClosedError, isEventStream, MessageTooLargeError,
   requestHeaders, statusError, type HttpClientOptions,
 } from "./client-fetch.js";
 import { StreamableHttpClientTransport, type StreamableHttpClientOptions } from "./client-transport.js";
@@ -63,8 +63,11 @@ export class LegacySseClientTransport implements Transport {
           // Spec (2024-11-05 transports#http-with-sse): the first event MUST be `endpoint`, naming where to POST.
           if (event.event !== "endpoint") return reject(new HttpProtocolError(`GET ${sseUrl.pathname}: the first event is "${event.event}", not "endpoint"`));
           const endpoint = new URL(event.data, sseUrl);
-          // Our headers (a token, perhaps) must not follow a server's pointer to another origin.
-          if (endpoint.origin !== sseUrl.origin) return reject(new HttpProtocolError(`GET ${sseUrl.pathname}: the endpoint ${endpoint.origin} is on another origin`));
+          try {
+            assertSameOrigin(`GET ${sseUrl.pathname}`, "endpoint", endpoint, sseUrl);
+          } catch (error) {
+            return reject(error);
+          }
           transport = new LegacySseClientTransport(endpoint, stream, options);
           clearTimeout(timer);
           resolve(transport);
