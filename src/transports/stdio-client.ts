@@ -41,7 +41,18 @@ export class ServerExitedError extends Error {
   }
 }
 
+/** The server closed its stdout but did not exit: it can no longer answer. Local: never sent on the wire. */
+export class ServerClosedStdoutError extends Error {
+  constructor(readonly stderrTail: string[]) {
+    const tail = stderrTail.length > 0 ? `; last stderr lines:\n${stderrTail.join("\n")}` : "";
+    super(`the server closed its stdout (it was still running, and was stopped)${tail}`);
+    this.name = "ServerClosedStdoutError";
+  }
+}
+
 const STDERR_TAIL_LINES = 20;
+/** After the server's stdout ends, how long an exit may take to be reported as the exit it is. */
+const EXIT_AFTER_STDOUT_MS = 100;
 /** Children still running, so that they can be stopped if this process exits first. */
 const live = new Set<ChildProcess>();
 let exitHookInstalled = false;
@@ -104,9 +115,9 @@ export class StdioClientTransport implements Transport {
     this.#stream.start({
       message: (text) => handlers.message(text),
       unreadable: (problem) => handlers.unreadable(problem),
-      // The end of the server's stdout, or a broken pipe, means it is exiting: the exit handler
-      // above reports it with its code and stderr.
-      inputEnded: () => {},
+      // The end of the server's stdout is the end of the connection. A server that is exiting
+      // ends it too: the exit handler above reports that, with its code and stderr.
+      inputEnded: () => this.#stdoutEnded(child),
       close: () => {},
     });
   }
@@ -135,6 +146,16 @@ export class StdioClientTransport implements Transport {
     // The server is gone; anything it started in its group goes with it.
     signalGroup(child, "SIGKILL");
     this.#finish(undefined);
+  }
+
+  /** Nothing more can come from the server: fail the calls now rather than at their timeouts, and stop it. */
+  #stdoutEnded(child: ChildProcess): void {
+    if (this.#closing) return;
+    setTimeout(() => {
+      if (this.#closed || child.exitCode !== null || child.signalCode !== null) return;
+      this.#finish(new ServerClosedStdoutError(this.#stderrTail));
+      void this.close();
+    }, EXIT_AFTER_STDOUT_MS);
   }
 
   #readStderr(child: ChildProcess): void {
