@@ -4,6 +4,7 @@
 // Spec: https://modelcontextprotocol.io/specification/2025-11-25/basic/lifecycle#stdio
 
 import { spawn, type ChildProcess } from "node:child_process";
+import { statSync } from "node:fs";
 import type { JSONRPCMessage } from "../jsonrpc/messages.js";
 import type { Transport, TransportHandlers } from "../protocol/transport.js";
 import { StreamTransport } from "./stdio.js";
@@ -23,11 +24,18 @@ export interface StdioServerParameters {
   graceMs?: number;
 }
 
-/** The server could not be started at all (no such command, not executable, ...). */
+/** The server could not be started at all (no such command, not executable, no such working directory, ...). */
 export class SpawnError extends Error {
-  constructor(readonly command: string, cause: Error) {
-    super(`spawn: could not start ${JSON.stringify(command)}: ${cause.message}`, { cause });
+  /** What went wrong, without the "spawn: " in front. */
+  readonly problem: string;
+  constructor(readonly command: string, cause: Error, cwd?: string) {
+    // The OS says ENOENT for a missing working directory too, which reads as a missing command.
+    const problem = (cause as NodeJS.ErrnoException).code === "ENOENT" && cwd !== undefined && !isDirectory(cwd)
+      ? `the working directory ${JSON.stringify(cwd)} does not exist`
+      : `could not start ${JSON.stringify(command)}: ${cause.message}`;
+    super(`spawn: ${problem}`, { cause });
     this.name = "SpawnError";
+    this.problem = problem;
   }
 }
 
@@ -99,7 +107,7 @@ export class StdioClientTransport implements Transport {
 
     child.once("error", (error) => {
       live.delete(child);
-      this.#finish(new SpawnError(this.parameters.command, error));
+      this.#finish(new SpawnError(this.parameters.command, error, this.parameters.cwd));
     });
     child.once("exit", (code, signal) => {
       live.delete(child);
@@ -187,6 +195,14 @@ export class StdioClientTransport implements Transport {
     if (this.#closed) return;
     this.#closed = true;
     this.#handlers?.close(cause);
+  }
+}
+
+function isDirectory(path: string): boolean {
+  try {
+    return statSync(path).isDirectory();
+  } catch {
+    return false;
   }
 }
 

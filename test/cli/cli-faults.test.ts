@@ -61,4 +61,27 @@ describe("cli program, faults", { concurrency: 2 }, () => {
       await server.close();
     }
   });
+
+  test("a result nested too deeply to print fails its step by name, with exit 1", async () => {
+    const depth = 200_000;
+    const server = await scriptedServer((seen, response) => {
+      if (routine(seen, response)) return;
+      if (seen.rpc === "initialize") return json(response, initializeResult(seen.body!.id));
+      json(response, `{"jsonrpc":"2.0","id":${seen.body!.id},"result":{"content":[],"deep":${"[".repeat(depth)}${"]".repeat(depth)}}}`);
+    });
+    try {
+      const result = await run(["--url", server.url, "call", "deep"]);
+      assert.equal(result.code, ExitCode.failed, result.stderr);
+      assert.equal(result.stdout, "");
+      assert.match(result.stderr, /^mcp-wire: tools\/call failed: the result is nested too deeply to print$/m);
+    } finally {
+      await server.close();
+    }
+  });
+
+  test("--cwd naming a directory that does not exist says so, not that the command could not start", async () => {
+    const result = await run(["--cwd", "/nonexistent/mcp-wire-dir", "ping", "--", process.execPath, "-e", ""]);
+    assert.equal(result.code, ExitCode.failed, result.stderr);
+    assert.match(result.stderr, /^mcp-wire: spawn failed: the working directory "\/nonexistent\/mcp-wire-dir" does not exist$/m);
+  });
 });
