@@ -12,13 +12,12 @@ import {
   discard, fetchStep, followAbort, HttpNetworkError, HttpProtocolError, HttpTransportClosedError, isEventStream, isJson, MessageTooLargeError,
   readJsonBody, requestHeaders, SessionEndedError, statusError, type HttpClientOptions, type HttpStatusError,
 } from "./client-fetch.js";
+import { Reconnects, type ReconnectOptions } from "./client-reconnect.js";
 import { readEvents, SseLimitError, SseParser } from "./sse-parser.js";
 
-export interface StreamableHttpClientOptions extends HttpClientOptions {
+export interface StreamableHttpClientOptions extends HttpClientOptions, ReconnectOptions {
   /** Open the GET stream for the server's own messages once initialized (default true). */
   listen?: boolean;
-  /** The wait before reconnecting a dropped stream when the server sent no `retry` (default 1000 ms). */
-  retryMs?: number;
   /** How long close() waits for the DELETE that ends the session (default 2000 ms). */
   closeTimeoutMs?: number;
 }
@@ -159,25 +158,33 @@ export class StreamableHttpClientTransport implements Transport {
   async #follow(response: Response, step: string, ids: RequestId[] | undefined, signal: AbortSignal, deliver: (text: string) => void): Promise<void> {
     const answered = () => ids !== undefined && ids.every((id) => !this.#waiting.has(id));
     let lastEventId: string | undefined;
-    let retryMs = this.#options.retryMs ?? 1000;
+    const reconnects = new Reconnects(this.#options, ids !== undefined);
     for (;;) {
       const parser = new SseParser({ maxEventBytes: this.#maxMessageBytes });
+      let delivered = false;
       try {
         // Streamable HTTP sends unnamed events; a priming event (an id, empty data) carries no message.
-        await readEvents(response.body!, parser, (event) => void (event.event === "message" && event.data !== "" && deliver(event.data)), answered);
+        await readEvents(response.body!, parser, (event) => {
+          if (event.event !== "message" || event.data === "") return;
+          delivered = true;
+          deliver(event.data);
+        }, answered);
       } catch (error) {
         if (signal.aborted) throw error;
         if (error instanceof SseLimitError) throw new MessageTooLargeError(step, error.what, error.limit);
         // A dropped connection is not the end of the stream (and never a cancellation): resume below.
       }
       lastEventId = parser.lastEventId ?? lastEventId;
-      retryMs = parser.retry ?? retryMs;
       if (answered() || this.#closed) return;
       if (ids !== undefined && lastEventId === undefined) {
         throw new HttpProtocolError(`${step}: the server ended the response stream before answering, with no event id to resume from`);
       }
+      const delay = reconnects.ended(delivered, parser.retry);
+      if (delay === undefined) {
+        throw new HttpProtocolError(`${step}: the server ended the response stream ${reconnects.quiet} times in a row without a message; gave up`);
+      }
       // Spec (transports#sending-messages-to-the-server, SEP-1699): the client MUST wait `retry` ms before reconnecting.
-      await sleep(retryMs, undefined, { signal });
+      await sleep(delay, undefined, { signal });
       // Spec (transports#resumability-and-redelivery): resume with GET and Last-Event-ID, whether the stream came from POST or GET.
       const sent = this.#sessionId;
       response = await this.#request("GET", step, signal, { accept: "text/event-stream", "last-event-id": lastEventId });
