@@ -51,6 +51,7 @@ export class StreamableHttpClientTransport implements Transport {
   readonly #inFlight = new Set<AbortController>();
   #listener: AbortController | undefined;
   #closed = false;
+  readonly #newSessionListeners: (() => void)[] = [];
   readonly #maxMessageBytes: number;
 
   constructor(url: string | URL, options: StreamableHttpClientOptions = {}) {
@@ -66,6 +67,14 @@ export class StreamableHttpClientTransport implements Transport {
 
   start(handlers: TransportHandlers): void {
     this.#handlers = handlers;
+  }
+
+  /**
+   * Called each time the transport has opened a new session on its own, after the server ended
+   * the old one: what the client had set up there (subscriptions, log level) is gone.
+   */
+  onNewSession(listener: () => void): void {
+    this.#newSessionListeners.push(listener);
   }
 
   /**
@@ -241,6 +250,7 @@ export class StreamableHttpClientTransport implements Transport {
       this.#reinitializing = undefined;
     }
     if (this.#options.listen !== false) void this.#listen();
+    for (const listener of this.#newSessionListeners) listener();
   }
 
   /** Hands a message to the connection, noting the answers in it (and the negotiated version). */

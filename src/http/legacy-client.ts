@@ -164,6 +164,11 @@ export class HttpClientTransport implements Transport {
     this.#streamable.start(handlers);
   }
 
+  /** See StreamableHttpClientTransport.onNewSession; an HTTP+SSE session never renews itself. */
+  onNewSession(listener: () => void): void {
+    this.#streamable.onNewSession(listener);
+  }
+
   async send(message: JSONRPCMessage | JSONRPCMessage[], options?: SendOptions): Promise<void> {
     if (this.#active) return this.#active.send(message, options);
     if (Array.isArray(message) || !("method" in message) || message.method !== "initialize") return this.#streamable.send(message, options);
