@@ -6,13 +6,14 @@
 
 import { setTimeout as sleep } from "node:timers/promises";
 import { DEFAULT_MAX_MESSAGE_BYTES } from "../jsonrpc/framing.js";
-import { encodeMessage, isObject, type JSONRPCMessage, type RequestId } from "../jsonrpc/messages.js";
+import { isObject, type JSONRPCMessage, type RequestId } from "../jsonrpc/messages.js";
 import type { SendOptions, Transport, TransportHandlers } from "../protocol/transport.js";
 import {
   discard, fetchStep, followAbort, HttpNetworkError, HttpProtocolError, HttpTransportClosedError, isEventStream, isJson, MessageTooLargeError,
   readJsonBody, requestHeaders, SessionEndedError, statusError, type HttpClientOptions, type HttpStatusError,
 } from "./client-fetch.js";
 import { Reconnects, type ReconnectOptions } from "./client-reconnect.js";
+import { answersIn, describe, type Outgoing } from "./client-messages.js";
 import { readEvents, SseLimitError, SseParser } from "./sse-parser.js";
 
 export interface StreamableHttpClientOptions extends HttpClientOptions, ReconnectOptions {
@@ -20,16 +21,6 @@ export interface StreamableHttpClientOptions extends HttpClientOptions, Reconnec
   listen?: boolean;
   /** How long close() waits for the DELETE that ends the session (default 2000 ms). */
   closeTimeoutMs?: number;
-}
-
-/** One outgoing message, as the transport needs to know it. */
-interface Outgoing {
-  text: string;
-  /** The method, or "response <id>"; errors name it. */
-  step: string;
-  /** The requests in it; their POST lasts until each is answered. */
-  ids: RequestId[];
-  initialize: boolean;
 }
 
 const POST_ACCEPT = "application/json, text/event-stream";
@@ -116,7 +107,7 @@ export class StreamableHttpClientTransport implements Transport {
 
   /** Sends one message; on a 404 for our session, opens a new session and sends it once more. */
   async #post(outgoing: Outgoing, signal: AbortSignal | undefined, mayReplay = true): Promise<void> {
-    if (!outgoing.initialize && (this.#sessionLost || this.#reinitializing)) await (this.#reinitializing ??= this.#reinitialize());
+    if (!outgoing.initialize) await this.#newSession(signal);
     const controller = this.#begin(signal);
     try {
       await this.#exchange(outgoing, controller, (text) => this.#receive(text));
@@ -231,11 +222,26 @@ export class StreamableHttpClientTransport implements Transport {
     }
   }
 
+  /**
+   * Waits while a new session is opened, if the old one ended. The attempt belongs to the message
+   * that started it and stops when its sender stops waiting (a server that stalls must not hold
+   * it forever); a message that was waiting on an abandoned attempt starts its own.
+   */
+  async #newSession(signal: AbortSignal | undefined): Promise<void> {
+    while (this.#sessionLost || this.#reinitializing) {
+      try {
+        await (this.#reinitializing ??= this.#reinitialize(signal));
+      } catch (error) {
+        if (!(error instanceof AbandonedAttempt) || signal?.aborted) throw error;
+      }
+    }
+  }
+
   /** Resends the initialize request seen earlier, without a session id, then notifications/initialized. */
-  async #reinitialize(): Promise<void> {
+  async #reinitialize(signal: AbortSignal | undefined): Promise<void> {
     const initialize = this.#initialize!;
     this.#listener?.abort();
-    const controller = this.#begin();
+    const controller = this.#begin(signal);
     try {
       this.#sessionLost = false;
       const init: Outgoing = { text: initialize.text, step: "initialize (new session)", ids: [initialize.id], initialize: true };
@@ -244,7 +250,8 @@ export class StreamableHttpClientTransport implements Transport {
       await this.#exchange(describe({ jsonrpc: "2.0", method: "notifications/initialized" }), controller, (text) => this.#receive(text));
     } catch (error) {
       this.#sessionLost = true;
-      throw error;
+      if (this.#closed) throw new HttpTransportClosedError("initialize (new session)");
+      throw controller.signal.aborted ? new AbandonedAttempt() : error;
     } finally {
       this.#end(controller, [initialize.id]);
       this.#reinitializing = undefined;
@@ -256,8 +263,7 @@ export class StreamableHttpClientTransport implements Transport {
   /** Hands a message to the connection, noting the answers in it (and the negotiated version). */
   #receive(text: string, swallow?: RequestId): void {
     let swallowed = false;
-    for (const item of parseItems(text)) {
-      if (!isObject(item) || "method" in item || (typeof item.id !== "string" && typeof item.id !== "number")) continue;
+    for (const item of answersIn(text)) {
       this.#waiting.delete(item.id);
       if (this.#initialize && item.id === this.#initialize.id && isObject(item.result) && typeof item.result.protocolVersion === "string") {
         this.#protocolVersion = item.result.protocolVersion;
@@ -303,19 +309,10 @@ export class StreamableHttpClientTransport implements Transport {
   }
 }
 
-function describe(message: JSONRPCMessage | JSONRPCMessage[]): Outgoing {
-  const items = Array.isArray(message) ? message : [message];
-  const ids = items.flatMap((item) => ("method" in item && "id" in item ? [item.id] : []));
-  const first = items[0];
-  const step = first === undefined ? "batch" : "method" in first ? first.method : `response ${JSON.stringify(first.id)}`;
-  return { text: encodeMessage(message), step, ids, initialize: !Array.isArray(message) && step === "initialize" && ids.length === 1 };
-}
-
-function parseItems(text: string): unknown[] {
-  try {
-    const value: unknown = JSON.parse(text);
-    return Array.isArray(value) ? value : [value];
-  } catch {
-    return [];
+/** A new session's initialize was aborted because the message it was opened for is no longer awaited. */
+class AbandonedAttempt extends Error {
+  constructor() {
+    super("initialize (new session): abandoned, its sender stopped waiting");
+    this.name = "AbandonedAttempt";
   }
 }

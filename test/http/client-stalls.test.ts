@@ -124,3 +124,29 @@ test("legacy http+sse: a request timeout fires when its POST stalls, and the POS
     await server.close();
   }
 });
+
+test("streamable http: a new session's initialize that stalls is abandoned with its call; the next call opens the session", async () => {
+  let ended = false;
+  let initializes = 0;
+  const server = await scriptedServer((seen, response) => {
+    if (ended && seen.headers["mcp-session-id"] === "s1") return void response.writeHead(404).end();
+    if (routine(seen, response)) return;
+    // The first initialize opens s1; the second (the first new session) stalls; the third opens s2.
+    if (seen.rpc === "initialize" && ++initializes === 2) return;
+    if (seen.rpc === "initialize") return json(response, initializeResult(seen.body!.id), { "mcp-session-id": `s${initializes === 1 ? 1 : 2}` });
+    json(response, JSON.stringify({ jsonrpc: "2.0", id: seen.body!.id, result: {} }));
+  });
+  try {
+    const transport = new StreamableHttpClientTransport(server.url, { listen: false });
+    const client = new McpClient(info, { timeouts: quick });
+    await client.connect(transport);
+    ended = true;
+    await assert.rejects(settlesWithin(client.callTool("t")), RequestTimeoutError);
+    await wait(() => server.seen.filter((s) => s.rpc === "initialize")[1]!.abandoned);
+    await settlesWithin(client.ping({ timeouts: { idleMs: 5000, maxTotalMs: 5000 } }));
+    assert.equal(transport.sessionId, "s2");
+    await client.close();
+  } finally {
+    await server.close();
+  }
+});
