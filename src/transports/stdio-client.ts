@@ -22,6 +22,8 @@ export interface StdioServerParameters {
   maxMessageBytes?: number;
   /** How long each step of close() waits: after closing stdin, then after SIGTERM (default 2000 ms each). */
   graceMs?: number;
+  /** The longest stderr line kept whole, in bytes (default 64 KiB); a longer one is passed on in pieces. */
+  maxStderrLineBytes?: number;
 }
 
 /** The server could not be started at all (no such command, not executable, no such working directory, ...). */
@@ -168,11 +170,17 @@ export class StdioClientTransport implements Transport {
 
   #readStderr(child: ChildProcess): void {
     let partial = "";
+    const maxLineBytes = this.parameters.maxStderrLineBytes ?? 64 * 1024;
     child.stderr!.setEncoding("utf8");
     child.stderr!.on("data", (chunk: string) => {
       const lines = (partial + chunk).split("\n");
       partial = lines.pop()!;
       for (const line of lines) this.#stderrLine(line.replace(/\r$/, ""));
+      // A server that writes stderr without ever ending a line must not fill our memory.
+      if (Buffer.byteLength(partial) > maxLineBytes) {
+        this.#stderrLine(partial);
+        partial = "";
+      }
     });
     child.stderr!.on("end", () => partial && this.#stderrLine(partial));
   }

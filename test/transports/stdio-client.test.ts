@@ -63,6 +63,18 @@ test("stdio client: a server that closes its stdout but keeps running fails the 
   assert.ok(await gone(pid), "the server was stopped the way close() does");
 });
 
+test("stdio client: a stderr line that never ends is passed on in pieces, none past the limit plus one read", async () => {
+  const { transport, stderr } = minimal("stderr-flood", { maxStderrLineBytes: 1024 });
+  const client = new McpClient(info);
+  await client.connect(transport);
+  const deadline = Date.now() + 5000;
+  while (!stderr.includes("end") && Date.now() < deadline) await new Promise((r) => setTimeout(r, 10));
+  const pieces = stderr.slice(0, stderr.indexOf("end"));
+  assert.equal(pieces.join(""), "e".repeat(256 * 1024), "nothing lost");
+  assert.ok(pieces.length > 1 && pieces.every((piece) => piece.length <= 1024 + 64 * 1024), `${pieces.length} pieces`);
+  await client.close();
+});
+
 test("stdio client: garbage on the server's stdout is reported, and the connection goes on", async () => {
   const { transport } = minimal("garbage");
   const problems: string[] = [];
