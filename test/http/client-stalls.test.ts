@@ -9,7 +9,7 @@ import { McpClient } from "../../src/client/client.js";
 import { HandshakeTimeoutError } from "../../src/client/errors.js";
 import { RequestAbortedError, RequestTimeoutError } from "../../src/jsonrpc/pending.js";
 import { StreamableHttpClientTransport } from "../../src/http/client-transport.js";
-import { LegacySseClientTransport } from "../../src/http/legacy-client.js";
+import { HttpClientTransport, LegacySseClientTransport } from "../../src/http/legacy-client.js";
 import { initializeResult, json, routine, scriptedServer, wait, type SeenRequest } from "../helpers/scripted-http.js";
 
 const info = { name: "stall-tests", version: "1" };
@@ -146,6 +146,20 @@ test("streamable http: a new session's initialize that stalls is abandoned with 
     await settlesWithin(client.ping({ timeouts: { idleMs: 5000, maxTotalMs: 5000 } }));
     assert.equal(transport.sessionId, "s2");
     await client.close();
+  } finally {
+    await server.close();
+  }
+});
+
+test("fallback: the handshake timeout also ends the wait for an HTTP+SSE endpoint that never comes; the stream is let go", async () => {
+  const server = await scriptedServer((seen, response) => (seen.method === "GET" ? silentStream(response) : void response.writeHead(405).end()));
+  try {
+    const client = new McpClient(info, { handshakeTimeoutMs: 200 });
+    // The endpoint timeout is far away: only the handshake's own can end this in time.
+    const transport = new HttpClientTransport(server.url, { endpointTimeoutMs: 60_000 });
+    await assert.rejects(settlesWithin(client.connect(transport)), HandshakeTimeoutError);
+    await wait(() => server.seen.some((s) => s.method === "GET") && server.seen.filter((s) => s.method === "GET").every((s) => s.abandoned));
+    assert.equal(transport.kind, undefined);
   } finally {
     await server.close();
   }
