@@ -1,7 +1,7 @@
 // Streamable HTTP, client side: each message is a POST to the MCP endpoint, answered with 202, a
 // JSON body or an SSE stream; a GET stream carries what the server sends on its own; a dropped
-// stream is resumed with GET and Last-Event-ID after the server's `retry` delay; a session the
-// server ended is replaced by a fresh initialize. Spec: https://modelcontextprotocol.io/specification/2025-11-25/basic/transports#streamable-http
+// stream is resumed with GET and Last-Event-ID after the server's `retry` delay (backing off:
+// client-reconnect.ts); a session the server ended is replaced by a fresh initialize. Spec: https://modelcontextprotocol.io/specification/2025-11-25/basic/transports#streamable-http
 // Left out: OAuth flows (the caller supplies a bearer token), and the fallback to HTTP+SSE (legacy-client.ts).
 
 import { setTimeout as sleep } from "node:timers/promises";
