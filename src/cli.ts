@@ -12,7 +12,7 @@ import type { Transport } from "./protocol/transport.js";
 import { HttpClientTransport } from "./http/legacy-client.js";
 import { StdioClientTransport } from "./transports/stdio-client.js";
 import { parseCommandLine, UsageError, USAGE, type CliOptions, type CommandLine, type ServerLocation } from "./cli/arguments.js";
-import { runCommand } from "./cli/commands.js";
+import { renderResult, runCommand } from "./cli/commands.js";
 import { describeFailure, ExitCode, step } from "./cli/failures.js";
 import { cliTrace } from "./cli/trace.js";
 
@@ -55,7 +55,7 @@ async function main(argv: string[]): Promise<number> {
       await step("logging/setLevel", () => client.setLoggingLevel(level));
     }
     const outcome = await runCommand(client, command);
-    await print(JSON.stringify(outcome.result, null, 2));
+    await print(renderResult(outcome));
     return outcome.exitCode;
   } catch (error) {
     printError(`mcp-wire: ${describeFailure(error)}`);

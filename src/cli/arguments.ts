@@ -222,6 +222,7 @@ function parseCommand(name: string, rest: string[]): Command {
     }
     case "request": {
       count(1, 2, "<method> [PARAMS_JSON]");
+      if (rest[0] === "") throw new UsageError("request: a method name is required");
       return rest.length === 1 ? { name, method: rest[0] } : { name, method: rest[0], params: jsonObject("request: PARAMS_JSON", rest[1]) };
     }
     default:

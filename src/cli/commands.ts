@@ -7,46 +7,58 @@
 import type { CallOptions, McpClient } from "../client/client.js";
 import { isObject } from "../jsonrpc/messages.js";
 import type { Command, ToolArguments } from "./arguments.js";
-import { ExitCode, step } from "./failures.js";
+import { ExitCode, step, StepFailure } from "./failures.js";
 
 export interface CommandOutcome {
   /** Printed as JSON on stdout. */
   result: unknown;
   exitCode: number;
+  /** The step that produced the result. */
+  step: string;
 }
 
 export async function runCommand(client: McpClient, command: Command, options: CallOptions = {}): Promise<CommandOutcome> {
-  const ok = (result: unknown): CommandOutcome => ({ result, exitCode: ExitCode.ok });
+  const run = async (name: string, call: () => Promise<unknown>): Promise<CommandOutcome> =>
+    ({ result: await step(name, call), exitCode: ExitCode.ok, step: name });
   switch (command.name) {
     case "tools":
-      return ok({ tools: await step("tools/list", () => client.listAllTools(options)) });
+      return run("tools/list", async () => ({ tools: await client.listAllTools(options) }));
     case "call": {
       const args = await toolArguments(client, command.tool, command.args, options);
       const result = await step("tools/call", () => client.callTool(command.tool, args, options));
       // Spec (server/tools#error-handling): a tool's own failure is a result with isError, not a protocol error.
-      return { result, exitCode: result.isError === true ? ExitCode.toolError : ExitCode.ok };
+      return { result, exitCode: result.isError === true ? ExitCode.toolError : ExitCode.ok, step: "tools/call" };
     }
     case "resources":
-      return ok({ resources: await step("resources/list", () => client.listAllResources(options)) });
+      return run("resources/list", async () => ({ resources: await client.listAllResources(options) }));
     case "read":
-      return ok(await step("resources/read", () => client.readResource(command.uri, options)));
+      return run("resources/read", () => client.readResource(command.uri, options));
     case "templates":
-      return ok({ resourceTemplates: await step("resources/templates/list", () => client.listAllResourceTemplates(options)) });
+      return run("resources/templates/list", async () => ({ resourceTemplates: await client.listAllResourceTemplates(options) }));
     case "prompts":
-      return ok({ prompts: await step("prompts/list", () => client.listAllPrompts(options)) });
+      return run("prompts/list", async () => ({ prompts: await client.listAllPrompts(options) }));
     case "get": {
       const args = Object.keys(command.args).length > 0 ? command.args : undefined;
-      return ok(await step("prompts/get", () => client.getPrompt(command.prompt, args, options)));
+      return run("prompts/get", () => client.getPrompt(command.prompt, args, options));
     }
     case "complete": {
       const params = { ref: command.ref, argument: { name: command.argument, value: command.value } };
-      return ok(await step("completion/complete", () => client.complete(params, options)));
+      return run("completion/complete", () => client.complete(params, options));
     }
     case "ping":
-      await step("ping", () => client.ping(options));
-      return ok({});
+      return run("ping", async () => (await client.ping(options), {}));
     case "request":
-      return ok(await step(command.method, () => client.request(command.method, command.params, options)));
+      return run(command.method, () => client.request(command.method, command.params, options));
+  }
+}
+
+/** The result as printed. One too deeply nested for JSON.stringify fails its step, not the program. */
+export function renderResult(outcome: CommandOutcome): string {
+  try {
+    return JSON.stringify(outcome.result, null, 2);
+  } catch (error) {
+    if (!(error instanceof RangeError)) throw error;
+    throw new StepFailure(outcome.step, new Error("the result is nested too deeply to print"));
   }
 }
 

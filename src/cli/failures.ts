@@ -42,7 +42,7 @@ export function describeFailure(error: unknown): string {
   // A process that never started or has ended is the real story, whatever request noticed it:
   // the pending call's ConnectionClosedError carries it as its cause.
   const spawn = findCause(cause, SpawnError);
-  if (spawn) return `spawn failed: could not start ${JSON.stringify(spawn.command)}: ${messageOf(spawn.cause)}`;
+  if (spawn) return `spawn failed: ${spawn.problem}`;
   if (cause instanceof HandshakeTimeoutError) return `handshake timed out after ${cause.afterMs} ms: the server did not answer initialize`;
   if (cause instanceof VersionRefusedError) {
     return `version refused: the server chose protocol version ${JSON.stringify(cause.serverVersion)}, ` +

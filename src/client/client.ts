@@ -21,6 +21,7 @@ import { isSupportedVersion, LATEST_PROTOCOL_VERSION, SUPPORTED_PROTOCOL_VERSION
 import { HandshakeTimeoutError, NotConnectedError, ServerCapabilityError, VersionRefusedError } from "./errors.js";
 import { declaredClientCapabilities, serverRequestRows, type ClientHandlers } from "./handlers.js";
 import { collectPages, type ListCache } from "./lists.js";
+import { isRenewing, SessionSetup } from "./session-setup.js";
 
 export interface ClientOptions extends ClientHandlers {
   /** How long the server has to answer initialize (default 5 s). */
@@ -41,7 +42,9 @@ export type CallOptions = RequestOptions;
 /**
  * Events: "toolsChanged", "resourcesChanged", "promptsChanged" (the server's lists changed),
  * "resourceUpdated" (uri), "log" (LoggingMessageNotificationParams), "elicitationComplete" (the id
- * of a URL-mode elicitation the user accepted), "close" (cause?).
+ * of a URL-mode elicitation the user accepted), "close" (cause?), "sessionRenewed" (Error[]: the
+ * transport opened a new session after the server ended the old one, and the subscriptions and
+ * log level set through this client were sent again; the array lists what could not be restored).
  */
 export class McpClient extends EventEmitter {
   readonly info: Implementation;
@@ -52,6 +55,7 @@ export class McpClient extends EventEmitter {
   /** Counts list_changed notifications, so a listing that raced one is not cached. */
   #listGeneration = 0;
   readonly #openUrlElicitations = new Set<string>();
+  readonly #setup = new SessionSetup();
 
   constructor(info: Implementation, options: ClientOptions = {}) {
     super();
@@ -70,12 +74,14 @@ export class McpClient extends EventEmitter {
     if (this.isConnected) throw new Error("connect: the client is already connected; close() it first");
     this.#initialized = undefined;
     for (const key of Object.keys(this.#lists)) delete this.#lists[key as keyof ListCache];
+    this.#setup.clear();
     const connection = new Connection(transport, {
       dispatcher: new Dispatcher([...serverRequestRows(this.#options, this.#openUrlElicitations), ...this.#notificationRows()]),
       onProblem: this.#options.onProblem,
     });
     this.#connection = connection;
     connection.onClose((cause) => this.emit("close", cause));
+    if (isRenewing(transport)) transport.onNewSession(() => void this.#restoreSetup(connection));
     connection.start();
 
     const requested = this.#options.protocolVersion ?? LATEST_PROTOCOL_VERSION;
@@ -163,10 +169,12 @@ export class McpClient extends EventEmitter {
   /** Subscribes to a resource; "resourceUpdated" events then carry its URI. */
   async subscribe(uri: string, options?: CallOptions): Promise<void> {
     await this.request("resources/subscribe", { uri }, options);
+    this.#setup.subscribed(uri);
   }
 
   async unsubscribe(uri: string, options?: CallOptions): Promise<void> {
     await this.request("resources/unsubscribe", { uri }, options);
+    this.#setup.unsubscribed(uri);
   }
 
   listPrompts(cursor?: string, options?: CallOptions): Promise<{ prompts: Prompt[]; nextCursor?: string }> {
@@ -187,12 +195,20 @@ export class McpClient extends EventEmitter {
 
   async setLoggingLevel(level: LoggingLevel, options?: CallOptions): Promise<void> {
     await this.request("logging/setLevel", { level }, options);
+    this.#setup.levelSet(level);
   }
 
   /** Tells the server the roots changed, so it asks again (roots/list). */
   async rootsChanged(): Promise<void> {
     // Spec (client/roots#root-list-changes): sent when roots change, if listChanged was declared.
     if (this.#options.roots && this.isConnected) await this.#connection!.notify("notifications/roots/list_changed");
+  }
+
+  /** The transport started a new session by itself: set up again what the application had. */
+  async #restoreSetup(connection: Connection): Promise<void> {
+    if (connection !== this.#connection || !this.isConnected) return;
+    const failures = await this.#setup.restore((method, params) => this.request(method, params));
+    this.emit("sessionRenewed", failures);
   }
 
   /** A whole list from the cache, or fetched and cached unless the list changed meanwhile. */

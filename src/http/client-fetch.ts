@@ -17,6 +17,11 @@ export interface HttpClientOptions {
   fetch?: typeof fetch;
   /** Problems nobody is waiting on, such as a GET stream the server refused. */
   onProblem?: (message: string) => void;
+  /**
+   * The largest message accepted from the server, in bytes (default 64 MiB, as on stdio): a JSON
+   * body, one SSE event, one SSE line. Past it the transport stops reading and the call fails.
+   */
+  maxMessageBytes?: number;
 }
 
 /** The server answered with an HTTP error status. Local: never sent on the wire. */
@@ -52,6 +57,14 @@ export class HttpProtocolError extends Error {
   }
 }
 
+/** The server sent more than maxMessageBytes in one message; we stopped reading it. Local. */
+export class MessageTooLargeError extends Error {
+  constructor(readonly step: string, what: string, readonly limit: number) {
+    super(`${step}: ${what} from the server passed the limit of ${limit} bytes (maxMessageBytes); stopped reading`);
+    this.name = "MessageTooLargeError";
+  }
+}
+
 /** The transport was closed while the request was under way. */
 export class HttpTransportClosedError extends Error {
   constructor(step: string) {
@@ -69,21 +82,103 @@ export async function requestHeaders(options: HttpClientOptions, own: Record<str
   return headers;
 }
 
-/** fetch, with a failure to connect turned into an HttpNetworkError that names the step. */
-export async function fetchStep(options: HttpClientOptions, step: string, url: URL, init: RequestInit): Promise<Response> {
-  try {
-    return await (options.fetch ?? fetch)(url, init);
-  } catch (error) {
-    if (init.signal?.aborted) throw error;
-    throw new HttpNetworkError(step, url, error);
+/** A redirect the client will not follow. Local: never sent on the wire. */
+export class HttpRedirectError extends Error {
+  constructor(step: string, reason: string) {
+    super(`${step}: ${reason}`);
+    this.name = "HttpRedirectError";
   }
 }
+
+/** A server pointed us at another origin (a redirect, the legacy endpoint). Local: never sent on the wire. */
+export class CrossOriginError extends Error {
+  constructor(step: string, what: string, readonly to: URL, from: URL) {
+    super(`${step}: the ${what} ${to.origin} is on another origin; not followed, so that our headers and session stay on ${from.origin}`);
+    this.name = "CrossOriginError";
+  }
+}
+
+/**
+ * The one rule for every place a server tells us where to go next: the same origin only, so that
+ * the caller's headers (credentials, perhaps), the token, the session id and the messages never
+ * reach a host the caller did not name.
+ */
+export function assertSameOrigin(step: string, what: string, to: URL, from: URL): void {
+  if (to.origin !== from.origin) throw new CrossOriginError(step, what, to, from);
+}
+
+/** How many same-origin redirects one request may take. */
+export const MAX_REDIRECTS = 5;
+
+/**
+ * fetch, with a failure to connect turned into an HttpNetworkError that names the step, and our
+ * own redirect rule: only to the same origin (assertSameOrigin), at most MAX_REDIRECTS, and only
+ * with the method and body kept (307, 308; 301-303 only for GET: they would turn a POST into a
+ * GET and lose the message). Refusing outright would break a server moved to a new path;
+ * following across origins is what leaked credentials.
+ */
+export async function fetchStep(options: HttpClientOptions, step: string, url: URL, init: RequestInit): Promise<Response> {
+  let at = url;
+  for (let hops = 0; ; hops++) {
+    let response: Response;
+    try {
+      response = await (options.fetch ?? fetch)(at, { ...init, redirect: "manual" });
+    } catch (error) {
+      if (init.signal?.aborted) throw error;
+      throw new HttpNetworkError(step, at, error);
+    }
+    const location = response.headers.get("location");
+    if (![301, 302, 303, 307, 308].includes(response.status) || location === null) return response;
+    discard(response);
+    const next = new URL(location, at);
+    assertSameOrigin(step, `redirect (${response.status}) to`, next, url);
+    if (response.status < 307 && (init.method ?? "GET") !== "GET") {
+      throw new HttpRedirectError(step, `the server answered ${init.method} with redirect ${response.status}, which would turn it into a GET; only 307 and 308 keep the message`);
+    }
+    if (hops === MAX_REDIRECTS) throw new HttpRedirectError(step, `more than ${MAX_REDIRECTS} redirects`);
+    at = next;
+  }
+}
+
+/** Reads a JSON body of at most `limit` bytes. A read that breaks off rejects as fetch reports it. */
+export async function readJsonBody(response: Response, step: string, limit: number): Promise<string> {
+  // Spec (basic/transports): a body is one JSON-RPC message (or batch); ours is bounded like a stdio line.
+  if (Number(response.headers.get("content-length")) > limit) {
+    discard(response);
+    throw new MessageTooLargeError(step, "a JSON body", limit);
+  }
+  const { text, complete } = await readUpTo(response, limit);
+  if (!complete) throw new MessageTooLargeError(step, "a JSON body", limit);
+  return text;
+}
+
+/** The body as text, stopping (and releasing the connection) once it passes `limit` bytes. */
+async function readUpTo(response: Response, limit: number): Promise<{ text: string; complete: boolean }> {
+  if (!response.body) return { text: "", complete: true };
+  const reader = response.body.getReader();
+  const chunks: Uint8Array[] = [];
+  let bytes = 0;
+  try {
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) return { text: new TextDecoder().decode(Buffer.concat(chunks)), complete: true };
+      bytes += value.byteLength;
+      if (bytes > limit) return { text: new TextDecoder().decode(Buffer.concat(chunks)), complete: false };
+      chunks.push(value);
+    }
+  } finally {
+    void reader.cancel().catch(() => {});
+  }
+}
+
+/** How much of an error response is read for its reason. */
+const REASON_BYTES = 64 * 1024;
 
 /** Reads the body of an error response for the server's reason: a JSON-RPC error message, or short text. */
 export async function statusError(step: string, response: Response): Promise<HttpStatusError> {
   let text = "";
   try {
-    text = await response.text();
+    text = (await readUpTo(response, REASON_BYTES)).text;
   } catch {
     // The reason is a courtesy; the status alone still says what happened.
   }
@@ -96,6 +191,16 @@ export async function statusError(step: string, response: Response): Promise<Htt
     if (line !== "" && !/^\s*</.test(line)) reason = line.length > 200 ? `${line.slice(0, 200)}...` : line;
   }
   return new HttpStatusError(step, response.status, response.statusText, reason);
+}
+
+/**
+ * Aborts `controller` when `signal` fires (at once if it already has). The listener goes with the
+ * signal, which belongs to one request. (AbortSignal.any would do, but Node 20.0 lacks it.)
+ */
+export function followAbort(controller: AbortController, signal: AbortSignal | undefined): void {
+  if (!signal) return;
+  if (signal.aborted) controller.abort(signal.reason);
+  else signal.addEventListener("abort", () => controller.abort(signal.reason), { once: true });
 }
 
 /** Drops a body we do not need, so its connection is released. */

@@ -1,35 +1,26 @@
 // Streamable HTTP, client side: each message is a POST to the MCP endpoint, answered with 202, a
 // JSON body or an SSE stream; a GET stream carries what the server sends on its own; a dropped
-// stream is resumed with GET and Last-Event-ID after the server's `retry` delay; a session the
-// server ended is replaced by a fresh initialize. Spec: https://modelcontextprotocol.io/specification/2025-11-25/basic/transports#streamable-http
+// stream is resumed with GET and Last-Event-ID after the server's `retry` delay (backing off:
+// client-reconnect.ts); a session the server ended is replaced by a fresh initialize. Spec: https://modelcontextprotocol.io/specification/2025-11-25/basic/transports#streamable-http
 // Left out: OAuth flows (the caller supplies a bearer token), and the fallback to HTTP+SSE (legacy-client.ts).
 
 import { setTimeout as sleep } from "node:timers/promises";
-import { encodeMessage, isObject, type JSONRPCMessage, type RequestId } from "../jsonrpc/messages.js";
-import type { Transport, TransportHandlers } from "../protocol/transport.js";
+import { DEFAULT_MAX_MESSAGE_BYTES } from "../jsonrpc/framing.js";
+import { isObject, type JSONRPCMessage, type RequestId } from "../jsonrpc/messages.js";
+import type { SendOptions, Transport, TransportHandlers } from "../protocol/transport.js";
 import {
-  discard, fetchStep, HttpNetworkError, HttpProtocolError, HttpTransportClosedError, isEventStream, isJson, requestHeaders,
-  SessionEndedError, statusError, type HttpClientOptions, type HttpStatusError,
+  discard, fetchStep, followAbort, HttpNetworkError, HttpProtocolError, HttpTransportClosedError, isEventStream, isJson, MessageTooLargeError,
+  readJsonBody, requestHeaders, SessionEndedError, statusError, type HttpClientOptions, type HttpStatusError,
 } from "./client-fetch.js";
-import { readEvents, SseParser } from "./sse-parser.js";
+import { Reconnects, type ReconnectOptions } from "./client-reconnect.js";
+import { answersIn, describe, type Outgoing } from "./client-messages.js";
+import { readEvents, SseLimitError, SseParser } from "./sse-parser.js";
 
-export interface StreamableHttpClientOptions extends HttpClientOptions {
+export interface StreamableHttpClientOptions extends HttpClientOptions, ReconnectOptions {
   /** Open the GET stream for the server's own messages once initialized (default true). */
   listen?: boolean;
-  /** The wait before reconnecting a dropped stream when the server sent no `retry` (default 1000 ms). */
-  retryMs?: number;
   /** How long close() waits for the DELETE that ends the session (default 2000 ms). */
   closeTimeoutMs?: number;
-}
-
-/** One outgoing message, as the transport needs to know it. */
-interface Outgoing {
-  text: string;
-  /** The method, or "response <id>"; errors name it. */
-  step: string;
-  /** The requests in it; their POST lasts until each is answered. */
-  ids: RequestId[];
-  initialize: boolean;
 }
 
 const POST_ACCEPT = "application/json, text/event-stream";
@@ -51,10 +42,13 @@ export class StreamableHttpClientTransport implements Transport {
   readonly #inFlight = new Set<AbortController>();
   #listener: AbortController | undefined;
   #closed = false;
+  readonly #newSessionListeners: (() => void)[] = [];
+  readonly #maxMessageBytes: number;
 
   constructor(url: string | URL, options: StreamableHttpClientOptions = {}) {
     this.url = new URL(url);
     this.#options = options;
+    this.#maxMessageBytes = options.maxMessageBytes ?? DEFAULT_MAX_MESSAGE_BYTES;
   }
 
   /** The MCP-Session-Id the server assigned, if any. Spec (security): never log it. */
@@ -66,8 +60,19 @@ export class StreamableHttpClientTransport implements Transport {
     this.#handlers = handlers;
   }
 
-  /** Resolves once the server has taken the message and, for a request, answered it. */
-  async send(message: JSONRPCMessage | JSONRPCMessage[]): Promise<void> {
+  /**
+   * Called each time the transport has opened a new session on its own, after the server ended
+   * the old one: what the client had set up there (subscriptions, log level) is gone.
+   */
+  onNewSession(listener: () => void): void {
+    this.#newSessionListeners.push(listener);
+  }
+
+  /**
+   * Resolves once the server has taken the message and, for a request, answered it. The request's
+   * POST (and its response stream) is aborted when `options.signal` fires: the caller stopped waiting.
+   */
+  async send(message: JSONRPCMessage | JSONRPCMessage[], options?: SendOptions): Promise<void> {
     const outgoing = describe(message);
     if (this.#closed) throw new HttpTransportClosedError(outgoing.step);
     if (outgoing.initialize) {
@@ -76,13 +81,8 @@ export class StreamableHttpClientTransport implements Transport {
       this.#sessionId = undefined;
       this.#sessionLost = false;
     }
+    await this.#post(outgoing, options?.signal);
     const method = Array.isArray(message) || !("method" in message) ? undefined : message.method;
-    try {
-      await this.#post(outgoing);
-    } finally {
-      // Spec (utilities/cancellation): the cancel notification went out first; now stop waiting.
-      if (method === "notifications/cancelled" && !Array.isArray(message)) this.#forget((message as { params?: { requestId?: unknown } }).params?.requestId);
-    }
     if (method === "notifications/initialized" && this.#options.listen !== false) void this.#listen();
   }
 
@@ -106,16 +106,16 @@ export class StreamableHttpClientTransport implements Transport {
   }
 
   /** Sends one message; on a 404 for our session, opens a new session and sends it once more. */
-  async #post(outgoing: Outgoing, mayReplay = true): Promise<void> {
-    if (!outgoing.initialize && (this.#sessionLost || this.#reinitializing)) await (this.#reinitializing ??= this.#reinitialize());
-    const controller = this.#begin();
+  async #post(outgoing: Outgoing, signal: AbortSignal | undefined, mayReplay = true): Promise<void> {
+    if (!outgoing.initialize) await this.#newSession(signal);
+    const controller = this.#begin(signal);
     try {
       await this.#exchange(outgoing, controller, (text) => this.#receive(text));
     } catch (error) {
       if (this.#closed) throw new HttpTransportClosedError(outgoing.step);
       // Spec (transports#session-management): on 404 for a request carrying a session id, the
       // client MUST start a new session with a fresh initialize (in #post, before the resend).
-      if (error instanceof SessionEndedError && mayReplay) return await this.#post(outgoing, false);
+      if (error instanceof SessionEndedError && mayReplay) return await this.#post(outgoing, signal, false);
       throw error;
     } finally {
       this.#end(controller, outgoing.ids);
@@ -142,9 +142,9 @@ export class StreamableHttpClientTransport implements Transport {
     }
     let text: string;
     try {
-      text = await response.text();
+      text = await readJsonBody(response, step, this.#maxMessageBytes);
     } catch (error) {
-      if (controller.signal.aborted) throw error;
+      if (controller.signal.aborted || error instanceof MessageTooLargeError) throw error;
       throw new HttpNetworkError(step, this.url, error);
     }
     deliver(text);
@@ -158,24 +158,33 @@ export class StreamableHttpClientTransport implements Transport {
   async #follow(response: Response, step: string, ids: RequestId[] | undefined, signal: AbortSignal, deliver: (text: string) => void): Promise<void> {
     const answered = () => ids !== undefined && ids.every((id) => !this.#waiting.has(id));
     let lastEventId: string | undefined;
-    let retryMs = this.#options.retryMs ?? 1000;
+    const reconnects = new Reconnects(this.#options, ids !== undefined);
     for (;;) {
-      const parser = new SseParser();
+      const parser = new SseParser({ maxEventBytes: this.#maxMessageBytes });
+      let delivered = false;
       try {
         // Streamable HTTP sends unnamed events; a priming event (an id, empty data) carries no message.
-        await readEvents(response.body!, parser, (event) => void (event.event === "message" && event.data !== "" && deliver(event.data)), answered);
+        await readEvents(response.body!, parser, (event) => {
+          if (event.event !== "message" || event.data === "") return;
+          delivered = true;
+          deliver(event.data);
+        }, answered);
       } catch (error) {
         if (signal.aborted) throw error;
+        if (error instanceof SseLimitError) throw new MessageTooLargeError(step, error.what, error.limit);
         // A dropped connection is not the end of the stream (and never a cancellation): resume below.
       }
       lastEventId = parser.lastEventId ?? lastEventId;
-      retryMs = parser.retry ?? retryMs;
       if (answered() || this.#closed) return;
       if (ids !== undefined && lastEventId === undefined) {
         throw new HttpProtocolError(`${step}: the server ended the response stream before answering, with no event id to resume from`);
       }
+      const delay = reconnects.ended(delivered, parser.retry);
+      if (delay === undefined) {
+        throw new HttpProtocolError(`${step}: the server ended the response stream ${reconnects.quiet} times in a row without a message; gave up`);
+      }
       // Spec (transports#sending-messages-to-the-server, SEP-1699): the client MUST wait `retry` ms before reconnecting.
-      await sleep(retryMs, undefined, { signal });
+      await sleep(delay, undefined, { signal });
       // Spec (transports#resumability-and-redelivery): resume with GET and Last-Event-ID, whether the stream came from POST or GET.
       const sent = this.#sessionId;
       response = await this.#request("GET", step, signal, { accept: "text/event-stream", "last-event-id": lastEventId });
@@ -213,11 +222,26 @@ export class StreamableHttpClientTransport implements Transport {
     }
   }
 
+  /**
+   * Waits while a new session is opened, if the old one ended. The attempt belongs to the message
+   * that started it and stops when its sender stops waiting (a server that stalls must not hold
+   * it forever); a message that was waiting on an abandoned attempt starts its own.
+   */
+  async #newSession(signal: AbortSignal | undefined): Promise<void> {
+    while (this.#sessionLost || this.#reinitializing) {
+      try {
+        await (this.#reinitializing ??= this.#reinitialize(signal));
+      } catch (error) {
+        if (!(error instanceof AbandonedAttempt) || signal?.aborted) throw error;
+      }
+    }
+  }
+
   /** Resends the initialize request seen earlier, without a session id, then notifications/initialized. */
-  async #reinitialize(): Promise<void> {
+  async #reinitialize(signal: AbortSignal | undefined): Promise<void> {
     const initialize = this.#initialize!;
     this.#listener?.abort();
-    const controller = this.#begin();
+    const controller = this.#begin(signal);
     try {
       this.#sessionLost = false;
       const init: Outgoing = { text: initialize.text, step: "initialize (new session)", ids: [initialize.id], initialize: true };
@@ -226,19 +250,20 @@ export class StreamableHttpClientTransport implements Transport {
       await this.#exchange(describe({ jsonrpc: "2.0", method: "notifications/initialized" }), controller, (text) => this.#receive(text));
     } catch (error) {
       this.#sessionLost = true;
-      throw error;
+      if (this.#closed) throw new HttpTransportClosedError("initialize (new session)");
+      throw controller.signal.aborted ? new AbandonedAttempt() : error;
     } finally {
       this.#end(controller, [initialize.id]);
       this.#reinitializing = undefined;
     }
     if (this.#options.listen !== false) void this.#listen();
+    for (const listener of this.#newSessionListeners) listener();
   }
 
   /** Hands a message to the connection, noting the answers in it (and the negotiated version). */
   #receive(text: string, swallow?: RequestId): void {
     let swallowed = false;
-    for (const item of parseItems(text)) {
-      if (!isObject(item) || "method" in item || (typeof item.id !== "string" && typeof item.id !== "number")) continue;
+    for (const item of answersIn(text)) {
       this.#waiting.delete(item.id);
       if (this.#initialize && item.id === this.#initialize.id && isObject(item.result) && typeof item.result.protocolVersion === "string") {
         this.#protocolVersion = item.result.protocolVersion;
@@ -270,17 +295,11 @@ export class StreamableHttpClientTransport implements Transport {
     return new SessionEndedError(error);
   }
 
-  /** The request was cancelled: stop reading its stream (which the server may keep open). */
-  #forget(requestId: unknown): void {
-    if (typeof requestId !== "string" && typeof requestId !== "number") return;
-    const controller = this.#waiting.get(requestId);
-    this.#waiting.delete(requestId);
-    controller?.abort();
-  }
-
-  #begin(): AbortController {
+  /** A controller for one request or stream, aborted by close() and by the sender's own signal. */
+  #begin(signal?: AbortSignal): AbortController {
     const controller = new AbortController();
     this.#inFlight.add(controller);
+    followAbort(controller, signal);
     return controller;
   }
 
@@ -290,19 +309,10 @@ export class StreamableHttpClientTransport implements Transport {
   }
 }
 
-function describe(message: JSONRPCMessage | JSONRPCMessage[]): Outgoing {
-  const items = Array.isArray(message) ? message : [message];
-  const ids = items.flatMap((item) => ("method" in item && "id" in item ? [item.id] : []));
-  const first = items[0];
-  const step = first === undefined ? "batch" : "method" in first ? first.method : `response ${JSON.stringify(first.id)}`;
-  return { text: encodeMessage(message), step, ids, initialize: !Array.isArray(message) && step === "initialize" && ids.length === 1 };
-}
-
-function parseItems(text: string): unknown[] {
-  try {
-    const value: unknown = JSON.parse(text);
-    return Array.isArray(value) ? value : [value];
-  } catch {
-    return [];
+/** A new session's initialize was aborted because the message it was opened for is no longer awaited. */
+class AbandonedAttempt extends Error {
+  constructor() {
+    super("initialize (new session): abandoned, its sender stopped waiting");
+    this.name = "AbandonedAttempt";
   }
 }

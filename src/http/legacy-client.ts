@@ -6,13 +6,13 @@
 
 import type { JSONRPCMessage } from "../jsonrpc/messages.js";
 import { encodeMessage } from "../jsonrpc/messages.js";
-import type { Transport, TransportHandlers } from "../protocol/transport.js";
+import type { SendOptions, Transport, TransportHandlers } from "../protocol/transport.js";
 import {
-  discard, fetchStep, HttpNetworkError, HttpProtocolError, HttpStatusError, HttpTransportClosedError, isEventStream, requestHeaders,
-  statusError, type HttpClientOptions,
+  assertSameOrigin, discard, fetchStep, followAbort, HttpNetworkError, HttpProtocolError, HttpStatusError, HttpTransportClosedError, isEventStream, MessageTooLargeError,
+  requestHeaders, statusError, type HttpClientOptions,
 } from "./client-fetch.js";
 import { StreamableHttpClientTransport, type StreamableHttpClientOptions } from "./client-transport.js";
-import { readEvents, SseParser } from "./sse-parser.js";
+import { readEvents, SseLimitError, SseParser } from "./sse-parser.js";
 
 export interface LegacySseClientOptions extends HttpClientOptions {
   /** How long to wait for the `endpoint` event after the stream opens (default 10 s). */
@@ -35,10 +35,16 @@ export class LegacySseClientTransport implements Transport {
     this.#options = options;
   }
 
-  /** Opens the event stream at `url` and waits for the server to name its POST endpoint. */
-  static async open(url: string | URL, options: LegacySseClientOptions = {}): Promise<LegacySseClientTransport> {
+  /**
+   * Opens the event stream at `url` and waits for the server to name its POST endpoint. `signal`
+   * gives up the wait (the stream with it) until the endpoint has come.
+   */
+  static async open(url: string | URL, options: LegacySseClientOptions = {}, signal?: AbortSignal): Promise<LegacySseClientTransport> {
     const sseUrl = new URL(url);
     const stream = new AbortController();
+    const giveUp = () => stream.abort(signal?.reason);
+    if (signal?.aborted) giveUp();
+    signal?.addEventListener("abort", giveUp, { once: true });
     const timeoutMs = options.endpointTimeoutMs ?? 10_000;
     const timer = setTimeout(() => stream.abort(new HttpProtocolError(`GET ${sseUrl.pathname}: no endpoint event within ${timeoutMs} ms`)), timeoutMs);
     try {
@@ -51,14 +57,17 @@ export class LegacySseClientTransport implements Transport {
       }
       return await new Promise<LegacySseClientTransport>((resolve, reject) => {
         let transport: LegacySseClientTransport | undefined;
-        const parser = new SseParser();
+        const parser = new SseParser({ maxEventBytes: options.maxMessageBytes });
         const onEvent = (event: { event: string; data: string }) => {
           if (transport) return transport.#receive(event.event, event.data);
           // Spec (2024-11-05 transports#http-with-sse): the first event MUST be `endpoint`, naming where to POST.
           if (event.event !== "endpoint") return reject(new HttpProtocolError(`GET ${sseUrl.pathname}: the first event is "${event.event}", not "endpoint"`));
           const endpoint = new URL(event.data, sseUrl);
-          // Our headers (a token, perhaps) must not follow a server's pointer to another origin.
-          if (endpoint.origin !== sseUrl.origin) return reject(new HttpProtocolError(`GET ${sseUrl.pathname}: the endpoint ${endpoint.origin} is on another origin`));
+          try {
+            assertSameOrigin(`GET ${sseUrl.pathname}`, "endpoint", endpoint, sseUrl);
+          } catch (error) {
+            return reject(error);
+          }
           transport = new LegacySseClientTransport(endpoint, stream, options);
           clearTimeout(timer);
           resolve(transport);
@@ -66,7 +75,11 @@ export class LegacySseClientTransport implements Transport {
         readEvents(response.body!, parser, onEvent).then(
           () => (transport ? transport.#ended(new HttpProtocolError("http+sse: the server closed the event stream")) : reject(new HttpProtocolError(`GET ${sseUrl.pathname}: the stream ended before the endpoint event`))),
           (error: unknown) => {
-            const cause = stream.signal.aborted && stream.signal.reason instanceof Error ? stream.signal.reason : new HttpNetworkError("http+sse: event stream", sseUrl, error);
+            const cause = stream.signal.aborted && stream.signal.reason instanceof Error
+              ? stream.signal.reason
+              : error instanceof SseLimitError
+                ? new MessageTooLargeError("http+sse: event stream", error.what, error.limit)
+                : new HttpNetworkError("http+sse: event stream", sseUrl, error);
             if (transport) transport.#ended(cause);
             else reject(cause);
           },
@@ -77,6 +90,7 @@ export class LegacySseClientTransport implements Transport {
       throw stream.signal.reason instanceof HttpProtocolError ? stream.signal.reason : error;
     } finally {
       clearTimeout(timer);
+      signal?.removeEventListener("abort", giveUp);
     }
   }
 
@@ -85,12 +99,18 @@ export class LegacySseClientTransport implements Transport {
     for (const text of this.#early.splice(0)) handlers.message(text);
   }
 
-  /** Spec (2024-11-05 transports#http-with-sse): every client message is POSTed to the endpoint; answers come on the stream. */
-  async send(message: JSONRPCMessage | JSONRPCMessage[]): Promise<void> {
+  /**
+   * Spec (2024-11-05 transports#http-with-sse): every client message is POSTed to the endpoint; answers
+   * come on the stream. The POST is aborted when the transport closes or `options.signal` fires.
+   */
+  async send(message: JSONRPCMessage | JSONRPCMessage[], options?: SendOptions): Promise<void> {
     const step = !Array.isArray(message) && "method" in message ? message.method : "response";
     if (this.#closed) throw new HttpTransportClosedError(step);
+    const controller = new AbortController();
+    followAbort(controller, this.#stream.signal);
+    followAbort(controller, options?.signal);
     const headers = await requestHeaders(this.#options, { "content-type": "application/json" });
-    const response = await fetchStep(this.#options, step, this.endpoint, { method: "POST", headers, body: encodeMessage(message) });
+    const response = await fetchStep(this.#options, step, this.endpoint, { method: "POST", headers, body: encodeMessage(message), signal: controller.signal });
     if (!response.ok) throw await statusError(step, response);
     discard(response);
   }
@@ -144,35 +164,41 @@ export class HttpClientTransport implements Transport {
     this.#streamable.start(handlers);
   }
 
-  async send(message: JSONRPCMessage | JSONRPCMessage[]): Promise<void> {
-    if (this.#active) return this.#active.send(message);
-    if (Array.isArray(message) || !("method" in message) || message.method !== "initialize") return this.#streamable.send(message);
+  /** See StreamableHttpClientTransport.onNewSession; an HTTP+SSE session never renews itself. */
+  onNewSession(listener: () => void): void {
+    this.#streamable.onNewSession(listener);
+  }
+
+  async send(message: JSONRPCMessage | JSONRPCMessage[], options?: SendOptions): Promise<void> {
+    if (this.#active) return this.#active.send(message, options);
+    if (Array.isArray(message) || !("method" in message) || message.method !== "initialize") return this.#streamable.send(message, options);
     try {
-      await this.#streamable.send(message);
+      await this.#streamable.send(message, options);
       this.#active = this.#streamable;
       return;
     } catch (error) {
       // Spec (transports#backwards-compatibility): if the POST of initialize fails with 400, 404 or
       // 405, GET the URL and expect an `endpoint` event: then the server speaks HTTP+SSE.
       if (!(error instanceof HttpStatusError && LEGACY_HINTS.has(error.status))) throw error;
-      const legacy = await this.#openLegacy(error);
+      const legacy = await this.#openLegacy(error, options?.signal);
       legacy.start(this.#handlers!);
       this.#active = legacy;
     }
-    await this.#active.send(message);
+    await this.#active.send(message, options);
   }
 
   async close(): Promise<void> {
     await (this.#active ?? this.#streamable).close();
   }
 
-  async #openLegacy(refusal: HttpStatusError): Promise<LegacySseClientTransport> {
+  async #openLegacy(refusal: HttpStatusError, signal: AbortSignal | undefined): Promise<LegacySseClientTransport> {
     const candidates = [this.url, new URL("sse", this.url)].filter((url, at, all) => all.findIndex((other) => other.href === url.href) === at);
     const failures: string[] = [];
     for (const url of candidates) {
       try {
-        return await LegacySseClientTransport.open(url, this.#options);
+        return await LegacySseClientTransport.open(url, this.#options, signal);
       } catch (error) {
+        if (signal?.aborted) throw error;
         failures.push(error instanceof Error ? error.message : String(error));
       }
     }

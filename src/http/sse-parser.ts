@@ -3,12 +3,23 @@
 // lines may end in LF, CRLF or CR. Spec: https://html.spec.whatwg.org/multipage/server-sent-events.html#event-stream-interpretation
 // as used by https://modelcontextprotocol.io/specification/2025-11-25/basic/transports#streamable-http
 // Left out: the BOM and the EventSource object itself (reconnection lives in the transports).
+// An event (and a line) is bounded in bytes: a server that never ends one cannot fill our memory.
+
+import { DEFAULT_MAX_MESSAGE_BYTES } from "../jsonrpc/framing.js";
 
 /** One dispatched event. */
 export interface ReceivedEvent {
   /** The event type; "message" when the server named none. */
   event: string;
   data: string;
+}
+
+/** An event or a line passed the parser's byte limit; the stream cannot be read on. Local. */
+export class SseLimitError extends Error {
+  constructor(readonly what: "an SSE event" | "an SSE line", readonly limit: number) {
+    super(`${what} passed the limit of ${limit} bytes`);
+    this.name = "SseLimitError";
+  }
 }
 
 export class SseParser {
@@ -19,14 +30,23 @@ export class SseParser {
   lastEventId: string | undefined;
   /** The reconnection delay the server asked for, in milliseconds, if it did. */
   retry: number | undefined;
+  /** The largest event (the bytes of its lines), and the largest line of any kind. */
+  readonly maxEventBytes: number;
   #line = "";
+  #lineBytes = 0;
+  /** The bytes of the field lines of the event under way; comment lines are not part of it. */
+  #eventBytes = 0;
   /** The last chunk ended in CR: an LF starting the next chunk belongs to the same line end. */
   #afterCR = false;
   #data: string[] = [];
   #event = "";
   #id: string | undefined;
 
-  /** Takes the next piece of decoded text and returns the events it completed. */
+  constructor(options: { maxEventBytes?: number } = {}) {
+    this.maxEventBytes = options.maxEventBytes ?? DEFAULT_MAX_MESSAGE_BYTES;
+  }
+
+  /** Takes the next piece of decoded text and returns the events it completed; throws SseLimitError past the limit. */
   push(text: string): ReceivedEvent[] {
     const events: ReceivedEvent[] = [];
     let start = 0;
@@ -35,21 +55,35 @@ export class SseParser {
     for (let at = start; at < text.length; at++) {
       const char = text[at];
       if (char !== "\n" && char !== "\r") continue;
-      this.#field(this.#line + text.slice(start, at), events);
+      const piece = text.slice(start, at);
+      this.#count(piece);
+      this.#field(this.#line + piece, events);
       this.#line = "";
+      this.#lineBytes = 0;
       if (char === "\r") {
         if (at + 1 === text.length) this.#afterCR = true;
         else if (text[at + 1] === "\n") at++;
       }
       start = at + 1;
     }
-    this.#line += text.slice(start);
+    const rest = text.slice(start);
+    this.#count(rest);
+    this.#line += rest;
     return events;
+  }
+
+  /** Adds a piece of the line under way to the byte counts, and stops at the limit. */
+  #count(piece: string): void {
+    this.#lineBytes += Buffer.byteLength(piece);
+    const comment = (this.#line || piece).startsWith(":");
+    if (this.#lineBytes > this.maxEventBytes) throw new SseLimitError("an SSE line", this.maxEventBytes);
+    if (!comment && this.#eventBytes + this.#lineBytes > this.maxEventBytes) throw new SseLimitError("an SSE event", this.maxEventBytes);
   }
 
   #field(line: string, events: ReceivedEvent[]): void {
     if (line === "") return this.#dispatch(events);
     if (line.startsWith(":")) return;
+    this.#eventBytes += this.#lineBytes;
     const colon = line.indexOf(":");
     const name = colon === -1 ? line : line.slice(0, colon);
     let value = colon === -1 ? "" : line.slice(colon + 1);
@@ -70,6 +104,7 @@ export class SseParser {
     if (this.#data.length > 0) events.push({ event: this.#event || "message", data: this.#data.join("\n") });
     this.#data = [];
     this.#event = "";
+    this.#eventBytes = 0;
   }
 }
 

@@ -127,6 +127,9 @@ export class Connection {
       message.params = { ...params, _meta: { ...(params?._meta as object), progressToken: id } };
       this.#progressHandlers.set(id, options.onProgress);
     }
+    // Aborted when we stop waiting without an answer (timeout, the caller's abort, the close), so
+    // that a transport holding a POST open for the answer lets it go.
+    const stop = new AbortController();
     // Registered before the write, so that even an immediate response finds its caller.
     const response = this.#pending.track(id, method, {
       signal: options.signal,
@@ -136,17 +139,17 @@ export class Connection {
         if (method !== "initialize") void this.notify("notifications/cancelled", { requestId: id, reason: reason.message });
       },
     });
-    // The response may fail (say, the connection closes) while the write is still under way:
-    // mark it handled now; the `await` below still delivers the failure to the caller.
-    response.catch(() => {});
+    response.catch((error: unknown) => {
+      if (!(error instanceof RpcError)) stop.abort(error);
+    });
+    // Not awaited: an HTTP send lasts until the answer, and a timeout or abort must end the
+    // caller's wait whatever the transport is doing. A write that fails means nothing was sent,
+    // so nothing will answer. (If it failed because we gave up, the request is already settled.)
+    // A caller that aborted before the call sends nothing.
+    if (this.#pending.has(id)) this.#transport.send(message, { relatedRequestId: options.relatedRequestId, signal: stop.signal }).catch((error: unknown) => {
+      this.#pending.fail(id, error instanceof Error ? error : new Error(String(error)));
+    });
     try {
-      try {
-        await this.#transport.send(message, options.relatedRequestId === undefined ? undefined : { relatedRequestId: options.relatedRequestId });
-      } catch (error) {
-        // Nothing was sent, so nothing will answer. (If the write failed because the connection
-        // closed, the request was already rejected with the reason for the close.)
-        this.#pending.fail(id, error instanceof Error ? error : new Error(String(error)));
-      }
       return await response;
     } finally {
       if (options.onProgress) this.#progressHandlers.delete(id);

@@ -4,6 +4,7 @@
 // Spec: https://modelcontextprotocol.io/specification/2025-11-25/basic/lifecycle#stdio
 
 import { spawn, type ChildProcess } from "node:child_process";
+import { statSync } from "node:fs";
 import type { JSONRPCMessage } from "../jsonrpc/messages.js";
 import type { Transport, TransportHandlers } from "../protocol/transport.js";
 import { StreamTransport } from "./stdio.js";
@@ -21,13 +22,22 @@ export interface StdioServerParameters {
   maxMessageBytes?: number;
   /** How long each step of close() waits: after closing stdin, then after SIGTERM (default 2000 ms each). */
   graceMs?: number;
+  /** The longest stderr line kept whole, in bytes (default 64 KiB); a longer one is passed on in pieces. */
+  maxStderrLineBytes?: number;
 }
 
-/** The server could not be started at all (no such command, not executable, ...). */
+/** The server could not be started at all (no such command, not executable, no such working directory, ...). */
 export class SpawnError extends Error {
-  constructor(readonly command: string, cause: Error) {
-    super(`spawn: could not start ${JSON.stringify(command)}: ${cause.message}`, { cause });
+  /** What went wrong, without the "spawn: " in front. */
+  readonly problem: string;
+  constructor(readonly command: string, cause: Error, cwd?: string) {
+    // The OS says ENOENT for a missing working directory too, which reads as a missing command.
+    const problem = (cause as NodeJS.ErrnoException).code === "ENOENT" && cwd !== undefined && !isDirectory(cwd)
+      ? `the working directory ${JSON.stringify(cwd)} does not exist`
+      : `could not start ${JSON.stringify(command)}: ${cause.message}`;
+    super(`spawn: ${problem}`, { cause });
     this.name = "SpawnError";
+    this.problem = problem;
   }
 }
 
@@ -41,7 +51,18 @@ export class ServerExitedError extends Error {
   }
 }
 
+/** The server closed its stdout but did not exit: it can no longer answer. Local: never sent on the wire. */
+export class ServerClosedStdoutError extends Error {
+  constructor(readonly stderrTail: string[]) {
+    const tail = stderrTail.length > 0 ? `; last stderr lines:\n${stderrTail.join("\n")}` : "";
+    super(`the server closed its stdout (it was still running, and was stopped)${tail}`);
+    this.name = "ServerClosedStdoutError";
+  }
+}
+
 const STDERR_TAIL_LINES = 20;
+/** After the server's stdout ends, how long an exit may take to be reported as the exit it is. */
+const EXIT_AFTER_STDOUT_MS = 100;
 /** Children still running, so that they can be stopped if this process exits first. */
 const live = new Set<ChildProcess>();
 let exitHookInstalled = false;
@@ -88,7 +109,7 @@ export class StdioClientTransport implements Transport {
 
     child.once("error", (error) => {
       live.delete(child);
-      this.#finish(new SpawnError(this.parameters.command, error));
+      this.#finish(new SpawnError(this.parameters.command, error, this.parameters.cwd));
     });
     child.once("exit", (code, signal) => {
       live.delete(child);
@@ -104,9 +125,9 @@ export class StdioClientTransport implements Transport {
     this.#stream.start({
       message: (text) => handlers.message(text),
       unreadable: (problem) => handlers.unreadable(problem),
-      // The end of the server's stdout, or a broken pipe, means it is exiting: the exit handler
-      // above reports it with its code and stderr.
-      inputEnded: () => {},
+      // The end of the server's stdout is the end of the connection. A server that is exiting
+      // ends it too: the exit handler above reports that, with its code and stderr.
+      inputEnded: () => this.#stdoutEnded(child),
       close: () => {},
     });
   }
@@ -137,13 +158,29 @@ export class StdioClientTransport implements Transport {
     this.#finish(undefined);
   }
 
+  /** Nothing more can come from the server: fail the calls now rather than at their timeouts, and stop it. */
+  #stdoutEnded(child: ChildProcess): void {
+    if (this.#closing) return;
+    setTimeout(() => {
+      if (this.#closed || child.exitCode !== null || child.signalCode !== null) return;
+      this.#finish(new ServerClosedStdoutError(this.#stderrTail));
+      void this.close();
+    }, EXIT_AFTER_STDOUT_MS);
+  }
+
   #readStderr(child: ChildProcess): void {
     let partial = "";
+    const maxLineBytes = this.parameters.maxStderrLineBytes ?? 64 * 1024;
     child.stderr!.setEncoding("utf8");
     child.stderr!.on("data", (chunk: string) => {
       const lines = (partial + chunk).split("\n");
       partial = lines.pop()!;
       for (const line of lines) this.#stderrLine(line.replace(/\r$/, ""));
+      // A server that writes stderr without ever ending a line must not fill our memory.
+      if (Buffer.byteLength(partial) > maxLineBytes) {
+        this.#stderrLine(partial);
+        partial = "";
+      }
     });
     child.stderr!.on("end", () => partial && this.#stderrLine(partial));
   }
@@ -166,6 +203,14 @@ export class StdioClientTransport implements Transport {
     if (this.#closed) return;
     this.#closed = true;
     this.#handlers?.close(cause);
+  }
+}
+
+function isDirectory(path: string): boolean {
+  try {
+    return statSync(path).isDirectory();
+  } catch {
+    return false;
   }
 }
 

@@ -89,6 +89,7 @@ const refused: { argv: string[]; message: RegExp }[] = [
   { argv: ["tools"], message: /^missing server: put its command after "--"/ },
   { argv: ["tools", "--"], message: /^missing server/ },
   { argv: ["fly", "--", "x"], message: /^unknown command "fly"$/ },
+  { argv: ["request", "", "--", "x"], message: /^request: a method name is required$/ },
   { argv: ["--verbose", "tools", "--", "x"], message: /^unknown option --verbose$/ },
   { argv: ["tools", "extra", "--", "x"], message: /^tools: expected no arguments, got 1 argument$/ },
   { argv: ["read", "--", "x"], message: /^read: expected <uri>, got 0 arguments$/ },

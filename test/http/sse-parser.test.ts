@@ -2,7 +2,7 @@
 // time, and must give the same events, last event id and retry every way.
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { readEvents, SseParser, type ReceivedEvent } from "../../src/http/sse-parser.js";
+import { readEvents, SseLimitError, SseParser, type ReceivedEvent } from "../../src/http/sse-parser.js";
 
 interface Case { name: string; input: string; events: ReceivedEvent[]; lastEventId?: string; retry?: number }
 
@@ -49,3 +49,22 @@ test("sse parser: readEvents decodes bytes split inside a character, and stops w
   await readEvents(body, new SseParser(), (event) => seen.push(event.data), () => seen.length === 2);
   assert.deepEqual(seen, ["✓", "second"]);
 });
+
+const limited: { name: string; input: string; error?: RegExp; events?: number }[] = [
+  { name: "an event exactly at the limit (in bytes) is read", input: `data:${"é".repeat(8)}\n\n`, events: 1 },
+  { name: "a line one byte past the limit", input: `data:${"é".repeat(8)}x`, error: /^an SSE line passed the limit of 21 bytes$/ },
+  { name: "an event past the limit across lines", input: "data:1234567\ndata:1234567\ndata:1234567\n", error: /^an SSE event passed the limit of 21 bytes$/ },
+  { name: "a comment line past the limit", input: `:${"c".repeat(21)}`, error: /^an SSE line passed the limit/ },
+  { name: "comment lines do not add to an event, and each event starts from zero", input: `:${"c".repeat(20)}\n`.repeat(3) + "data:1234567890123456\n\n".repeat(3), events: 3 },
+];
+
+for (const c of limited) {
+  test(`sse parser, limited to 21 bytes: ${c.name}, in any chunking`, () => {
+    for (const chunks of [[c.input], [...c.input]]) {
+      const parser = new SseParser({ maxEventBytes: 21 });
+      const read = () => chunks.flatMap((chunk) => parser.push(chunk)).length;
+      if (c.error) assert.throws(read, (error: unknown) => error instanceof SseLimitError && c.error!.test(error.message));
+      else assert.equal(read(), c.events);
+    }
+  });
+}

@@ -5,7 +5,7 @@ import { fileURLToPath } from "node:url";
 import { McpClient } from "../../src/client/client.js";
 import { HandshakeTimeoutError, VersionRefusedError } from "../../src/client/errors.js";
 import { ConnectionClosedError } from "../../src/jsonrpc/pending.js";
-import { ServerExitedError, SpawnError, StdioClientTransport, type StdioServerParameters } from "../../src/transports/stdio-client.js";
+import { ServerClosedStdoutError, ServerExitedError, SpawnError, StdioClientTransport, type StdioServerParameters } from "../../src/transports/stdio-client.js";
 import { launchCommand, quoteForCmd } from "../../src/transports/windows-command.js";
 
 const MINIMAL = fileURLToPath(new URL("../../fixtures/servers/minimal.mjs", import.meta.url));
@@ -48,6 +48,31 @@ test("stdio client: a server that exits mid-call rejects every pending call at o
   const cause = (await closed) as ServerExitedError;
   assert.equal(cause.code, 3);
   assert.deepEqual(cause.stderrTail, ["fatal: something broke"]);
+});
+
+test("stdio client: a server that closes its stdout but keeps running fails the pending calls at once, and is stopped", { timeout: 10_000 }, async () => {
+  const { transport } = minimal("close-stdout");
+  // Timeouts far beyond the test's own: only the end of stdout can fail the call in time.
+  const client = new McpClient(info, { timeouts: { idleMs: 600_000, maxTotalMs: 600_000 } });
+  await client.connect(transport);
+  const pid = transport.pid!;
+  const closed = new Promise((resolve) => client.once("close", resolve));
+  await assert.rejects(client.callTool("a"), (e: unknown) => e instanceof ConnectionClosedError && e.cause instanceof ServerClosedStdoutError
+    && /^tools\/call: connection closed before the response arrived: the server closed its stdout/.test(e.message));
+  assert.ok((await closed) instanceof ServerClosedStdoutError);
+  assert.ok(await gone(pid), "the server was stopped the way close() does");
+});
+
+test("stdio client: a stderr line that never ends is passed on in pieces, none past the limit plus one read", async () => {
+  const { transport, stderr } = minimal("stderr-flood", { maxStderrLineBytes: 1024 });
+  const client = new McpClient(info);
+  await client.connect(transport);
+  const deadline = Date.now() + 5000;
+  while (!stderr.includes("end") && Date.now() < deadline) await new Promise((r) => setTimeout(r, 10));
+  const pieces = stderr.slice(0, stderr.indexOf("end"));
+  assert.equal(pieces.join(""), "e".repeat(256 * 1024), "nothing lost");
+  assert.ok(pieces.length > 1 && pieces.every((piece) => piece.length <= 1024 + 64 * 1024), `${pieces.length} pieces`);
+  await client.close();
 });
 
 test("stdio client: garbage on the server's stdout is reported, and the connection goes on", async () => {

@@ -1,0 +1,48 @@
+// What the application set up in its session that lives on the server (resource subscriptions and
+// the log level), so that it can be set up again when the transport opens a new session on its
+// own (Streamable HTTP, after the server ended the old one: a 404 for its session id).
+// Spec: https://modelcontextprotocol.io/specification/2025-11-25/basic/transports#session-management
+// (a new session starts empty), server/resources#subscriptions and server/utilities/logging.
+
+import type { LoggingLevel } from "../mcp/logging.js";
+
+/** A transport that may start a new session by itself tells who listens here (see StreamableHttpClientTransport). */
+export interface RenewingTransport {
+  onNewSession(listener: () => void): void;
+}
+
+export function isRenewing(transport: object): transport is RenewingTransport {
+  return typeof (transport as Partial<RenewingTransport>).onNewSession === "function";
+}
+
+type Send = (method: string, params: { [key: string]: unknown }) => Promise<unknown>;
+
+export class SessionSetup {
+  readonly #subscriptions = new Set<string>();
+  #logLevel: LoggingLevel | undefined;
+
+  subscribed(uri: string): void {
+    this.#subscriptions.add(uri);
+  }
+
+  unsubscribed(uri: string): void {
+    this.#subscriptions.delete(uri);
+  }
+
+  levelSet(level: LoggingLevel): void {
+    this.#logLevel = level;
+  }
+
+  clear(): void {
+    this.#subscriptions.clear();
+    this.#logLevel = undefined;
+  }
+
+  /** Sends it all again to a new session; resolves to what failed (nothing, when all was restored). */
+  async restore(send: Send): Promise<Error[]> {
+    const requests = [...this.#subscriptions].map((uri) => send("resources/subscribe", { uri }));
+    if (this.#logLevel !== undefined) requests.push(send("logging/setLevel", { level: this.#logLevel }));
+    const settled = await Promise.allSettled(requests);
+    return settled.flatMap((outcome) => (outcome.status === "rejected" ? [outcome.reason instanceof Error ? outcome.reason : new Error(String(outcome.reason))] : []));
+  }
+}
