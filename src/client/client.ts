@@ -21,7 +21,7 @@ import { isSupportedVersion, LATEST_PROTOCOL_VERSION, SUPPORTED_PROTOCOL_VERSION
 import { HandshakeTimeoutError, NotConnectedError, ServerCapabilityError, VersionRefusedError } from "./errors.js";
 import { declaredClientCapabilities, serverRequestRows, type ClientHandlers } from "./handlers.js";
 import { collectPages, type ListCache } from "./lists.js";
-import { isRenewing, SessionSetup } from "./session-setup.js";
+import { SessionSetup } from "./session-setup.js";
 
 export interface ClientOptions extends ClientHandlers {
   /** How long the server has to answer initialize (default 5 s). */
@@ -81,7 +81,7 @@ export class McpClient extends EventEmitter {
     });
     this.#connection = connection;
     connection.onClose((cause) => this.emit("close", cause));
-    if (isRenewing(transport)) transport.onNewSession(() => void this.#restoreSetup(connection));
+    transport.onNewSession?.(() => void this.#restoreSetup(connection));
     connection.start();
 
     const requested = this.#options.protocolVersion ?? LATEST_PROTOCOL_VERSION;

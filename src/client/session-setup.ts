@@ -6,15 +6,6 @@
 
 import type { LoggingLevel } from "../mcp/logging.js";
 
-/** A transport that may start a new session by itself tells who listens here (see StreamableHttpClientTransport). */
-export interface RenewingTransport {
-  onNewSession(listener: () => void): void;
-}
-
-export function isRenewing(transport: object): transport is RenewingTransport {
-  return typeof (transport as Partial<RenewingTransport>).onNewSession === "function";
-}
-
 type Send = (method: string, params: { [key: string]: unknown }) => Promise<unknown>;
 
 export class SessionSetup {

@@ -32,8 +32,14 @@ export class SseParser {
   retry: number | undefined;
   /** The largest event (the bytes of its lines), and the largest line of any kind. */
   readonly maxEventBytes: number;
-  #line = "";
+  /**
+   * The line under way, in the pieces it arrived in: joined once, when it ends. (Appending to one
+   * string and reading it back per chunk would copy a long line again for every chunk.)
+   */
+  #linePieces: string[] = [];
   #lineBytes = 0;
+  /** Whether the line under way is a comment; known from its first character. */
+  #lineIsComment: boolean | undefined;
   /** The bytes of the field lines of the event under way; comment lines are not part of it. */
   #eventBytes = 0;
   /** The last chunk ended in CR: an LF starting the next chunk belongs to the same line end. */
@@ -57,9 +63,11 @@ export class SseParser {
       if (char !== "\n" && char !== "\r") continue;
       const piece = text.slice(start, at);
       this.#count(piece);
-      this.#field(this.#line + piece, events);
-      this.#line = "";
+      this.#linePieces.push(piece);
+      this.#field(this.#linePieces.join(""), events);
+      this.#linePieces = [];
       this.#lineBytes = 0;
+      this.#lineIsComment = undefined;
       if (char === "\r") {
         if (at + 1 === text.length) this.#afterCR = true;
         else if (text[at + 1] === "\n") at++;
@@ -67,15 +75,18 @@ export class SseParser {
       start = at + 1;
     }
     const rest = text.slice(start);
-    this.#count(rest);
-    this.#line += rest;
+    if (rest !== "") {
+      this.#count(rest);
+      this.#linePieces.push(rest);
+    }
     return events;
   }
 
   /** Adds a piece of the line under way to the byte counts, and stops at the limit. */
   #count(piece: string): void {
     this.#lineBytes += Buffer.byteLength(piece);
-    const comment = (this.#line || piece).startsWith(":");
+    if (this.#lineIsComment === undefined && piece !== "") this.#lineIsComment = piece.startsWith(":");
+    const comment = this.#lineIsComment === true;
     if (this.#lineBytes > this.maxEventBytes) throw new SseLimitError("an SSE line", this.maxEventBytes);
     if (!comment && this.#eventBytes + this.#lineBytes > this.maxEventBytes) throw new SseLimitError("an SSE event", this.maxEventBytes);
   }

@@ -167,7 +167,9 @@ export class Connection {
     try {
       await this.#transport.send(message, options);
     } catch (error) {
-      this.#onProblem(`write failed: ${error instanceof Error ? error.message : String(error)}`);
+      // A write cut short by our own close (say, the cancel of a call that timed out, as the
+      // program exits) is no problem to report: we ended it.
+      if (!this.#closed) this.#onProblem(`write failed: ${error instanceof Error ? error.message : String(error)}`);
     }
   }
 

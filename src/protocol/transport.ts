@@ -60,6 +60,12 @@ export interface Transport {
    */
   pauseInput?(): void;
   resumeInput?(): void;
+  /**
+   * For transports that may open a new session on their own (Streamable HTTP, after the server
+   * ended the old one with a 404): `listener` runs each time they do, since a new session starts
+   * empty and whatever the application set up there must be set up again.
+   */
+  onNewSession?(listener: () => void): void;
 }
 
 /**

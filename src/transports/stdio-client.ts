@@ -137,6 +137,15 @@ export class StdioClientTransport implements Transport {
     await this.#stream.send(message);
   }
 
+  /** The connection has as much of the server's work in flight as it takes: stop reading for now. */
+  pauseInput(): void {
+    this.#stream?.pauseInput();
+  }
+
+  resumeInput(): void {
+    this.#stream?.resumeInput();
+  }
+
   /** Spec (basic/lifecycle#stdio): close stdin, wait, SIGTERM, wait, SIGKILL. Every wait is bounded. */
   async close(): Promise<void> {
     const child = this.#child;

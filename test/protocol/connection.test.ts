@@ -285,3 +285,24 @@ test("connection: requests 1 and \"1\" in flight together are two requests, not 
   await peer.waitForSent(2);
   assert.deepEqual(peer.sent, [{ jsonrpc: "2.0", id: 1, result: { done: true } }, { jsonrpc: "2.0", id: "1", result: { done: true } }]);
 });
+
+test("connection: a failed write is reported while open, but not when our own close cut it short", async () => {
+  const problems: string[] = [];
+  const failures: ((error: Error) => void)[] = [];
+  const transport = {
+    start() {},
+    send: () => new Promise<void>((_resolve, reject) => void failures.push(reject)),
+    async close() {},
+  };
+  const connection = new Connection(transport, { dispatcher: rows(), onProblem: (m) => problems.push(m) });
+  connection.start();
+  const open = connection.notify("note");
+  failures[0]!(new Error("pipe broke"));
+  await open;
+  assert.deepEqual(problems, ["write failed: pipe broke"]);
+  const cut = connection.notify("note");
+  await connection.close();
+  failures[1]!(new Error("the transport is closed"));
+  await cut;
+  assert.deepEqual(problems, ["write failed: pipe broke"]);
+});

@@ -15,3 +15,14 @@ test("trace: unanswered, pauseInput and resumeInput reach the wrapped transport"
   traced.unanswered?.(7);
   assert.deepEqual(inner.unansweredIds, [7]);
 });
+
+test("trace: a listener for new sessions reaches the wrapped transport, so --trace keeps state restoration", () => {
+  const listeners: (() => void)[] = [];
+  const inner = Object.assign(new RawPeer(), { onNewSession: (listener: () => void) => void listeners.push(listener) });
+  const traced = traceTransport(inner, () => {});
+  let renewed = 0;
+  traced.onNewSession?.(() => renewed++);
+  assert.equal(listeners.length, 1);
+  listeners[0]!();
+  assert.equal(renewed, 1);
+});

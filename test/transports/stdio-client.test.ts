@@ -184,3 +184,22 @@ test("stdio client: closing a transport whose server never started returns at on
   await transport.close();
   await transport.close();
 });
+
+test("stdio client: pauseInput holds the server's messages back until resumeInput (the connection's bound on work in flight)", async () => {
+  const { transport } = minimal("normal");
+  const received: string[] = [];
+  transport.start({ message: (text) => void received.push(text), unreadable: () => {}, close: () => {} });
+  try {
+    transport.pauseInput();
+    await transport.send({ jsonrpc: "2.0", id: 1, method: "ping" });
+    // The answer comes at once from this server; paused, it must wait in the pipe.
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    assert.deepEqual(received, []);
+    transport.resumeInput();
+    const deadline = Date.now() + 5000;
+    while (received.length === 0 && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 10));
+    assert.deepEqual(received.map((text) => JSON.parse(text)), [{ jsonrpc: "2.0", id: 1, result: {} }]);
+  } finally {
+    await transport.close();
+  }
+});
