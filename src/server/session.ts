@@ -39,6 +39,8 @@ export interface ServerSessionOptions {
   stateless?: { protocolVersion?: ProtocolVersion };
   /** The most messages one JSON-RPC batch may hold (see batchRefusal in jsonrpc/messages.ts). */
   maxBatchItems?: number;
+  /** The most of the client's messages taken in and not yet finished (see ConnectionOptions.maxInFlight). */
+  maxInFlight?: number;
 }
 
 /** A settled promise, for the many log calls that send nothing. */
@@ -72,7 +74,7 @@ export class ServerSession {
         onInternalError: (method, error) => this.#onProblem(`${method}: handler failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`),
       },
     );
-    this.connection = new Connection(transport, { dispatcher, onProblem: this.#onProblem, maxBatchItems: options.maxBatchItems });
+    this.connection = new Connection(transport, { dispatcher, onProblem: this.#onProblem, maxBatchItems: options.maxBatchItems, maxInFlight: options.maxInFlight });
     this.connection.onClose(() => {
       this.state = "closed";
     });

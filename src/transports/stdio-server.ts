@@ -11,13 +11,15 @@ import { StreamTransport, type StreamTransportOptions } from "./stdio.js";
 export interface ServeStdioOptions extends StreamTransportOptions {
   /** The process to serve on (default: this one). Tests pass a stand-in. */
   process?: Pick<NodeJS.Process, "stdin" | "stdout" | "stderr" | "exit" | "on">;
+  /** The most requests in flight before stdin stops being read (see ConnectionOptions.maxInFlight). */
+  maxInFlight?: number;
 }
 
 export function serveStdio(server: McpServer, options: ServeStdioOptions = {}): ServerSession {
   const host = options.process ?? process;
   // A host that sends requests but does not read our answers stops being read (see StreamTransport).
   const transport = new StreamTransport(host.stdin, host.stdout, { pauseWhileOutputBlocked: true, ...options });
-  const session = server.connect(transport, { onProblem: problemLog(host.stderr) });
+  const session = server.connect(transport, { onProblem: problemLog(host.stderr), maxInFlight: options.maxInFlight });
   let signalled = false;
   session.onClose(() => {
     host.stdin.destroy();

@@ -11,6 +11,7 @@ import { CapabilityError } from "../../src/server/client-requests.js";
 import { McpServer, text } from "../../src/server/definition.js";
 import type { HandlerContext } from "../../src/server/context.js";
 import { createDemoServer } from "../../src/demo/server-definition.js";
+import { RawPeer } from "../helpers/raw-peer.js";
 
 interface Client {
   connection: Connection;
@@ -237,4 +238,22 @@ test("server: definitions refuse bad tools early", () => {
   assert.throws(() => server.tool({ name: "x", inputSchema: { type: "string" } as never }, () => ({ content: [] })), /type "object"/);
   assert.throws(() => server.tool({ name: "y", inputSchema: { type: "object", $schema: "http://json-schema.org/draft-04/schema#" } }, () => ({ content: [] })), /draft-04|dialect/);
   assert.throws(() => new McpServer({ name: "t", version: "1" }, { pageSize: 0 }), /pageSize/);
+});
+
+test("server: maxInFlight given to connect bounds the session's connection (input pauses at it)", async () => {
+  const server = new McpServer({ name: "bounded", version: "1" });
+  let release: () => void = () => {};
+  server.tool({ name: "hold", inputSchema: { type: "object" } }, () => new Promise((resolve) => (release = () => resolve({ content: [text("done")] }))));
+  const peer = new RawPeer();
+  server.connect(peer, { maxInFlight: 1 });
+  peer.write({ jsonrpc: "2.0", id: 0, method: "initialize", params: { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "t", version: "1" } } });
+  await peer.waitForSent(1);
+  peer.write({ jsonrpc: "2.0", method: "notifications/initialized" });
+  peer.write({ jsonrpc: "2.0", id: 1, method: "tools/call", params: { name: "hold", arguments: {} } });
+  await tick();
+  assert.equal(peer.paused, true, "one call in flight is the bound: input must pause");
+  release();
+  await peer.waitForSent(2);
+  await tick();
+  assert.equal(peer.paused, false);
 });
