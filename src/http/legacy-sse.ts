@@ -1,11 +1,13 @@
 // The HTTP+SSE transport of protocol 2024-11-05, kept for old clients next to Streamable HTTP:
 // GET /sse opens a stream whose first event, `endpoint`, names the URL to POST messages to; each
 // POST is answered 202, and every server message travels on the stream as an event `message`.
-// A session lives as long as its stream, is capped in number, and ends when idle.
+// A session lives as long as its stream, is capped in number, ends when idle, and takes no new
+// request while its work in flight is at its bound.
 // Spec: https://modelcontextprotocol.io/specification/2024-11-05/basic/transports#http-with-sse
 
 import { randomBytes } from "node:crypto";
-import type { JSONRPCMessage } from "../jsonrpc/messages.js";
+import { classify, decodeMessage, type JSONRPCMessage } from "../jsonrpc/messages.js";
+import { DEFAULT_MAX_IN_FLIGHT } from "../protocol/connection.js";
 import type { Transport, TransportHandlers } from "../protocol/transport.js";
 import type { McpServer } from "../server/definition.js";
 import { errorResponse, readBody } from "./responses.js";
@@ -16,6 +18,8 @@ class LegacySessionTransport implements Transport {
   readonly sink: SseSink;
   /** When the client last sent a message; the stream alone is not activity (see `#tick`). */
   lastSeen = Date.now();
+  /** Set while the connection has as much work in flight as it may take (see post()). */
+  paused = false;
   #handlers: TransportHandlers | undefined;
 
   constructor(sink: SseSink) {
@@ -34,6 +38,14 @@ class LegacySessionTransport implements Transport {
   async send(message: JSONRPCMessage | JSONRPCMessage[]): Promise<void> {
     if (!this.sink.open) throw new Error("http+sse: the stream is closed");
     this.sink.write(formatEvent({ event: "message", data: JSON.stringify(message) }));
+  }
+
+  pauseInput(): void {
+    this.paused = true;
+  }
+
+  resumeInput(): void {
+    this.paused = false;
   }
 
   async close(): Promise<void> {
@@ -58,12 +70,18 @@ export interface LegacySseOptions {
    * Past it the stream ends, and with it the session: this transport has no way to resume.
    */
   maxStreamBacklogBytes?: number;
+  /**
+   * The most of a session's messages taken in and not yet finished (default DEFAULT_MAX_IN_FLIGHT,
+   * see ConnectionOptions.maxInFlight). At the bound a POST carrying a request gets 429.
+   */
+  maxInFlight?: number;
+  onProblem?: (message: string) => void;
 }
 
 export class LegacySseHandler {
   readonly #server: McpServer;
   readonly #sessions = new Map<string, LegacySessionTransport>();
-  readonly #options: Required<LegacySseOptions>;
+  readonly #options: Required<Omit<LegacySseOptions, "onProblem">> & Pick<LegacySseOptions, "onProblem">;
   readonly #timer: ReturnType<typeof setInterval>;
 
   constructor(server: McpServer, options: LegacySseOptions = {}) {
@@ -75,6 +93,8 @@ export class LegacySseHandler {
       sessionIdleMs: options.sessionIdleMs ?? 30 * 60_000,
       keepAliveMs: options.keepAliveMs ?? 15_000,
       maxStreamBacklogBytes: options.maxStreamBacklogBytes ?? DEFAULT_MAX_BACKLOG_BYTES,
+      maxInFlight: options.maxInFlight ?? DEFAULT_MAX_IN_FLIGHT,
+      onProblem: options.onProblem,
     };
     // Keep-alives also find dead peers: a write to a vanished client fails, and its session ends.
     this.#timer = setInterval(() => this.#tick(), Math.min(this.#options.keepAliveMs, this.#options.sessionIdleMs, 60_000));
@@ -98,7 +118,7 @@ export class LegacySseHandler {
       void transport.close();
     }, { maxBacklogBytes: this.#options.maxStreamBacklogBytes });
     const transport = new LegacySessionTransport(sink);
-    const session = this.#server.connect(transport);
+    const session = this.#server.connect(transport, { maxInFlight: this.#options.maxInFlight, onProblem: this.#options.onProblem });
     this.#sessions.set(id, transport);
     session.onClose(() => this.#sessions.delete(id));
     // Spec (2024-11-05 transports#http-with-sse): the first event MUST be `endpoint`, with the URI for POSTs.
@@ -117,6 +137,12 @@ export class LegacySseHandler {
     if (body.invalidUtf8) return errorResponse(400, "parse error: the body is not valid UTF-8", {}, -32700);
     // The stream may have closed while the body was read; then nobody would get the answer.
     if (!transport.sink.open) return errorResponse(404, "session not found: its stream closed while the message was read");
+    // The connection's bound on work in flight, applied where the client can be told: a request
+    // waits for the client to retry, while responses and notifications (cancellations, answers to
+    // the server's own requests) still go in, or handlers waiting on them would never finish.
+    if (transport.paused && carriesRequest(body.text)) {
+      return errorResponse(429, `too many requests: a session may have ${this.#options.maxInFlight} messages in flight at once`);
+    }
     transport.receive(body.text);
     return new Response("Accepted", { status: 202 });
   }
@@ -146,4 +172,11 @@ export class LegacySseHandler {
       else transport.sink.keepAlive();
     }
   }
+}
+
+/** Whether a POST body holds a request (alone or in a batch): only read while a session is paused. */
+function carriesRequest(text: string): boolean {
+  const incoming = decodeMessage(text);
+  const items = incoming.kind === "batch" ? incoming.items.map(classify) : [incoming];
+  return items.some((item) => item.kind === "request");
 }

@@ -16,6 +16,11 @@ export interface HttpServerOptions extends StreamableHttpOptions {
    * They share `sessionIdleMs` (counted from the client's last POST) and `keepAliveMs`.
    */
   maxLegacySessions?: number;
+  /**
+   * The most messages of one HTTP+SSE session taken in and not yet finished (default
+   * DEFAULT_MAX_IN_FLIGHT, 256); at the bound a POST carrying a request gets 429.
+   */
+  maxLegacyInFlight?: number;
 }
 
 export class McpHttpServer {
@@ -32,6 +37,8 @@ export class McpHttpServer {
       sessionIdleMs: options.sessionIdleMs,
       keepAliveMs: options.keepAliveMs,
       maxStreamBacklogBytes: options.maxStreamBacklogBytes,
+      maxInFlight: options.maxLegacyInFlight,
+      onProblem: options.onProblem,
     });
   }
 
