@@ -27,8 +27,9 @@ export interface StreamableHttpOptions extends SecurityOptions {
   /** The most messages one batch may hold (default DEFAULT_MAX_BATCH_ITEMS); more get 400 with -32600. */
   maxBatchItems?: number;
   /**
-   * The most requests of one session awaiting their answers at once (default 100, so one full
-   * batch fits); a POST that would pass it gets 429 and none of it runs.
+   * The most requests of one session awaiting their answers at once (default the larger of 100
+   * and maxBatchItems, so that one full batch always fits); a POST that would pass it gets 429
+   * and none of it runs.
    */
   maxRequestsInFlight?: number;
   /** The same for all sessions together, stateless ones included (default 10,000); past it, 503. */
@@ -57,7 +58,7 @@ const DEFAULTS = {
   maxSessions: 1000,
   maxBodyBytes: 4 * 1024 * 1024,
   maxBatchItems: DEFAULT_MAX_BATCH_ITEMS,
-  maxRequestsInFlight: DEFAULT_MAX_BATCH_ITEMS,
+  maxRequestsInFlight: 100,
   maxRequestsInFlightTotal: 10_000,
   keepAliveMs: 15_000,
   retryMs: 1000,
@@ -67,5 +68,8 @@ const DEFAULTS = {
 export type ResolvedOptions = typeof DEFAULTS & StreamableHttpOptions;
 
 export function withDefaults(options: StreamableHttpOptions): ResolvedOptions {
-  return { ...DEFAULTS, ...options };
+  const resolved = { ...DEFAULTS, ...options };
+  // A batch larger than the session may have in flight could never run: the bound follows it.
+  if (options.maxRequestsInFlight === undefined) resolved.maxRequestsInFlight = Math.max(DEFAULTS.maxRequestsInFlight, resolved.maxBatchItems);
+  return resolved;
 }
