@@ -14,8 +14,11 @@ export interface StreamableHttpOptions extends SecurityOptions {
   jsonResponses?: boolean;
   /** Sessions idle longer than this (no request, no open stream) are ended (default 30 minutes). */
   sessionIdleMs?: number;
-  /** Sessions still without notifications/initialized this long after initialize are ended (default 10 s). */
-  handshakeTimeoutMs?: number;
+  /**
+   * Sessions still without notifications/initialized this long after initialize are ended
+   * (default 10 s). (Not the client's handshakeTimeoutMs, which waits for the initialize answer.)
+   */
+  initializedTimeoutMs?: number;
   /**
    * The most sessions alive at once (default 1000). When full, initialize evicts the session in
    * its handshake or idle longest; if every session is in use it gets 503, with Retry-After when
@@ -54,7 +57,7 @@ export interface StreamableHttpOptions extends SecurityOptions {
 const DEFAULTS = {
   path: "/mcp",
   sessionIdleMs: 30 * 60_000,
-  handshakeTimeoutMs: 10_000,
+  initializedTimeoutMs: 10_000,
   maxSessions: 1000,
   maxBodyBytes: 4 * 1024 * 1024,
   maxBatchItems: DEFAULT_MAX_BATCH_ITEMS,

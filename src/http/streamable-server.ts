@@ -37,11 +37,11 @@ export class StreamableHttpHandler {
     if (options.bearerToken !== undefined) checkTokenStrength(options.bearerToken);
     this.#server = server;
     this.#options = withDefaults(options);
-    const { maxSessions, sessionIdleMs: idleMs, handshakeTimeoutMs: initializeMs } = this.#options;
-    this.#sessions = new SessionTable({ maxSessions, idleMs, initializeMs });
+    const { maxSessions, sessionIdleMs: idleMs, initializedTimeoutMs: initializedMs } = this.#options;
+    this.#sessions = new SessionTable({ maxSessions, idleMs, initializedMs });
     this.#replay = new ReplayBudget({ maxBytes: options.maxReplayBytes, maxEvents: options.maxReplayEvents });
     // One timer for keep-alives and expiry; it never keeps the process alive by itself.
-    this.#timer = setInterval(() => this.#tick(), Math.min(this.#options.keepAliveMs, initializeMs, 60_000));
+    this.#timer = setInterval(() => this.#tick(), Math.min(this.#options.keepAliveMs, initializedMs, 60_000));
     this.#timer.unref();
   }
 

@@ -87,7 +87,7 @@ test("DELETE while a request is in flight in jsonResponses mode: the POST still 
 });
 
 test("idle sessions expire (sessionIdleMs), then their id gets 404", async () => {
-  // The sweep runs every min(keepAliveMs, handshakeTimeoutMs, 60 s), so keepAliveMs is small too.
+  // The sweep runs every min(keepAliveMs, initializedTimeoutMs, 60 s), so keepAliveMs is small too.
   const served = await serve({ sessionIdleMs: 100, keepAliveMs: 10 });
   try {
     const headers = await halfOpen(served.url);
@@ -156,7 +156,7 @@ test("session cap: sessions still in their handshake are evicted before operatin
 });
 
 test("session cap: when every slot is in use, Retry-After is the time until a handshake deadline frees one", async () => {
-  const served = await serve({ maxSessions: 1, handshakeTimeoutMs: 120_000 });
+  const served = await serve({ maxSessions: 1, initializedTimeoutMs: 120_000 });
   try {
     // A session in its handshake with a GET stream open: in use, but it must finish within 120 s.
     const headers = await halfOpen(served.url);
@@ -173,9 +173,9 @@ test("session cap: when every slot is in use, Retry-After is the time until a ha
   }
 });
 
-test("handshake deadline: a session without notifications/initialized ends after handshakeTimeoutMs; an operating one stays", async () => {
+test("handshake deadline: a session without notifications/initialized ends after initializedTimeoutMs; an operating one stays", async () => {
   // Long enough for the operating session to finish its own handshake on a busy machine.
-  const served = await serve({ handshakeTimeoutMs: 1000, keepAliveMs: 10 });
+  const served = await serve({ initializedTimeoutMs: 1000, keepAliveMs: 10 });
   try {
     const operating = await openSession(served.url);
     const half = await halfOpen(served.url);
