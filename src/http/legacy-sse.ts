@@ -10,7 +10,7 @@ import { classify, decodeMessage, type JSONRPCMessage } from "../jsonrpc/message
 import { DEFAULT_MAX_IN_FLIGHT } from "../protocol/connection.js";
 import type { Transport, TransportHandlers } from "../protocol/transport.js";
 import type { McpServer } from "../server/definition.js";
-import { errorResponse, readBody } from "./responses.js";
+import { DEFAULT_KEEP_ALIVE_MS, DEFAULT_MAX_BODY_BYTES, DEFAULT_SESSION_IDLE_MS, errorResponse, readJsonText } from "./responses.js";
 import { formatEvent, SSE_HEADERS } from "./sse.js";
 import { DEFAULT_MAX_BACKLOG_BYTES, SseSink } from "./streams.js";
 
@@ -61,7 +61,11 @@ export interface LegacySseOptions {
   maxBodyBytes?: number;
   /** The most sessions (open /sse streams) at once; more get 503 with Retry-After (default 100). */
   maxSessions?: number;
-  /** A session whose client sent nothing for this long is ended, its stream with it (default 30 minutes). */
+  /**
+   * A session whose client has POSTed nothing for this long is ended, its stream with it (default
+   * 30 minutes). Unlike Streamable HTTP, an open stream is not activity: here the stream is the
+   * session, and counting it would keep a session nobody uses alive for ever.
+   */
   sessionIdleMs?: number;
   /** How often open streams get a keep-alive comment (default 15 s). */
   keepAliveMs?: number;
@@ -88,10 +92,10 @@ export class LegacySseHandler {
     this.#server = server;
     this.#options = {
       messagesPath: options.messagesPath ?? "/messages",
-      maxBodyBytes: options.maxBodyBytes ?? 4 * 1024 * 1024,
+      maxBodyBytes: options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES,
       maxSessions: options.maxSessions ?? 100,
-      sessionIdleMs: options.sessionIdleMs ?? 30 * 60_000,
-      keepAliveMs: options.keepAliveMs ?? 15_000,
+      sessionIdleMs: options.sessionIdleMs ?? DEFAULT_SESSION_IDLE_MS,
+      keepAliveMs: options.keepAliveMs ?? DEFAULT_KEEP_ALIVE_MS,
       maxStreamBacklogBytes: options.maxStreamBacklogBytes ?? DEFAULT_MAX_BACKLOG_BYTES,
       maxInFlight: options.maxInFlight ?? DEFAULT_MAX_IN_FLIGHT,
       onProblem: options.onProblem,
@@ -131,19 +135,18 @@ export class LegacySseHandler {
     const id = new URL(request.url).searchParams.get("sessionId");
     const transport = id === null ? undefined : this.#sessions.get(id);
     if (!transport?.sink.open) return errorResponse(404, "session not found: its stream is closed or it never existed; open one with GET /sse");
-    const body = await readBody(request, this.#options.maxBodyBytes);
-    if (body.tooLarge) return errorResponse(413, `payload too large: the limit is ${this.#options.maxBodyBytes} bytes`);
-    // Spec (JSON-RPC 2.0 / RFC 8259): JSON text is UTF-8; a body that is not is refused here, where the sender sees why.
-    if (body.invalidUtf8) return errorResponse(400, "parse error: the body is not valid UTF-8", {}, -32700);
+    // Refused here, not on the stream, so that the sender sees why its POST failed.
+    const text = await readJsonText(request, this.#options.maxBodyBytes);
+    if (text instanceof Response) return text;
     // The stream may have closed while the body was read; then nobody would get the answer.
     if (!transport.sink.open) return errorResponse(404, "session not found: its stream closed while the message was read");
     // The connection's bound on work in flight, applied where the client can be told: a request
     // waits for the client to retry, while responses and notifications (cancellations, answers to
     // the server's own requests) still go in, or handlers waiting on them would never finish.
-    if (transport.paused && carriesRequest(body.text)) {
+    if (transport.paused && carriesRequest(text)) {
       return errorResponse(429, `too many requests: a session may have ${this.#options.maxInFlight} messages in flight at once`);
     }
-    transport.receive(body.text);
+    transport.receive(text);
     return new Response("Accepted", { status: 202 });
   }
 

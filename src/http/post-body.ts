@@ -5,7 +5,7 @@
 // so the handler applies them.
 
 import { batchRefusal, classify, ErrorCode, isObject, RpcError, type JSONRPCResponse, type RequestId } from "../jsonrpc/messages.js";
-import { errorResponse, jsonResponse, readBody } from "./responses.js";
+import { errorResponse, jsonResponse, readJsonText } from "./responses.js";
 
 /** A body that holds JSON-RPC: one message, or a batch whose invalid items are set apart. */
 export interface PostBody {
@@ -24,13 +24,11 @@ export interface PostBody {
 
 /** Reads one POST body; a Response when the whole body is refused, with the reason. */
 export async function readPostBody(request: Request, limits: { maxBodyBytes: number; maxBatchItems: number }): Promise<PostBody | Response> {
-  const body = await readBody(request, limits.maxBodyBytes);
-  if (body.tooLarge) return errorResponse(413, `payload too large: the limit is ${limits.maxBodyBytes} bytes`);
-  // Spec (JSON-RPC 2.0 / RFC 8259): JSON text is UTF-8; a body that is not is unparsable, not repaired.
-  if (body.invalidUtf8) return errorResponse(400, "parse error: the body is not valid UTF-8", {}, -32700);
+  const text = await readJsonText(request, limits.maxBodyBytes);
+  if (text instanceof Response) return text;
   let parsed: unknown;
   try {
-    parsed = JSON.parse(body.text);
+    parsed = JSON.parse(text);
   } catch {
     return errorResponse(400, "parse error: the body is not valid JSON", {}, -32700);
   }

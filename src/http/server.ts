@@ -13,7 +13,8 @@ export interface HttpServerOptions extends StreamableHttpOptions {
   legacySse?: boolean;
   /**
    * The most HTTP+SSE sessions at once, apart from `maxSessions` (default 100); more get 503.
-   * They share `sessionIdleMs` (counted from the client's last POST) and `keepAliveMs`.
+   * They share `maxBodyBytes`, `keepAliveMs` and `sessionIdleMs`, but there the idle time counts
+   * from the client's last POST: an open HTTP+SSE stream is not activity (it is the session).
    */
   maxLegacySessions?: number;
   /**
