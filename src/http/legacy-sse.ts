@@ -1,14 +1,16 @@
 // The HTTP+SSE transport of protocol 2024-11-05, kept for old clients next to Streamable HTTP:
 // GET /sse opens a stream whose first event, `endpoint`, names the URL to POST messages to; each
 // POST is answered 202, and every server message travels on the stream as an event `message`.
-// A session lives as long as its stream, is capped in number, and ends when idle.
+// A session lives as long as its stream, is capped in number, ends when idle, and takes no new
+// request while its work in flight is at its bound.
 // Spec: https://modelcontextprotocol.io/specification/2024-11-05/basic/transports#http-with-sse
 
 import { randomBytes } from "node:crypto";
-import type { JSONRPCMessage } from "../jsonrpc/messages.js";
+import { classify, decodeMessage, type JSONRPCMessage } from "../jsonrpc/messages.js";
+import { DEFAULT_MAX_IN_FLIGHT } from "../protocol/connection.js";
 import type { Transport, TransportHandlers } from "../protocol/transport.js";
 import type { McpServer } from "../server/definition.js";
-import { errorResponse, readBody } from "./responses.js";
+import { DEFAULT_KEEP_ALIVE_MS, DEFAULT_MAX_BODY_BYTES, DEFAULT_SESSION_IDLE_MS, errorResponse, readJsonText } from "./responses.js";
 import { formatEvent, SSE_HEADERS } from "./sse.js";
 import { DEFAULT_MAX_BACKLOG_BYTES, SseSink } from "./streams.js";
 
@@ -16,6 +18,8 @@ class LegacySessionTransport implements Transport {
   readonly sink: SseSink;
   /** When the client last sent a message; the stream alone is not activity (see `#tick`). */
   lastSeen = Date.now();
+  /** Set while the connection has as much work in flight as it may take (see post()). */
+  paused = false;
   #handlers: TransportHandlers | undefined;
 
   constructor(sink: SseSink) {
@@ -36,6 +40,14 @@ class LegacySessionTransport implements Transport {
     this.sink.write(formatEvent({ event: "message", data: JSON.stringify(message) }));
   }
 
+  pauseInput(): void {
+    this.paused = true;
+  }
+
+  resumeInput(): void {
+    this.paused = false;
+  }
+
   async close(): Promise<void> {
     this.sink.end();
     this.#handlers?.close();
@@ -49,7 +61,11 @@ export interface LegacySseOptions {
   maxBodyBytes?: number;
   /** The most sessions (open /sse streams) at once; more get 503 with Retry-After (default 100). */
   maxSessions?: number;
-  /** A session whose client sent nothing for this long is ended, its stream with it (default 30 minutes). */
+  /**
+   * A session whose client has POSTed nothing for this long is ended, its stream with it (default
+   * 30 minutes). Unlike Streamable HTTP, an open stream is not activity: here the stream is the
+   * session, and counting it would keep a session nobody uses alive for ever.
+   */
   sessionIdleMs?: number;
   /** How often open streams get a keep-alive comment (default 15 s). */
   keepAliveMs?: number;
@@ -58,23 +74,31 @@ export interface LegacySseOptions {
    * Past it the stream ends, and with it the session: this transport has no way to resume.
    */
   maxStreamBacklogBytes?: number;
+  /**
+   * The most of a session's messages taken in and not yet finished (default DEFAULT_MAX_IN_FLIGHT,
+   * see ConnectionOptions.maxInFlight). At the bound a POST carrying a request gets 429.
+   */
+  maxInFlight?: number;
+  onProblem?: (message: string) => void;
 }
 
 export class LegacySseHandler {
   readonly #server: McpServer;
   readonly #sessions = new Map<string, LegacySessionTransport>();
-  readonly #options: Required<LegacySseOptions>;
+  readonly #options: Required<Omit<LegacySseOptions, "onProblem">> & Pick<LegacySseOptions, "onProblem">;
   readonly #timer: ReturnType<typeof setInterval>;
 
   constructor(server: McpServer, options: LegacySseOptions = {}) {
     this.#server = server;
     this.#options = {
       messagesPath: options.messagesPath ?? "/messages",
-      maxBodyBytes: options.maxBodyBytes ?? 4 * 1024 * 1024,
+      maxBodyBytes: options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES,
       maxSessions: options.maxSessions ?? 100,
-      sessionIdleMs: options.sessionIdleMs ?? 30 * 60_000,
-      keepAliveMs: options.keepAliveMs ?? 15_000,
+      sessionIdleMs: options.sessionIdleMs ?? DEFAULT_SESSION_IDLE_MS,
+      keepAliveMs: options.keepAliveMs ?? DEFAULT_KEEP_ALIVE_MS,
       maxStreamBacklogBytes: options.maxStreamBacklogBytes ?? DEFAULT_MAX_BACKLOG_BYTES,
+      maxInFlight: options.maxInFlight ?? DEFAULT_MAX_IN_FLIGHT,
+      onProblem: options.onProblem,
     };
     // Keep-alives also find dead peers: a write to a vanished client fails, and its session ends.
     this.#timer = setInterval(() => this.#tick(), Math.min(this.#options.keepAliveMs, this.#options.sessionIdleMs, 60_000));
@@ -98,7 +122,7 @@ export class LegacySseHandler {
       void transport.close();
     }, { maxBacklogBytes: this.#options.maxStreamBacklogBytes });
     const transport = new LegacySessionTransport(sink);
-    const session = this.#server.connect(transport);
+    const session = this.#server.connect(transport, { maxInFlight: this.#options.maxInFlight, onProblem: this.#options.onProblem });
     this.#sessions.set(id, transport);
     session.onClose(() => this.#sessions.delete(id));
     // Spec (2024-11-05 transports#http-with-sse): the first event MUST be `endpoint`, with the URI for POSTs.
@@ -111,13 +135,18 @@ export class LegacySseHandler {
     const id = new URL(request.url).searchParams.get("sessionId");
     const transport = id === null ? undefined : this.#sessions.get(id);
     if (!transport?.sink.open) return errorResponse(404, "session not found: its stream is closed or it never existed; open one with GET /sse");
-    const body = await readBody(request, this.#options.maxBodyBytes);
-    if (body.tooLarge) return errorResponse(413, `payload too large: the limit is ${this.#options.maxBodyBytes} bytes`);
-    // Spec (JSON-RPC 2.0 / RFC 8259): JSON text is UTF-8; a body that is not is refused here, where the sender sees why.
-    if (body.invalidUtf8) return errorResponse(400, "parse error: the body is not valid UTF-8", {}, -32700);
+    // Refused here, not on the stream, so that the sender sees why its POST failed.
+    const text = await readJsonText(request, this.#options.maxBodyBytes);
+    if (text instanceof Response) return text;
     // The stream may have closed while the body was read; then nobody would get the answer.
     if (!transport.sink.open) return errorResponse(404, "session not found: its stream closed while the message was read");
-    transport.receive(body.text);
+    // The connection's bound on work in flight, applied where the client can be told: a request
+    // waits for the client to retry, while responses and notifications (cancellations, answers to
+    // the server's own requests) still go in, or handlers waiting on them would never finish.
+    if (transport.paused && carriesRequest(text)) {
+      return errorResponse(429, `too many requests: a session may have ${this.#options.maxInFlight} messages in flight at once`);
+    }
+    transport.receive(text);
     return new Response("Accepted", { status: 202 });
   }
 
@@ -146,4 +175,11 @@ export class LegacySseHandler {
       else transport.sink.keepAlive();
     }
   }
+}
+
+/** Whether a POST body holds a request (alone or in a batch): only read while a session is paused. */
+function carriesRequest(text: string): boolean {
+  const incoming = decodeMessage(text);
+  const items = incoming.kind === "batch" ? incoming.items.map(classify) : [incoming];
+  return items.some((item) => item.kind === "request");
 }

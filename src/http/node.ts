@@ -50,11 +50,14 @@ async function send(res: ServerResponse, response: Response): Promise<void> {
     res.writeHead(response.status, answerHeaders).end(Buffer.from(await response.arrayBuffer()));
     return;
   }
-  res.writeHead(response.status, answerHeaders);
-  res.flushHeaders();
   const reader = response.body.getReader();
   // The client went away: stop reading, which tells the stream (and the session) it is gone.
-  res.on("close", () => void reader.cancel().catch(() => {}));
+  const stop = () => void reader.cancel().catch(() => {});
+  // It may have left while the handler ran, before this listener could hear its 'close'.
+  if (res.destroyed) return stop();
+  res.on("close", stop);
+  res.writeHead(response.status, answerHeaders);
+  res.flushHeaders();
   for (;;) {
     const { done, value } = await reader.read().catch(() => ({ done: true as const, value: undefined }));
     if (done) break;
@@ -67,6 +70,8 @@ async function send(res: ServerResponse, response: Response): Promise<void> {
 
 /** Resolves once the response can take more data, or is gone (then the reader is cancelled). */
 function drained(res: ServerResponse): Promise<void> {
+  // Gone already: its 'close' has fired and no 'drain' will come.
+  if (res.destroyed || res.writableEnded) return Promise.resolve();
   return new Promise((resolve) => {
     const done = () => {
       res.off("drain", done);

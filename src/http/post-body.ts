@@ -4,8 +4,8 @@
 // and https://www.jsonrpc.org/specification#batch. Version rules (batches at all) need the session,
 // so the handler applies them.
 
-import { batchRefusal, classify, ErrorCode, isObject, RpcError, type JSONRPCResponse, type RequestId } from "../jsonrpc/messages.js";
-import { errorResponse, jsonResponse, readBody } from "./responses.js";
+import { batchRefusal, classify, ErrorCode, errorResponseTo, isObject, RpcError, type JSONRPCResponse, type RequestId } from "../jsonrpc/messages.js";
+import { errorResponse, jsonResponse, readJsonText } from "./responses.js";
 
 /** A body that holds JSON-RPC: one message, or a batch whose invalid items are set apart. */
 export interface PostBody {
@@ -24,13 +24,11 @@ export interface PostBody {
 
 /** Reads one POST body; a Response when the whole body is refused, with the reason. */
 export async function readPostBody(request: Request, limits: { maxBodyBytes: number; maxBatchItems: number }): Promise<PostBody | Response> {
-  const body = await readBody(request, limits.maxBodyBytes);
-  if (body.tooLarge) return errorResponse(413, `payload too large: the limit is ${limits.maxBodyBytes} bytes`);
-  // Spec (JSON-RPC 2.0 / RFC 8259): JSON text is UTF-8; a body that is not is unparsable, not repaired.
-  if (body.invalidUtf8) return errorResponse(400, "parse error: the body is not valid UTF-8", {}, -32700);
+  const text = await readJsonText(request, limits.maxBodyBytes);
+  if (text instanceof Response) return text;
   let parsed: unknown;
   try {
-    parsed = JSON.parse(body.text);
+    parsed = JSON.parse(text);
   } catch {
     return errorResponse(400, "parse error: the body is not valid JSON", {}, -32700);
   }
@@ -38,7 +36,8 @@ export async function readPostBody(request: Request, limits: { maxBodyBytes: num
     // One message that is not JSON-RPC gets 400 with the reason, as it would on stdio.
     const checked = classify(parsed);
     // A broken response is never answered: the session drops it and fails the call it was for.
-    if (checked.kind === "invalid" && checked.looksLike !== "response") return jsonResponse(400, { jsonrpc: "2.0", ...(checked.id !== undefined ? { id: checked.id } : {}), error: checked.error.toErrorObject() });
+    // No session is known yet, so an unreadable id follows the newest rule: left out.
+    if (checked.kind === "invalid" && checked.looksLike !== "response") return jsonResponse(400, errorResponseTo(checked.id, checked.error, true));
     return judged(false, [parsed]);
   }
   // Refused before any item runs, so a large batch costs nothing but its parse.
@@ -78,10 +77,7 @@ export function refuseReusedIds(body: PostBody, inUse: (id: RequestId) => boolea
   body.requestIds = body.requestIds.filter((id) => !inUse(id));
 }
 
-/**
- * The error responses for items answered here rather than by the session. An id we could not
- * read is left out (2025-11-25) or null (older versions), as the connection does.
- */
+/** The error responses for items answered here rather than by the session, by the session's version. */
 export function localAnswers(items: { error: RpcError; id?: RequestId }[], omitUnreadableId: boolean): JSONRPCResponse[] {
-  return items.map(({ error, id }) => ({ jsonrpc: "2.0", ...(id !== undefined ? { id } : omitUnreadableId ? {} : { id: null }), error: error.toErrorObject() }));
+  return items.map(({ error, id }) => errorResponseTo(id, error, omitUnreadableId));
 }

@@ -1,5 +1,6 @@
 // Small pieces of HTTP shared by the server handlers: error responses that carry a JSON-RPC error
-// object, JSON bodies, reading a body under a size limit, and the Accept checks.
+// object, JSON bodies, reading a POST body under a size limit as strict UTF-8, the Accept checks,
+// and the defaults both transports (Streamable HTTP and legacy HTTP+SSE) share.
 // Spec: https://modelcontextprotocol.io/specification/2025-11-25/basic/transports#streamable-http
 // (HTTP errors MAY carry a JSON-RPC error without an id).
 
@@ -17,11 +18,30 @@ export function jsonResponse(status: number, body: unknown, headers: Record<stri
 /** Decodes strictly: a byte sequence that is not UTF-8 is an error, not a U+FFFD in the message. */
 const strictUtf8 = new TextDecoder("utf-8", { fatal: true, ignoreBOM: true });
 
+/** The largest POST body either HTTP transport takes by default, in bytes. */
+export const DEFAULT_MAX_BODY_BYTES = 4 * 1024 * 1024;
+/** How long a session may be idle by default (what counts as activity differs: see each transport's option). */
+export const DEFAULT_SESSION_IDLE_MS = 30 * 60_000;
+/** How often open SSE streams get a keep-alive comment by default. */
+export const DEFAULT_KEEP_ALIVE_MS = 15_000;
+
+/**
+ * Reads a POST body that should hold JSON text: the text, or the refusal to answer with, a 413
+ * past `maxBodyBytes` or a 400 with -32700 for bytes that are not UTF-8.
+ */
+export async function readJsonText(request: Request, maxBodyBytes: number): Promise<string | Response> {
+  const body = await readBody(request, maxBodyBytes);
+  if (body.tooLarge) return errorResponse(413, `payload too large: the limit is ${maxBodyBytes} bytes`);
+  // Spec (JSON-RPC 2.0 / RFC 8259): JSON text is UTF-8; a body that is not is unparsable, not repaired.
+  if (body.invalidUtf8) return errorResponse(400, "parse error: the body is not valid UTF-8", {}, -32700);
+  return body.text;
+}
+
 /**
  * Reads the body as UTF-8 text, stopping as soon as it passes `limit` bytes. A body that is not
  * valid UTF-8 comes back as `invalidUtf8` with no text.
  */
-export async function readBody(request: Request, limit: number): Promise<{ text: string; tooLarge: boolean; invalidUtf8?: boolean }> {
+async function readBody(request: Request, limit: number): Promise<{ text: string; tooLarge: boolean; invalidUtf8?: boolean }> {
   const declared = Number(request.headers.get("content-length"));
   if (Number.isFinite(declared) && declared > limit) return { text: "", tooLarge: true };
   if (!request.body) return { text: "", tooLarge: false };

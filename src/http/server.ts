@@ -13,9 +13,15 @@ export interface HttpServerOptions extends StreamableHttpOptions {
   legacySse?: boolean;
   /**
    * The most HTTP+SSE sessions at once, apart from `maxSessions` (default 100); more get 503.
-   * They share `sessionIdleMs` (counted from the client's last POST) and `keepAliveMs`.
+   * They share `maxBodyBytes`, `keepAliveMs` and `sessionIdleMs`, but there the idle time counts
+   * from the client's last POST: an open HTTP+SSE stream is not activity (it is the session).
    */
   maxLegacySessions?: number;
+  /**
+   * The most messages of one HTTP+SSE session taken in and not yet finished (default
+   * DEFAULT_MAX_IN_FLIGHT, 256); at the bound a POST carrying a request gets 429.
+   */
+  maxLegacyInFlight?: number;
 }
 
 export class McpHttpServer {
@@ -32,6 +38,8 @@ export class McpHttpServer {
       sessionIdleMs: options.sessionIdleMs,
       keepAliveMs: options.keepAliveMs,
       maxStreamBacklogBytes: options.maxStreamBacklogBytes,
+      maxInFlight: options.maxLegacyInFlight,
+      onProblem: options.onProblem,
     });
   }
 

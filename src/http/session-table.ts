@@ -23,7 +23,7 @@ export interface SessionLimits {
   /** Sessions idle longer than this end. */
   idleMs: number;
   /** Sessions not operating (no notifications/initialized) this long after initialize end. */
-  initializeMs: number;
+  initializedMs: number;
 }
 
 /** Whether a slot is free now, or else how long until one frees itself (undefined: unknown). */
@@ -99,7 +99,7 @@ export class SessionTable {
   #expiresAt(live: LiveSession): number {
     const idleEnd = live.transport.busy ? Infinity : live.lastSeen + this.#limits.idleMs;
     // The handshake deadline holds even for a session in use: the client had its chance.
-    return live.session.state === "operating" ? idleEnd : Math.min(idleEnd, live.opened + this.#limits.initializeMs);
+    return live.session.state === "operating" ? idleEnd : Math.min(idleEnd, live.opened + this.#limits.initializedMs);
   }
 
   #end(live: LiveSession): void {

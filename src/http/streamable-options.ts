@@ -1,8 +1,10 @@
 // The options of a Streamable HTTP handler and their defaults: the bounds it keeps against
-// misbehaving or hostile clients (each enforced in one place, named at its option), its timers,
-// and the security checks. Spec: https://modelcontextprotocol.io/specification/2025-11-25/basic/transports#streamable-http
+// misbehaving or hostile clients (each enforced in one place, named at its option; the batch size
+// alone is also checked by the connection, see maxBatchItems), its timers, and the security
+// checks. Spec: https://modelcontextprotocol.io/specification/2025-11-25/basic/transports#streamable-http
 
 import { DEFAULT_MAX_BATCH_ITEMS } from "../jsonrpc/messages.js";
+import { DEFAULT_KEEP_ALIVE_MS, DEFAULT_MAX_BODY_BYTES, DEFAULT_SESSION_IDLE_MS } from "./responses.js";
 import type { SecurityOptions } from "./security.js";
 
 export interface StreamableHttpOptions extends SecurityOptions {
@@ -12,10 +14,16 @@ export interface StreamableHttpOptions extends SecurityOptions {
   stateless?: boolean;
   /** Answer requests with application/json instead of an SSE stream (default false; stateless implies it). */
   jsonResponses?: boolean;
-  /** Sessions idle longer than this (no request, no open stream) are ended (default 30 minutes). */
+  /**
+   * Sessions idle longer than this (no request, no open stream) are ended (default 30 minutes).
+   * Legacy HTTP+SSE sessions count it from the client's last POST only (see LegacySseOptions).
+   */
   sessionIdleMs?: number;
-  /** Sessions still without notifications/initialized this long after initialize are ended (default 10 s). */
-  handshakeTimeoutMs?: number;
+  /**
+   * Sessions still without notifications/initialized this long after initialize are ended
+   * (default 10 s). (Not the client's handshakeTimeoutMs, which waits for the initialize answer.)
+   */
+  initializedTimeoutMs?: number;
   /**
    * The most sessions alive at once (default 1000). When full, initialize evicts the session in
    * its handshake or idle longest; if every session is in use it gets 503, with Retry-After when
@@ -24,11 +32,17 @@ export interface StreamableHttpOptions extends SecurityOptions {
   maxSessions?: number;
   /** The largest request body, in bytes (default 4 MiB); larger ones get 413. */
   maxBodyBytes?: number;
-  /** The most messages one batch may hold (default DEFAULT_MAX_BATCH_ITEMS); more get 400 with -32600. */
+  /**
+   * The most messages one batch may hold (default DEFAULT_MAX_BATCH_ITEMS); more get 400 with
+   * -32600. Enforced for HTTP in post-body.ts, before any session sees the body, so the POST
+   * itself is refused; the connection is given the same limit (its check serves stdio and can
+   * never fire here first).
+   */
   maxBatchItems?: number;
   /**
-   * The most requests of one session awaiting their answers at once (default 100, so one full
-   * batch fits); a POST that would pass it gets 429 and none of it runs.
+   * The most requests of one session awaiting their answers at once (default the larger of 100
+   * and maxBatchItems, so that one full batch always fits); a POST that would pass it gets 429
+   * and none of it runs.
    */
   maxRequestsInFlight?: number;
   /** The same for all sessions together, stateless ones included (default 10,000); past it, 503. */
@@ -52,14 +66,14 @@ export interface StreamableHttpOptions extends SecurityOptions {
 
 const DEFAULTS = {
   path: "/mcp",
-  sessionIdleMs: 30 * 60_000,
-  handshakeTimeoutMs: 10_000,
+  sessionIdleMs: DEFAULT_SESSION_IDLE_MS,
+  initializedTimeoutMs: 10_000,
   maxSessions: 1000,
-  maxBodyBytes: 4 * 1024 * 1024,
+  maxBodyBytes: DEFAULT_MAX_BODY_BYTES,
   maxBatchItems: DEFAULT_MAX_BATCH_ITEMS,
-  maxRequestsInFlight: DEFAULT_MAX_BATCH_ITEMS,
+  maxRequestsInFlight: 100,
   maxRequestsInFlightTotal: 10_000,
-  keepAliveMs: 15_000,
+  keepAliveMs: DEFAULT_KEEP_ALIVE_MS,
   retryMs: 1000,
 };
 
@@ -67,5 +81,8 @@ const DEFAULTS = {
 export type ResolvedOptions = typeof DEFAULTS & StreamableHttpOptions;
 
 export function withDefaults(options: StreamableHttpOptions): ResolvedOptions {
-  return { ...DEFAULTS, ...options };
+  const resolved = { ...DEFAULTS, ...options };
+  // A batch larger than the session may have in flight could never run: the bound follows it.
+  if (options.maxRequestsInFlight === undefined) resolved.maxRequestsInFlight = Math.max(DEFAULTS.maxRequestsInFlight, resolved.maxBatchItems);
+  return resolved;
 }

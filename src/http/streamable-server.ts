@@ -37,11 +37,11 @@ export class StreamableHttpHandler {
     if (options.bearerToken !== undefined) checkTokenStrength(options.bearerToken);
     this.#server = server;
     this.#options = withDefaults(options);
-    const { maxSessions, sessionIdleMs: idleMs, handshakeTimeoutMs: initializeMs } = this.#options;
-    this.#sessions = new SessionTable({ maxSessions, idleMs, initializeMs });
+    const { maxSessions, sessionIdleMs: idleMs, initializedTimeoutMs: initializedMs } = this.#options;
+    this.#sessions = new SessionTable({ maxSessions, idleMs, initializedMs });
     this.#replay = new ReplayBudget({ maxBytes: options.maxReplayBytes, maxEvents: options.maxReplayEvents });
     // One timer for keep-alives and expiry; it never keeps the process alive by itself.
-    this.#timer = setInterval(() => this.#tick(), Math.min(this.#options.keepAliveMs, initializeMs, 60_000));
+    this.#timer = setInterval(() => this.#tick(), Math.min(this.#options.keepAliveMs, initializedMs, 60_000));
     this.#timer.unref();
   }
 
@@ -96,6 +96,10 @@ export class StreamableHttpHandler {
     const { isBatch, isInitialize } = body;
 
     const versionHeader = request.headers.get("mcp-protocol-version");
+    // A new session is judged before it is made: a refusal must not cost another session its slot.
+    const fresh = this.#options.stateless || isInitialize;
+    const refusal = fresh ? this.#overloaded(0, body.requestIds.length) : undefined;
+    if (refusal) return refusal;
     let live: LiveSession;
     if (this.#options.stateless) {
       live = this.#open({ stateless: isInitialize ? {} : { protocolVersion: (versionHeader as ProtocolVersion | null) ?? DEFAULT_HEADER_VERSION } });
@@ -126,11 +130,9 @@ export class StreamableHttpHandler {
   /** Hands a judged body to its session and answers the POST: 202, a JSON body, or an SSE stream. */
   async #deliver(live: LiveSession, body: PostBody, headers: Record<string, string>): Promise<Response> {
     refuseReusedIds(body, (id) => live.transport.awaits(id));
-    const refusal = this.#overloaded(live, body.requestIds.length);
-    if (refusal) {
-      if (this.#options.stateless) void live.session.close();
-      return refusal;
-    }
+    // A new session (stateless, or initialize) passed this check in #post, before it was made.
+    const refusal = this.#overloaded(live.transport.awaited, body.requestIds.length);
+    if (refusal) return refusal;
     const local = localAnswers(body.invalid, supports(live.session.protocolVersion, "omitUnreadableId"));
     const text = JSON.stringify(body.isBatch ? body.items : body.items[0]);
     const stateless = this.#options.stateless;
@@ -166,10 +168,10 @@ export class StreamableHttpHandler {
     return new Response(sink.body, { status: 200, headers: { ...SSE_HEADERS, ...headers } });
   }
 
-  /** The refusal for `count` more requests if they would pass a bound on requests in flight. */
-  #overloaded(live: LiveSession, count: number): Response | undefined {
+  /** The refusal for `count` more requests in a session that awaits `awaited`, if they would pass a bound. */
+  #overloaded(awaited: number, count: number): Response | undefined {
     const { maxRequestsInFlight: perSession, maxRequestsInFlightTotal: total } = this.#options;
-    if (live.transport.awaited + count > perSession) return errorResponse(429, `too many requests: a session may have ${perSession} requests awaiting answers at once`);
+    if (awaited + count > perSession) return errorResponse(429, `too many requests: a session may have ${perSession} requests awaiting answers at once`);
     if (this.#inFlight.awaited + count > total) return errorResponse(503, `service unavailable: the server has ${total} requests awaiting answers`);
     return undefined;
   }

@@ -97,6 +97,16 @@ export class RpcError extends Error {
   }
 }
 
+/**
+ * The error response to a message whose id is `id` (undefined: it could not be read). Every layer
+ * that answers bad input builds it here, so the unreadable-id rule lives in one place.
+ */
+export function errorResponseTo(id: RequestId | undefined, error: RpcError, omitUnreadableId: boolean): JSONRPCErrorResponse {
+  // Spec (basic#responses, 2025-11-25): an unreadable id is left out; JSON-RPC 2.0 (older versions) says null.
+  const readable = id !== undefined ? { id } : omitUnreadableId ? {} : { id: null };
+  return { jsonrpc: "2.0", ...readable, error: error.toErrorObject() };
+}
+
 /** One incoming JSON text, classified. `invalid` carries the error to answer with. */
 export type Incoming =
   | { kind: "request"; message: JSONRPCRequest }

@@ -3,7 +3,7 @@
 // for it fails at once. Spec: https://modelcontextprotocol.io/specification/2025-11-25/basic#responses
 // and https://www.jsonrpc.org/specification#error_object. Refusals of whole batches use reply().
 
-import { ErrorCode, RpcError, type Incoming, type JSONRPCResponse, type RequestId } from "../jsonrpc/messages.js";
+import { ErrorCode, errorResponseTo, RpcError, type Incoming, type JSONRPCResponse, type RequestId } from "../jsonrpc/messages.js";
 import type { PendingRequests } from "../jsonrpc/pending.js";
 import type { WirePolicy } from "./connection.js";
 import type { UnreadableInput } from "./transport.js";
@@ -49,9 +49,7 @@ export class BadInput {
 
   /** Sends (or, inside a batch, returns) an error response; `id` is absent when it was unreadable. */
   async reply(error: RpcError, id: RequestId | undefined, inBatch: boolean): Promise<JSONRPCResponse | undefined> {
-    // Spec (basic#responses, 2025-11-25): the id is left out when it could not be read; JSON-RPC 2.0 says null.
-    const readable = id !== undefined ? { id } : this.#context.policy().omitUnreadableId ? {} : { id: null };
-    const response: JSONRPCResponse = { jsonrpc: "2.0", ...readable, error: error.toErrorObject() };
+    const response = errorResponseTo(id, error, this.#context.policy().omitUnreadableId);
     if (inBatch) return response;
     await this.#context.send(response);
     return undefined;

@@ -237,3 +237,18 @@ export function withinLimit<T>(what: string, promise: Promise<T>, limitMs = 5000
   const limit = new Promise<never>((_, reject) => (timer = setTimeout(() => reject(new Error(`${what}: no answer within ${limitMs} ms (hung)`)), limitMs)));
   return Promise.race([promise, limit]).finally(() => clearTimeout(timer));
 }
+
+/**
+ * The demo server plus a tool `hold` that answers only once `release()` is called or its request
+ * is cancelled: work in flight for as long as a test needs it, with no timer.
+ */
+export function holdingServer(): { mcp: McpServer; release: () => void } {
+  const mcp = createDemoServer();
+  let release!: () => void;
+  const released = new Promise<void>((resolve) => (release = resolve));
+  mcp.tool({ name: "hold", inputSchema: { type: "object" } }, async (_args, context) => {
+    await Promise.race([released, new Promise((resolve) => context.signal.addEventListener("abort", resolve))]);
+    return { content: [{ type: "text", text: "held" }] };
+  });
+  return { mcp, release };
+}

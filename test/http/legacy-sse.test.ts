@@ -6,7 +6,7 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import { request as httpRequest } from "node:http";
 import { createDemoServer } from "../../src/demo/server-definition.js";
-import { eventually, initializeRequest, notification, request, serve, SseReader, withinLimit, type Served } from "../helpers/http-peer.js";
+import { eventually, holdingServer, initializeRequest, notification, request, serve, SseReader, withinLimit, type Served } from "../helpers/http-peer.js";
 
 async function openLegacy(served: Served): Promise<{ reader: SseReader; endpoint: URL; send: (body: unknown) => Promise<Response> }> {
   const response = await fetch(served.origin + "/sse", { headers: { accept: "text/event-stream" } });
@@ -240,6 +240,44 @@ test("legacy: a client that never reads its stream loses the session once the ba
     assert.ok(statuses.includes(404), `the unread session was never ended: ${statuses.length} POSTs accepted`);
     await eventually("the legacy session to be gone", () => mcp.sessionCount === 0);
     opened.destroy();
+  } finally {
+    await served.close();
+  }
+});
+
+test("legacy: at maxLegacyInFlight a POST carrying a request gets 429 with a JSON-RPC error; a cancellation still goes in and frees the session", async () => {
+  const { mcp } = holdingServer();
+  const problems: string[] = [];
+  const served = await serve({ maxLegacyInFlight: 1, onProblem: (message) => problems.push(message) }, mcp);
+  try {
+    const { reader, send } = await openLegacy(served);
+    assert.equal((await send(initializeRequest(1, "2024-11-05"))).status, 202);
+    assert.equal((await nextMessage(reader)).id, 1);
+    assert.equal((await send(notification("notifications/initialized"))).status, 202);
+    assert.equal((await send(request("held", "tools/call", { name: "hold", arguments: {} }))).status, 202);
+
+    const refused = await send(request("p1", "ping"));
+    assert.equal(refused.status, 429);
+    const body = (await refused.json()) as { jsonrpc: string; error: { code: number; message: string } };
+    assert.equal(body.jsonrpc, "2.0");
+    assert.match(body.error.message, /^too many requests: .*1 messages in flight/);
+    // A batch hiding a request behind a notification is a request too.
+    assert.equal((await send([notification("notifications/progress", { progressToken: "x", progress: 1 }), request("p2", "ping")])).status, 429);
+
+    // The cancellation is a notification: it is taken in, and ends the held request.
+    assert.equal((await send(notification("notifications/cancelled", { requestId: "held" }))).status, 202);
+    let status = 429;
+    await withinLimit("the session to take requests again", (async () => {
+      while ((status = (await send(request("p3", "ping"))).status) === 429) await new Promise((resolve) => setTimeout(resolve, 5));
+    })());
+    assert.equal(status, 202);
+    // The cancelled request got no answer; the ping did.
+    assert.deepEqual(await nextMessage(reader), { jsonrpc: "2.0", id: "p3", result: {} });
+    // The session reports its problems to the handler's onProblem, as Streamable HTTP sessions do.
+    assert.equal((await send('{"jsonrpc":"2.0","id":"bad","method":7}')).status, 202);
+    assert.equal((await nextMessage(reader)).id, "bad");
+    assert.ok(problems.some((p) => p.includes('"method" must be a string')), JSON.stringify(problems));
+    await reader.cancel();
   } finally {
     await served.close();
   }

@@ -6,6 +6,8 @@ import assert from "node:assert/strict";
 import { createServer, request as httpRequest, type ClientRequest, type IncomingMessage } from "node:http";
 import type { AddressInfo } from "node:net";
 import { listen, toNodeListener } from "../../src/http/node.js";
+import { formatEvent, SSE_HEADERS } from "../../src/http/sse.js";
+import { SseSink } from "../../src/http/streams.js";
 import { ACCEPT_BOTH, eventually, messagesOf, openGet, openSession, raw, request, serve, SseReader, type Served, type Session } from "../helpers/http-peer.js";
 
 // Anything thrown where nobody catches it would land here instead of silently passing.
@@ -204,5 +206,35 @@ test("node adapter: backpressure: while the client reads nothing, the adapter st
     req.destroy();
   } finally {
     await listening.close();
+  }
+});
+
+test("node adapter: a client that left while the handler ran: the response stream is cancelled, so its sink sees the client gone", async () => {
+  // The handler answers only after the client's socket has closed, as a slow POST would whose
+  // client sent its body and left: the 'close' event is over before the adapter writes anything.
+  let socketClosed!: () => void;
+  const clientLeft = new Promise<void>((resolve) => (socketClosed = resolve));
+  let gone = false;
+  const server = createServer(toNodeListener(async (request) => {
+    await request.text();
+    await clientLeft;
+    const sink = new SseSink(() => (gone = true));
+    sink.write(formatEvent({ event: "message", data: "late" }));
+    return new Response(sink.body, { headers: SSE_HEADERS });
+  }));
+  server.on("connection", (socket) => socket.on("close", () => socketClosed()));
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  try {
+    const { port } = server.address() as AddressInfo;
+    const req = httpRequest({ host: "127.0.0.1", port, path: "/mcp", method: "POST", agent: false, headers: { "content-type": "application/json" } });
+    req.on("error", () => {});
+    req.end('{"jsonrpc":"2.0","id":1,"method":"ping"}');
+    await new Promise((resolve) => req.once("finish", resolve));
+    req.destroy();
+    await eventually("the sink to see the client gone", () => gone);
+    assert.deepEqual(escaped, []);
+  } finally {
+    server.closeAllConnections();
+    await new Promise((resolve) => server.close(resolve));
   }
 });

@@ -6,6 +6,7 @@
 import { after, before, test } from "node:test";
 import assert from "node:assert/strict";
 import { ACCEPT_BOTH, messagesOf, openSession, request, serve, SseReader, withinLimit, type Message, type Served, type Session } from "../helpers/http-peer.js";
+import { withDefaults } from "../../src/http/streamable-options.js";
 
 let sse: Served;
 let json: Served;
@@ -92,3 +93,25 @@ for (const [name, session] of [["SSE", () => sseOld], ["JSON", () => jsonOld]] a
     assert.deepEqual(answers.map((m) => [m.id, m.error.code]), [[null, -32600], [null, -32600]]);
   });
 }
+
+test("POST: maxBatchItems raised above 100 alone: a full batch runs (the per-session bound on requests in flight follows it)", async () => {
+  const served = await serve({ jsonResponses: true, maxBatchItems: 150 });
+  try {
+    const s = await openSession(served.url, "2025-03-26");
+    const items = Array.from({ length: 150 }, (_, i) => request(i, "ping"));
+    const response = await withinLimit("the full batch", s.post(items));
+    assert.equal(response.status, 200);
+    const answers = (await response.json()) as Message[];
+    assert.equal(answers.length, 150);
+    assert.ok(answers.every((m) => m.result !== undefined), JSON.stringify(answers.find((m) => m.result === undefined)));
+  } finally {
+    await served.close();
+  }
+});
+
+test("options: maxRequestsInFlight defaults to the larger of 100 and maxBatchItems; a value given is kept", () => {
+  assert.equal(withDefaults({}).maxRequestsInFlight, 100);
+  assert.equal(withDefaults({ maxBatchItems: 3 }).maxRequestsInFlight, 100);
+  assert.equal(withDefaults({ maxBatchItems: 500 }).maxRequestsInFlight, 500);
+  assert.equal(withDefaults({ maxBatchItems: 500, maxRequestsInFlight: 7 }).maxRequestsInFlight, 7);
+});

@@ -3,7 +3,7 @@
 // Spec: https://modelcontextprotocol.io/specification/2025-11-25/basic/transports#session-management
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { ACCEPT_BOTH, eventually, initializeRequest, messagesOf, openGet, openSession, post, raw, request, serve, SseReader, withinLimit, type Message } from "../helpers/http-peer.js";
+import { ACCEPT_BOTH, answerOf, eventually, holdingServer, initializeRequest, messagesOf, openGet, openSession, post, raw, request, serve, SseReader, withinLimit, type Message } from "../helpers/http-peer.js";
 
 /** initialize without notifications/initialized: a session left in its handshake; its request headers. */
 async function halfOpen(url: string): Promise<Record<string, string>> {
@@ -87,7 +87,7 @@ test("DELETE while a request is in flight in jsonResponses mode: the POST still 
 });
 
 test("idle sessions expire (sessionIdleMs), then their id gets 404", async () => {
-  // The sweep runs every min(keepAliveMs, handshakeTimeoutMs, 60 s), so keepAliveMs is small too.
+  // The sweep runs every min(keepAliveMs, initializedTimeoutMs, 60 s), so keepAliveMs is small too.
   const served = await serve({ sessionIdleMs: 100, keepAliveMs: 10 });
   try {
     const headers = await halfOpen(served.url);
@@ -156,7 +156,7 @@ test("session cap: sessions still in their handshake are evicted before operatin
 });
 
 test("session cap: when every slot is in use, Retry-After is the time until a handshake deadline frees one", async () => {
-  const served = await serve({ maxSessions: 1, handshakeTimeoutMs: 120_000 });
+  const served = await serve({ maxSessions: 1, initializedTimeoutMs: 120_000 });
   try {
     // A session in its handshake with a GET stream open: in use, but it must finish within 120 s.
     const headers = await halfOpen(served.url);
@@ -173,9 +173,9 @@ test("session cap: when every slot is in use, Retry-After is the time until a ha
   }
 });
 
-test("handshake deadline: a session without notifications/initialized ends after handshakeTimeoutMs; an operating one stays", async () => {
+test("handshake deadline: a session without notifications/initialized ends after initializedTimeoutMs; an operating one stays", async () => {
   // Long enough for the operating session to finish its own handshake on a busy machine.
-  const served = await serve({ handshakeTimeoutMs: 1000, keepAliveMs: 10 });
+  const served = await serve({ initializedTimeoutMs: 1000, keepAliveMs: 10 });
   try {
     const operating = await openSession(served.url);
     const half = await halfOpen(served.url);
@@ -215,4 +215,27 @@ test("closing the server ends every session and answers nothing more", async () 
   assert.equal(served.http.streamable.sessionCount, 0);
   assert.deepEqual(await withinLimit("the GET stream to end on close", reader.rest()), []);
   await served.listening.close();
+});
+
+test("session cap: an initialize refused for the requests in flight evicts no session and leaves none behind", async () => {
+  const { mcp, release } = holdingServer();
+  const served = await serve({ maxSessions: 2, maxRequestsInFlightTotal: 1 }, mcp);
+  try {
+    const busy = await openSession(served.url);
+    const idle = await openSession(served.url);
+    // Its SSE stream is open once the headers are here: the request is in flight until released.
+    const held = await busy.post(request("h", "tools/call", { name: "hold", arguments: {} }));
+    assert.equal(held.status, 200);
+    // The one request the server may have in flight is taken: the initialize is refused ...
+    const third = await post(served.url, initializeRequest());
+    assert.equal(third.status, 503);
+    assert.equal(JSON.parse(await third.text()).error.code, -32000);
+    // ... before it could make room: the idle session was not evicted, and no new one stays.
+    assert.equal(served.http.streamable.sessionCount, 2);
+    release();
+    assert.equal((await answerOf(held)).result.content[0].text, "held");
+    assert.deepEqual((await idle.call(1, "ping")).result, {});
+  } finally {
+    await served.close();
+  }
 });

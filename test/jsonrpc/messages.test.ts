@@ -3,7 +3,7 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { readdirSync, readFileSync } from "node:fs";
-import { decodeMessage, encodeMessage, RpcError } from "../../src/jsonrpc/messages.js";
+import { decodeMessage, encodeMessage, errorResponseTo, RpcError } from "../../src/jsonrpc/messages.js";
 
 const dir = new URL("../../fixtures/codec/", import.meta.url);
 
@@ -51,4 +51,12 @@ test("RpcError renders its wire object, with data only when given", () => {
   const back = RpcError.fromErrorObject({ code: -1, message: "no", data: 3 });
   assert.equal(back.code, -1);
   assert.equal(back.data, 3);
+});
+
+test("errorResponseTo: a readable id is echoed; an unreadable one is left out (2025-11-25) or null (older versions)", () => {
+  const error = new RpcError(-32600, "invalid request: x");
+  assert.deepEqual(errorResponseTo("a", error, true), { jsonrpc: "2.0", id: "a", error: { code: -32600, message: "invalid request: x" } });
+  assert.deepEqual(errorResponseTo(0, error, false), { jsonrpc: "2.0", id: 0, error: { code: -32600, message: "invalid request: x" } });
+  assert.deepEqual(errorResponseTo(undefined, error, true), { jsonrpc: "2.0", error: { code: -32600, message: "invalid request: x" } });
+  assert.deepEqual(errorResponseTo(undefined, error, false), { jsonrpc: "2.0", id: null, error: { code: -32600, message: "invalid request: x" } });
 });
