@@ -61,6 +61,7 @@ export { CONNECTION_DEFAULTS, type ConnectionLimits } from "./http/connections.j
 export { LegacySseHandler, type LegacySseOptions } from "./http/legacy-sse.js";
 export { LOOPBACK_NAMES, type SecurityOptions } from "./http/security.js";
 export { DEFAULT_MAX_BACKLOG_BYTES } from "./http/streams.js";
+export { DEFAULT_MAX_BODY_BYTES, DEFAULT_SESSION_IDLE_MS, DEFAULT_KEEP_ALIVE_MS } from "./http/responses.js";
 export { DEFAULT_REPLAY_BUDGET, DEFAULT_SESSION_REPLAY } from "./http/event-store.js";
 export { StreamableHttpClientTransport, type StreamableHttpClientOptions } from "./http/client-transport.js";
 export { HttpClientTransport, LegacySseClientTransport, type LegacySseClientOptions } from "./http/legacy-client.js";
