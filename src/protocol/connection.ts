@@ -33,7 +33,7 @@ export interface ConnectionOptions {
   maxBatchItems?: number;
   /**
    * The most messages taken in and not yet done with (a batch counts its items; default
-   * DEFAULT_MAX_IN_FLIGHT). At the bound the transport stops reading until one is done.
+   * DEFAULT_MAX_IN_FLIGHT). At the bound the transport stops reading until half of them are done.
    */
   maxInFlight?: number;
 }

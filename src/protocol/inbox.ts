@@ -5,8 +5,9 @@
 // It also counts the work in flight, so that the connection can stop reading at a bound.
 
 export class Inbox {
-  /** Jobs not yet taken up, from #head on. */
+  /** Jobs not yet taken up, from #head on, and the weight of each (a parallel array: no object per job). */
   #jobs: ((() => Promise<unknown>) | undefined)[] = [];
+  #weights: number[] = [];
   #head = 0;
   #pumping = false;
   /** Resumes the pump: set for the job it waits on. */
@@ -18,8 +19,14 @@ export class Inbox {
   #idleWaiters: (() => void)[] = [];
   readonly #limit: number;
   readonly #onFull: (full: boolean) => void;
+  /** Whether onFull(true) was the last word: set at the limit, cleared at half of it. */
+  #full = false;
 
-  /** `onFull(true)` once the weight in flight reaches `limit`, `onFull(false)` once it falls below. */
+  /**
+   * `onFull(true)` once the weight in flight reaches `limit`, `onFull(false)` once it is down to
+   * half of it. (Resuming as soon as one job ends would stop and start the input once per message
+   * under a steady flood: the gap between the two marks lets each pause cover many.)
+   */
   constructor(limit = Infinity, onFull: (full: boolean) => void = () => {}) {
     this.#limit = limit;
     this.#onFull = onFull;
@@ -27,10 +34,13 @@ export class Inbox {
 
   /** Takes in a job; `weight` is how much work it stands for (a batch: its number of items). */
   enqueue(job: () => Promise<unknown>, weight = 1): void {
-    const wasFull = this.#busy >= this.#limit;
     this.#busy += weight;
-    if (!wasFull && this.#busy >= this.#limit) this.#onFull(true);
-    this.#jobs.push(() => job().finally(() => this.#finished(weight)));
+    if (!this.#full && this.#busy >= this.#limit) {
+      this.#full = true;
+      this.#onFull(true);
+    }
+    this.#jobs.push(job);
+    this.#weights.push(weight);
     if (!this.#pumping) void this.#pump();
   }
 
@@ -43,16 +53,22 @@ export class Inbox {
     this.#pumping = true;
     while (this.#head < this.#jobs.length) {
       const job = this.#jobs[this.#head]!;
+      const weight = this.#weights[this.#head]!;
       this.#jobs[this.#head++] = undefined;
       // A long burst is read from the front: drop the consumed part now and then, not per job.
       if (this.#head > 1024 && this.#head * 2 > this.#jobs.length) {
         this.#jobs.splice(0, this.#head);
+        this.#weights.splice(0, this.#head);
         this.#head = 0;
       }
       await new Promise<void>((resolve) => {
         // Whichever comes first wakes the pump: the job settles, or the loop turns.
         this.#wake = resolve;
-        job().then(() => resolve(), () => resolve());
+        const done = () => {
+          this.#finished(weight);
+          resolve();
+        };
+        job().then(done, done);
         if (!this.#turnScheduled) {
           this.#turnScheduled = true;
           setImmediate(() => {
@@ -63,14 +79,17 @@ export class Inbox {
       });
     }
     this.#jobs.length = 0;
+    this.#weights.length = 0;
     this.#head = 0;
     this.#pumping = false;
   }
 
   #finished(weight: number): void {
-    const wasFull = this.#busy >= this.#limit;
     this.#busy -= weight;
-    if (wasFull && this.#busy < this.#limit) this.#onFull(false);
+    if (this.#full && this.#busy <= Math.floor(this.#limit / 2)) {
+      this.#full = false;
+      this.#onFull(false);
+    }
     if (this.#busy === 0) for (const wake of this.#idleWaiters.splice(0)) wake();
   }
 }

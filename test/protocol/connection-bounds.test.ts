@@ -91,24 +91,28 @@ test("connection: when the peer's input ends, our calls fail at once and its req
   assert.deepEqual(peer.sent.at(-1), { jsonrpc: "2.0", id: 5, result: { done: true } });
 });
 
-test("connection: at maxInFlight messages in flight the input pauses, and resumes below it; a batch counts its items", async () => {
-  const { peer } = serve({ maxInFlight: 3, batches: true });
-  peer.write({ jsonrpc: "2.0", id: 1, method: "slow" });
-  peer.write({ jsonrpc: "2.0", id: 2, method: "slow" });
+test("connection: at maxInFlight messages in flight the input pauses, and resumes at half of it; a batch counts its items", async () => {
+  const { peer } = serve({ maxInFlight: 4, batches: true });
+  for (const id of [1, 2, 3]) peer.write({ jsonrpc: "2.0", id, method: "slow" });
   assert.equal(peer.paused, false);
-  peer.write({ jsonrpc: "2.0", id: 3, method: "slow" });
+  peer.write({ jsonrpc: "2.0", id: 4, method: "slow" });
   assert.equal(peer.paused, true);
+  await until(() => held.length === 4);
+  // Just below the bound is not enough: input resumes once half of it is free (2 of 4).
+  held.shift()!();
+  await peer.waitForSent(1);
   await settle();
+  assert.equal(peer.paused, true);
   held.shift()!();
   await until(() => !peer.paused);
-  peer.write([{ jsonrpc: "2.0", id: 4, method: "slow" }, { jsonrpc: "2.0", id: 5, method: "slow" }]);
+  peer.write([{ jsonrpc: "2.0", id: 5, method: "slow" }, { jsonrpc: "2.0", id: 6, method: "slow" }]);
   assert.equal(peer.paused, true);
   await until(() => held.length === 4);
   held.splice(0, 2).forEach((release) => release());
   await until(() => !peer.paused);
   held.splice(0).forEach((release) => release());
-  await peer.waitForSent(4);
-  assert.deepEqual(peer.sent.at(-1), [{ jsonrpc: "2.0", id: 4, result: { done: true } }, { jsonrpc: "2.0", id: 5, result: { done: true } }]);
+  await peer.waitForSent(5);
+  assert.deepEqual(peer.sent.at(-1), [{ jsonrpc: "2.0", id: 5, result: { done: true } }, { jsonrpc: "2.0", id: 6, result: { done: true } }]);
 });
 
 test("connection: the default bound on work in flight is DEFAULT_MAX_IN_FLIGHT", () => {
