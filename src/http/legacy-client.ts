@@ -107,12 +107,15 @@ export class LegacySseClientTransport implements Transport {
     const step = !Array.isArray(message) && "method" in message ? message.method : "response";
     if (this.#closed) throw new HttpTransportClosedError(step);
     const controller = new AbortController();
-    followAbort(controller, this.#stream.signal);
-    followAbort(controller, options?.signal);
-    const headers = await requestHeaders(this.#options, { "content-type": "application/json" });
-    const response = await fetchStep(this.#options, step, this.endpoint, { method: "POST", headers, body: encodeMessage(message), signal: controller.signal });
-    if (!response.ok) throw await statusError(step, response);
-    discard(response);
+    const unfollow = [followAbort(controller, this.#stream.signal), followAbort(controller, options?.signal)];
+    try {
+      const headers = await requestHeaders(this.#options, { "content-type": "application/json" });
+      const response = await fetchStep(this.#options, step, this.endpoint, { method: "POST", headers, body: encodeMessage(message), signal: controller.signal });
+      if (!response.ok) throw await statusError(step, response);
+      discard(response);
+    } finally {
+      for (const stop of unfollow) stop();
+    }
   }
 
   async close(): Promise<void> {

@@ -10,7 +10,7 @@ import { HandshakeTimeoutError } from "../../src/client/errors.js";
 import { RequestAbortedError, RequestTimeoutError } from "../../src/jsonrpc/pending.js";
 import { StreamableHttpClientTransport } from "../../src/http/client-transport.js";
 import { HttpClientTransport, LegacySseClientTransport } from "../../src/http/legacy-client.js";
-import { initializeResult, json, routine, scriptedServer, wait, type SeenRequest } from "../helpers/scripted-http.js";
+import { initializeResult, json, legacyServer, routine, scriptedServer, wait, type SeenRequest } from "../helpers/scripted-http.js";
 
 const info = { name: "stall-tests", version: "1" };
 const quick = { idleMs: 200, maxTotalMs: 200 };
@@ -81,25 +81,8 @@ test("streamable http: the caller's abort ends its wait for a POST that stalls",
   }
 });
 
-/** HTTP+SSE: the endpoint event, then answers on the stream; POSTs that `stall` picks are never answered. */
-function stallingLegacy(stall: (seen: SeenRequest) => boolean) {
-  let stream: ServerResponse | undefined;
-  return scriptedServer((seen, response) => {
-    if (seen.method === "GET") {
-      stream = response;
-      return void response.writeHead(200, { "content-type": "text/event-stream" }).write("event: endpoint\ndata: /messages\n\n");
-    }
-    if (stall(seen)) return;
-    response.writeHead(202).end();
-    const id = seen.body?.id;
-    if (id === undefined) return;
-    const answer = seen.rpc === "initialize" ? initializeResult(id, "2024-11-05") : JSON.stringify({ jsonrpc: "2.0", id, result: {} });
-    stream!.write(`event: message\ndata: ${answer}\n\n`);
-  });
-}
-
 test("legacy http+sse: the handshake timeout fires when the initialize POST stalls", async () => {
-  const server = await stallingLegacy((seen) => seen.rpc === "initialize");
+  const server = await legacyServer({ stall: (seen) => seen.rpc === "initialize" });
   try {
     const client = new McpClient(info, { handshakeTimeoutMs: 200, protocolVersion: "2024-11-05" });
     const transport = await LegacySseClientTransport.open(`${server.origin}/sse`);
@@ -111,7 +94,7 @@ test("legacy http+sse: the handshake timeout fires when the initialize POST stal
 });
 
 test("legacy http+sse: a request timeout fires when its POST stalls, and the POST is let go", async () => {
-  const server = await stallingLegacy((seen) => seen.rpc === "tools/call" || seen.rpc === "notifications/cancelled");
+  const server = await legacyServer({ stall: (seen) => seen.rpc === "tools/call" || seen.rpc === "notifications/cancelled" });
   try {
     const client = new McpClient(info, { timeouts: quick, protocolVersion: "2024-11-05" });
     await client.connect(await LegacySseClientTransport.open(`${server.origin}/sse`));
