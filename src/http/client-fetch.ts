@@ -219,6 +219,13 @@ export function isEventStream(response: Response): boolean {
   return /^text\/event-stream\b/i.test(response.headers.get("content-type") ?? "");
 }
 
+/** `response`, if it is an event stream; otherwise it is dropped, and the error names what came instead. */
+export function eventStream(step: string, response: Response, answered = ""): Response {
+  if (isEventStream(response)) return response;
+  discard(response);
+  throw new HttpProtocolError(`${step}: the server answered ${answered ? `${answered} ` : ""}with ${response.headers.get("content-type") ?? "no content type"}, not an event stream`);
+}
+
 export function isJson(response: Response): boolean {
   return /^application\/(?:[\w.+-]+\+)?json\b/i.test(response.headers.get("content-type") ?? "");
 }

@@ -23,8 +23,14 @@ export function describe(message: JSONRPCMessage | JSONRPCMessage[]): Outgoing {
   return { text: encodeMessage(message), step, ids, initialize: !Array.isArray(message) && step === "initialize" && ids.length === 1 };
 }
 
+/** A response from the server, as far as the transport looks at it. */
+export interface Answer {
+  id: RequestId;
+  result: unknown;
+}
+
 /** The responses in a text from the server (a message or a batch), by id; nothing if it does not parse. */
-export function answersIn(text: string): { id: RequestId; result: unknown }[] {
+export function answersIn(text: string): Answer[] {
   let value: unknown;
   try {
     value = JSON.parse(text);

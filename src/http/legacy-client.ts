@@ -8,7 +8,7 @@ import type { JSONRPCMessage } from "../jsonrpc/messages.js";
 import { encodeMessage } from "../jsonrpc/messages.js";
 import type { SendOptions, Transport, TransportHandlers } from "../protocol/transport.js";
 import {
-  assertSameOrigin, discard, fetchStep, followAbort, HttpNetworkError, HttpProtocolError, HttpStatusError, HttpTransportClosedError, isEventStream, MessageTooLargeError,
+  assertSameOrigin, discard, eventStream, fetchStep, followAbort, HttpNetworkError, HttpProtocolError, HttpStatusError, HttpTransportClosedError, MessageTooLargeError,
   requestHeaders, statusError, type HttpClientOptions,
 } from "./client-fetch.js";
 import { StreamableHttpClientTransport, type StreamableHttpClientOptions } from "./client-transport.js";
@@ -51,10 +51,7 @@ export class LegacySseClientTransport implements Transport {
       const headers = await requestHeaders(options, { accept: "text/event-stream" });
       const response = await fetchStep(options, `GET ${sseUrl.pathname}`, sseUrl, { method: "GET", headers, signal: stream.signal });
       if (!response.ok) throw await statusError(`GET ${sseUrl.pathname}`, response);
-      if (!isEventStream(response)) {
-        discard(response);
-        throw new HttpProtocolError(`GET ${sseUrl.pathname}: the server answered with ${response.headers.get("content-type") ?? "no content type"}, not an event stream`);
-      }
+      eventStream(`GET ${sseUrl.pathname}`, response);
       return await new Promise<LegacySseClientTransport>((resolve, reject) => {
         let transport: LegacySseClientTransport | undefined;
         const parser = new SseParser({ maxEventBytes: options.maxMessageBytes });
