@@ -27,6 +27,7 @@ export function describe(message: JSONRPCMessage | JSONRPCMessage[]): Outgoing {
 export interface Answer {
   id: RequestId;
   result: unknown;
+  error: unknown;
 }
 
 /** The responses in a text from the server (a message or a batch), by id; nothing if it does not parse. */
@@ -38,5 +39,5 @@ export function answersIn(text: string): Answer[] {
     return [];
   }
   return (Array.isArray(value) ? value : [value]).flatMap((item) =>
-    !isObject(item) || "method" in item || (typeof item.id !== "string" && typeof item.id !== "number") ? [] : [{ id: item.id, result: item.result }]);
+    !isObject(item) || "method" in item || (typeof item.id !== "string" && typeof item.id !== "number") ? [] : [{ id: item.id, result: item.result, error: item.error }]);
 }

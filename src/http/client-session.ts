@@ -1,10 +1,11 @@
 // Streamable HTTP, client side: the session, and opening a new one when the server has ended ours
 // (a 404 to a request that carried its id). The initialize request the connection sent first is
-// sent again, then notifications/initialized; the connection keeps its first InitializeResult.
+// sent again and, if the server answers it with a result, notifications/initialized; a refusal
+// fails the message that needed the session. The connection keeps its first InitializeResult.
 // Spec: https://modelcontextprotocol.io/specification/2025-11-25/basic/transports#session-management
 // Left out: setting up the new session as the old one was (subscriptions, log level): the client's job (client/session-setup.ts).
 
-import type { RequestId } from "../jsonrpc/messages.js";
+import { isObject, type RequestId } from "../jsonrpc/messages.js";
 import { HttpTransportClosedError } from "./client-fetch.js";
 import { describe, type Answer, type Outgoing } from "./client-messages.js";
 
@@ -15,6 +16,14 @@ export interface SessionHost {
   /** Takes a text from the server like any other, but keeps the answer `own` from the connection and returns it. */
   receive(text: string, own?: RequestId): Answer | undefined;
   isClosed(): boolean;
+}
+
+/** The server refused the new session's initialize (an error, or no result): no session was opened. Local. */
+export class SessionRenewalError extends Error {
+  constructor(detail: string) {
+    super(`${STEP}: the server did not open a new session: ${detail}`);
+    this.name = "SessionRenewalError";
+  }
 }
 
 const STEP = "initialize (new session)";
@@ -73,14 +82,20 @@ export class ClientSession {
     }
   }
 
-  /** Resends the initialize request seen earlier, without a session id, then notifications/initialized. */
+  /** Resends the initialize request seen earlier, without a session id; then, if it succeeded, notifications/initialized. */
   async #open(signal: AbortSignal | undefined): Promise<void> {
     const initialize = this.#initialize!;
     try {
       this.#lost = false;
       const init: Outgoing = { text: initialize.text, step: STEP, ids: [initialize.id], initialize: true };
+      let answer: Answer | undefined;
       // The connection already has its InitializeResult; the new one is kept from it.
-      await this.#host.post(init, signal, (text) => void this.#host.receive(text, initialize.id));
+      await this.#host.post(init, signal, (text) => (answer ??= this.#host.receive(text, initialize.id)));
+      // Spec (basic/lifecycle#initialization): initialized follows a successful initialize only.
+      if (!isObject(answer?.result)) {
+        this.id = undefined;
+        throw new SessionRenewalError(refusal(answer));
+      }
       await this.#host.post(describe({ jsonrpc: "2.0", method: "notifications/initialized" }), signal, (text) => this.#host.receive(text));
     } catch (error) {
       this.#lost = true;
@@ -99,4 +114,12 @@ class AbandonedAttempt extends Error {
     super(`${STEP}: abandoned, its sender stopped waiting`);
     this.name = "AbandonedAttempt";
   }
+}
+
+/** What the server said instead of a result, for the error. */
+function refusal(answer: Answer | undefined): string {
+  if (answer === undefined) return "it gave no answer";
+  const error = answer.error;
+  if (!isObject(error)) return "its answer holds no result";
+  return `it answered with error ${JSON.stringify(error.code)}: ${typeof error.message === "string" ? error.message : "(no message)"}`;
 }
