@@ -43,7 +43,9 @@ export function describeFailure(error: unknown): string {
   // the pending call's ConnectionClosedError carries it as its cause.
   const spawn = findCause(cause, SpawnError);
   if (spawn) return `spawn failed: ${spawn.problem}`;
-  if (cause instanceof HandshakeTimeoutError) return `handshake timed out after ${cause.afterMs} ms: the server did not answer initialize`;
+  if (cause instanceof HandshakeTimeoutError) {
+    return `handshake timed out after ${cause.afterMs} ms: the server did not ${cause.step === "initialize" ? "answer initialize" : "take notifications/initialized"}`;
+  }
   if (cause instanceof VersionRefusedError) {
     return `version refused: the server chose protocol version ${JSON.stringify(cause.serverVersion)}, ` +
       `but we asked for ${cause.requested} and speak only ${cause.supported.join(", ")}`;

@@ -24,7 +24,10 @@ import { collectPages, type ListCache } from "./lists.js";
 import { SessionSetup } from "./session-setup.js";
 
 export interface ClientOptions extends ClientHandlers {
-  /** How long the server has to answer initialize (default 5 s). */
+  /**
+   * How long the handshake may take (default 5 s): the server answers initialize, and takes
+   * notifications/initialized, within this long of connect() sending initialize.
+   */
   handshakeTimeoutMs?: number;
   /** Refuse locally to call methods the server did not declare (default true). */
   enforceServerCapabilities?: boolean;
@@ -86,6 +89,7 @@ export class McpClient extends EventEmitter {
 
     const requested = this.#options.protocolVersion ?? LATEST_PROTOCOL_VERSION;
     const handshakeMs = this.#options.handshakeTimeoutMs ?? 5000;
+    const deadline = Date.now() + handshakeMs;
     let result: InitializeResult;
     try {
       result = (await connection.request(
@@ -106,8 +110,29 @@ export class McpClient extends EventEmitter {
     connection.setPolicy(wirePolicy(result.protocolVersion));
     this.#initialized = result;
     // Spec (basic/lifecycle#initialization): after a successful initialize, the client MUST send initialized.
-    await connection.notify("notifications/initialized");
+    if (!(await this.#sendInitialized(connection, deadline - Date.now()))) {
+      this.#initialized = undefined;
+      await connection.close();
+      throw new HandshakeTimeoutError(handshakeMs, undefined, "notifications/initialized");
+    }
     return result;
+  }
+
+  /**
+   * Sends notifications/initialized, giving up after `leftMs` (what is left of the handshake):
+   * over HTTP it is a POST the server may stall, and connect() must end on time whatever the
+   * transport does. Resolves to whether it was sent in time.
+   */
+  async #sendInitialized(connection: Connection, leftMs: number): Promise<boolean> {
+    const stop = new AbortController();
+    const timer = setTimeout(() => stop.abort(new Error(`notifications/initialized: not taken within the handshake timeout`)), Math.max(0, leftMs));
+    const expired = new Promise<void>((resolve) => stop.signal.addEventListener("abort", () => resolve(), { once: true }));
+    try {
+      await Promise.race([connection.notify("notifications/initialized", undefined, { signal: stop.signal }), expired]);
+    } finally {
+      clearTimeout(timer);
+    }
+    return !stop.signal.aborted;
   }
 
   /** Ends the session by closing the transport (MCP has no shutdown message). */

@@ -2,10 +2,15 @@
 // Spec: https://modelcontextprotocol.io/specification/2025-11-25/basic/lifecycle (initialization,
 // version negotiation, capability negotiation).
 
-/** The server did not answer `initialize` within the handshake timeout. */
+/**
+ * The handshake did not finish within its timeout: the server did not answer `initialize`, or
+ * did not take `notifications/initialized` (over HTTP, a POST it may stall) in the time left.
+ */
 export class HandshakeTimeoutError extends Error {
-  constructor(readonly afterMs: number, cause?: unknown) {
-    super(`initialize: the server did not answer within ${afterMs} ms`, { cause });
+  constructor(readonly afterMs: number, cause?: unknown, readonly step: "initialize" | "notifications/initialized" = "initialize") {
+    super(step === "initialize"
+      ? `initialize: the server did not answer within ${afterMs} ms`
+      : `notifications/initialized: the server did not take it within the handshake's ${afterMs} ms`, { cause });
     this.name = "HandshakeTimeoutError";
   }
 }

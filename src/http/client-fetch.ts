@@ -194,13 +194,20 @@ export async function statusError(step: string, response: Response): Promise<Htt
 }
 
 /**
- * Aborts `controller` when `signal` fires (at once if it already has). The listener goes with the
- * signal, which belongs to one request. (AbortSignal.any would do, but Node 20.0 lacks it.)
+ * Aborts `controller` when `signal` fires (at once if it already has). Returns the unsubscribe,
+ * to call once the request has settled: a signal may outlive it (the legacy transport's stream
+ * signal lives as long as the transport), and each listener left on it would stay there too.
+ * (AbortSignal.any would do, but Node 20.0 lacks it.)
  */
-export function followAbort(controller: AbortController, signal: AbortSignal | undefined): void {
-  if (!signal) return;
-  if (signal.aborted) controller.abort(signal.reason);
-  else signal.addEventListener("abort", () => controller.abort(signal.reason), { once: true });
+export function followAbort(controller: AbortController, signal: AbortSignal | undefined): () => void {
+  if (!signal) return () => {};
+  if (signal.aborted) {
+    controller.abort(signal.reason);
+    return () => {};
+  }
+  const abort = () => controller.abort(signal.reason);
+  signal.addEventListener("abort", abort, { once: true });
+  return () => signal.removeEventListener("abort", abort);
 }
 
 /** Drops a body we do not need, so its connection is released. */
@@ -210,6 +217,13 @@ export function discard(response: Response): void {
 
 export function isEventStream(response: Response): boolean {
   return /^text\/event-stream\b/i.test(response.headers.get("content-type") ?? "");
+}
+
+/** `response`, if it is an event stream; otherwise it is dropped, and the error names what came instead. */
+export function eventStream(step: string, response: Response, answered = ""): Response {
+  if (isEventStream(response)) return response;
+  discard(response);
+  throw new HttpProtocolError(`${step}: the server answered ${answered ? `${answered} ` : ""}with ${response.headers.get("content-type") ?? "no content type"}, not an event stream`);
 }
 
 export function isJson(response: Response): boolean {

@@ -23,8 +23,15 @@ export function describe(message: JSONRPCMessage | JSONRPCMessage[]): Outgoing {
   return { text: encodeMessage(message), step, ids, initialize: !Array.isArray(message) && step === "initialize" && ids.length === 1 };
 }
 
+/** A response from the server, as far as the transport looks at it. */
+export interface Answer {
+  id: RequestId;
+  result: unknown;
+  error: unknown;
+}
+
 /** The responses in a text from the server (a message or a batch), by id; nothing if it does not parse. */
-export function answersIn(text: string): { id: RequestId; result: unknown }[] {
+export function answersIn(text: string): Answer[] {
   let value: unknown;
   try {
     value = JSON.parse(text);
@@ -32,5 +39,5 @@ export function answersIn(text: string): { id: RequestId; result: unknown }[] {
     return [];
   }
   return (Array.isArray(value) ? value : [value]).flatMap((item) =>
-    !isObject(item) || "method" in item || (typeof item.id !== "string" && typeof item.id !== "number") ? [] : [{ id: item.id, result: item.result }]);
+    !isObject(item) || "method" in item || (typeof item.id !== "string" && typeof item.id !== "number") ? [] : [{ id: item.id, result: item.result, error: item.error }]);
 }

@@ -1,7 +1,12 @@
-// When to reconnect a dropped SSE stream on the client, and when to stop: the server's `retry`
-// (which the client MUST wait), a floor under it, backoff for streams that end without bringing
-// a message, and a bound on those for a response stream, whose caller is waiting.
-// Spec: https://modelcontextprotocol.io/specification/2025-11-25/basic/transports#resumability-and-redelivery
+// Following an SSE stream on the client, resumed when it drops: when to reconnect and when to
+// stop (the server's `retry`, which the client MUST wait, a floor under it, backoff for streams
+// that end without bringing a message, and a bound on those for a response stream, whose caller
+// is waiting). Spec: https://modelcontextprotocol.io/specification/2025-11-25/basic/transports#resumability-and-redelivery
+// How the stream is opened again (a GET with the session's headers) is the transport's part.
+
+import { setTimeout as sleep } from "node:timers/promises";
+import { HttpProtocolError, MessageTooLargeError } from "./client-fetch.js";
+import { readEvents, SseLimitError, SseParser } from "./sse-parser.js";
 
 export interface ReconnectOptions {
   /** The wait before reconnecting a dropped stream when the server sent no `retry` (default 1000 ms). */
@@ -50,5 +55,58 @@ export class Reconnects {
     const base = Math.max(this.#retryMs, this.#options.minRetryMs ?? 250);
     const backedOff = Math.min(base * 2 ** Math.max(0, this.#quiet - 1), this.#options.maxRetryMs ?? 30_000);
     return Math.max(backedOff, this.#retryMs);
+  }
+}
+
+/** One stream to follow, and what its transport does for it. */
+export interface FollowedStream {
+  /** Names the stream in errors: the request it answers, or "GET stream". */
+  step: string;
+  /** For a response stream: whether every answer has come. The GET stream has none, and runs until stopped. */
+  answered?: () => boolean;
+  deliver(text: string): void;
+  /** Opens the stream again where it broke off. */
+  resume(lastEventId: string): Promise<Response>;
+  isClosed(): boolean;
+  signal: AbortSignal;
+  maxEventBytes: number;
+}
+
+/**
+ * Reads an event stream; when the connection drops before the answers came (or, for the GET
+ * stream, at any time), waits the server's `retry` delay and resumes with Last-Event-ID.
+ */
+export async function followStream(response: Response, stream: FollowedStream, options: ReconnectOptions): Promise<void> {
+  const { step, signal } = stream;
+  const answered = () => stream.answered?.() ?? false;
+  let lastEventId: string | undefined;
+  const reconnects = new Reconnects(options, stream.answered !== undefined);
+  for (;;) {
+    const parser = new SseParser({ maxEventBytes: stream.maxEventBytes });
+    let delivered = false;
+    try {
+      // Streamable HTTP sends unnamed events; a priming event (an id, empty data) carries no message.
+      await readEvents(response.body!, parser, (event) => {
+        if (event.event !== "message" || event.data === "") return;
+        delivered = true;
+        stream.deliver(event.data);
+      }, answered);
+    } catch (error) {
+      if (signal.aborted) throw error;
+      if (error instanceof SseLimitError) throw new MessageTooLargeError(step, error.what, error.limit);
+      // A dropped connection is not the end of the stream (and never a cancellation): resume below.
+    }
+    lastEventId = parser.lastEventId ?? lastEventId;
+    if (answered() || stream.isClosed()) return;
+    if (stream.answered !== undefined && lastEventId === undefined) {
+      throw new HttpProtocolError(`${step}: the server ended the response stream before answering, with no event id to resume from`);
+    }
+    const delay = reconnects.ended(delivered, parser.retry);
+    if (delay === undefined) {
+      throw new HttpProtocolError(`${step}: the server ended the response stream ${reconnects.quiet} times in a row without a message; gave up`);
+    }
+    // Spec (transports#sending-messages-to-the-server, SEP-1699): the client MUST wait `retry` ms before reconnecting.
+    await sleep(delay, undefined, { signal });
+    response = await stream.resume(lastEventId!);
   }
 }

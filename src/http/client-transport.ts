@@ -1,20 +1,20 @@
 // Streamable HTTP, client side: each message is a POST to the MCP endpoint, answered with 202, a
 // JSON body or an SSE stream; a GET stream carries what the server sends on its own; a dropped
 // stream is resumed with GET and Last-Event-ID after the server's `retry` delay (backing off:
-// client-reconnect.ts); a session the server ended is replaced by a fresh initialize. Spec: https://modelcontextprotocol.io/specification/2025-11-25/basic/transports#streamable-http
+// client-reconnect.ts); a session the server ended is replaced by a fresh initialize (client-session.ts).
+// Spec: https://modelcontextprotocol.io/specification/2025-11-25/basic/transports#streamable-http
 // Left out: OAuth flows (the caller supplies a bearer token), and the fallback to HTTP+SSE (legacy-client.ts).
 
-import { setTimeout as sleep } from "node:timers/promises";
 import { DEFAULT_MAX_MESSAGE_BYTES } from "../jsonrpc/framing.js";
 import { isObject, type JSONRPCMessage, type RequestId } from "../jsonrpc/messages.js";
 import type { SendOptions, Transport, TransportHandlers } from "../protocol/transport.js";
 import {
-  discard, fetchStep, followAbort, HttpNetworkError, HttpProtocolError, HttpTransportClosedError, isEventStream, isJson, MessageTooLargeError,
+  discard, eventStream, fetchStep, followAbort, HttpNetworkError, HttpProtocolError, HttpTransportClosedError, isEventStream, isJson, MessageTooLargeError,
   readJsonBody, requestHeaders, SessionEndedError, statusError, type HttpClientOptions, type HttpStatusError,
 } from "./client-fetch.js";
-import { Reconnects, type ReconnectOptions } from "./client-reconnect.js";
-import { answersIn, describe, type Outgoing } from "./client-messages.js";
-import { readEvents, SseLimitError, SseParser } from "./sse-parser.js";
+import { followStream, type ReconnectOptions } from "./client-reconnect.js";
+import { answersIn, describe, type Answer, type Outgoing } from "./client-messages.js";
+import { ClientSession } from "./client-session.js";
 
 export interface StreamableHttpClientOptions extends HttpClientOptions, ReconnectOptions {
   /** Open the GET stream for the server's own messages once initialized (default true). */
@@ -29,30 +29,33 @@ export class StreamableHttpClientTransport implements Transport {
   readonly url: URL;
   readonly #options: StreamableHttpClientOptions;
   #handlers: TransportHandlers | undefined;
-  #sessionId: string | undefined;
+  readonly #session: ClientSession;
   #protocolVersion: string | undefined;
-  /** The initialize request as it went out, resent to start over when the server ends the session. */
-  #initialize: { text: string; id: RequestId } | undefined;
-  /** The server ended our session; the next message first opens a new one. */
-  #sessionLost = false;
-  #reinitializing: Promise<void> | undefined;
   /** Requests not answered yet, each with the controller of the POST waiting for it. */
   readonly #waiting = new Map<RequestId, AbortController>();
-  /** Every request and stream in flight, so that close() can abort them all. */
-  readonly #inFlight = new Set<AbortController>();
+  /** Every request and stream in flight, so that close() can abort them all; each with what unhooks it from its sender's signal. */
+  readonly #inFlight = new Map<AbortController, () => void>();
   #listener: AbortController | undefined;
   #closed = false;
-  readonly #newSessionListeners: (() => void)[] = [];
   readonly #maxMessageBytes: number;
 
   constructor(url: string | URL, options: StreamableHttpClientOptions = {}) {
     this.url = new URL(url);
     this.#options = options;
     this.#maxMessageBytes = options.maxMessageBytes ?? DEFAULT_MAX_MESSAGE_BYTES;
+    this.#session = new ClientSession({
+      post: (outgoing, signal, deliver) => this.#send(outgoing, signal, deliver),
+      receive: (text, own) => this.#receive(text, own),
+      isClosed: () => this.#closed,
+    });
+    // A new session gets its own GET stream, before the application hears of it.
+    this.#session.onNewSession(() => {
+      if (this.#options.listen !== false) void this.#listen();
+    });
   }
 
   /** The MCP-Session-Id the server assigned, if any. Spec (security): never log it. */
-  get sessionId(): string | undefined { return this.#sessionId; }
+  get sessionId(): string | undefined { return this.#session.id; }
   /** The version the initialize result named; sent as MCP-Protocol-Version from then on. */
   get protocolVersion(): string | undefined { return this.#protocolVersion; }
 
@@ -65,7 +68,7 @@ export class StreamableHttpClientTransport implements Transport {
    * the old one: what the client had set up there (subscriptions, log level) is gone.
    */
   onNewSession(listener: () => void): void {
-    this.#newSessionListeners.push(listener);
+    this.#session.onNewSession(listener);
   }
 
   /**
@@ -75,12 +78,7 @@ export class StreamableHttpClientTransport implements Transport {
   async send(message: JSONRPCMessage | JSONRPCMessage[], options?: SendOptions): Promise<void> {
     const outgoing = describe(message);
     if (this.#closed) throw new HttpTransportClosedError(outgoing.step);
-    if (outgoing.initialize) {
-      // Spec (transports#session-management): initialize is sent without a session id; it starts a new session.
-      this.#initialize = { text: outgoing.text, id: outgoing.ids[0]! };
-      this.#sessionId = undefined;
-      this.#sessionLost = false;
-    }
+    if (outgoing.initialize) this.#session.starting(outgoing);
     await this.#post(outgoing, options?.signal);
     const method = Array.isArray(message) || !("method" in message) ? undefined : message.method;
     if (method === "notifications/initialized" && this.#options.listen !== false) void this.#listen();
@@ -90,11 +88,11 @@ export class StreamableHttpClientTransport implements Transport {
   async close(): Promise<void> {
     if (this.#closed) return;
     this.#closed = true;
-    for (const controller of this.#inFlight) controller.abort();
+    for (const controller of this.#inFlight.keys()) controller.abort();
     this.#inFlight.clear();
     // Before the DELETE, so pending calls fail as "connection closed", not as aborted fetches.
     this.#handlers?.close();
-    const session = this.#sessionId;
+    const session = this.#session.id;
     if (session === undefined) return;
     // Spec (transports#session-management): a client that is done SHOULD send DELETE; 405 means the server keeps sessions itself.
     try {
@@ -107,16 +105,23 @@ export class StreamableHttpClientTransport implements Transport {
 
   /** Sends one message; on a 404 for our session, opens a new session and sends it once more. */
   async #post(outgoing: Outgoing, signal: AbortSignal | undefined, mayReplay = true): Promise<void> {
-    if (!outgoing.initialize) await this.#newSession(signal);
-    const controller = this.#begin(signal);
+    if (!outgoing.initialize) await this.#session.ready(signal);
     try {
-      await this.#exchange(outgoing, controller, (text) => this.#receive(text));
+      await this.#send(outgoing, signal, (text) => this.#receive(text));
     } catch (error) {
       if (this.#closed) throw new HttpTransportClosedError(outgoing.step);
       // Spec (transports#session-management): on 404 for a request carrying a session id, the
-      // client MUST start a new session with a fresh initialize (in #post, before the resend).
+      // client MUST start a new session with a fresh initialize (session.ready, before the resend).
       if (error instanceof SessionEndedError && mayReplay) return await this.#post(outgoing, signal, false);
       throw error;
+    }
+  }
+
+  /** One exchange under its own controller, which close() and the sender's `signal` abort. */
+  async #send(outgoing: Outgoing, signal: AbortSignal | undefined, deliver: (text: string) => void): Promise<void> {
+    const controller = this.#begin(signal);
+    try {
+      await this.#exchange(outgoing, controller, deliver);
     } finally {
       this.#end(controller, outgoing.ids);
     }
@@ -126,12 +131,12 @@ export class StreamableHttpClientTransport implements Transport {
   async #exchange(outgoing: Outgoing, controller: AbortController, deliver: (text: string) => void): Promise<void> {
     const { step, ids } = outgoing;
     for (const id of ids) this.#waiting.set(id, controller);
-    const sent = this.#sessionId;
+    const sent = this.#session.id;
     // Spec (transports#sending-messages-to-the-server): Accept lists both types; one message per POST.
     const response = await this.#request("POST", step, controller.signal, { accept: POST_ACCEPT, "content-type": "application/json" }, outgoing.text, outgoing.initialize);
     if (!response.ok) throw await this.#refusal(step, response, sent);
     // Spec (transports#session-management): keep the id from the response that carries the InitializeResult.
-    if (outgoing.initialize) this.#sessionId = response.headers.get("mcp-session-id") ?? undefined;
+    if (outgoing.initialize) this.#session.id = response.headers.get("mcp-session-id") ?? undefined;
     // Spec (transports#sending-messages-to-the-server): notifications and responses get 202, no body.
     if (ids.length === 0 || response.status === 202) return discard(response);
     // Spec (transports#sending-messages-to-the-server): the client MUST handle both JSON and SSE answers.
@@ -151,67 +156,35 @@ export class StreamableHttpClientTransport implements Transport {
     if (ids.some((id) => this.#waiting.has(id))) throw new HttpProtocolError(`${step}: the server's JSON answer is not the response to the request`);
   }
 
-  /**
-   * Reads an event stream; when the connection drops before the answers came (or, for the GET
-   * stream, at any time), waits the server's `retry` delay and resumes with GET and Last-Event-ID.
-   */
-  async #follow(response: Response, step: string, ids: RequestId[] | undefined, signal: AbortSignal, deliver: (text: string) => void): Promise<void> {
-    const answered = () => ids !== undefined && ids.every((id) => !this.#waiting.has(id));
-    let lastEventId: string | undefined;
-    const reconnects = new Reconnects(this.#options, ids !== undefined);
-    for (;;) {
-      const parser = new SseParser({ maxEventBytes: this.#maxMessageBytes });
-      let delivered = false;
-      try {
-        // Streamable HTTP sends unnamed events; a priming event (an id, empty data) carries no message.
-        await readEvents(response.body!, parser, (event) => {
-          if (event.event !== "message" || event.data === "") return;
-          delivered = true;
-          deliver(event.data);
-        }, answered);
-      } catch (error) {
-        if (signal.aborted) throw error;
-        if (error instanceof SseLimitError) throw new MessageTooLargeError(step, error.what, error.limit);
-        // A dropped connection is not the end of the stream (and never a cancellation): resume below.
-      }
-      lastEventId = parser.lastEventId ?? lastEventId;
-      if (answered() || this.#closed) return;
-      if (ids !== undefined && lastEventId === undefined) {
-        throw new HttpProtocolError(`${step}: the server ended the response stream before answering, with no event id to resume from`);
-      }
-      const delay = reconnects.ended(delivered, parser.retry);
-      if (delay === undefined) {
-        throw new HttpProtocolError(`${step}: the server ended the response stream ${reconnects.quiet} times in a row without a message; gave up`);
-      }
-      // Spec (transports#sending-messages-to-the-server, SEP-1699): the client MUST wait `retry` ms before reconnecting.
-      await sleep(delay, undefined, { signal });
+  /** Follows a response stream or the GET stream until it is done, resuming it when it drops. */
+  #follow(response: Response, step: string, ids: RequestId[] | undefined, signal: AbortSignal, deliver: (text: string) => void): Promise<void> {
+    return followStream(response, {
+      step, signal, deliver,
+      answered: ids && (() => ids.every((id) => !this.#waiting.has(id))),
       // Spec (transports#resumability-and-redelivery): resume with GET and Last-Event-ID, whether the stream came from POST or GET.
-      const sent = this.#sessionId;
-      response = await this.#request("GET", step, signal, { accept: "text/event-stream", "last-event-id": lastEventId });
-      if (!response.ok) throw await this.#refusal(step, response, sent);
-      if (!isEventStream(response)) {
-        discard(response);
-        throw new HttpProtocolError(`${step}: the server answered the resuming GET with ${response.headers.get("content-type") ?? "no content type"}, not an event stream`);
-      }
-    }
+      resume: async (lastEventId) => {
+        const sent = this.#session.id;
+        const again = await this.#request("GET", step, signal, { accept: "text/event-stream", "last-event-id": lastEventId });
+        if (!again.ok) throw await this.#refusal(step, again, sent);
+        return eventStream(step, again, "the resuming GET");
+      },
+      isClosed: () => this.#closed,
+      maxEventBytes: this.#maxMessageBytes,
+    }, this.#options);
   }
 
   /** Spec (transports#listening-for-messages-from-the-server): the GET stream for the server's own requests and notifications. */
   async #listen(): Promise<void> {
     if (this.#closed || (this.#listener && !this.#listener.signal.aborted)) return;
     const controller = (this.#listener = this.#begin());
-    const sent = this.#sessionId;
+    const sent = this.#session.id;
     try {
       // Spec (transports#listening-for-messages-from-the-server): GET with Accept: text/event-stream.
       const response = await this.#request("GET", "GET stream", controller.signal, { accept: "text/event-stream" });
       // 405: the server offers no GET stream. Without a session, a 4xx says the same less politely.
       if (response.status === 405 || (sent === undefined && response.status >= 400 && response.status < 500)) return discard(response);
       if (!response.ok) throw await this.#refusal("GET stream", response, sent);
-      if (!isEventStream(response)) {
-        discard(response);
-        throw new HttpProtocolError(`GET stream: the server answered with ${response.headers.get("content-type") ?? "no content type"}, not an event stream`);
-      }
-      await this.#follow(response, "GET stream", undefined, controller.signal, (text) => this.#receive(text));
+      await this.#follow(eventStream("GET stream", response), "GET stream", undefined, controller.signal, (text) => this.#receive(text));
     } catch (error) {
       // A session that ended is replaced by the next message sent, which also reopens this stream.
       if (this.#closed || controller.signal.aborted || error instanceof SessionEndedError) return;
@@ -223,61 +196,27 @@ export class StreamableHttpClientTransport implements Transport {
   }
 
   /**
-   * Waits while a new session is opened, if the old one ended. The attempt belongs to the message
-   * that started it and stops when its sender stops waiting (a server that stalls must not hold
-   * it forever); a message that was waiting on an abandoned attempt starts its own.
+   * Hands a message to the connection, noting the answers in it (and the negotiated version);
+   * a message holding the answer `own` is the transport's own and is kept back, that answer returned.
    */
-  async #newSession(signal: AbortSignal | undefined): Promise<void> {
-    while (this.#sessionLost || this.#reinitializing) {
-      try {
-        await (this.#reinitializing ??= this.#reinitialize(signal));
-      } catch (error) {
-        if (!(error instanceof AbandonedAttempt) || signal?.aborted) throw error;
-      }
-    }
-  }
-
-  /** Resends the initialize request seen earlier, without a session id, then notifications/initialized. */
-  async #reinitialize(signal: AbortSignal | undefined): Promise<void> {
-    const initialize = this.#initialize!;
-    this.#listener?.abort();
-    const controller = this.#begin(signal);
-    try {
-      this.#sessionLost = false;
-      const init: Outgoing = { text: initialize.text, step: "initialize (new session)", ids: [initialize.id], initialize: true };
-      // The connection already has its InitializeResult; the new one is kept from it.
-      await this.#exchange(init, controller, (text) => this.#receive(text, initialize.id));
-      await this.#exchange(describe({ jsonrpc: "2.0", method: "notifications/initialized" }), controller, (text) => this.#receive(text));
-    } catch (error) {
-      this.#sessionLost = true;
-      if (this.#closed) throw new HttpTransportClosedError("initialize (new session)");
-      throw controller.signal.aborted ? new AbandonedAttempt() : error;
-    } finally {
-      this.#end(controller, [initialize.id]);
-      this.#reinitializing = undefined;
-    }
-    if (this.#options.listen !== false) void this.#listen();
-    for (const listener of this.#newSessionListeners) listener();
-  }
-
-  /** Hands a message to the connection, noting the answers in it (and the negotiated version). */
-  #receive(text: string, swallow?: RequestId): void {
-    let swallowed = false;
+  #receive(text: string, own?: RequestId): Answer | undefined {
+    let kept: Answer | undefined;
     for (const item of answersIn(text)) {
       this.#waiting.delete(item.id);
-      if (this.#initialize && item.id === this.#initialize.id && isObject(item.result) && typeof item.result.protocolVersion === "string") {
+      if (item.id === this.#session.initializeId && isObject(item.result) && typeof item.result.protocolVersion === "string") {
         this.#protocolVersion = item.result.protocolVersion;
       }
-      swallowed ||= item.id === swallow;
+      if (item.id === own) kept = item;
     }
-    if (!swallowed) this.#handlers?.message(text);
+    if (kept === undefined) this.#handlers?.message(text);
+    return kept;
   }
 
   /** A request with the session headers. Spec: MCP-Session-Id and MCP-Protocol-Version on every request after initialize. */
   async #request(method: string, step: string, signal: AbortSignal, own: Record<string, string | undefined>, body?: string, initialize = false): Promise<Response> {
     const headers = await requestHeaders(this.#options, {
       ...own,
-      "mcp-session-id": initialize ? undefined : this.#sessionId,
+      "mcp-session-id": initialize ? undefined : this.#session.id,
       "mcp-protocol-version": initialize ? undefined : this.#protocolVersion,
     });
     return fetchStep(this.#options, step, this.url, { method, headers, body, signal });
@@ -287,32 +226,21 @@ export class StreamableHttpClientTransport implements Transport {
   async #refusal(step: string, response: Response, sentSession: string | undefined): Promise<HttpStatusError> {
     const error = await statusError(step, response);
     if (response.status !== 404 || sentSession === undefined) return error;
-    // Only if no other request has started a new session meanwhile.
-    if (this.#sessionId === sentSession) {
-      this.#sessionId = undefined;
-      this.#sessionLost = true;
-    }
+    // The old session's GET stream goes with it: resumed, it would carry the new session's id.
+    if (this.#session.ended(sentSession)) this.#listener?.abort();
     return new SessionEndedError(error);
   }
 
   /** A controller for one request or stream, aborted by close() and by the sender's own signal. */
   #begin(signal?: AbortSignal): AbortController {
     const controller = new AbortController();
-    this.#inFlight.add(controller);
-    followAbort(controller, signal);
+    this.#inFlight.set(controller, followAbort(controller, signal));
     return controller;
   }
 
   #end(controller: AbortController, ids: RequestId[]): void {
+    this.#inFlight.get(controller)?.();
     this.#inFlight.delete(controller);
     for (const id of ids) if (this.#waiting.get(id) === controller) this.#waiting.delete(id);
-  }
-}
-
-/** A new session's initialize was aborted because the message it was opened for is no longer awaited. */
-class AbandonedAttempt extends Error {
-  constructor() {
-    super("initialize (new session): abandoned, its sender stopped waiting");
-    this.name = "AbandonedAttempt";
   }
 }

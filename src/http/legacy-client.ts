@@ -8,7 +8,7 @@ import type { JSONRPCMessage } from "../jsonrpc/messages.js";
 import { encodeMessage } from "../jsonrpc/messages.js";
 import type { SendOptions, Transport, TransportHandlers } from "../protocol/transport.js";
 import {
-  assertSameOrigin, discard, fetchStep, followAbort, HttpNetworkError, HttpProtocolError, HttpStatusError, HttpTransportClosedError, isEventStream, MessageTooLargeError,
+  assertSameOrigin, discard, eventStream, fetchStep, followAbort, HttpNetworkError, HttpProtocolError, HttpStatusError, HttpTransportClosedError, MessageTooLargeError,
   requestHeaders, statusError, type HttpClientOptions,
 } from "./client-fetch.js";
 import { StreamableHttpClientTransport, type StreamableHttpClientOptions } from "./client-transport.js";
@@ -51,10 +51,7 @@ export class LegacySseClientTransport implements Transport {
       const headers = await requestHeaders(options, { accept: "text/event-stream" });
       const response = await fetchStep(options, `GET ${sseUrl.pathname}`, sseUrl, { method: "GET", headers, signal: stream.signal });
       if (!response.ok) throw await statusError(`GET ${sseUrl.pathname}`, response);
-      if (!isEventStream(response)) {
-        discard(response);
-        throw new HttpProtocolError(`GET ${sseUrl.pathname}: the server answered with ${response.headers.get("content-type") ?? "no content type"}, not an event stream`);
-      }
+      eventStream(`GET ${sseUrl.pathname}`, response);
       return await new Promise<LegacySseClientTransport>((resolve, reject) => {
         let transport: LegacySseClientTransport | undefined;
         const parser = new SseParser({ maxEventBytes: options.maxMessageBytes });
@@ -107,12 +104,15 @@ export class LegacySseClientTransport implements Transport {
     const step = !Array.isArray(message) && "method" in message ? message.method : "response";
     if (this.#closed) throw new HttpTransportClosedError(step);
     const controller = new AbortController();
-    followAbort(controller, this.#stream.signal);
-    followAbort(controller, options?.signal);
-    const headers = await requestHeaders(this.#options, { "content-type": "application/json" });
-    const response = await fetchStep(this.#options, step, this.endpoint, { method: "POST", headers, body: encodeMessage(message), signal: controller.signal });
-    if (!response.ok) throw await statusError(step, response);
-    discard(response);
+    const unfollow = [followAbort(controller, this.#stream.signal), followAbort(controller, options?.signal)];
+    try {
+      const headers = await requestHeaders(this.#options, { "content-type": "application/json" });
+      const response = await fetchStep(this.#options, step, this.endpoint, { method: "POST", headers, body: encodeMessage(message), signal: controller.signal });
+      if (!response.ok) throw await statusError(step, response);
+      discard(response);
+    } finally {
+      for (const stop of unfollow) stop();
+    }
   }
 
   async close(): Promise<void> {

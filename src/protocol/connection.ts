@@ -8,7 +8,7 @@ import {
   batchRefusal, classify, decodeMessage, DEFAULT_MAX_BATCH_ITEMS, ErrorCode, RpcError,
   type Incoming, type JSONRPCMessage, type JSONRPCRequest, type JSONRPCResponse, type RequestId,
 } from "../jsonrpc/messages.js";
-import { ConnectionClosedError, PendingRequests, type TimeoutPolicy } from "../jsonrpc/pending.js";
+import { ConnectionClosedError, DEFAULT_TIMEOUTS, PendingRequests, type TimeoutPolicy } from "../jsonrpc/pending.js";
 import type { SendOptions, Transport } from "./transport.js";
 import { IncomingRequests, type RequestContext } from "./incoming.js";
 import { Inbox } from "./inbox.js";
@@ -136,7 +136,13 @@ export class Connection {
       timeouts: options.timeouts,
       giveUp: (reason) => {
         // Spec (basic/utilities/cancellation): the client MUST NOT cancel initialize.
-        if (method !== "initialize") void this.notify("notifications/cancelled", { requestId: id, reason: reason.message });
+        if (method === "initialize") return;
+        // Nobody waits for the cancel, so it gets the call's idle timeout to be taken (an HTTP
+        // POST the peer may stall); else stalled cancels would pile up until close().
+        const idleMs = options.timeouts?.idleMs ?? DEFAULT_TIMEOUTS.idleMs;
+        const bound = new AbortController();
+        const timer = setTimeout(() => bound.abort(new Error(`notifications/cancelled: the peer did not take it within ${idleMs} ms; given up`)), idleMs);
+        void this.notify("notifications/cancelled", { requestId: id, reason: reason.message }, { signal: bound.signal }).finally(() => clearTimeout(timer));
       },
     });
     response.catch((error: unknown) => {
@@ -156,6 +162,7 @@ export class Connection {
     }
   }
 
+  /** Sends a notification; `options.signal` gives up a write the transport has not finished (an HTTP POST not yet taken). */
   async notify(method: string, params?: { [key: string]: unknown }, options?: SendOptions): Promise<void> {
     if (this.#closed) return;
     await this.send(params === undefined ? { jsonrpc: "2.0", method } : { jsonrpc: "2.0", method, params }, options);

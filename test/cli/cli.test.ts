@@ -185,6 +185,11 @@ const failures: { name: string; error: unknown; expected: string }[] = [
   { name: "a server exit, with its stderr", error: new StepFailure("tools/list", new ConnectionClosedError("tools/list", exited)), expected: "tools/list failed: server exited with code 4; last stderr lines:\nboom" },
   { name: "a handshake timeout", error: new StepFailure("initialize", new HandshakeTimeoutError(250)), expected: "handshake timed out after 250 ms: the server did not answer initialize" },
   {
+    name: "a handshake timeout on notifications/initialized",
+    error: new StepFailure("initialize", new HandshakeTimeoutError(250, undefined, "notifications/initialized")),
+    expected: "handshake timed out after 250 ms: the server did not take notifications/initialized",
+  },
+  {
     name: "a refused version",
     error: new StepFailure("initialize", new VersionRefusedError("1999-01-01", ["2025-11-25", "2025-06-18"], "2025-11-25")),
     expected: 'version refused: the server chose protocol version "1999-01-01", but we asked for 2025-11-25 and speak only 2025-11-25, 2025-06-18',

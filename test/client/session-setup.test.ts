@@ -1,10 +1,12 @@
 // After Streamable HTTP opens a new session on its own (the server ended the old one), the client
 // sets up again what the application had: its resource subscriptions and its log level (issue 7,
-// item 17). Against the demo server over loopback; the server "expires" the session by DELETE.
+// item 17), and a new session the server refuses fails the message that needed it. Against the demo
+// server over loopback (it "expires" the session by DELETE) and scripted servers.
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { McpClient } from "../../src/client/client.js";
 import { NOTES_URI } from "../../src/demo/server-definition.js";
+import { SessionRenewalError } from "../../src/http/client-session.js";
 import { StreamableHttpClientTransport } from "../../src/http/client-transport.js";
 import type { LoggingMessageNotificationParams } from "../../src/mcp/logging.js";
 import { serve } from "../helpers/http-peer.js";
@@ -72,6 +74,48 @@ test("streamable http: what cannot be restored is reported with the sessionRenew
     assert.deepEqual(failures.map((error) => error.message), ["resource not found"]);
     const again = server.seen.filter((s) => s.headers["mcp-session-id"] === "s2" && s.rpc !== "ping" && s.rpc !== "notifications/initialized");
     assert.deepEqual(again.map((s) => `${s.rpc} ${JSON.stringify(s.body!.params)}`).sort(), ['logging/setLevel {"level":"warning"}', 'resources/subscribe {"uri":"docs://kept"}']);
+    await client.close();
+  } finally {
+    await server.close();
+  }
+});
+
+test("streamable http: a new session's initialize that the server refuses fails the call that met the 404, and is not a renewal", { timeout: 10_000 }, async () => {
+  let initializes = 0;
+  let ended = false;
+  const server = await scriptedServer((seen, response) => {
+    if (ended && seen.headers["mcp-session-id"] === "s1") return void response.writeHead(404).end();
+    if (routine(seen, response)) return;
+    const id = seen.body!.id;
+    // The first initialize opens s1; the second (the first new session) is refused; the third opens s2.
+    if (seen.rpc === "initialize" && ++initializes === 2) return json(response, JSON.stringify({ jsonrpc: "2.0", id, error: { code: -32603, message: "no room for you" } }));
+    if (seen.rpc === "initialize") return json(response, initializeResult(id), { "mcp-session-id": `s${initializes === 1 ? 1 : 2}` });
+    json(response, JSON.stringify({ jsonrpc: "2.0", id, result: {} }));
+  });
+  try {
+    const transport = new StreamableHttpClientTransport(server.url, { listen: false });
+    const problems: string[] = [];
+    const client = new McpClient(info, { onProblem: (problem) => problems.push(problem) });
+    const renewals: Error[][] = [];
+    client.on("sessionRenewed", (failures: Error[]) => renewals.push(failures));
+    await client.connect(transport);
+    ended = true;
+    await assert.rejects(client.ping(), (error: unknown) => {
+      assert.ok(error instanceof SessionRenewalError, String(error));
+      assert.match(error.message, /^initialize \(new session\): the server did not open a new session: it answered with error -32603: no room for you$/);
+      return true;
+    });
+    const initialized = () => server.seen.filter((s) => s.rpc === "notifications/initialized").length;
+    assert.equal(initialized(), 1, "no notifications/initialized after a refused initialize");
+    assert.equal(transport.sessionId, undefined);
+    assert.deepEqual(renewals, [], "a refused initialize is no renewal");
+    // The next message tries again, and this time the server opens a session.
+    await client.ping();
+    assert.equal(transport.sessionId, "s2");
+    assert.equal(initialized(), 2);
+    await new Promise((resolve) => setImmediate(resolve));
+    assert.deepEqual(renewals, [[]]);
+    assert.deepEqual(problems, [], "the refusal reached the connection as no stray response");
     await client.close();
   } finally {
     await server.close();

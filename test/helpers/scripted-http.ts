@@ -76,6 +76,33 @@ export function routine(seen: SeenRequest, response: ServerResponse): boolean {
   return false;
 }
 
+export interface LegacyScript {
+  /** POSTs that are never answered, not even with 202. */
+  stall?: (seen: SeenRequest) => boolean;
+  /** Writes its own answer to a request on the stream; returns false to leave it to the default. */
+  answer?: (seen: SeenRequest, stream: ServerResponse) => boolean;
+}
+
+/**
+ * A 2024-11-05 HTTP+SSE server: GET opens the stream with the `endpoint` event; each POST gets 202,
+ * and a request's answer goes on the stream (an initialize result, else an empty result).
+ */
+export function legacyServer(script: LegacyScript = {}): Promise<Scripted> {
+  let stream: ServerResponse | undefined;
+  return scriptedServer((seen, response) => {
+    if (seen.method === "GET") {
+      stream = response;
+      return void response.writeHead(200, { "content-type": "text/event-stream" }).write("event: endpoint\ndata: /messages\n\n");
+    }
+    if (script.stall?.(seen)) return;
+    response.writeHead(202).end();
+    const id = seen.body?.id;
+    if (id === undefined || script.answer?.(seen, stream!)) return;
+    const answer = seen.rpc === "initialize" ? initializeResult(id, "2024-11-05") : JSON.stringify({ jsonrpc: "2.0", id, result: {} });
+    stream!.write(`event: message\ndata: ${answer}\n\n`);
+  });
+}
+
 export const wait = async (check: () => boolean, ms = 5000): Promise<void> => {
   const deadline = Date.now() + ms;
   while (!check()) {

@@ -1,16 +1,18 @@
 // The HTTP client transports' size limit (issue 7, item 3): a JSON body, an SSE event or an SSE
 // line from the server past maxMessageBytes stops the reading, and the waiting call fails at once
 // with an error naming the step and the limit. A tiny limit keeps every test small; the scripted
-// servers stop on their own after 1 MiB, should the client keep reading.
+// servers stop on their own after 1 MiB, should the client keep reading. And what a client keeps
+// per message is let go with it (the legacy transport's listeners on its stream's signal).
 import { test } from "node:test";
 import assert from "node:assert/strict";
+import { getEventListeners } from "node:events";
 import type { ServerResponse } from "node:http";
 import { McpClient } from "../../src/client/client.js";
 import { ConnectionClosedError } from "../../src/jsonrpc/pending.js";
 import { MessageTooLargeError } from "../../src/http/client-fetch.js";
 import { StreamableHttpClientTransport } from "../../src/http/client-transport.js";
 import { LegacySseClientTransport } from "../../src/http/legacy-client.js";
-import { initializeResult, json, routine, scriptedServer, wait, type SeenRequest } from "../helpers/scripted-http.js";
+import { initializeResult, json, legacyServer, routine, scriptedServer, wait, type SeenRequest } from "../helpers/scripted-http.js";
 
 const info = { name: "limit-tests", version: "1" };
 const LIMIT = 1024;
@@ -93,16 +95,7 @@ test("streamable http: a message under the limit is read, in bytes; comment line
 });
 
 test("legacy http+sse: an event past the limit on the stream fails every waiting call at once", async () => {
-  let stream: ServerResponse | undefined;
-  const server = await scriptedServer((seen, response) => {
-    if (seen.method === "GET") {
-      stream = response;
-      return void sse(response).write("event: endpoint\ndata: /messages\n\n");
-    }
-    response.writeHead(202).end();
-    if (seen.rpc === "initialize") stream!.write(`event: message\ndata: ${initializeResult(seen.body!.id, "2024-11-05")}\n\n`);
-    if (seen.rpc === "tools/call") endless(stream!, "event: message\ndata: ", "w".repeat(512));
-  });
+  const server = await legacyServer({ answer: (seen, stream) => seen.rpc === "tools/call" && (endless(stream, "event: message\ndata: ", "w".repeat(512)), true) });
   try {
     const client = new McpClient(info, { protocolVersion: "2024-11-05" });
     await client.connect(await LegacySseClientTransport.open(`${server.origin}/sse`, { maxMessageBytes: LIMIT }));
@@ -115,6 +108,26 @@ test("legacy http+sse: an event past the limit on the stream fails every waiting
     });
     assert.ok((await closed) instanceof MessageTooLargeError);
     await wait(() => server.seen[0]!.abandoned);
+  } finally {
+    await server.close();
+  }
+});
+
+test("legacy http+sse: sending leaves no listener behind on the stream's signal, however many messages go out", async () => {
+  const server = await legacyServer();
+  try {
+    // The stream's signal is the one its GET went out with; a wrapped fetch shows it to the test.
+    let streamSignal: AbortSignal | undefined;
+    const watching: typeof fetch = (input, init) => {
+      if (init?.method === "GET") streamSignal = init.signal ?? undefined;
+      return fetch(input, init);
+    };
+    const client = new McpClient(info, { protocolVersion: "2024-11-05" });
+    await client.connect(await LegacySseClientTransport.open(`${server.origin}/sse`, { fetch: watching }));
+    const before = getEventListeners(streamSignal!, "abort").length;
+    for (let i = 0; i < 30; i++) await client.ping();
+    assert.equal(getEventListeners(streamSignal!, "abort").length, before, "one listener per POST was left on the stream's signal");
+    await client.close();
   } finally {
     await server.close();
   }

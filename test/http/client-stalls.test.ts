@@ -1,5 +1,7 @@
 // Client timeouts against HTTP servers that stall (issue 7, item 11): a timeout or an abort ends
 // the caller's wait whatever the transport is doing, and the POST it was waiting on is let go.
+// The POSTs nobody waits for are bounded too: notifications/initialized by the handshake timeout,
+// a cancel by its call's idle timeout.
 // Scripted loopback servers (test/helpers/scripted-http.ts); small timeouts; a generous guard
 // only proves that the wait ends at all.
 import { test } from "node:test";
@@ -10,7 +12,7 @@ import { HandshakeTimeoutError } from "../../src/client/errors.js";
 import { RequestAbortedError, RequestTimeoutError } from "../../src/jsonrpc/pending.js";
 import { StreamableHttpClientTransport } from "../../src/http/client-transport.js";
 import { HttpClientTransport, LegacySseClientTransport } from "../../src/http/legacy-client.js";
-import { initializeResult, json, routine, scriptedServer, wait, type SeenRequest } from "../helpers/scripted-http.js";
+import { initializeResult, json, legacyServer, routine, scriptedServer, wait, type SeenRequest } from "../helpers/scripted-http.js";
 
 const info = { name: "stall-tests", version: "1" };
 const quick = { idleMs: 200, maxTotalMs: 200 };
@@ -48,15 +50,19 @@ test("streamable http: the handshake timeout fires when the server opens the str
   }
 });
 
-test("streamable http: a request timeout fires when the POST and the cancel's own POST both stall", async () => {
+test("streamable http: a request timeout fires when the POST and the cancel's own POST both stall; the cancel is let go after the call's idle timeout", async () => {
   const server = await stallingStreamable((seen) => seen.rpc === "tools/call" || seen.rpc === "notifications/cancelled");
   try {
-    const client = new McpClient(info, { timeouts: quick });
+    const problems: string[] = [];
+    const client = new McpClient(info, { timeouts: quick, onProblem: (problem) => problems.push(problem) });
     await client.connect(new StreamableHttpClientTransport(server.url, { listen: false }));
     await assert.rejects(settlesWithin(client.callTool("slow")), RequestTimeoutError);
     const call = server.seen.find((s) => s.rpc === "tools/call")!;
     await wait(() => call.abandoned && server.seen.some((s) => s.rpc === "notifications/cancelled"));
-    // The session goes on, and close() is not held up by the stalled cancel.
+    // Nobody waits for the cancel, so it must not wait for close() either (they would pile up).
+    await wait(() => server.seen.find((s) => s.rpc === "notifications/cancelled")!.abandoned, 3000);
+    assert.ok(problems.some((p) => /notifications\/cancelled: the peer did not take it within 200 ms/.test(p)), problems.join("; "));
+    // The session goes on, and close() is not held up.
     await client.ping();
     await settlesWithin(client.close());
   } finally {
@@ -81,45 +87,51 @@ test("streamable http: the caller's abort ends its wait for a POST that stalls",
   }
 });
 
-/** HTTP+SSE: the endpoint event, then answers on the stream; POSTs that `stall` picks are never answered. */
-function stallingLegacy(stall: (seen: SeenRequest) => boolean) {
-  let stream: ServerResponse | undefined;
-  return scriptedServer((seen, response) => {
-    if (seen.method === "GET") {
-      stream = response;
-      return void response.writeHead(200, { "content-type": "text/event-stream" }).write("event: endpoint\ndata: /messages\n\n");
-    }
-    if (stall(seen)) return;
-    response.writeHead(202).end();
-    const id = seen.body?.id;
-    if (id === undefined) return;
-    const answer = seen.rpc === "initialize" ? initializeResult(id, "2024-11-05") : JSON.stringify({ jsonrpc: "2.0", id, result: {} });
-    stream!.write(`event: message\ndata: ${answer}\n\n`);
-  });
-}
-
-test("legacy http+sse: the handshake timeout fires when the initialize POST stalls", async () => {
-  const server = await stallingLegacy((seen) => seen.rpc === "initialize");
+test("streamable http: connect() fails with HandshakeTimeoutError when the server stalls the POST of notifications/initialized; the session is ended", async () => {
+  const server = await stallingStreamable((seen) => seen.rpc === "notifications/initialized");
   try {
-    const client = new McpClient(info, { handshakeTimeoutMs: 200, protocolVersion: "2024-11-05" });
-    const transport = await LegacySseClientTransport.open(`${server.origin}/sse`);
-    await assert.rejects(settlesWithin(client.connect(transport)), HandshakeTimeoutError);
-    await wait(() => server.seen.find((s) => s.rpc === "initialize")!.abandoned);
+    const client = new McpClient(info, { handshakeTimeoutMs: 300 });
+    await assert.rejects(settlesWithin(client.connect(new StreamableHttpClientTransport(server.url, { listen: false })), 3000), (error: unknown) => {
+      assert.ok(error instanceof HandshakeTimeoutError, String(error));
+      assert.equal(error.step, "notifications/initialized");
+      assert.match(error.message, /^notifications\/initialized: the server did not take it within the handshake's 300 ms$/);
+      return true;
+    });
+    assert.equal(client.isConnected, false);
+    await wait(() => server.seen.find((s) => s.rpc === "notifications/initialized")!.abandoned);
+    await wait(() => server.seen.some((s) => s.method === "DELETE" && s.headers["mcp-session-id"] === "s1"));
   } finally {
     await server.close();
   }
 });
 
-test("legacy http+sse: a request timeout fires when its POST stalls, and the POST is let go", async () => {
-  const server = await stallingLegacy((seen) => seen.rpc === "tools/call" || seen.rpc === "notifications/cancelled");
+for (const step of ["initialize", "notifications/initialized"] as const) {
+  test(`legacy http+sse: the handshake timeout fires when the POST of ${step} stalls; the POST and the stream are let go`, async () => {
+    const server = await legacyServer({ stall: (seen) => seen.rpc === step });
+    try {
+      const client = new McpClient(info, { handshakeTimeoutMs: 300, protocolVersion: "2024-11-05" });
+      const transport = await LegacySseClientTransport.open(`${server.origin}/sse`);
+      await assert.rejects(settlesWithin(client.connect(transport), 3000), (error: unknown) => error instanceof HandshakeTimeoutError && error.step === step);
+      assert.equal(client.isConnected, false);
+      await wait(() => server.seen.find((s) => s.rpc === step)!.abandoned);
+      await wait(() => server.seen[0]!.abandoned);
+    } finally {
+      await server.close();
+    }
+  });
+}
+
+test("legacy http+sse: a request timeout fires when its POST stalls, and the POST is let go; so is the cancel's", async () => {
+  const server = await legacyServer({ stall: (seen) => seen.rpc === "tools/call" || seen.rpc === "notifications/cancelled" });
   try {
     const client = new McpClient(info, { timeouts: quick, protocolVersion: "2024-11-05" });
     await client.connect(await LegacySseClientTransport.open(`${server.origin}/sse`));
     await assert.rejects(settlesWithin(client.callTool("slow")), RequestTimeoutError);
     await wait(() => server.seen.find((s) => s.rpc === "tools/call")!.abandoned);
+    // The cancel's stalled POST is let go after the call's idle timeout, not at close().
+    await wait(() => server.seen.find((s) => s.rpc === "notifications/cancelled")?.abandoned === true, 3000);
     await client.ping();
     await settlesWithin(client.close());
-    await wait(() => server.seen.find((s) => s.rpc === "notifications/cancelled")?.abandoned === true);
   } finally {
     await server.close();
   }
