@@ -34,7 +34,8 @@
 //      (sessions and their slots), session-transport.ts and streams.ts (which message goes on
 //      which stream), sse.ts, event-store.ts (the replay store), security.ts, legacy-sse.ts,
 //      server.ts (both, one front door), node.ts and connections.ts (node:http and its limits).
-//      Client: client-transport.ts, client-messages.ts, client-reconnect.ts, sse-parser.ts,
+//      Client: client-transport.ts, client-session.ts (the session and its renewal),
+//      client-reconnect.ts (following and resuming streams), client-messages.ts, sse-parser.ts,
 //      client-fetch.ts, legacy-client.ts (fallback).
 //   7. Programs: server.ts (the demo server), walkthrough.ts (npm start), cli.ts (mcp-wire)
 //   Every bound against a hostile peer is listed in PROTOCOL_NOTES.md, "Limits".
@@ -66,6 +67,7 @@ export { DEFAULT_REPLAY_BUDGET, DEFAULT_SESSION_REPLAY } from "./http/event-stor
 export { StreamableHttpClientTransport, type StreamableHttpClientOptions } from "./http/client-transport.js";
 export { HttpClientTransport, LegacySseClientTransport, type LegacySseClientOptions } from "./http/legacy-client.js";
 export type { ReconnectOptions } from "./http/client-reconnect.js";
+export { SessionRenewalError } from "./http/client-session.js";
 export { SseLimitError } from "./http/sse-parser.js";
 export {
   HttpStatusError, HttpNetworkError, HttpProtocolError, HttpTransportClosedError, SessionEndedError, MessageTooLargeError,

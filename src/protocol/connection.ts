@@ -127,14 +127,16 @@ export class Connection {
       message.params = { ...params, _meta: { ...(params?._meta as object), progressToken: id } };
       this.#progressHandlers.set(id, options.onProgress);
     }
-    // Aborted when we stop waiting without an answer (timeout, the caller's abort, the close), so
-    // that a transport holding a POST open for the answer lets it go.
-    const stop = new AbortController();
+    // Aborted when we stop waiting without an answer (a timeout, the caller's abort), so that a
+    // transport holding a POST open for the answer lets it go. (On close, the transport's own
+    // close ends everything it holds.)
+    const sendOptions = new RequestSendOptions(options.relatedRequestId);
     // Registered before the write, so that even an immediate response finds its caller.
     const response = this.#pending.track(id, method, {
       signal: options.signal,
       timeouts: options.timeouts,
       giveUp: (reason) => {
+        sendOptions.stop(reason);
         // Spec (basic/utilities/cancellation): the client MUST NOT cancel initialize.
         if (method === "initialize") return;
         // Nobody waits for the cancel, so it gets the call's idle timeout to be taken (an HTTP
@@ -145,14 +147,11 @@ export class Connection {
         void this.notify("notifications/cancelled", { requestId: id, reason: reason.message }, { signal: bound.signal }).finally(() => clearTimeout(timer));
       },
     });
-    response.catch((error: unknown) => {
-      if (!(error instanceof RpcError)) stop.abort(error);
-    });
     // Not awaited: an HTTP send lasts until the answer, and a timeout or abort must end the
     // caller's wait whatever the transport is doing. A write that fails means nothing was sent,
     // so nothing will answer. (If it failed because we gave up, the request is already settled.)
     // A caller that aborted before the call sends nothing.
-    if (this.#pending.has(id)) this.#transport.send(message, { relatedRequestId: options.relatedRequestId, signal: stop.signal }).catch((error: unknown) => {
+    if (this.#pending.has(id)) this.#transport.send(message, sendOptions).catch((error: unknown) => {
       this.#pending.fail(id, error instanceof Error ? error : new Error(String(error)));
     });
     try {
@@ -266,5 +265,34 @@ export class Connection {
     this.#pending.rejectAll((method) => new ConnectionClosedError(method, cause));
     this.#incoming.abortAll();
     for (const listener of this.#closeListeners) listener(cause);
+  }
+}
+
+/**
+ * The SendOptions of one request, whose `signal` is made only when the transport reads it: stdio
+ * never does, and an AbortController per call would cost more than the rest of a small call's
+ * bookkeeping. `stop()` aborts it, whether the transport read it before or reads it after.
+ */
+class RequestSendOptions implements SendOptions {
+  readonly relatedRequestId: RequestId | undefined;
+  #controller: AbortController | undefined;
+  #stopped: { reason: unknown } | undefined;
+
+  constructor(relatedRequestId: RequestId | undefined) {
+    this.relatedRequestId = relatedRequestId;
+  }
+
+  get signal(): AbortSignal {
+    if (!this.#controller) {
+      this.#controller = new AbortController();
+      if (this.#stopped) this.#controller.abort(this.#stopped.reason);
+    }
+    return this.#controller.signal;
+  }
+
+  stop(reason: unknown): void {
+    if (this.#stopped) return;
+    this.#stopped = { reason };
+    this.#controller?.abort(reason);
   }
 }

@@ -36,7 +36,8 @@ export interface SendOptions {
   relatedRequestId?: RequestId;
   /**
    * For a request: aborted when the sender stops waiting for its answer (a timeout, the caller's
-   * abort, or the connection closing). A transport that holds something open for the answer (an
+   * abort, or the connection closing). For a notification: aborted when the sender gives up on a
+   * write not yet taken. A transport that holds something open for the answer or the write (an
    * HTTP POST and its response stream) stops it locally; stdio has nothing to stop and ignores it.
    */
   signal?: AbortSignal;
