@@ -234,6 +234,9 @@ export class StreamableHttpClientTransport implements Transport {
   /** A controller for one request or stream, aborted by close() and by the sender's own signal. */
   #begin(signal?: AbortSignal): AbortController {
     const controller = new AbortController();
+    // A request that waited (for a new session) while close() ran starts aborted: close() has
+    // already aborted everything it knew of, and nothing would abort this one later.
+    if (this.#closed) controller.abort(new HttpTransportClosedError("request"));
     this.#inFlight.set(controller, followAbort(controller, signal));
     return controller;
   }

@@ -148,6 +148,7 @@ export class HttpClientTransport implements Transport {
   readonly #streamable: StreamableHttpClientTransport;
   #active: Transport | undefined;
   #handlers: TransportHandlers | undefined;
+  #closed = false;
 
   constructor(url: string | URL, options: StreamableHttpClientOptions & LegacySseClientOptions = {}) {
     this.url = new URL(url);
@@ -181,6 +182,11 @@ export class HttpClientTransport implements Transport {
       // 405, GET the URL and expect an `endpoint` event: then the server speaks HTTP+SSE.
       if (!(error instanceof HttpStatusError && LEGACY_HINTS.has(error.status))) throw error;
       const legacy = await this.#openLegacy(error, options?.signal);
+      // Closed while the stream was being opened: close() did not know of it, so it goes now.
+      if (this.#closed) {
+        await legacy.close();
+        throw new HttpTransportClosedError("initialize");
+      }
       legacy.start(this.#handlers!);
       this.#active = legacy;
     }
@@ -188,6 +194,7 @@ export class HttpClientTransport implements Transport {
   }
 
   async close(): Promise<void> {
+    this.#closed = true;
     await (this.#active ?? this.#streamable).close();
   }
 

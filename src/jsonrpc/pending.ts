@@ -56,6 +56,11 @@ export interface TrackOptions {
   signal?: AbortSignal;
   /** Called when we stop waiting (timeout or abort), so the peer can be told to stop too. */
   giveUp?: (reason: Error) => void;
+  /**
+   * Called whenever the wait ends without a readable response (a timeout, an abort, a failed or
+   * malformed answer, the close), so that whatever the transport holds open for it is let go.
+   */
+  release?: (reason: Error) => void;
 }
 
 interface Entry {
@@ -73,6 +78,7 @@ interface Entry {
   onAbort?: () => void;
   signal?: AbortSignal;
   giveUp?: (reason: Error) => void;
+  release?: (reason: Error) => void;
 }
 
 /**
@@ -111,6 +117,7 @@ export class PendingRequests {
         startedAt: now,
         lastSignOfLife: now,
         giveUp: options.giveUp,
+        release: options.release,
         timer: setTimeout(() => this.#check(entry), Math.min(idleMs, maxTotalMs)),
       };
       if (signal) {
@@ -146,12 +153,14 @@ export class PendingRequests {
     return true;
   }
 
-  /** The request never reached the peer (its write failed): the caller hears why, and no one is told to stop. */
+  /**
+   * The wait ends with a local error (the write failed, or the answer was unreadable): the caller
+   * hears why, and the peer is not told to stop (it never got the request, or it has answered).
+   */
   fail(id: RequestId, reason: Error): void {
     const entry = this.#entries.get(id);
     if (!entry) return;
-    this.#remove(entry);
-    entry.reject(reason);
+    this.#reject(entry, reason);
   }
 
   /** The response to `id` arrived but could not be read: its caller hears so at once. */
@@ -165,8 +174,7 @@ export class PendingRequests {
   /** The connection is gone: every waiting caller hears so at once. */
   rejectAll(error: (method: string) => Error): void {
     for (const entry of this.#entries.values()) {
-      this.#remove(entry);
-      entry.reject(error(entry.method));
+      this.#reject(entry, error(entry.method));
     }
   }
 
@@ -192,9 +200,14 @@ export class PendingRequests {
   /** Stops waiting (timeout or abort), tells the caller, and lets the peer know through giveUp. */
   #abandon(entry: Entry, reason: Error): void {
     if (this.#entries.get(entry.id) !== entry) return;
+    this.#reject(entry, reason);
+    entry.giveUp?.(reason);
+  }
+
+  #reject(entry: Entry, reason: Error): void {
     this.#remove(entry);
     entry.reject(reason);
-    entry.giveUp?.(reason);
+    entry.release?.(reason);
   }
 
   #remove(entry: Entry): void {

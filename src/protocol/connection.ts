@@ -9,7 +9,7 @@ import {
   type Incoming, type JSONRPCMessage, type JSONRPCRequest, type JSONRPCResponse, type RequestId,
 } from "../jsonrpc/messages.js";
 import { ConnectionClosedError, DEFAULT_TIMEOUTS, PendingRequests, type TimeoutPolicy } from "../jsonrpc/pending.js";
-import type { SendOptions, Transport } from "./transport.js";
+import { RequestSendOptions, type SendOptions, type Transport } from "./transport.js";
 import { IncomingRequests, type RequestContext } from "./incoming.js";
 import { Inbox } from "./inbox.js";
 import { BadInput } from "./bad-input.js";
@@ -42,8 +42,8 @@ export interface ConnectionOptions {
  * Each message in flight holds its handler and then its answer, so this bounds the work and the
  * answers in memory a peer can cause by writing faster than we finish: at most this many answers,
  * plus what one read of the transport decodes. Generous for real clients, which wait for answers.
- * (While input waits, so do the peer's responses: handlers that wait on the peer, this many at
- * once, wait until their requests time out.)
+ * (While input waits, so do the peer's responses: when more than half this many handlers wait on
+ * the peer, input resumes only as their requests time out.)
  */
 export const DEFAULT_MAX_IN_FLIGHT = 256;
 
@@ -127,24 +127,18 @@ export class Connection {
       message.params = { ...params, _meta: { ...(params?._meta as object), progressToken: id } };
       this.#progressHandlers.set(id, options.onProgress);
     }
-    // Aborted when we stop waiting without an answer (a timeout, the caller's abort), so that a
-    // transport holding a POST open for the answer lets it go. (On close, the transport's own
-    // close ends everything it holds.)
+    // Aborted when we stop waiting without a readable answer (a timeout, the caller's abort, a
+    // failed write, a malformed answer, the close), so that a transport holding a POST open for
+    // the answer lets it go.
     const sendOptions = new RequestSendOptions(options.relatedRequestId);
     // Registered before the write, so that even an immediate response finds its caller.
     const response = this.#pending.track(id, method, {
       signal: options.signal,
       timeouts: options.timeouts,
+      release: (reason) => sendOptions.stop(reason),
       giveUp: (reason) => {
-        sendOptions.stop(reason);
         // Spec (basic/utilities/cancellation): the client MUST NOT cancel initialize.
-        if (method === "initialize") return;
-        // Nobody waits for the cancel, so it gets the call's idle timeout to be taken (an HTTP
-        // POST the peer may stall); else stalled cancels would pile up until close().
-        const idleMs = options.timeouts?.idleMs ?? DEFAULT_TIMEOUTS.idleMs;
-        const bound = new AbortController();
-        const timer = setTimeout(() => bound.abort(new Error(`notifications/cancelled: the peer did not take it within ${idleMs} ms; given up`)), idleMs);
-        void this.notify("notifications/cancelled", { requestId: id, reason: reason.message }, { signal: bound.signal }).finally(() => clearTimeout(timer));
+        if (method !== "initialize") this.#cancel(id, reason, options.timeouts?.idleMs ?? DEFAULT_TIMEOUTS.idleMs);
       },
     });
     // Not awaited: an HTTP send lasts until the answer, and a timeout or abort must end the
@@ -162,6 +156,20 @@ export class Connection {
   }
 
   /** Sends a notification; `options.signal` gives up a write the transport has not finished (an HTTP POST not yet taken). */
+  /**
+   * Tells the peer we gave up on request `id`. Nobody waits for the cancel, so it gets the call's
+   * idle timeout to be taken (an HTTP POST the peer may stall); else stalled cancels would pile up
+   * until close(). The timer never holds the process up by itself.
+   */
+  #cancel(id: RequestId, reason: Error, idleMs: number): void {
+    // An idle timeout may be Infinity (only the total bounds the call); setTimeout cannot wait that long.
+    const bound = Number.isFinite(idleMs) ? idleMs : DEFAULT_TIMEOUTS.idleMs;
+    const stop = new AbortController();
+    const timer = setTimeout(() => stop.abort(new Error(`notifications/cancelled: the peer did not take it within ${bound} ms; given up`)), bound);
+    timer.unref?.();
+    void this.notify("notifications/cancelled", { requestId: id, reason: reason.message }, { signal: stop.signal }).finally(() => clearTimeout(timer));
+  }
+
   async notify(method: string, params?: { [key: string]: unknown }, options?: SendOptions): Promise<void> {
     if (this.#closed) return;
     await this.send(params === undefined ? { jsonrpc: "2.0", method } : { jsonrpc: "2.0", method, params }, options);
@@ -265,34 +273,5 @@ export class Connection {
     this.#pending.rejectAll((method) => new ConnectionClosedError(method, cause));
     this.#incoming.abortAll();
     for (const listener of this.#closeListeners) listener(cause);
-  }
-}
-
-/**
- * The SendOptions of one request, whose `signal` is made only when the transport reads it: stdio
- * never does, and an AbortController per call would cost more than the rest of a small call's
- * bookkeeping. `stop()` aborts it, whether the transport read it before or reads it after.
- */
-class RequestSendOptions implements SendOptions {
-  readonly relatedRequestId: RequestId | undefined;
-  #controller: AbortController | undefined;
-  #stopped: { reason: unknown } | undefined;
-
-  constructor(relatedRequestId: RequestId | undefined) {
-    this.relatedRequestId = relatedRequestId;
-  }
-
-  get signal(): AbortSignal {
-    if (!this.#controller) {
-      this.#controller = new AbortController();
-      if (this.#stopped) this.#controller.abort(this.#stopped.reason);
-    }
-    return this.#controller.signal;
-  }
-
-  stop(reason: unknown): void {
-    if (this.#stopped) return;
-    this.#stopped = { reason };
-    this.#controller?.abort(reason);
   }
 }

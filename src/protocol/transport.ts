@@ -36,11 +36,40 @@ export interface SendOptions {
   relatedRequestId?: RequestId;
   /**
    * For a request: aborted when the sender stops waiting for its answer (a timeout, the caller's
-   * abort, or the connection closing). For a notification: aborted when the sender gives up on a
+   * abort, a failed write, an unreadable answer, or the connection closing). For a notification: aborted when the sender gives up on a
    * write not yet taken. A transport that holds something open for the answer or the write (an
    * HTTP POST and its response stream) stops it locally; stdio has nothing to stop and ignores it.
    */
   signal?: AbortSignal;
+}
+
+/**
+ * The SendOptions of one request, whose `signal` is made only when the transport reads it: stdio
+ * never does, and an AbortController per call would cost more than the rest of a small call's
+ * bookkeeping. `stop()` aborts it, whether the transport read it before or reads it after.
+ */
+export class RequestSendOptions implements SendOptions {
+  readonly relatedRequestId: RequestId | undefined;
+  #controller: AbortController | undefined;
+  #stopped: { reason: unknown } | undefined;
+
+  constructor(relatedRequestId: RequestId | undefined) {
+    this.relatedRequestId = relatedRequestId;
+  }
+
+  get signal(): AbortSignal {
+    if (!this.#controller) {
+      this.#controller = new AbortController();
+      if (this.#stopped) this.#controller.abort(this.#stopped.reason);
+    }
+    return this.#controller.signal;
+  }
+
+  stop(reason: unknown): void {
+    if (this.#stopped) return;
+    this.#stopped = { reason };
+    this.#controller?.abort(reason);
+  }
 }
 
 export interface Transport {

@@ -306,3 +306,23 @@ test("connection: a failed write is reported while open, but not when our own cl
   await cut;
   assert.deepEqual(problems, ["write failed: pipe broke"]);
 });
+
+test("connection: a call whose idle timeout is Infinity still gives its cancel a real bound, not an instant abort", async () => {
+  const cancels: AbortSignal[] = [];
+  const transport = {
+    start() {},
+    send: (message: { method?: string }, options?: { signal?: AbortSignal }) => {
+      // The request is never answered; the cancel is never taken.
+      if (message.method === "notifications/cancelled") cancels.push(options!.signal!);
+      return new Promise<void>(() => {});
+    },
+    async close() {},
+  };
+  const connection = new Connection(transport as never, { dispatcher: rows() });
+  connection.start();
+  await assert.rejects(connection.request("slow", undefined, { timeouts: { idleMs: Infinity, maxTotalMs: 20 } }), /maximum total time/);
+  assert.equal(cancels.length, 1);
+  await new Promise((resolve) => setTimeout(resolve, 30));
+  assert.equal(cancels[0]!.aborted, false, "setTimeout(Infinity) fires at once: the cancel must not be given up so soon");
+  await connection.close();
+});
