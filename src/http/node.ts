@@ -54,7 +54,10 @@ async function send(res: ServerResponse, response: Response): Promise<void> {
   // The client went away: stop reading, which tells the stream (and the session) it is gone.
   const stop = () => void reader.cancel().catch(() => {});
   // It may have left while the handler ran, before this listener could hear its 'close'.
-  if (res.destroyed) return stop();
+  if (res.destroyed) {
+    stop();
+    return;
+  }
   res.on("close", stop);
   res.writeHead(response.status, answerHeaders);
   res.flushHeaders();
