@@ -123,11 +123,6 @@ export class McpClient extends EventEmitter {
    * over HTTP it is a POST the server may stall, and connect() must end on time whatever the
    * transport does. Resolves to whether it was sent in time.
    */
-  /**
-   * Sends notifications/initialized within what is left of the handshake time; false when the
-   * transport did not take it in time (an HTTP server that stalls its 202). The race ends the
-   * wait even on a transport that ignores the signal; the signal lets an HTTP POST go.
-   */
   async #sendInitialized(connection: Connection, leftMs: number): Promise<boolean> {
     const stop = new AbortController();
     const timer = setTimeout(() => stop.abort(new Error(`notifications/initialized: not taken within the handshake timeout`)), Math.max(0, leftMs));
