@@ -166,3 +166,28 @@ for (const c of retryCases) {
     assert.ok(c.stands.every((s) => !s.closed), "no session in use is ended to make room");
   });
 }
+
+// The handler sweeps on a timer (as rarely as every initializedMs); a deadline must not wait for it.
+test("SessionTable.makeRoom: the Retry-After it gives is kept: by then a slot is free, whether or not a sweep ran", () => {
+  const w = stand("w", "awaiting-initialized", { busy: true });
+  const table = tableOf([w], { maxSessions: 1 });
+  const room = table.makeRoom(2_000);
+  assert.deepEqual(room, { free: false, retryAfterSeconds: 8 });
+  assert.deepEqual(table.makeRoom(2_000 + 8 * 1000), { free: true });
+  assert.equal(w.closed, true, "the session past its handshake deadline made room");
+});
+
+const expiredCases: { name: string; s: () => Stand; at: number }[] = [
+  { name: "its handshake deadline", s: () => stand("a", "awaiting-initialized"), at: 10_000 },
+  { name: "its handshake deadline, though in use", s: () => stand("a", "awaiting-initialized", { busy: true }), at: 10_000 },
+  { name: "its idle time", s: () => stand("a", "operating"), at: 60_000 },
+];
+for (const c of expiredCases) {
+  test(`SessionTable.get: a session past ${c.name} is gone, even before a sweep ended it`, () => {
+    const s = c.s();
+    const table = tableOf([s]);
+    assert.equal(table.get("a", c.at), undefined);
+    assert.equal(s.closed, true);
+    assert.equal(table.size, 0);
+  });
+}
