@@ -13,7 +13,7 @@ export interface ReconnectOptions {
   retryMs?: number;
   /** The least wait before reconnecting, whatever `retry` the server sent (default 250 ms). */
   minRetryMs?: number;
-  /** The longest wait that backing off grows to, unless the server's `retry` is longer (default 30 s). */
+  /** The longest wait that backing off grows to, unless the server's `retry` or minRetryMs is longer (default 30 s). */
   maxRetryMs?: number;
   /**
    * How many reconnects in a row may end without bringing a message before a response stream
@@ -45,8 +45,8 @@ export class Reconnects {
    * A stream ended, having brought a message or not, with the `retry` it set (if any). Returns
    * the wait before reconnecting, or undefined when a bounded stream has been quiet too often.
    * The wait is the server's `retry`, but never under minRetryMs (`retry: 0` and a stream that
-   * ends at once would spin), doubled for each quiet stream in a row up to maxRetryMs, and never
-   * under `retry`.
+   * ends at once would spin), doubled for each quiet stream in a row up to maxRetryMs; the floor
+   * and `retry` both outrank that cap.
    */
   ended(delivered: boolean, retry: number | undefined): number | undefined {
     this.#retryMs = retry ?? this.#retryMs;
@@ -54,7 +54,7 @@ export class Reconnects {
     if (this.#bounded && this.#quiet > (this.#options.maxQuietReconnects ?? 5)) return undefined;
     const base = Math.max(this.#retryMs, this.#options.minRetryMs ?? 250);
     const backedOff = Math.min(base * 2 ** Math.max(0, this.#quiet - 1), this.#options.maxRetryMs ?? 30_000);
-    return Math.max(backedOff, this.#retryMs);
+    return Math.max(backedOff, base);
   }
 }
 

@@ -45,10 +45,18 @@ export class SessionTable {
     return this.#sessions.values();
   }
 
-  /** The session with this id; looking it up is activity. */
+  /**
+   * The session with this id; looking it up is activity. One whose time is up is ended here, not
+   * revived: the sweep runs on a timer, and a deadline must not wait for it.
+   */
   get(id: string, now = Date.now()): LiveSession | undefined {
     const live = this.#sessions.get(id);
-    if (live) live.lastSeen = now;
+    if (!live) return undefined;
+    if (this.#expiresAt(live) <= now) {
+      this.#end(live);
+      return undefined;
+    }
+    live.lastSeen = now;
     return live;
   }
 
@@ -62,11 +70,14 @@ export class SessionTable {
   }
 
   /**
-   * Frees a slot for a new session if the table is full, by ending the least useful session that
-   * nobody is using right now: one still in its handshake first (oldest first), else the one
-   * idle longest. A session with an open stream or a request in flight is never evicted.
+   * Frees a slot for a new session if the table is full, by ending the sessions whose time is up,
+   * else the least useful session that nobody is using right now: one still in its handshake
+   * before an operating one, and of those the one idle longest. A session with an open stream or
+   * a request in flight is never evicted.
    */
   makeRoom(now = Date.now()): Room {
+    // The sweep runs on a timer; ending the expired here keeps a Retry-After given earlier true.
+    if (this.#sessions.size >= this.#limits.maxSessions) this.sweep(now);
     if (this.#sessions.size < this.#limits.maxSessions) return { free: true };
     let victim: LiveSession | undefined;
     for (const live of this.#sessions.values()) {

@@ -60,15 +60,47 @@ test("streamable http: with the default floor, retry: 0 does not make the GET st
   }
 });
 
+/** The waits a Reconnects policy gives for streams ending one after another, each [delivered, retry]. */
+function sequence(options: ConstructorParameters<typeof Reconnects>[0], bounded: boolean, ends: [boolean, number | undefined][]) {
+  const reconnects = new Reconnects(options, bounded);
+  return ends.map(([delivered, retry]) => reconnects.ended(delivered, retry));
+}
+const quiet = (retry?: number): [boolean, number | undefined] => [false, retry];
+const delivered = (retry?: number): [boolean, number | undefined] => [true, retry];
+
 test("reconnect policy: the server's retry, a floor, doubling for quiet streams up to a cap, never under retry", () => {
-  const sequence = (options: ConstructorParameters<typeof Reconnects>[0], bounded: boolean, ends: [boolean, number | undefined][]) => {
-    const reconnects = new Reconnects(options, bounded);
-    return ends.map(([delivered, retry]) => reconnects.ended(delivered, retry));
-  };
-  const quiet = (retry?: number): [boolean, number | undefined] => [false, retry];
   assert.deepEqual(sequence({}, true, [quiet(0), quiet(), quiet(), quiet(), quiet(), quiet()]), [250, 500, 1000, 2000, 4000, undefined]);
   assert.deepEqual(sequence({}, false, [quiet(0), quiet(), quiet(), quiet(), quiet(), quiet(), quiet(), quiet(), quiet()]), [250, 500, 1000, 2000, 4000, 8000, 16000, 30000, 30000]);
   assert.deepEqual(sequence({}, true, [[true, 2000], quiet(), [true, undefined]]), [2000, 2000, 2000], "a stream that brought a message starts over");
   assert.deepEqual(sequence({ maxRetryMs: 1000 }, false, [quiet(60_000), quiet()]), [60_000, 60_000], "the server's retry wins over the cap");
   assert.deepEqual(sequence({ retryMs: 100, minRetryMs: 10 }, true, [[true, undefined]]), [100]);
+});
+
+const policyCases: { name: string; options: ConstructorParameters<typeof Reconnects>[0]; bounded: boolean; ends: [boolean, number | undefined][]; waits: (number | undefined)[] }[] = [
+  { name: "without a retry from the server, the default wait is 1000 ms", options: {}, bounded: true, ends: [delivered(), delivered()], waits: [1000, 1000] },
+  { name: "maxQuietReconnects 0: the first quiet stream gives up", options: { maxQuietReconnects: 0 }, bounded: true, ends: [delivered(), quiet()], waits: [1000, undefined] },
+  {
+    name: "a message between quiet streams starts the count again, so a bounded stream that delivers never gives up",
+    options: { maxQuietReconnects: 2, retryMs: 100 },
+    bounded: true,
+    ends: [quiet(), quiet(), delivered(), quiet(), quiet(), quiet()],
+    waits: [250, 500, 250, 250, 500, undefined],
+  },
+  { name: "the GET stream only backs off, past any maxQuietReconnects", options: { maxQuietReconnects: 0, maxRetryMs: 1000 }, bounded: false, ends: [quiet(0), quiet(), quiet(), quiet()], waits: [250, 500, 1000, 1000] },
+  { name: "a floor above the cap: the floor holds (maxRetryMs 0 must not spin)", options: { minRetryMs: 500, maxRetryMs: 0 }, bounded: false, ends: [quiet(0), quiet()], waits: [500, 500] },
+];
+for (const c of policyCases) {
+  test(`reconnect policy: ${c.name}`, () => {
+    assert.deepEqual(sequence(c.options, c.bounded, c.ends), c.waits);
+  });
+}
+
+test("reconnect policy: quiet counts the streams in a row that ended without a message", () => {
+  const reconnects = new Reconnects({}, false);
+  assert.equal(reconnects.quiet, 0);
+  reconnects.ended(false, undefined);
+  reconnects.ended(false, undefined);
+  assert.equal(reconnects.quiet, 2);
+  reconnects.ended(true, undefined);
+  assert.equal(reconnects.quiet, 0);
 });
