@@ -114,9 +114,10 @@ export type Incoming =
   | { kind: "response"; message: JSONRPCResponse }
   | { kind: "batch"; items: unknown[] }
   /**
-   * Not a valid message. `id` is the id to answer with, if it could be read. `looksLike` says
-   * "response" when the text is shaped like one (it has "result" or "error" and no "method"):
-   * a response is never answered, so the connection hands it to the call waiting on `id`.
+   * Not a valid message. `id` is the id to answer with, if it could be read. `looksLike` is its
+   * shape when that shows: "request" (it has "method") is answered even when its id is also one
+   * of ours, as each side numbers its own requests; "response" ("result" or "error", no "method")
+   * is never answered, so the connection hands it to the call waiting on `id`.
    */
   | { kind: "invalid"; error: RpcError; id?: RequestId; looksLike?: "request" | "response" };
 
@@ -143,34 +144,34 @@ export function classify(value: unknown): Incoming {
   if (!isObject(value)) return invalid("message must be a JSON object");
   const hasId = "id" in value;
   const id = readableId(value.id);
-  const response = !("method" in value) && ("result" in value || "error" in value);
+  const looksLike = "method" in value ? "request" : "result" in value || "error" in value ? "response" : undefined;
   // Spec (basic#messages): every message carries "jsonrpc": "2.0" exactly.
-  if (value.jsonrpc !== "2.0") return invalid('"jsonrpc" must be exactly "2.0"', id, response);
+  if (value.jsonrpc !== "2.0") return invalid('"jsonrpc" must be exactly "2.0"', id, looksLike);
 
   if ("method" in value) {
-    if (typeof value.method !== "string") return invalid('"method" must be a string', id);
+    if (typeof value.method !== "string") return invalid('"method" must be a string', id, "request");
     if ("params" in value && !isObject(value.params)) {
-      return invalid(`${value.method}: "params" must be an object`, id);
+      return invalid(`${value.method}: "params" must be an object`, id, "request");
     }
     if (!hasId) return { kind: "notification", message: value as unknown as JSONRPCNotification };
     // Spec (basic#requests): the id MUST be a string or integer and MUST NOT be null.
-    if (id === undefined) return invalid(`${value.method}: "id" must be a string or an integer`);
+    if (id === undefined) return invalid(`${value.method}: "id" must be a string or an integer`, undefined, "request");
     return { kind: "request", message: value as unknown as JSONRPCRequest };
   }
 
   if ("result" in value) {
-    if (id === undefined) return invalid('a response\'s "id" must be a string or an integer', undefined, true);
-    if (!isObject(value.result)) return invalid('"result" must be an object', id, true);
+    if (id === undefined) return invalid('a response\'s "id" must be a string or an integer', undefined, "response");
+    if (!isObject(value.result)) return invalid('"result" must be an object', id, "response");
     return { kind: "response", message: value as unknown as JSONRPCResultResponse };
   }
 
   if ("error" in value) {
     const error = value.error;
     if (!isObject(error) || !Number.isInteger(error.code) || typeof error.message !== "string") {
-      return invalid('"error" must be an object with an integer "code" and a string "message"', id, true);
+      return invalid('"error" must be an object with an integer "code" and a string "message"', id, "response");
     }
     // A tolerant reader: error responses to unreadable requests arrive with no id or id null.
-    if (hasId && value.id !== null && id === undefined) return invalid('"id" must be a string or an integer', undefined, true);
+    if (hasId && value.id !== null && id === undefined) return invalid('"id" must be a string or an integer', undefined, "response");
     return { kind: "response", message: value as unknown as JSONRPCErrorResponse };
   }
 
@@ -188,9 +189,9 @@ function readableId(id: unknown): RequestId | undefined {
   return undefined;
 }
 
-function invalid(message: string, id?: RequestId, response = false): Incoming {
+function invalid(message: string, id?: RequestId, looksLike?: "request" | "response"): Incoming {
   const error = new RpcError(ErrorCode.InvalidRequest, `invalid request: ${message}`);
-  return response ? { kind: "invalid", error, id, looksLike: "response" } : { kind: "invalid", error, id };
+  return looksLike ? { kind: "invalid", error, id, looksLike } : { kind: "invalid", error, id };
 }
 
 /**

@@ -16,8 +16,11 @@ export interface Sniffed {
 }
 
 const ID_VALUE = String.raw`(-?\d{1,16}|"(?:[^"\\]|\\.){0,200}")`;
-/** `{"id": 7, ...` or `{"jsonrpc":"2.0","id":7, ...`: the id as the object's first member(s). */
-const ID_AT_HEAD = new RegExp(String.raw`^\s*\{\s*(?:"jsonrpc"\s*:\s*"2\.0"\s*,\s*)?"id"\s*:\s*` + ID_VALUE);
+/**
+ * `{"id": 7, ...` or `{"jsonrpc":"2.0","id":7, ...`: the id as the object's first member(s). It must
+ * end where the member does: else `1.5`, `1e3` or a 17-digit id would be read as a prefix of itself.
+ */
+const ID_AT_HEAD = new RegExp(String.raw`^\s*\{\s*(?:"jsonrpc"\s*:\s*"2\.0"\s*,\s*)?"id"\s*:\s*` + ID_VALUE + String.raw`\s*[,}]`);
 /** `..., "id": 7}`: the id as the object's last member (a nested object would end in "}}"). */
 const ID_AT_TAIL = new RegExp(String.raw`[,{]\s*"id"\s*:\s*` + ID_VALUE + String.raw`\s*\}\s*$`);
 /** `..., "method": "x"}` (perhaps followed by id and jsonrpc): the method as a last member. */

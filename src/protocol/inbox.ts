@@ -34,6 +34,9 @@ export class Inbox {
 
   /** Takes in a job; `weight` is how much work it stands for (a batch: its number of items). */
   enqueue(job: () => Promise<unknown>, weight = 1): void {
+    // Every job weighs at least 1: even an empty batch is owed an answer, and idle() must not
+    // find nothing in flight while one is still to be written.
+    weight = Math.max(weight, 1);
     this.#busy += weight;
     if (!this.#full && this.#busy >= this.#limit) {
       this.#full = true;

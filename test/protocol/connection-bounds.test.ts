@@ -91,6 +91,28 @@ test("connection: when the peer's input ends, our calls fail at once and its req
   assert.deepEqual(peer.sent.at(-1), { jsonrpc: "2.0", id: 5, result: { done: true } });
 });
 
+for (const batches of [false, true]) {
+  test(`connection: an empty batch queued behind other input is still answered when the input ends (batches ${batches ? "on" : "off"})`, async () => {
+    const { peer, connection } = serve({ batches });
+    peer.write({ jsonrpc: "2.0", method: "notifications/whatever" });
+    peer.write("[]");
+    peer.handlers!.inputEnded!();
+    await until(() => connection.isClosed);
+    assert.deepEqual(peer.sent.map((m) => "error" in m && m.error.code), [-32600]);
+  });
+}
+
+test("connection: a broken request of the peer's that carries the id of our call is answered, and our call still waits", async () => {
+  const { peer, connection } = serve();
+  const ours = call(connection);
+  await peer.waitForSent(1);
+  peer.write('{"jsonrpc":"2.0","id":0,"method":"roots/list","params":[]}');
+  await peer.waitForSent(2);
+  assert.deepEqual(peer.sent[1], { jsonrpc: "2.0", id: 0, error: { code: -32600, message: 'invalid request: roots/list: "params" must be an object' } });
+  peer.write({ jsonrpc: "2.0", id: 0, result: { ok: true } });
+  assert.deepEqual(await ours, { ok: true });
+});
+
 test("connection: at maxInFlight messages in flight the input pauses, and resumes at half of it; a batch counts its items", async () => {
   const { peer } = serve({ maxInFlight: 4, batches: true });
   for (const id of [1, 2, 3]) peer.write({ jsonrpc: "2.0", id, method: "slow" });
