@@ -99,9 +99,9 @@ function expectToolText(result: CallToolResult, expected: string | RegExp): stri
 }
 
 function expectSum(result: CallToolResult): string {
-  expectToolText(result, "7");
+  expectToolText(result, '{"sum":7}');
   assert.equal(result.structuredContent?.sum, 7, `tools/call add: structuredContent is ${JSON.stringify(result.structuredContent)}`);
-  return `"7", structuredContent ${JSON.stringify(result.structuredContent)}`;
+  return `'{"sum":7}', structuredContent ${JSON.stringify(result.structuredContent)}`;
 }
 
 function expectNotes(result: ReadResourceResult, notes: string): string {

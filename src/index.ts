@@ -1,7 +1,8 @@
 // mcp-wire: a hand-written Model Context Protocol implementation, written to be read.
 // Spec: https://modelcontextprotocol.io/specification/2025-11-25
 //
-// Reading order, from the wire up (imports point down this list only):
+// Reading order, from the wire up (imports point down this list; the one exception: the client
+// role's manager and restart helper spawn servers with transports/stdio-client.ts):
 //   1. JSON-RPC, no MCP in it
 //      jsonrpc/messages.ts    wire shapes, error codes, the codec that classifies one JSON text
 //      jsonrpc/framing.ts     newline-delimited framing: bytes to lines and back

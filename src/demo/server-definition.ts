@@ -47,7 +47,7 @@ export function createDemoServer(options: ServerOptions & { notesPath?: string }
     {
       name: "add",
       title: "Add two numbers",
-      description: "Adds a and b and returns the sum, as text and as structured content { sum }.",
+      description: "Adds a and b and returns the sum as structured content { sum }, with the same JSON as text.",
       inputSchema: {
         type: "object",
         properties: { a: { type: "number", description: "The first addend." }, b: { type: "number", description: "The second addend." } },
@@ -60,7 +60,9 @@ export function createDemoServer(options: ServerOptions & { notesPath?: string }
       const sum = (args.a as number) + (args.b as number);
       // JSON has no Infinity: such a sum could not be the number the output schema promises.
       if (!Number.isFinite(sum)) return { content: [text(`add: the sum of ${args.a} and ${args.b} is not a finite number`)], isError: true };
-      return { content: [text(String(sum))], structuredContent: { sum } };
+      // Spec (server/tools#structured-content): structured content SHOULD come with its JSON as text too.
+      const structuredContent = { sum };
+      return { content: [text(JSON.stringify(structuredContent))], structuredContent };
     },
   );
 

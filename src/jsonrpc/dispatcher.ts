@@ -64,8 +64,8 @@ export class Dispatcher<C> {
   }
 
   /**
-   * Runs a notification's handler. Unknown notifications and failures are reported locally and
-   * otherwise ignored. Spec (basic#notifications): the receiver MUST NOT send a response.
+   * Runs a notification's handler. Unknown notifications are ignored; a handler that fails is
+   * reported locally (onInternalError) and otherwise ignored. Spec (basic#notifications): the receiver MUST NOT send a response.
    */
   async handleNotification(notification: JSONRPCNotification): Promise<void> {
     const row = this.#rows.get(notification.method);

@@ -1,5 +1,6 @@
 // JSON-RPC 2.0 wire shapes, the standard error codes, and the codec that turns one JSON text into
-// one classified message. No MCP in this file beyond the id rules MCP tightens.
+// one classified message. No MCP in this file beyond the id rules MCP tightens and the error
+// codes MCP adds to JSON-RPC's (listed in ErrorCode, each marked).
 // Spec: https://modelcontextprotocol.io/specification/2025-11-25/basic#messages and
 // https://www.jsonrpc.org/specification. Batches are classified here but handled by the connection.
 

@@ -1,7 +1,9 @@
 // Fitting what a server definition says to the protocol version a client negotiated: fields and
 // content types an older version does not define are left out or turned into plain text.
 // Spec: the "Key changes" lists, e.g. https://modelcontextprotocol.io/specification/2025-06-18/changelog
-// Definitions are written once, for the newest version; this file is the only place that looks back.
+// Definitions are written once, for the newest version; this file fits what they produce. Which
+// version allows what at all (batches, SSE priming, elicitation, ...) is asked of mcp/versions.ts
+// (`supports`) where each rule is enforced.
 
 import type { ContentBlock } from "../mcp/content.js";
 import { supports, type ProtocolVersion, type VersionedFeature } from "../mcp/versions.js";

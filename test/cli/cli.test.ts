@@ -239,7 +239,7 @@ describe("cli program", { concurrency: 2 }, () => {
   test("call add a=3 b=4 types the values by the inputSchema and prints 7", async () => {
     const result = await runJson(["call", "add", "a=3", "b=4", ...DEMO]);
     assert.deepEqual(result.structuredContent, { sum: 7 });
-    assert.deepEqual(result.content, [{ type: "text", text: "7" }]);
+    assert.deepEqual(result.content, [{ type: "text", text: '{"sum":7}' }]);
   });
 
   test("call with a JSON object", async () => {

@@ -117,7 +117,7 @@ test("client: over stdio against node dist/server.js, and the server exits on cl
   const transport = new StdioClientTransport({ command: process.execPath, args: [SERVER], onStderr: (line) => stderr.push(line) });
   const client = new McpClient(info);
   await client.connect(transport);
-  assert.deepEqual((await client.callTool("add", { a: 1, b: 2 })).content, [{ type: "text", text: "3" }]);
+  assert.deepEqual((await client.callTool("add", { a: 1, b: 2 })).content, [{ type: "text", text: '{"sum":3}' }]);
   const pid = transport.pid!;
   const started = Date.now();
   await client.close();

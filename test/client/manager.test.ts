@@ -333,7 +333,7 @@ test("manager: a server over stdio (node dist/server.js) next to an in-process o
     { name: "local", transport: inProcess(makeServer("local", ["echo"])) },
   ]);
   assert.ok(manager.tools.some((t: { name: string; tool: Tool }) => t.name === "demo__add" && t.tool.name === "add"));
-  assert.deepEqual((await manager.callTool("demo__add", { a: 1, b: 2 })).content, [{ type: "text", text: "3" }]);
+  assert.deepEqual((await manager.callTool("demo__add", { a: 1, b: 2 })).content, [{ type: "text", text: '{"sum":3}' }]);
   assert.equal(firstText(await manager.callTool("local__echo")), "local: echo");
   await manager.close();
 });

@@ -135,7 +135,7 @@ test("POST: a batch in a 2025-03-26 session is answered with an array of both re
   assert.ok(Array.isArray(body), `expected an array, got ${JSON.stringify(body)}`);
   const byId = new Map(body.map((m) => [m.id, m]));
   assert.deepEqual(byId.get("a")?.result, {});
-  assert.equal(byId.get("b")?.result.content[0].text, "5");
+  assert.equal(byId.get("b")?.result.content[0].text, JSON.stringify({ sum: 5 }));
 });
 
 const acceptedCases = [

@@ -55,7 +55,7 @@ test("stateless: the MCP-Protocol-Version header picks the rules; without it 202
     // Spec (transports#protocol-version-header): no header and no other hint: assume 2025-03-26,
     // which has no structuredContent.
     const assumed = (await (await post(served.url, call)).json()) as Message;
-    assert.equal(assumed.result.content[0].text, "3");
+    assert.equal(assumed.result.content[0].text, JSON.stringify({ sum: 3 }));
     assert.equal("structuredContent" in assumed.result, false);
     assert.equal((await post(served.url, call, { "mcp-protocol-version": "1999-01-01" })).status, 400);
   } finally {
