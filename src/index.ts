@@ -95,4 +95,5 @@ export type * from "./mcp/logging.js";
 export type * from "./mcp/client-features.js";
 export type * from "./mcp/elicitation.js";
 export type * from "./mcp/utilities.js";
+export type * from "./mcp/tasks.js";
 export type * from "./mcp/methods.js";
