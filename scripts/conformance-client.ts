@@ -5,7 +5,7 @@
 // URL is the last argument. MCP_WIRE_TRACE=1 prints every message on stderr. No auth scenarios.
 
 import { McpClient, type ClientOptions } from "../src/client/client.js";
-import { HttpClientTransport } from "../src/http/legacy-client.js";
+import { HttpClientTransport } from "../src/http/client.js";
 import { traceTransport } from "../src/protocol/trace.js";
 import type { Transport } from "../src/protocol/transport.js";
 

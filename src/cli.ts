@@ -9,7 +9,7 @@ import { performance } from "node:perf_hooks";
 import { McpClient } from "./client/client.js";
 import type { LoggingMessageNotificationParams } from "./mcp/logging.js";
 import type { Transport } from "./protocol/transport.js";
-import { HttpClientTransport } from "./http/legacy-client.js";
+import { HttpClientTransport } from "./http/client.js";
 import { StdioClientTransport } from "./transports/stdio-client.js";
 import { parseCommandLine, UsageError, USAGE, type CliOptions, type CommandLine, type ServerLocation } from "./cli/arguments.js";
 import { renderResult, runCommand } from "./cli/commands.js";

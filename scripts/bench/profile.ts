@@ -62,9 +62,9 @@ if (scenario === "load") {
   const mode: HttpMode = scenario === "http" ? "json" : "sse";
   const calls = 20_000;
   const command = { ...HTTP_SERVERS[mode][target === "baseline" ? "baseline" : "ours"], nodeArgs: profilerArgs };
-  // The bundle has no source map of its own (dist/server.js.map is the entry's, from before
-  // bundling); the unbundled entry runs the same code with maps that point into src/.
-  if (command.script.endsWith("/dist/server.js")) command.script = `${root}dist/server.unbundled.js`;
+  // The bundle has no source map of its own; the unbundled program runs the same code with maps
+  // that point into src/.
+  if (command.script.endsWith("/dist/server.js")) command.script = `${root}dist/demo/main.js`;
   const result = await httpLoad(command, mode, calls, 64);
   console.log(`${scenario}: ${calls} calls, 64 in flight, ${Math.round(result.callsPerSecond)} calls/s, ${result.cpuMicrosecondsPerCall.toFixed(1)} µs server CPU per call (profiler on)`);
 } else {

@@ -3,7 +3,7 @@
 // stream is resumed with GET and Last-Event-ID after the server's `retry` delay (backing off:
 // client-reconnect.ts); a session the server ended is replaced by a fresh initialize (client-session.ts).
 // Spec: https://modelcontextprotocol.io/specification/2025-11-25/basic/transports#streamable-http
-// Left out: OAuth flows (the caller supplies a bearer token), and the fallback to HTTP+SSE (legacy-client.ts).
+// Left out: OAuth flows (the caller supplies a bearer token), and the fallback to HTTP+SSE (client.ts).
 
 import { DEFAULT_MAX_MESSAGE_BYTES } from "../jsonrpc/framing.js";
 import { isObject, type JSONRPCMessage, type RequestId } from "../jsonrpc/messages.js";

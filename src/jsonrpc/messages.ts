@@ -69,6 +69,12 @@ export const ErrorCode = {
   InternalError: -32603,
   /** MCP (server/resources#error-handling): `resources/read` of a URI the server does not have. */
   ResourceNotFound: -32002,
+  /**
+   * MCP (client/elicitation#url-elicitation-required-error, since 2025-11-25): the request can go
+   * ahead only after the user completes the URL-mode elicitations listed in `error.data`
+   * (URLElicitationRequiredErrorData in mcp/elicitation.ts); the client may then retry it.
+   */
+  URLElicitationRequired: -32042,
 } as const;
 
 /**

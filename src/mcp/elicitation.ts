@@ -1,6 +1,7 @@
-// Elicitation: a server asking the user for input through the client, as a form or at a URL.
+// Elicitation: a server asking the user for input through the client, as a form or at a URL, and
+// the error (-32042) by which a server says a request needs a URL elicitation first.
 // Spec: https://modelcontextprotocol.io/specification/2025-11-25/client/elicitation
-// Leaves out the `task` param (2025-11-25 tasks; mcp-wire has none).
+// Leaves out the `task` param (2025-11-25 tasks, shown in tasks.ts; mcp-wire offers none).
 
 import type { RequestParams, Result } from "./base.js";
 
@@ -164,4 +165,16 @@ export interface ElicitResult extends Result {
 export interface ElicitationCompleteNotificationParams {
   /** Which elicitation; a client MUST ignore ids it does not know or already saw finish. */
   elicitationId: string;
+}
+
+/**
+ * `error.data` of a -32042 error (ErrorCode.URLElicitationRequired), since 2025-11-25: the request
+ * cannot be served until the user has completed these elicitations. Spec
+ * (client/elicitation#url-elicitation-required-error).
+ */
+export interface URLElicitationRequiredErrorData {
+  /** What the user must complete first: URL mode only, each with its `elicitationId`. */
+  elicitations: ElicitRequestURLParams[];
+  /** Anything else the server adds. */
+  [key: string]: unknown;
 }

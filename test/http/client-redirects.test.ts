@@ -6,7 +6,8 @@ import assert from "node:assert/strict";
 import { McpClient } from "../../src/client/client.js";
 import { CrossOriginError, HttpRedirectError, MAX_REDIRECTS } from "../../src/http/client-fetch.js";
 import { StreamableHttpClientTransport } from "../../src/http/client-transport.js";
-import { HttpClientTransport, LegacySseClientTransport } from "../../src/http/legacy-client.js";
+import { HttpClientTransport } from "../../src/http/client.js";
+import { LegacySseClientTransport } from "../../src/http/legacy-client.js";
 import { initializeResult, json, routine, scriptedServer, type Route } from "../helpers/scripted-http.js";
 
 const info = { name: "redirect-tests", version: "1" };

@@ -8,7 +8,7 @@ import { Dispatcher } from "../../src/jsonrpc/dispatcher.js";
 import { MalformedResponseError } from "../../src/jsonrpc/pending.js";
 import { Connection } from "../../src/protocol/connection.js";
 import { StreamableHttpClientTransport } from "../../src/http/client-transport.js";
-import { HttpClientTransport } from "../../src/http/legacy-client.js";
+import { HttpClientTransport } from "../../src/http/client.js";
 
 const encoder = new TextEncoder();
 const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));

@@ -11,7 +11,8 @@ import { McpClient } from "../../src/client/client.js";
 import { HandshakeTimeoutError } from "../../src/client/errors.js";
 import { RequestAbortedError, RequestTimeoutError } from "../../src/jsonrpc/pending.js";
 import { StreamableHttpClientTransport } from "../../src/http/client-transport.js";
-import { HttpClientTransport, LegacySseClientTransport } from "../../src/http/legacy-client.js";
+import { HttpClientTransport } from "../../src/http/client.js";
+import { LegacySseClientTransport } from "../../src/http/legacy-client.js";
 import { initializeResult, json, legacyServer, routine, scriptedServer, wait, type SeenRequest } from "../helpers/scripted-http.js";
 
 const info = { name: "stall-tests", version: "1" };

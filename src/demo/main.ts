@@ -1,11 +1,12 @@
 #!/usr/bin/env node
-// The demo server over stdio: what an MCP host runs as `node dist/server.js`.
+// The demo program: its flags, then the demo server over stdio (or --http). Hosts run it as
+// `node dist/server.js`, the one-file bundle scripts/bundle.ts makes from this module's output.
 // Spec: https://modelcontextprotocol.io/specification/2025-11-25/basic/transports#stdio
 // stdout carries protocol messages only, so the first import sends console output to stderr.
 
-import "./transports/stdout-guard.js";
-import { createDemoServer } from "./demo/server-definition.js";
-import { serveStdio } from "./transports/stdio-server.js";
+import "../transports/stdout-guard.js";
+import { createDemoServer } from "./server-definition.js";
+import { serveStdio } from "../transports/stdio-server.js";
 
 const USAGE = `usage: mcp-wire-server [--page-size N] [--max-message-bytes N]
        mcp-wire-server --http [--port N] [--host H] [--allowed-host H]... [--allowed-origin O]...
@@ -103,8 +104,8 @@ function bearerToken(): string | undefined {
 async function serveHttp(options: Options, http: HttpFlags): Promise<void> {
   const token = bearerToken();
   // Loaded only here, so that the stdio server (what hosts start most) does not pay for it.
-  const { McpHttpServer } = await import("./http/server.js");
-  const { LOOPBACK_NAMES } = await import("./http/security.js");
+  const { McpHttpServer } = await import("../http/server.js");
+  const { LOOPBACK_NAMES } = await import("../http/security.js");
   // Listed hosts replace the default in McpHttpServer; here they add to it, as the usage says.
   const allowedHosts = [...LOOPBACK_NAMES, ...http.allowedHosts];
   const server = new McpHttpServer(createDemoServer({ pageSize: options.pageSize }), {
