@@ -1,5 +1,6 @@
 // The demo server: what `node dist/server.js` offers. Small on purpose; each item shows one part
-// of the protocol. Spec: https://modelcontextprotocol.io/specification/2025-11-25/server
+// of the protocol. Spec: https://modelcontextprotocol.io/specification/2025-11-25/server (and, for
+// greet and summarize, .../client/elicitation and .../client/sampling)
 // Tools echo, add, get_time, countdown (progress and cancellation), greet and summarize (the server
 // asking the client: elicitation, sampling) and toggle_extra (a list change); the protocol notes as
 // a resource and as a template of sections; two prompts with arguments and completion.
