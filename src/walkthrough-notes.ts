@@ -1,5 +1,6 @@
 // One-line notes for the walkthrough: what a wire message is and what its key fields mean.
-// Each note paraphrases the spec section named in it; PROTOCOL_NOTES.md has the longer story.
+// Each note paraphrases, in our own words, what the spec says of its method (the sections are
+// linked from PROTOCOL_NOTES.md, which has the longer story).
 
 import type { JSONRPCMessage } from "./jsonrpc/messages.js";
 
@@ -20,7 +21,11 @@ const REQUEST_NOTES: Record<string, string> = {
   ping: "request `ping`: are you there? The answer is an empty result.",
   "notifications/progress": "notification `notifications/progress`: progress (increasing) of total, under the token the request supplied.",
   "notifications/message": "notification `notifications/message`: a log message at `level`, sent because the client's level lets it through.",
-  "notifications/cancelled": "notification `notifications/cancelled`: stop working on requestId; no answer will follow.",
+  "notifications/cancelled": "notification `notifications/cancelled`: the sender gave up on requestId (reason says why); the receiver should stop and send no answer.",
+  "logging/setLevel": "request `logging/setLevel`: send me log messages at `level` and every more severe one (syslog's eight levels, debug to emergency).",
+  "notifications/tools/list_changed": "notification `notifications/tools/list_changed`: the server's tools changed (it declared tools.listChanged); a client may list them again.",
+  "elicitation/create": "request `elicitation/create` (server to client): ask the user `message`; requestedSchema is a flat form of primitive fields, never for secrets.",
+  "sampling/createMessage": "request `sampling/createMessage` (server to client): run your model on `messages`; systemPrompt and maxTokens are requests, and a human should get to review.",
 };
 
 /** Notes for results, by the method of the request they answer. */
@@ -35,6 +40,9 @@ const RESULT_NOTES: Record<string, string> = {
   "prompts/get": "result: `messages` ready for the model, each with a role and one content block (here, also an embedded resource).",
   "completion/complete": "result: `completion.values` (at most 100), and hasMore when there are more than shown.",
   ping: "result: `{}`, the empty result. The server is alive.",
+  "logging/setLevel": "result: `{}`. From now on the server sends notifications/message only at this level or above.",
+  "elicitation/create": "result: action is accept (content holds the form's answers), decline (the user said no) or cancel (dismissed, no choice made).",
+  "sampling/createMessage": "result: the model's message (role, content), `model` names the model that actually answered, stopReason why it stopped.",
 };
 
 export function noteFor(direction: Direction, message: JSONRPCMessage | JSONRPCMessage[], answered: string | undefined): string {

@@ -1,8 +1,11 @@
 // `npm start`: a guided MCP session. Our client (McpClient) starts `dist/server.js` as a child
 // process, plays a whole session against it over stdio, and prints every wire message in order,
 // with a note on what it is and what its key fields mean. The first thing a learner runs.
+// Both ways: the server also asks the client (elicitation, sampling), answered by canned handlers
+// that stand in for the user and the model, so the session runs unattended.
 // Spec: https://modelcontextprotocol.io/specification/2025-11-25/basic/lifecycle
 
+import { once } from "node:events";
 import { fileURLToPath } from "node:url";
 import { McpClient } from "./client/client.js";
 import type { JSONRPCMessage } from "./jsonrpc/messages.js";
@@ -30,6 +33,11 @@ function show(direction: Direction, message: JSONRPCMessage | JSONRPCMessage[], 
   console.log(paint("2", `   ${noteFor(direction, message, answered)}`));
 }
 
+/** What the client itself does, as opposed to what crosses the wire. */
+function say(text: string): void {
+  console.log(paint("33", `   [client] ${text}`));
+}
+
 function heading(title: string, why: string): void {
   step += 1;
   console.log(`\n${paint("1", `${step}. ${title}`)}\n${paint("2", why)}`);
@@ -49,7 +57,24 @@ async function main(): Promise<void> {
     if (event.kind === "sent") show("client→server", event.message, event.text);
     if (event.kind === "received") show("server→client", event.message ?? [], event.text);
   });
-  const client = new McpClient({ name: "mcp-wire-walkthrough", version: "0.1.0" });
+  // Supplying these handlers is what declares the elicitation and sampling capabilities.
+  const client = new McpClient(
+    { name: "mcp-wire-walkthrough", version: "0.1.0" },
+    {
+      elicitation: {
+        form: (params) => {
+          say(`the user is asked: "${params.message}" (fields: ${Object.keys(params.requestedSchema.properties).join(", ")}).`);
+          say(`a real host would show a form; this canned handler answers name "Ada" on the user's behalf.`);
+          return { action: "accept", content: { name: "Ada" } };
+        },
+      },
+      sampling: (params) => {
+        say(`the model is asked (at most ${params.maxTokens} tokens, system prompt: "${params.systemPrompt ?? ""}").`);
+        say(`a real host would ask the user, then run its model; this canned handler answers a fixed sentence.`);
+        return { role: "assistant", content: { type: "text", text: CANNED_SUMMARY }, model: "walkthrough-canned-model", stopReason: "endTurn" };
+      },
+    },
+  );
 
   heading("The handshake", "The client opens with initialize; nothing else but ping may come first.");
   await client.connect(transport);
@@ -65,6 +90,19 @@ async function main(): Promise<void> {
   heading("Progress", "A long call with a progressToken: the server reports progress until it answers.");
   await client.callTool("countdown", { steps: 3, intervalMs: 50 }, { onProgress: () => {} });
 
+  heading("Cancellation", "The client stops waiting after the first progress report: it sends notifications/cancelled, the server stops.");
+  const abort = new AbortController();
+  const abandoned = await client
+    .callTool("countdown", { steps: 10, intervalMs: 100 }, { signal: abort.signal, onProgress: () => abort.abort(new Error("the user gave up")) })
+    .then(() => undefined, (error: unknown) => error);
+  say(`the call ended locally (${abandoned instanceof Error ? abandoned.message : String(abandoned)}); no response will come for its id.`);
+  await client.ping();
+  say("the session goes on: the ping was answered, the countdown never will be.");
+
+  heading("Log level", "The client asks for more detail with logging/setLevel; debug messages now come through.");
+  await client.setLoggingLevel("debug");
+  await client.callTool("echo", { text: "now with a debug log" });
+
   heading("Resources", "Resources are data the client can read: listed, templated, read by URI.");
   await client.listResources();
   await client.listResourceTemplates();
@@ -77,6 +115,21 @@ async function main(): Promise<void> {
   await client.complete({ ref: { type: "ref/prompt", name: "explain_topic" }, argument: { name: "topic", value: "t" } });
   await client.getPrompt("explain_topic", { topic: "tools", audience: "beginner" });
 
+  heading("Elicitation: the server asks the user", "greet needs a name it does not have: mid-call, the server asks the client to ask its user.");
+  await client.callTool("greet", {});
+
+  heading("Sampling: the server asks the client's model", "summarize has no model of its own: mid-call, it borrows the client's.");
+  await client.callTool("summarize", { text: SUMMARIZED });
+
+  heading("A list change", "toggle_extra adds a tool; the server says its list changed, and the client lists again.");
+  const changed = once(client, "toolsChanged");
+  await client.callTool("toggle_extra", {});
+  await changed;
+  say("heard notifications/tools/list_changed: the tools it knew may be stale, so it lists them again.");
+  const { tools } = await client.listTools();
+  say(`the server now offers: ${tools.map((tool) => tool.name).join(", ")}.`);
+  await client.callTool("reverse", { text: "stressed" });
+
   heading("Utilities", "Ping checks the other side is alive; an unknown method gets -32601.");
   await client.ping();
   await client.request("no/such/method").catch(() => {});
@@ -88,6 +141,11 @@ async function main(): Promise<void> {
   console.log(`   The server (pid ${pid}) has exited; the client closed its stdin and it stopped by itself.`);
   console.log(`\nThe rules behind each message are in PROTOCOL_NOTES.md. Next: read src/index.ts, top to bottom.`);
 }
+
+const SUMMARIZED =
+  "The Model Context Protocol lets an application give a language model tools, data and prompts from separate servers, " +
+  "over JSON-RPC, and lets those servers ask the application back for a user's input or a model's completion.";
+const CANNED_SUMMARY = "MCP connects models to tools and data on servers, and lets those servers ask the client for input or completions.";
 
 function isRunning(pid: number): boolean {
   try {

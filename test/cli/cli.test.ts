@@ -233,7 +233,7 @@ describe("cli program", { concurrency: 2 }, () => {
   const names = (list: { name: string }[]) => list.map((item) => item.name).sort();
 
   test("tools lists every tool", async () => {
-    assert.deepEqual(names((await runJson(["tools", ...DEMO])).tools), ["add", "countdown", "echo", "get_time"]);
+    assert.deepEqual(names((await runJson(["tools", ...DEMO])).tools), ["add", "countdown", "echo", "get_time", "greet", "summarize", "toggle_extra"]);
   });
 
   test("call add a=3 b=4 types the values by the inputSchema and prints 7", async () => {
@@ -381,7 +381,7 @@ describe("cli program", { concurrency: 2 }, () => {
         runJson(["--url", url, ...auth, "tools"]),
       ]);
       assert.deepEqual(sum.structuredContent, { sum: 7 });
-      assert.deepEqual(names(tools.tools), ["add", "countdown", "echo", "get_time"]);
+      assert.deepEqual(names(tools.tools), ["add", "countdown", "echo", "get_time", "greet", "summarize", "toggle_extra"]);
       assert.equal(http.streamable.sessionCount, 0, "each run sent DELETE");
 
       const refused = await run(["--url", url, "ping"]);

@@ -28,7 +28,7 @@ test("client: connects, keeps what the server said, and calls every feature", as
   assert.match(client.instructions ?? "", /demo MCP server/);
   assert.ok(client.serverCapabilities?.tools);
   const tools = await client.listAllTools();
-  assert.deepEqual(tools.map((t) => t.name), ["echo", "add", "get_time", "countdown"], "all pages, at 2 per page");
+  assert.deepEqual(tools.map((t) => t.name), ["echo", "add", "get_time", "countdown", "greet", "summarize", "toggle_extra"], "all pages, at 2 per page");
   const page = await client.listTools();
   assert.equal(page.tools.length, 2);
   assert.equal(typeof page.nextCursor, "string");

@@ -272,7 +272,7 @@ test("fallback: a legacy-only server that answers POST with 405 at the same URL"
   await client.connect(transport);
   assert.equal(transport.kind, "http+sse");
   assert.equal(client.serverInfo?.name, "mcp-wire-demo");
-  assert.equal((await client.listAllTools()).length, 4);
+  assert.equal((await client.listAllTools()).length, 7);
   await client.close();
   await legacy.close();
   await listening.close();

@@ -79,7 +79,7 @@ test("node adapter: a dropped GET stream followed by notifications does not cras
     req.destroy();
     await closes;
     for (let i = 0; i < 5; i++) served.mcp.tool({ name: `late_${i}`, inputSchema: { type: "object" } }, () => ({ content: [] }));
-    assert.equal((await s.call("list", "tools/list")).result.tools.length, 9);
+    assert.equal((await s.call("list", "tools/list")).result.tools.length, 12);
     assert.deepEqual(escaped, []);
   } finally {
     await served.close();

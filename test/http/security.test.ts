@@ -229,7 +229,7 @@ test("bearer token: a valid session id is not authentication; every method witho
       assert.equal(reply.status, 401, `${method} with the session id and no token`);
     }
     // The session is still there for the holder of the token.
-    assert.equal((await s.call(2, "tools/list")).result.tools.length, 4);
+    assert.equal((await s.call(2, "tools/list")).result.tools.length, 7);
   } finally {
     await served.close();
   }
