@@ -17,6 +17,8 @@
 //      protocol/inbox.ts      arrival order, and the bound on work in flight
 //      protocol/incoming.ts   requests from the peer: cancellation, progress, one answer each
 //   3. MCP schema: the types of every message (mcp/*.ts) and the versions (mcp/versions.ts)
+//      mcp/methods.ts         the method table: each method's params and result types, per direction
+//      mcp/read.ts            where untrusted JSON becomes those types, checked (-32602 naming the field)
 //   4. The server role
 //      server/definition.ts   what a server offers; server/session.ts one client's session
 //      server/features/*.ts   lifecycle, tools, resources, prompts, completion, logging

@@ -1,7 +1,9 @@
 // The method table: one row per method, and the rules that turn any failure into exactly one
 // well-formed error response. Spec: https://www.jsonrpc.org/specification#error_object and
 // https://modelcontextprotocol.io/specification/2025-11-25/basic#responses
-// Which methods exist and when they may be called is the role's business (server or client).
+// Which methods exist and when they may be called is the role's business (server or client): a
+// role writes its handlers over a method table (mcp/methods.ts), and requestRows/notificationRows
+// turn them into rows that read the params (mcp/read.ts) before the handler sees them.
 
 import { ErrorCode, RpcError, type JSONRPCNotification, type JSONRPCRequest, type JSONRPCResponse } from "./messages.js";
 import { Params } from "./params.js";
@@ -21,6 +23,42 @@ export interface NotificationRow {
 }
 
 export type Row<C> = RequestRow<C> | NotificationRow;
+
+type Json = { [key: string]: unknown };
+
+/** A method table: each request method's params and result types (see mcp/methods.ts). */
+export type RequestTable = { [method: string]: { params: object; result: Json } };
+
+/** Handlers keyed by method: each gets the table's params type and must return its result type. */
+export type RequestHandlers<T extends RequestTable, C> = {
+  [M in keyof T]?: (params: T[M]["params"], context: C) => T[M]["result"] | Promise<T[M]["result"]>;
+};
+export type NotificationHandlers<T> = { [M in keyof T]?: (params: T[M]) => void | Promise<void> };
+
+/** One reader per request method, for its params (as the receiver reads them); throws -32602. */
+export type ParamsReaders<T extends RequestTable> = { [M in keyof T]: (params: Params) => T[M]["params"] };
+/** One reader per request method, for its result (as the requester reads it). */
+export type ResultReaders<T extends RequestTable> = { [M in keyof T]: (result: Params) => T[M]["result"] };
+/** One reader per notification method, for its params. */
+export type NotificationReaders<T> = { [M in keyof T]: (params: Params) => T[M] };
+
+/** The rows for typed request handlers: each reads its params with the method's reader first. */
+export function requestRows<T extends RequestTable, C>(read: ParamsReaders<T>, handlers: RequestHandlers<T, C>): RequestRow<C>[] {
+  return (Object.keys(handlers) as (keyof T & string)[]).map((method) => requestRow(method, read[method], handlers[method]!));
+}
+
+function requestRow<P, R extends Json, C>(method: string, read: (params: Params) => P, handle: (params: P, context: C) => R | Promise<R>): RequestRow<C> {
+  return { method, kind: "request", handle: (params, context) => handle(read(params), context) };
+}
+
+/** The rows for typed notification handlers, likewise. */
+export function notificationRows<T>(read: NotificationReaders<T>, handlers: NotificationHandlers<T>): NotificationRow[] {
+  return (Object.keys(handlers) as (keyof T & string)[]).map((method) => notificationRow(method, read[method], handlers[method]!));
+}
+
+function notificationRow<P>(method: string, read: (params: Params) => P, handle: (params: P) => void | Promise<void>): NotificationRow {
+  return { method, kind: "notification", handle: (params) => handle(read(params)) };
+}
 
 export interface DispatcherOptions {
   /**

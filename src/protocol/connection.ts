@@ -117,14 +117,16 @@ export class Connection {
   }
 
   /** Sends a request and waits for its response. Rejects with RpcError for the peer's errors. */
-  async request(method: string, params?: { [key: string]: unknown }, options: RequestOptions = {}) {
+  async request(method: string, params?: object, options: RequestOptions = {}): Promise<{ [key: string]: unknown }> {
     if (this.#closed) throw new ConnectionClosedError(method);
     const id = this.#nextId++;
     const message: JSONRPCRequest = { jsonrpc: "2.0", id, method };
-    if (params !== undefined) message.params = params;
+    // A role's typed params are plain JSON objects; the wire type only says "an object".
+    const json = params as { [key: string]: unknown } | undefined;
+    if (json !== undefined) message.params = json;
     if (options.onProgress) {
       // The request id doubles as the progress token: it is unique among our active requests.
-      message.params = { ...params, _meta: { ...(params?._meta as object), progressToken: id } };
+      message.params = { ...json, _meta: { ...(json?._meta as object), progressToken: id } };
       this.#progressHandlers.set(id, options.onProgress);
     }
     // Aborted when we stop waiting without a readable answer (a timeout, the caller's abort, a

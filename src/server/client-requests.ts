@@ -2,6 +2,7 @@
 // Spec: https://modelcontextprotocol.io/specification/2025-11-25/client/sampling, client/elicitation
 // and client/roots. A missing capability is a local error: nothing is sent.
 
+import type { ServerRequestMethod } from "../mcp/methods.js";
 import { supports } from "../mcp/versions.js";
 import type { ServerSession } from "./session.js";
 
@@ -14,7 +15,7 @@ export class CapabilityError extends Error {
 }
 
 /** Throws CapabilityError unless the client declared what `method` (with these params) needs. */
-export function requireClientCapability(session: ServerSession, method: string, params: { [key: string]: unknown }): void {
+export function requireClientCapability(session: ServerSession, method: ServerRequestMethod, params: object): void {
   const client = session.clientCapabilities;
   if (session.stateless) {
     throw new CapabilityError(method, "a stateless HTTP server has no channel back to the client; run it with sessions to send requests to the client");
@@ -28,7 +29,7 @@ export function requireClientCapability(session: ServerSession, method: string, 
       // Spec (client/sampling#capabilities): sampling needs the client's `sampling` capability.
       if (!client.sampling) throw new CapabilityError(method, "the client did not declare the sampling capability");
       // Spec (client/sampling#tools-in-sampling): tools and toolChoice only with `sampling.tools`.
-      if ((params.tools !== undefined || params.toolChoice !== undefined) && !(client.sampling.tools && supports(session.protocolVersion, "samplingTools"))) {
+      if ((field(params, "tools") !== undefined || field(params, "toolChoice") !== undefined) && !(client.sampling.tools && supports(session.protocolVersion, "samplingTools"))) {
         throw new CapabilityError(method, "the client did not declare sampling.tools, so tools and toolChoice cannot be sent");
       }
       return;
@@ -37,7 +38,7 @@ export function requireClientCapability(session: ServerSession, method: string, 
         throw new CapabilityError(method, "the client did not declare the elicitation capability");
       }
       // Spec (client/elicitation#capabilities): an empty elicitation object means form mode only.
-      const mode = params.mode ?? "form";
+      const mode = field(params, "mode") ?? "form";
       const modes = Object.keys(client.elicitation).length === 0 ? ["form"] : Object.keys(client.elicitation);
       if (mode === "url" && !supports(session.protocolVersion, "urlElicitation")) {
         throw new CapabilityError(method, `protocol ${session.protocolVersion} has no URL-mode elicitation`);
@@ -52,4 +53,8 @@ export function requireClientCapability(session: ServerSession, method: string, 
     default:
       return;
   }
+}
+
+function field(params: object, name: string): unknown {
+  return name in params ? (params as { [key: string]: unknown })[name] : undefined;
 }

@@ -18,16 +18,18 @@ const DESCRIPTOR_FIELDS: [string, VersionedFeature][] = [
 ];
 
 /** Copies a tool, resource, template or prompt, without the fields `version` does not know. */
-export function describedFor<T extends Json>(item: T, version: ProtocolVersion, extra: [string, VersionedFeature][] = []): T {
-  const copy: Json = { ...item };
+export function describedFor<T extends object>(item: T, version: ProtocolVersion, extra: [string, VersionedFeature][] = []): T {
+  // A copy of our own object, whose fields we then remove by name.
+  const copy = { ...item };
+  const fields = copy as Json;
   for (const [field, feature] of [...DESCRIPTOR_FIELDS, ...extra]) {
-    if (!supports(version, feature)) delete copy[field];
+    if (!supports(version, feature)) delete fields[field];
   }
-  if (isJson(copy.annotations) && !supports(version, "lastModified")) {
-    const { lastModified: _dropped, ...rest } = copy.annotations;
-    copy.annotations = rest;
+  if (isJson(fields.annotations) && !supports(version, "lastModified")) {
+    const { lastModified: _dropped, ...rest } = fields.annotations;
+    fields.annotations = rest;
   }
-  return copy as T;
+  return copy;
 }
 
 /** The fields a tool has only in some versions, beyond the common descriptor ones. */
@@ -57,10 +59,10 @@ export function contentFor(block: ContentBlock, version: ProtocolVersion): Conte
   if (block.type === "resource_link" && !supports(version, "resourceLinks")) {
     return { type: "text", text: `Resource: ${block.uri}${block.name ? ` (${block.name})` : ""}` };
   }
-  const copy = describedFor(block as unknown as Json, version) as unknown as ContentBlock;
+  const copy = describedFor(block, version);
   if (copy.type === "resource" && !supports(version, "metaOnDescriptors")) {
-    const { _meta: _dropped, ...resource } = copy.resource as unknown as Json;
-    return { ...copy, resource: resource as unknown as typeof copy.resource };
+    const { _meta: _dropped, ...resource } = copy.resource;
+    return { ...copy, resource };
   }
   return copy;
 }

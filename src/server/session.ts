@@ -3,7 +3,7 @@
 // updates, log messages, requests to the client).
 // Spec: https://modelcontextprotocol.io/specification/2025-11-25/basic/lifecycle
 
-import { Dispatcher } from "../jsonrpc/dispatcher.js";
+import { Dispatcher, notificationRows, requestRows, type RequestHandlers } from "../jsonrpc/dispatcher.js";
 import { ErrorCode, RpcError } from "../jsonrpc/messages.js";
 import { Connection, type RequestContext, type RequestOptions } from "../protocol/connection.js";
 import type { Transport } from "../protocol/transport.js";
@@ -11,16 +11,21 @@ import type { CreateMessageRequestParams, CreateMessageResult, ListRootsResult }
 import type { ElicitRequestParams, ElicitResult } from "../mcp/elicitation.js";
 import type { ClientCapabilities, Implementation, ServerCapabilities } from "../mcp/lifecycle.js";
 import type { LoggingLevel } from "../mcp/logging.js";
-import { LATEST_PROTOCOL_VERSION, supports, type ProtocolVersion } from "../mcp/versions.js";
+import { capabilityOfMethod, type ClientRequests, type ServerRequestMethod, type ServerRequests } from "../mcp/methods.js";
+import { readClientNotification, readClientRequestParams, readServerRequestResult } from "../mcp/read.js";
+import { LATEST_PROTOCOL_VERSION, supports, wirePolicy, type ProtocolVersion } from "../mcp/versions.js";
+import { Params } from "../jsonrpc/params.js";
 import { requireClientCapability } from "./client-requests.js";
 import type { ListKind, McpServer } from "./definition.js";
-import { completionRows } from "./features/completion.js";
-import { capabilityOfMethod, wirePolicy } from "../mcp/capabilities.js";
-import { lifecycleRows, declaredCapabilities } from "./features/lifecycle.js";
-import { LEVEL_RANK, loggingRows } from "./features/logging.js";
-import { promptRows } from "./features/prompts.js";
-import { resourceRows } from "./features/resources.js";
-import { toolRows } from "./features/tools.js";
+import { completionHandlers } from "./features/completion.js";
+import { lifecycleHandlers, declaredCapabilities } from "./features/lifecycle.js";
+import { LEVEL_RANK, loggingHandlers } from "./features/logging.js";
+import { promptHandlers } from "./features/prompts.js";
+import { resourceHandlers } from "./features/resources.js";
+import { toolHandlers } from "./features/tools.js";
+
+/** The server's handlers for the client's requests, over the method table: params typed, results checked. */
+export type ClientRequestHandlers = RequestHandlers<ClientRequests, RequestContext>;
 
 /**
  * Where the handshake stands. Requests other than ping wait for `initialize`; the server itself
@@ -49,13 +54,13 @@ const NOTHING: Promise<void> = Promise.resolve();
 export class ServerSession {
   readonly server: McpServer;
   readonly connection: Connection;
-  state: LifecycleState = "awaiting-initialize";
+  #state: LifecycleState = "awaiting-initialize";
   /** Until negotiation, the newest version's rules apply. */
-  protocolVersion: ProtocolVersion = LATEST_PROTOCOL_VERSION;
-  clientInfo: Implementation = { name: "unknown", version: "unknown" };
-  clientCapabilities: ClientCapabilities = {};
+  #protocolVersion: ProtocolVersion = LATEST_PROTOCOL_VERSION;
+  #clientInfo: Implementation = { name: "unknown", version: "unknown" };
+  #clientCapabilities: ClientCapabilities = {};
   /** What this session offers, fixed when initialize is answered. */
-  capabilities: ServerCapabilities = {};
+  #capabilities: ServerCapabilities = {};
   /** Messages below this level are not sent; the client moves it with logging/setLevel. */
   logLevel: LoggingLevel = "info";
   /** URIs this client subscribed to with resources/subscribe. */
@@ -67,8 +72,15 @@ export class ServerSession {
   constructor(server: McpServer, transport: Transport, options: ServerSessionOptions = {}) {
     this.server = server;
     this.#onProblem = options.onProblem ?? (() => {});
+    const handlers: ClientRequestHandlers = {
+      ...lifecycleHandlers(this), ...toolHandlers(this), ...resourceHandlers(this),
+      ...promptHandlers(this), ...completionHandlers(this), ...loggingHandlers(this),
+    };
     const dispatcher = new Dispatcher(
-      [...lifecycleRows(this), ...toolRows(this), ...resourceRows(this), ...promptRows(this), ...completionRows(this), ...loggingRows(this)],
+      [
+        ...requestRows(readClientRequestParams, handlers),
+        ...notificationRows(readClientNotification, { "notifications/initialized": () => this.#confirmInitialized() }),
+      ],
       {
         gate: (method, kind) => this.#gate(method, kind),
         onInternalError: (method, error) => this.#onProblem(`${method}: handler failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`),
@@ -76,15 +88,38 @@ export class ServerSession {
     );
     this.connection = new Connection(transport, { dispatcher, onProblem: this.#onProblem, maxBatchItems: options.maxBatchItems, maxInFlight: options.maxInFlight });
     this.connection.onClose(() => {
-      this.state = "closed";
+      this.#state = "closed";
     });
     this.stateless = options.stateless !== undefined;
     if (options.stateless?.protocolVersion) {
-      this.protocolVersion = options.stateless.protocolVersion;
-      this.connection.setPolicy(wirePolicy(this.protocolVersion));
-      this.declare();
-      this.state = "operating";
+      this.#negotiated(options.stateless.protocolVersion);
+      this.#state = "operating";
     }
+  }
+
+  get state(): LifecycleState { return this.#state; }
+  get protocolVersion(): ProtocolVersion { return this.#protocolVersion; }
+  get clientInfo(): Implementation { return this.#clientInfo; }
+  get clientCapabilities(): ClientCapabilities { return this.#clientCapabilities; }
+  get capabilities(): ServerCapabilities { return this.#capabilities; }
+
+  /** initialize is being answered: the version and both sides' capabilities are fixed now. */
+  initialized(version: ProtocolVersion, clientInfo: Implementation, clientCapabilities: ClientCapabilities): void {
+    this.#clientInfo = clientInfo;
+    this.#clientCapabilities = clientCapabilities;
+    this.#negotiated(version);
+    this.#state = "awaiting-initialized";
+  }
+
+  /** notifications/initialized: the handshake is over (a stray one later changes nothing). */
+  #confirmInitialized(): void {
+    if (this.#state === "awaiting-initialized") this.#state = "operating";
+  }
+
+  #negotiated(version: ProtocolVersion): void {
+    this.#protocolVersion = version;
+    this.connection.setPolicy(wirePolicy(version));
+    this.#capabilities = declaredCapabilities(this.server, version, this.stateless);
   }
 
   start(): void {
@@ -97,12 +132,6 @@ export class ServerSession {
 
   close(): Promise<void> {
     return this.connection.close();
-  }
-
-  /** Fixes the capabilities this session declares; called while answering initialize. */
-  declare(): ServerCapabilities {
-    this.capabilities = declaredCapabilities(this.server, this.protocolVersion, this.stateless);
-    return this.capabilities;
   }
 
   /** The definition changed: tell the client, if it asked to hear about it. */
@@ -133,22 +162,31 @@ export class ServerSession {
     return related ? related.notify("notifications/message", params) : this.connection.notify("notifications/message", params);
   }
 
-  async createMessage(params: CreateMessageRequestParams, options?: RequestOptions): Promise<CreateMessageResult> {
-    requireClientCapability(this, "sampling/createMessage", params as unknown as { [key: string]: unknown });
-    return (await this.connection.request("sampling/createMessage", params as unknown as { [key: string]: unknown }, options)) as unknown as CreateMessageResult;
+  /**
+   * Sends one of the server's requests to the client, once the client declared what it needs,
+   * and reads the result as its type claims (mcp/read.ts).
+   */
+  async request<M extends ServerRequestMethod>(method: M, params: ServerRequests[M]["params"], options?: RequestOptions): Promise<ServerRequests[M]["result"]> {
+    requireClientCapability(this, method, params);
+    const result = await this.connection.request(method, params, options);
+    return readServerRequestResult[method](new Params(`${method} result`, result));
   }
 
-  async elicit(params: ElicitRequestParams, options?: RequestOptions): Promise<ElicitResult> {
-    const wire = { ...params } as { [key: string]: unknown };
-    requireClientCapability(this, "elicitation/create", wire);
+  createMessage(params: CreateMessageRequestParams, options?: RequestOptions): Promise<CreateMessageResult> {
+    return this.request("sampling/createMessage", params, options);
+  }
+
+  elicit(params: ElicitRequestParams, options?: RequestOptions): Promise<ElicitResult> {
     // `mode` came with URL mode in 2025-11-25; a 2025-06-18 client knows only the form it implies.
-    if (!supports(this.protocolVersion, "urlElicitation")) delete wire.mode;
-    return (await this.connection.request("elicitation/create", wire, options)) as unknown as ElicitResult;
+    if (params.mode === "form" && !supports(this.protocolVersion, "urlElicitation")) {
+      const { mode: _implied, ...form } = params;
+      return this.request("elicitation/create", form, options);
+    }
+    return this.request("elicitation/create", params, options);
   }
 
-  async listRoots(options?: RequestOptions): Promise<ListRootsResult> {
-    requireClientCapability(this, "roots/list", {});
-    return (await this.connection.request("roots/list", undefined, options)) as unknown as ListRootsResult;
+  listRoots(options?: RequestOptions): Promise<ListRootsResult> {
+    return this.request("roots/list", {}, options);
   }
 
   #gate(method: string, kind: "request" | "notification"): RpcError | undefined {

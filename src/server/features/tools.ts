@@ -3,38 +3,28 @@
 // Spec: https://modelcontextprotocol.io/specification/2025-11-25/server/tools
 // Tool failures are results with isError: true; protocol errors are for calls that cannot start.
 
-import type { Row } from "../../jsonrpc/dispatcher.js";
 import { ErrorCode, isObject, RpcError } from "../../jsonrpc/messages.js";
-import type { RequestContext } from "../../protocol/connection.js";
+import { invalidParams } from "../../jsonrpc/params.js";
 import type { CallToolResult } from "../../mcp/tools.js";
 import { supports, type ProtocolVersion } from "../../mcp/versions.js";
 import { validate, type JsonSchema, type SchemaIssue } from "../../schema/json-schema.js";
 import { contentFor, describedFor, TOOL_FIELDS } from "../compat.js";
 import { handlerContext } from "../context.js";
 import { paginate } from "../pagination.js";
-import type { ServerSession } from "../session.js";
+import type { ClientRequestHandlers, ServerSession } from "../session.js";
 
-export function toolRows(session: ServerSession): Row<RequestContext>[] {
-  return [
-    {
-      method: "tools/list",
-      kind: "request",
-      handle(params) {
-        const version = session.protocolVersion;
-        const all = session.server.tools().map(({ tool }) => describedFor({ ...tool }, version, TOOL_FIELDS));
-        return paginate("tools", all, params, session.server.pageSize);
-      },
+export function toolHandlers(session: ServerSession): ClientRequestHandlers {
+  return {
+    "tools/list"(params) {
+      const version = session.protocolVersion;
+      const all = session.server.tools().map(({ tool }) => describedFor({ ...tool }, version, TOOL_FIELDS));
+      return paginate("tools", all, params, session.server.pageSize);
     },
-    {
-      method: "tools/call",
-      kind: "request",
-      async handle(params, context) {
+    async "tools/call"({ name, arguments: args = {} }, context) {
         const version = session.protocolVersion;
-        const name = params.string("name");
-        const args = params.optionalRecord("arguments") ?? {};
         const registered = session.server.findTool(name);
         // Spec (server/tools#error-handling): an unknown tool is a protocol error, -32602.
-        if (!registered) throw params.error("name", `names no tool of this server: ${JSON.stringify(name)}`, { name });
+        if (!registered) throw invalidParams("tools/call", "name", `names no tool of this server: ${JSON.stringify(name)}`, { name });
         const { tool, handler } = registered;
 
         const issues = validate(tool.inputSchema, args);
@@ -59,10 +49,9 @@ export function toolRows(session: ServerSession): Row<RequestContext>[] {
           throw new Error(`tool "${name}" returned no content array`);
         }
         if (tool.outputSchema && !result.isError) checkStructuredContent(name, tool.outputSchema, result);
-        return resultFor(result, version) as unknown as { [key: string]: unknown };
-      },
+        return resultFor(result, version);
     },
-  ];
+  };
 }
 
 /**
