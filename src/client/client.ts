@@ -4,13 +4,13 @@
 // The transport (a spawned process, HTTP, a memory pair) is the caller's choice.
 
 import { EventEmitter } from "node:events";
-import { Dispatcher, notificationRows, type NotificationHandlers } from "../jsonrpc/dispatcher.js";
+import { Dispatcher, notificationRows, type NotificationHandlers } from "../protocol/dispatch.js";
 import { Params } from "../jsonrpc/params.js";
 import type { TimeoutPolicy } from "../jsonrpc/pending.js";
 import { RequestTimeoutError } from "../jsonrpc/pending.js";
 import { Connection, type RequestOptions } from "../protocol/connection.js";
 import type { Transport } from "../protocol/transport.js";
-import { capabilityOfMethod, type ClientRequestMethod, type ClientRequests, type ServerNotifications } from "../mcp/methods.js";
+import { type ClientRequestMethod, type ClientRequests, type ServerNotifications } from "../mcp/methods.js";
 import { readClientRequestResult, readServerNotification } from "../mcp/read.js";
 import type { Root } from "../mcp/client-features.js";
 import type { CompleteRequestParams, CompleteResult } from "../mcp/completion.js";
@@ -20,8 +20,9 @@ import type { GetPromptResult, ListPromptsResult, Prompt } from "../mcp/prompts.
 import type { ListResourcesResult, ListResourceTemplatesResult, ReadResourceResult, Resource, ResourceTemplate } from "../mcp/resources.js";
 import type { CallToolResult, ListToolsResult, Tool } from "../mcp/tools.js";
 import { isSupportedVersion, LATEST_PROTOCOL_VERSION, SUPPORTED_PROTOCOL_VERSIONS, wirePolicy, type ProtocolVersion } from "../mcp/versions.js";
-import { HandshakeTimeoutError, NotConnectedError, ServerCapabilityError, VersionRefusedError } from "./errors.js";
-import { declaredClientCapabilities, serverRequestRows, type ClientHandlers } from "./handlers.js";
+import { HandshakeTimeoutError, NotConnectedError, VersionRefusedError } from "./errors.js";
+import { declaredClientCapabilities, undeclaredByServer } from "./capabilities.js";
+import { serverRequestRows, type ClientHandlers } from "./handlers.js";
 import { collectPages, type ListCache } from "./lists.js";
 import { SessionSetup } from "./session-setup.js";
 
@@ -172,10 +173,8 @@ export class McpClient extends EventEmitter {
     const connection = this.#connection;
     // Failures are rejections, never synchronous throws, whichever method the caller used.
     if (!connection || !this.#initialized || connection.isClosed) return Promise.reject(new NotConnectedError(method));
-    const need = capabilityOfMethod(method, this.protocolVersion!);
-    if (need && this.#options.enforceServerCapabilities !== false && !need.declared(this.#initialized.capabilities)) {
-      return Promise.reject(new ServerCapabilityError(method, need.name));
-    }
+    const refusal = this.#options.enforceServerCapabilities === false ? undefined : undeclaredByServer(method, this.protocolVersion!, this.#initialized.capabilities);
+    if (refusal) return Promise.reject(refusal);
     const defaults = this.#options.timeouts;
     const answer = connection.request(method, params, defaults ? { ...options, timeouts: { ...defaults, ...options.timeouts } } : options);
     return inTable(method) ? answer.then((result) => readClientRequestResult[method](new Params(`${method} result`, result))) : answer;

@@ -1,16 +1,16 @@
 // What a client answers when the server asks: roots, sampling, elicitation (and ping), each only
-// when the application supplied a handler, which is also what makes the client declare it.
+// when the application supplied a handler, which is also what makes the client declare it
+// (client/capabilities.ts).
 // Spec: https://modelcontextprotocol.io/specification/2025-11-25/client/roots, client/sampling,
 // client/elicitation. A request with no handler gets -32601 from the dispatcher; the params each
 // handler gets were read and checked by mcp/read.ts.
 
-import { requestRows, type RequestHandlers, type RequestRow } from "../jsonrpc/dispatcher.js";
+import { requestRows, type RequestHandlers, type RequestRow } from "../protocol/dispatch.js";
 import { ErrorCode, RpcError } from "../jsonrpc/messages.js";
 import { invalidParams } from "../jsonrpc/params.js";
 import type { RequestContext } from "../protocol/connection.js";
 import type { CreateMessageRequestParams, CreateMessageResult, Root } from "../mcp/client-features.js";
 import type { ElicitRequestFormParams, ElicitRequestURLParams, ElicitResult } from "../mcp/elicitation.js";
-import type { ClientCapabilities } from "../mcp/lifecycle.js";
 import type { ServerRequests } from "../mcp/methods.js";
 import { readServerRequestParams } from "../mcp/read.js";
 
@@ -32,18 +32,6 @@ export interface ClientHandlers {
     form?: (params: ElicitRequestFormParams, context: ServerRequestContext) => ElicitResult | Promise<ElicitResult>;
     url?: (params: ElicitRequestURLParams, context: ServerRequestContext) => ElicitResult | Promise<ElicitResult>;
   };
-}
-
-/** The capabilities that follow from the handlers: nothing is declared that cannot be answered. */
-export function declaredClientCapabilities(handlers: ClientHandlers): ClientCapabilities {
-  const capabilities: ClientCapabilities = {};
-  if (handlers.roots) capabilities.roots = { listChanged: true };
-  if (handlers.sampling) capabilities.sampling = handlers.samplingTools ? { tools: {} } : {};
-  // Spec (client/elicitation#capabilities): an empty object means form mode only, which every
-  // version with elicitation reads the same way; the mode keys are needed only for URL mode.
-  if (handlers.elicitation?.url) capabilities.elicitation = handlers.elicitation.form ? { form: {}, url: {} } : { url: {} };
-  else if (handlers.elicitation?.form) capabilities.elicitation = {};
-  return capabilities;
 }
 
 /**

@@ -50,7 +50,7 @@ export type ClientRequests = {
   "tools/call": { params: CallToolRequestParams; result: CallToolResult };
 };
 
-/** Requests a server sends to a client; each needs the matching client capability (server/client-requests.ts). */
+/** Requests a server sends to a client; each needs the matching client capability (server/capabilities.ts). */
 export type ServerRequests = {
   /** Liveness check; answered with {}. */
   ping: { params: PingRequestParams; result: EmptyResult };

@@ -10,7 +10,7 @@
 // a sampling message's content) belong to the application that reads them. A reader returns the
 // same object it was given, checked: unknown fields are kept, since params and results are open-ended.
 
-import type { NotificationReaders, ParamsReaders, ResultReaders } from "../jsonrpc/dispatcher.js";
+import type { NotificationReaders, ParamsReaders, ResultReaders } from "../protocol/dispatch.js";
 import type { Params } from "../jsonrpc/params.js";
 import { LOGGING_LEVELS } from "./logging.js";
 import type { ClientNotifications, ClientRequests, ServerNotifications, ServerRequests } from "./methods.js";

@@ -3,7 +3,7 @@
 // updates, log messages, requests to the client).
 // Spec: https://modelcontextprotocol.io/specification/2025-11-25/basic/lifecycle
 
-import { Dispatcher, notificationRows, requestRows, type RequestHandlers } from "../jsonrpc/dispatcher.js";
+import { Dispatcher, notificationRows, requestRows, type RequestHandlers } from "../protocol/dispatch.js";
 import { ErrorCode, RpcError } from "../jsonrpc/messages.js";
 import { Connection, type RequestContext, type RequestOptions } from "../protocol/connection.js";
 import type { Transport } from "../protocol/transport.js";
@@ -11,14 +11,14 @@ import type { CreateMessageRequestParams, CreateMessageResult, ListRootsResult }
 import type { ElicitRequestParams, ElicitResult } from "../mcp/elicitation.js";
 import type { ClientCapabilities, Implementation, ServerCapabilities } from "../mcp/lifecycle.js";
 import type { LoggingLevel } from "../mcp/logging.js";
-import { capabilityOfMethod, type ClientRequests, type ServerRequestMethod, type ServerRequests } from "../mcp/methods.js";
+import type { ClientRequests, ServerRequestMethod, ServerRequests } from "../mcp/methods.js";
 import { readClientNotification, readClientRequestParams, readServerRequestResult } from "../mcp/read.js";
 import { LATEST_PROTOCOL_VERSION, supports, wirePolicy, type ProtocolVersion } from "../mcp/versions.js";
 import { Params } from "../jsonrpc/params.js";
-import { requireClientCapability } from "./client-requests.js";
+import { declaredCapabilities, requireClientCapability, undeclared } from "./capabilities.js";
 import type { ListKind, McpServer } from "./definition.js";
 import { completionHandlers } from "./features/completion.js";
-import { lifecycleHandlers, declaredCapabilities } from "./features/lifecycle.js";
+import { lifecycleHandlers } from "./features/lifecycle.js";
 import { LEVEL_RANK, loggingHandlers } from "./features/logging.js";
 import { promptHandlers } from "./features/prompts.js";
 import { resourceHandlers } from "./features/resources.js";
@@ -200,11 +200,6 @@ export class ServerSession {
     if (this.state === "awaiting-initialized" && method !== "logging/setLevel") {
       return new RpcError(ErrorCode.InvalidRequest, `${method}: the session is not initialized: send notifications/initialized first`);
     }
-    const capability = capabilityOfMethod(method, this.protocolVersion);
-    // Spec (basic/lifecycle#operation): only negotiated capabilities may be used; -32601 otherwise.
-    if (capability && !capability.declared(this.capabilities)) {
-      return new RpcError(ErrorCode.MethodNotFound, `${method}: this server does not offer ${capability.name}`);
-    }
-    return undefined;
+    return undeclared(method, this.#protocolVersion, this.#capabilities);
   }
 }

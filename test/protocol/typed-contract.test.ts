@@ -4,7 +4,7 @@
 // naming the method and the field, on both sides and for params and results alike.
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { Dispatcher, notificationRows, requestRows, type RequestHandlers, type Row } from "../../src/jsonrpc/dispatcher.js";
+import { Dispatcher, notificationRows, requestRows, type RequestHandlers, type Row } from "../../src/protocol/dispatch.js";
 import { ErrorCode, RpcError } from "../../src/jsonrpc/messages.js";
 import { Connection, type RequestContext } from "../../src/protocol/connection.js";
 import { createMemoryPair } from "../../src/protocol/transport.js";

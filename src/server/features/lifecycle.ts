@@ -1,12 +1,10 @@
-// The handshake's initialize (notifications/initialized is the session's), ping, and the
-// capabilities this server declares. Spec: https://modelcontextprotocol.io/specification/2025-11-25/basic/lifecycle
+// The handshake's initialize (notifications/initialized is the session's) and ping. Spec: https://modelcontextprotocol.io/specification/2025-11-25/basic/lifecycle
 // and https://modelcontextprotocol.io/specification/2025-11-25/basic/utilities/ping
 
 import { ErrorCode, RpcError } from "../../jsonrpc/messages.js";
-import type { InitializeResult, ServerCapabilities } from "../../mcp/lifecycle.js";
-import { isSupportedVersion, LATEST_PROTOCOL_VERSION, supports, type ProtocolVersion } from "../../mcp/versions.js";
+import type { InitializeResult } from "../../mcp/lifecycle.js";
+import { isSupportedVersion, LATEST_PROTOCOL_VERSION, type ProtocolVersion } from "../../mcp/versions.js";
 import { implementationFor } from "../compat.js";
-import type { McpServer } from "../definition.js";
 import type { ClientRequestHandlers, ServerSession } from "../session.js";
 
 export function lifecycleHandlers(session: ServerSession): ClientRequestHandlers {
@@ -34,25 +32,4 @@ export function lifecycleHandlers(session: ServerSession): ClientRequestHandlers
     // Spec (basic/utilities/ping): the receiver MUST answer promptly with an empty result.
     ping: () => ({}),
   };
-}
-
-/**
- * What this server offers a client of `version`: each primitive the definition has, with
- * listChanged (the definition may change at run time), plus logging and, where the version has
- * the flag, completions. A `stateless` session has no channel to send anything on its own, so it
- * offers neither list_changed notifications nor resource subscriptions: it could not deliver them.
- */
-export function declaredCapabilities(server: McpServer, version: ProtocolVersion, stateless = false): ServerCapabilities {
-  const capabilities: ServerCapabilities = { logging: {} };
-  const hasPrompts = server.prompts().length > 0;
-  const hasResources = server.resources().length > 0 || server.templates().length > 0;
-  if (hasPrompts || hasResources) {
-    // 2024-11-05 has completion/complete but no capability flag for it.
-    if (supports(version, "completionsCapability")) capabilities.completions = {};
-  }
-  const changes = stateless ? {} : { listChanged: true };
-  if (hasPrompts) capabilities.prompts = { ...changes };
-  if (hasResources) capabilities.resources = stateless ? {} : { subscribe: true, listChanged: true };
-  if (server.tools().length > 0) capabilities.tools = { ...changes };
-  return capabilities;
 }

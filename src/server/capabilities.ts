@@ -1,10 +1,46 @@
-// The requests a server may send to its client, and the capability each one needs first.
-// Spec: https://modelcontextprotocol.io/specification/2025-11-25/client/sampling, client/elicitation
-// and client/roots. A missing capability is a local error: nothing is sent.
+// The server's capability rules, all of them: what it declares, which client request it refuses
+// with -32601 for want of a declared capability, and what the client must have declared before the
+// server asks it something (a missing one is a local error: nothing is sent).
+// Spec: https://modelcontextprotocol.io/specification/2025-11-25/basic/lifecycle#capability-negotiation,
+// client/sampling, client/elicitation and client/roots.
 
-import type { ServerRequestMethod } from "../mcp/methods.js";
-import { supports } from "../mcp/versions.js";
+import { ErrorCode, RpcError } from "../jsonrpc/messages.js";
+import type { ServerCapabilities } from "../mcp/lifecycle.js";
+import { capabilityOfMethod, type ServerRequestMethod } from "../mcp/methods.js";
+import { supports, type ProtocolVersion } from "../mcp/versions.js";
+import type { McpServer } from "./definition.js";
 import type { ServerSession } from "./session.js";
+
+/**
+ * What this server offers a client of `version`: each primitive the definition has, with
+ * listChanged (the definition may change at run time), plus logging and, where the version has
+ * the flag, completions. A `stateless` session has no channel to send anything on its own, so it
+ * offers neither list_changed notifications nor resource subscriptions: it could not deliver them.
+ */
+export function declaredCapabilities(server: McpServer, version: ProtocolVersion, stateless = false): ServerCapabilities {
+  const capabilities: ServerCapabilities = { logging: {} };
+  const hasPrompts = server.prompts().length > 0;
+  const hasResources = server.resources().length > 0 || server.templates().length > 0;
+  if (hasPrompts || hasResources) {
+    // 2024-11-05 has completion/complete but no capability flag for it.
+    if (supports(version, "completionsCapability")) capabilities.completions = {};
+  }
+  const changes = stateless ? {} : { listChanged: true };
+  if (hasPrompts) capabilities.prompts = { ...changes };
+  if (hasResources) capabilities.resources = stateless ? {} : { subscribe: true, listChanged: true };
+  if (server.tools().length > 0) capabilities.tools = { ...changes };
+  return capabilities;
+}
+
+/** The -32601 refusal of a client request whose capability this session did not declare, if it is one. */
+export function undeclared(method: string, version: ProtocolVersion, declared: ServerCapabilities): RpcError | undefined {
+  const capability = capabilityOfMethod(method, version);
+  // Spec (basic/lifecycle#operation): only negotiated capabilities may be used; -32601 otherwise.
+  if (capability && !capability.declared(declared)) {
+    return new RpcError(ErrorCode.MethodNotFound, `${method}: this server does not offer ${capability.name}`);
+  }
+  return undefined;
+}
 
 /** The server tried a request its client cannot take. Local: never sent on the wire. */
 export class CapabilityError extends Error {
