@@ -21,12 +21,15 @@
 //      mcp/read.ts            where untrusted JSON becomes those types, checked (-32602 naming the field)
 //   4. The server role
 //      server/definition.ts   what a server offers; server/session.ts one client's session
+//                             and the context its handlers get
+//      server/capabilities.ts what the server declares, refuses, and needs of the client
 //      server/features/*.ts   lifecycle, tools, resources, prompts, completion, logging
 //      server/compat.ts       fitting results to older protocol versions
 //      schema/*.ts            the JSON Schema validator and RFC 6570 URI templates it relies on
 //   5. The client role
 //      client/client.ts       McpClient: the handshake, one method per server feature
 //      client/handlers.ts     answering the server's requests (roots, sampling, elicitation)
+//      client/capabilities.ts what the client declares, and what it refuses to send
 //      client/session-setup.ts what to set up again in a session the transport renewed
 //      client/lists.ts        following cursors; client/restart.ts restarting a crashed server
 //      client/manager.ts      many servers, one tool table for a model (tool-names.ts, llm-tools.ts)
@@ -54,7 +57,7 @@ export * from "./mcp/versions.js";
 export { McpServer, text, DEFAULT_MAX_URI_LENGTH, DEFAULT_MAX_SUBSCRIPTIONS, type ServerInfo, type ServerOptions, type ToolHandler, type Completer } from "./server/definition.js";
 export { ServerSession, type ServerSessionOptions } from "./server/session.js";
 export { CapabilityError } from "./server/capabilities.js";
-export type { HandlerContext } from "./server/context.js";
+export type { HandlerContext } from "./server/session.js";
 export { StreamTransport, type StreamTransportOptions } from "./transports/stdio.js";
 export { StdioClientTransport, ServerExitedError, ServerClosedStdoutError, SpawnError, type StdioServerParameters } from "./transports/stdio-client.js";
 export { traceTransport, type TraceListener, type TraceEvent } from "./protocol/trace.js";

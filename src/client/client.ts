@@ -5,13 +5,12 @@
 
 import { EventEmitter } from "node:events";
 import { Dispatcher, notificationRows, type NotificationHandlers } from "../protocol/dispatch.js";
-import { Params } from "../jsonrpc/params.js";
 import type { TimeoutPolicy } from "../jsonrpc/pending.js";
 import { RequestTimeoutError } from "../jsonrpc/pending.js";
 import { Connection, type RequestOptions } from "../protocol/connection.js";
 import type { Transport } from "../protocol/transport.js";
 import { type ClientRequestMethod, type ClientRequests, type ServerNotifications } from "../mcp/methods.js";
-import { readClientRequestResult, readServerNotification } from "../mcp/read.js";
+import { readClientResult, readServerNotification } from "../mcp/read.js";
 import type { Root } from "../mcp/client-features.js";
 import type { CompleteRequestParams, CompleteResult } from "../mcp/completion.js";
 import type { Implementation, InitializeResult, ServerCapabilities } from "../mcp/lifecycle.js";
@@ -54,7 +53,7 @@ type ParamsAndOptions<M extends ClientRequestMethod> = {} extends ClientRequests
 type NotInTable<M extends string> = M extends ClientRequestMethod ? never : unknown;
 
 function inTable(method: string): method is ClientRequestMethod {
-  return Object.hasOwn(readClientRequestResult, method);
+  return Object.hasOwn(readClientResult, method);
 }
 
 /**
@@ -115,7 +114,7 @@ export class McpClient extends EventEmitter {
         { protocolVersion: requested, capabilities: declaredClientCapabilities(this.#options), clientInfo: this.info },
         { timeouts: { idleMs: handshakeMs, maxTotalMs: handshakeMs } },
       );
-      result = readClientRequestResult.initialize(new Params("initialize result", answer));
+      result = readClientResult.initialize(answer);
     } catch (error) {
       await connection.close();
       throw error instanceof RequestTimeoutError ? new HandshakeTimeoutError(handshakeMs, error) : error;
@@ -176,8 +175,9 @@ export class McpClient extends EventEmitter {
     const refusal = this.#options.enforceServerCapabilities === false ? undefined : undeclaredByServer(method, this.protocolVersion!, this.#initialized.capabilities);
     if (refusal) return Promise.reject(refusal);
     const defaults = this.#options.timeouts;
-    const answer = connection.request(method, params, defaults ? { ...options, timeouts: { ...defaults, ...options.timeouts } } : options);
-    return inTable(method) ? answer.then((result) => readClientRequestResult[method](new Params(`${method} result`, result))) : answer;
+    const merged = defaults ? { ...options, timeouts: { ...defaults, ...options.timeouts } } : options;
+    if (!inTable(method)) return connection.request(method, params, merged);
+    return connection.request(method, params, merged, readClientResult[method]);
   }
 
   async ping(options?: CallOptions): Promise<void> {

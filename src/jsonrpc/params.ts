@@ -95,6 +95,24 @@ export class Params {
     return this.array(field).map((item, i) => new Params(this.method, item ?? null, `${this.#name(field)}[${i}]`));
   }
 
+  /**
+   * An array of objects that each have these string fields (named `field[i].name` in errors),
+   * such as content blocks and their `type`. Checked in place: a result may hold many items, and
+   * only a failure needs an object to describe it.
+   */
+  objectsWith(field: string, strings: readonly string[]): unknown[] {
+    const items = this.array(field);
+    for (let i = 0; i < items.length; i++) {
+      const item = items[i];
+      let ok = isObject(item);
+      for (let k = 0; ok && k < strings.length; k++) ok = typeof (item as Json)[strings[k]!] === "string";
+      if (ok) continue;
+      const at = new Params(this.method, item ?? null, `${this.#name(field)}[${i}]`);
+      for (const name of strings) at.string(name);
+    }
+    return items;
+  }
+
   /** A nested object, read with the same rules. */
   object(field: string): Params {
     const value = this.value[field];

@@ -11,9 +11,25 @@
 // same object it was given, checked: unknown fields are kept, since params and results are open-ended.
 
 import type { NotificationReaders, ParamsReaders, ResultReaders } from "../protocol/dispatch.js";
-import type { Params } from "../jsonrpc/params.js";
+import { Params } from "../jsonrpc/params.js";
 import { LOGGING_LEVELS } from "./logging.js";
 import type { ClientNotifications, ClientRequests, ServerNotifications, ServerRequests } from "./methods.js";
+
+/**
+ * The readers of `readers` as functions of a raw result, made once per method rather than per
+ * call: a client may make many calls a second. Errors name the method's result ("tools/call result").
+ */
+export function resultReaders<T extends { [method: string]: { params: object; result: { [key: string]: unknown } } }>(
+  readers: ResultReaders<T>,
+): { [M in keyof T]: (result: { [key: string]: unknown }) => T[M]["result"] } {
+  const made: { [method: string]: (result: { [key: string]: unknown }) => unknown } = {};
+  for (const method of Object.keys(readers)) {
+    const read = readers[method]!;
+    const label = `${method} result`;
+    made[method] = (result) => read(new Params(label, result));
+  }
+  return made as { [M in keyof T]: (result: { [key: string]: unknown }) => T[M]["result"] };
+}
 
 /** The one cast: `p` has been checked for every field the type declares, as deep as we read it. */
 function checked<T>(p: Params): T {
@@ -38,7 +54,7 @@ function paginated<T>(p: Params): T {
 /** A list result: its items' array, each item an object with these string fields, and nextCursor. */
 function page<T>(key: string, names: string[]): (p: Params) => T {
   return (p) => {
-    for (const item of p.objects(key)) for (const name of names) item.string(name);
+    p.objectsWith(key, names);
     p.optionalString("nextCursor");
     return checked<T>(meta(p));
   };
@@ -50,9 +66,7 @@ function implementation(p: Params): void {
 }
 
 /** Content blocks are switched on `type`, so each must have one. */
-function contentBlocks(p: Params, field: string): void {
-  for (const block of p.objects(field)) block.string("type");
-}
+const TYPE = ["type"];
 
 function uri<T>(p: Params): T {
   p.string("uri");
@@ -135,19 +149,22 @@ export const readClientRequestResult: ResultReaders<ClientRequests> = {
   "resources/list": page("resources", ["uri", "name"]),
   "resources/templates/list": page("resourceTemplates", ["uriTemplate", "name"]),
   "resources/read"(p) {
-    for (const item of p.objects("contents")) item.string("uri");
+    p.objectsWith("contents", ["uri"]);
     return checked(meta(p));
   },
   "resources/subscribe": nothing,
   "resources/unsubscribe": nothing,
   "tools/list": page("tools", ["name"]),
   "tools/call"(p) {
-    contentBlocks(p, "content");
+    p.objectsWith("content", TYPE);
     p.optionalRecord("structuredContent");
     p.optionalBoolean("isError");
     return checked(meta(p));
   },
 };
+
+/** The same, as functions of the raw result, for Connection.request. */
+export const readClientResult = resultReaders(readClientRequestResult);
 
 /** The params of the requests a server sends, as a client reads them. */
 export const readServerRequestParams: ParamsReaders<ServerRequests> = {
@@ -186,13 +203,13 @@ export const readServerRequestResult: ResultReaders<ServerRequests> = {
   "sampling/createMessage"(p) {
     p.choice("role", ["user", "assistant"]);
     if (!Array.isArray(p.value.content)) p.object("content").string("type");
-    else contentBlocks(p, "content");
+    else p.objectsWith("content", TYPE);
     p.string("model");
     p.optionalString("stopReason");
     return checked(meta(p));
   },
   "roots/list"(p) {
-    for (const root of p.objects("roots")) root.string("uri");
+    p.objectsWith("roots", ["uri"]);
     return checked(meta(p));
   },
   "elicitation/create"(p) {
@@ -201,6 +218,9 @@ export const readServerRequestResult: ResultReaders<ServerRequests> = {
     return checked(meta(p));
   },
 };
+
+/** The same, as functions of the raw result, for Connection.request. */
+export const readServerResult = resultReaders(readServerRequestResult);
 
 function cancelled<T>(p: Params): T {
   if (p.value.requestId !== undefined) p.id("requestId");

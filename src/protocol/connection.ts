@@ -119,8 +119,14 @@ export class Connection {
     this.#closeListeners.push(listener);
   }
 
-  /** Sends a request and waits for its response. Rejects with RpcError for the peer's errors. */
-  async request(method: string, params?: object, options: RequestOptions = {}): Promise<{ [key: string]: unknown }> {
+  /**
+   * Sends a request and waits for its response. Rejects with RpcError for the peer's errors.
+   * `read` turns the result into what the role's method table says it is (see mcp/read.ts); it
+   * runs here rather than in a promise of the role's own, which would cost one more per call.
+   */
+  request(method: string, params?: object, options?: RequestOptions): Promise<{ [key: string]: unknown }>;
+  request<R>(method: string, params: object | undefined, options: RequestOptions, read: (result: { [key: string]: unknown }) => R): Promise<R>;
+  async request(method: string, params?: object, options: RequestOptions = {}, read?: (result: { [key: string]: unknown }) => unknown): Promise<unknown> {
     if (this.#closed) throw new ConnectionClosedError(method);
     const id = this.#nextId++;
     const message: JSONRPCRequest = { jsonrpc: "2.0", id, method };
@@ -154,7 +160,7 @@ export class Connection {
       this.#pending.fail(id, error instanceof Error ? error : new Error(String(error)));
     });
     try {
-      return await response;
+      return read ? read(await response) : await response;
     } finally {
       if (options.onProgress) this.#progressHandlers.delete(id);
     }

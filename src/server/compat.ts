@@ -6,6 +6,7 @@
 // (`supports`) where each rule is enforced.
 
 import type { ContentBlock } from "../mcp/content.js";
+import type { CallToolResult } from "../mcp/tools.js";
 import { supports, type ProtocolVersion, type VersionedFeature } from "../mcp/versions.js";
 
 type Json = { [key: string]: unknown };
@@ -65,6 +66,18 @@ export function contentFor(block: ContentBlock, version: ProtocolVersion): Conte
     return { ...copy, resource };
   }
   return copy;
+}
+
+/** A tools/call result as the client's version can carry it: its content blocks, and structuredContent. */
+export function callToolResultFor(result: CallToolResult, version: ProtocolVersion): CallToolResult {
+  const out: CallToolResult = { ...result, content: result.content.map((block) => contentFor(block, version)) };
+  if (result.structuredContent !== undefined) {
+    // Spec (server/tools#structured-content): a tool returning structured content SHOULD also
+    // return it as serialized JSON in a text block, for clients that do not read structuredContent.
+    if (out.content.length === 0) out.content = [{ type: "text", text: JSON.stringify(result.structuredContent) }];
+    if (!supports(version, "structuredContent")) delete out.structuredContent;
+  }
+  return out;
 }
 
 function isJson(value: unknown): value is Json {

@@ -10,7 +10,7 @@ import type { Resource, ResourceTemplate } from "../mcp/resources.js";
 import type { CallToolResult, Tool } from "../mcp/tools.js";
 import { checkSchema } from "../schema/json-schema.js";
 import { UriTemplate } from "../schema/uri-template.js";
-import type { HandlerContext } from "./context.js";
+import type { HandlerContext } from "./session.js";
 import { DEFAULT_PAGE_SIZE } from "./pagination.js";
 import { ServerSession, type ServerSessionOptions } from "./session.js";
 import type { Transport } from "../protocol/transport.js";

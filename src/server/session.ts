@@ -1,7 +1,8 @@
 // One client's connection to a server definition: the lifecycle state machine, the negotiated
-// version and capabilities, and everything the server sends on its own (list changes, resource
-// updates, log messages, requests to the client).
-// Spec: https://modelcontextprotocol.io/specification/2025-11-25/basic/lifecycle
+// version and capabilities, everything the server sends on its own (list changes, resource
+// updates, log messages, requests to the client), and the context its handlers get.
+// Spec: https://modelcontextprotocol.io/specification/2025-11-25/basic/lifecycle, and for the
+// handlers' context basic/utilities/progress, client/sampling, client/elicitation, client/roots.
 
 import { Dispatcher, notificationRows, requestRows, type RequestHandlers } from "../protocol/dispatch.js";
 import { ErrorCode, RpcError } from "../jsonrpc/messages.js";
@@ -12,9 +13,8 @@ import type { ElicitRequestParams, ElicitResult } from "../mcp/elicitation.js";
 import type { ClientCapabilities, Implementation, ServerCapabilities } from "../mcp/lifecycle.js";
 import type { LoggingLevel } from "../mcp/logging.js";
 import type { ClientRequests, ServerRequestMethod, ServerRequests } from "../mcp/methods.js";
-import { readClientNotification, readClientRequestParams, readServerRequestResult } from "../mcp/read.js";
+import { readClientNotification, readClientRequestParams, readServerResult } from "../mcp/read.js";
 import { LATEST_PROTOCOL_VERSION, supports, wirePolicy, type ProtocolVersion } from "../mcp/versions.js";
-import { Params } from "../jsonrpc/params.js";
 import { declaredCapabilities, requireClientCapability, undeclared } from "./capabilities.js";
 import type { ListKind, McpServer } from "./definition.js";
 import { completionHandlers } from "./features/completion.js";
@@ -46,6 +46,28 @@ export interface ServerSessionOptions {
   maxBatchItems?: number;
   /** The most of the client's messages taken in and not yet finished (see ConnectionOptions.maxInFlight). */
   maxInFlight?: number;
+}
+
+/**
+ * What a tool, resource or prompt handler can do while it runs: notice cancellation, report
+ * progress, log, and ask the client for things (sampling, elicitation, roots).
+ */
+export interface HandlerContext {
+  /** Aborted when the client cancels this request or the connection closes. */
+  readonly signal: AbortSignal;
+  readonly protocolVersion: ProtocolVersion;
+  readonly clientInfo: Implementation;
+  readonly clientCapabilities: ClientCapabilities;
+  /** Reports progress, if the client asked for it; `progress` must increase each time. */
+  progress(progress: number, total?: number, message?: string): Promise<void>;
+  /** Sends a log message to the client, if it is at or above the level the client set. */
+  log(level: LoggingLevel, data: unknown, logger?: string): Promise<void>;
+  /** Asks the client's model for a completion (sampling/createMessage). */
+  sample(params: CreateMessageRequestParams): Promise<CreateMessageResult>;
+  /** Asks the user for input through the client (elicitation/create). */
+  elicit(params: ElicitRequestParams): Promise<ElicitResult>;
+  /** Asks the client for its filesystem roots (roots/list). */
+  listRoots(): Promise<ListRootsResult>;
 }
 
 /** A settled promise, for the many log calls that send nothing. */
@@ -134,6 +156,11 @@ export class ServerSession {
     return this.connection.close();
   }
 
+  /** The context a handler of `request` gets; requests it makes of the client share its abort signal. */
+  handlerContext(request: RequestContext): HandlerContext {
+    return new SessionHandlerContext(this, request);
+  }
+
   /** The definition changed: tell the client, if it asked to hear about it. */
   listChanged(kind: ListKind): void {
     // Spec (basic/lifecycle#initialization): nothing but pings and logs before initialized.
@@ -168,8 +195,7 @@ export class ServerSession {
    */
   async request<M extends ServerRequestMethod>(method: M, params: ServerRequests[M]["params"], options?: RequestOptions): Promise<ServerRequests[M]["result"]> {
     requireClientCapability(this, method, params);
-    const result = await this.connection.request(method, params, options);
-    return readServerRequestResult[method](new Params(`${method} result`, result));
+    return this.connection.request(method, params, options ?? {}, readServerResult[method]);
   }
 
   createMessage(params: CreateMessageRequestParams, options?: RequestOptions): Promise<CreateMessageResult> {
@@ -201,5 +227,43 @@ export class ServerSession {
       return new RpcError(ErrorCode.InvalidRequest, `${method}: the session is not initialized: send notifications/initialized first`);
     }
     return undeclared(method, this.#protocolVersion, this.#capabilities);
+  }
+}
+
+/** Methods on the prototype, not closures per request: a busy server makes many of these. */
+class SessionHandlerContext implements HandlerContext {
+  readonly protocolVersion: ProtocolVersion;
+  readonly #session: ServerSession;
+  readonly #request: RequestContext;
+
+  constructor(session: ServerSession, request: RequestContext) {
+    this.#session = session;
+    this.#request = request;
+    this.protocolVersion = session.protocolVersion;
+  }
+
+  /** A getter: an AbortSignal costs a little to make, and most handlers never look at it. */
+  get signal(): AbortSignal { return this.#request.signal; }
+  get clientInfo(): Implementation { return this.#session.clientInfo; }
+  get clientCapabilities(): ClientCapabilities { return this.#session.clientCapabilities; }
+
+  progress(progress: number, total?: number, message?: string): Promise<void> {
+    return this.#request.progress(progress, total, supports(this.protocolVersion, "progressMessage") ? message : undefined);
+  }
+
+  log(level: LoggingLevel, data: unknown, logger?: string): Promise<void> {
+    return this.#session.log(level, data, logger, this.#request);
+  }
+
+  sample(params: CreateMessageRequestParams): Promise<CreateMessageResult> {
+    return this.#session.createMessage(params, { signal: this.#request.signal, relatedRequestId: this.#request.id });
+  }
+
+  elicit(params: ElicitRequestParams): Promise<ElicitResult> {
+    return this.#session.elicit(params, { signal: this.#request.signal, relatedRequestId: this.#request.id });
+  }
+
+  listRoots(): Promise<ListRootsResult> {
+    return this.#session.listRoots({ signal: this.#request.signal, relatedRequestId: this.#request.id });
   }
 }

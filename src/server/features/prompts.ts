@@ -4,7 +4,6 @@
 import { invalidParams } from "../../jsonrpc/params.js";
 import type { GetPromptResult } from "../../mcp/prompts.js";
 import { contentFor, describedFor } from "../compat.js";
-import { handlerContext } from "../context.js";
 import { paginate } from "../pagination.js";
 import type { ClientRequestHandlers, ServerSession } from "../session.js";
 
@@ -28,7 +27,7 @@ export function promptHandlers(session: ServerSession): ClientRequestHandlers {
           throw invalidParams("prompts/get", `arguments.${argument.name}`, `is required by prompt ${JSON.stringify(name)}`);
         }
       }
-      const result: GetPromptResult = await registered.render(args, handlerContext(session, context));
+      const result: GetPromptResult = await registered.render(args, session.handlerContext(context));
       const messages = result.messages.map((message) => ({ ...message, content: contentFor(message.content, session.protocolVersion) }));
       return { ...result, messages };
     },

@@ -7,9 +7,8 @@ import { ErrorCode, isObject, RpcError } from "../../jsonrpc/messages.js";
 import { invalidParams } from "../../jsonrpc/params.js";
 import type { BlobResourceContents, ResourceContents, TextResourceContents } from "../../mcp/content.js";
 import { describedFor } from "../compat.js";
-import { handlerContext, type HandlerContext } from "../context.js";
 import { paginate } from "../pagination.js";
-import type { ClientRequestHandlers, ServerSession } from "../session.js";
+import type { ClientRequestHandlers, HandlerContext, ServerSession } from "../session.js";
 import type { McpServer } from "../definition.js";
 
 export function resourceHandlers(session: ServerSession): ClientRequestHandlers {
@@ -25,7 +24,7 @@ export function resourceHandlers(session: ServerSession): ClientRequestHandlers 
     },
     async "resources/read"({ uri }, context) {
       checkUri(server, "resources/read", uri);
-      const contents = await read(server, "resources/read", uri, handlerContext(session, context));
+      const contents = await read(server, "resources/read", uri, session.handlerContext(context));
       return { contents: contents.map((item) => describedFor({ ...item }, session.protocolVersion)) };
     },
     async "resources/subscribe"({ uri }, context) {
@@ -33,7 +32,7 @@ export function resourceHandlers(session: ServerSession): ClientRequestHandlers 
       // Spec (server/resources#error-handling): a resource that does not exist is -32002, here
       // as for resources/read. A template matches URIs of resources that may not exist, so only
       // reading tells; what the read answers is what the subscription answers.
-      await read(server, "resources/subscribe", uri, handlerContext(session, context)).catch((error: unknown) => {
+      await read(server, "resources/subscribe", uri, session.handlerContext(context)).catch((error: unknown) => {
         throw error instanceof RpcError && error.code === ErrorCode.ResourceNotFound ? notFound("resources/subscribe", uri) : error;
       });
       const limit = server.maxSubscriptions;

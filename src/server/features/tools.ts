@@ -6,10 +6,9 @@
 import { ErrorCode, isObject, RpcError } from "../../jsonrpc/messages.js";
 import { invalidParams } from "../../jsonrpc/params.js";
 import type { CallToolResult } from "../../mcp/tools.js";
-import { supports, type ProtocolVersion } from "../../mcp/versions.js";
+import { supports } from "../../mcp/versions.js";
 import { validate, type JsonSchema, type SchemaIssue } from "../../schema/json-schema.js";
-import { contentFor, describedFor, TOOL_FIELDS } from "../compat.js";
-import { handlerContext } from "../context.js";
+import { callToolResultFor, describedFor, TOOL_FIELDS } from "../compat.js";
 import { paginate } from "../pagination.js";
 import type { ClientRequestHandlers, ServerSession } from "../session.js";
 
@@ -39,7 +38,7 @@ export function toolHandlers(session: ServerSession): ClientRequestHandlers {
 
         let result: CallToolResult;
         try {
-          result = await handler(args, handlerContext(session, context));
+          result = await handler(args, session.handlerContext(context));
         } catch (error) {
           if (error instanceof RpcError) throw error;
           // Spec (server/tools#error-handling): failures inside the tool are reported in the result.
@@ -49,7 +48,7 @@ export function toolHandlers(session: ServerSession): ClientRequestHandlers {
           throw new Error(`tool "${name}" returned no content array`);
         }
         if (tool.outputSchema && !result.isError) checkStructuredContent(name, tool.outputSchema, result);
-        return resultFor(result, version);
+        return callToolResultFor(result, version);
     },
   };
 }
@@ -64,18 +63,6 @@ function checkStructuredContent(name: string, schema: CallToolResult["structured
   if (result.structuredContent === undefined) throw new Error(`tool "${name}" has an outputSchema but returned no structuredContent`);
   const issues = validate(schema as JsonSchema, JSON.parse(JSON.stringify(result.structuredContent)));
   if (issues.length > 0) throw new Error(`tool "${name}" returned structuredContent that does not match its outputSchema: ${describeIssues(issues)}`);
-}
-
-/** The result as the client's version can carry it. */
-function resultFor(result: CallToolResult, version: ProtocolVersion): CallToolResult {
-  const out: CallToolResult = { ...result, content: result.content.map((block) => contentFor(block, version)) };
-  if (result.structuredContent !== undefined) {
-    // Spec (server/tools#structured-content): a tool returning structured content SHOULD also
-    // return it as serialized JSON in a text block, for clients that do not read structuredContent.
-    if (out.content.length === 0) out.content = [{ type: "text", text: JSON.stringify(result.structuredContent) }];
-    if (!supports(version, "structuredContent")) delete out.structuredContent;
-  }
-  return out;
 }
 
 function errorResult(message: string): CallToolResult {
