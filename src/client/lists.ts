@@ -2,16 +2,14 @@
 // server's list_changed notifications invalidate.
 // Spec: https://modelcontextprotocol.io/specification/2025-11-25/server/utilities/pagination
 
+import type { ListName } from "../mcp/methods.js";
 import type { Prompt } from "../mcp/prompts.js";
 import type { Resource, ResourceTemplate } from "../mcp/resources.js";
 import type { Tool } from "../mcp/tools.js";
 
-export interface ListCache {
-  tools?: Tool[];
-  resources?: Resource[];
-  resourceTemplates?: ResourceTemplate[];
-  prompts?: Prompt[];
-}
+/** Whole lists by name (ListName in mcp/methods.ts), each kept until the server says it changed. */
+export type ListCache = { [L in ListName]?: ListItem<L>[] };
+type ListItem<L extends ListName> = { tools: Tool; resources: Resource; resourceTemplates: ResourceTemplate; prompts: Prompt }[L];
 
 /** A server that keeps handing out cursors is cut off here rather than followed forever. */
 const MAX_PAGES = 10_000;

@@ -95,6 +95,20 @@ export type ServerNotifications = {
 };
 
 export type ClientRequestMethod = keyof ClientRequests;
+
+/**
+ * The four paginated lists, each named by the key that holds it in its result (one vocabulary for
+ * both roles: the server's pages, the client's cache), with the method that lists it.
+ */
+export const LIST_METHODS = {
+  tools: "tools/list",
+  resources: "resources/list",
+  resourceTemplates: "resources/templates/list",
+  prompts: "prompts/list",
+} as const satisfies { [list: string]: ClientRequestMethod };
+export type ListName = keyof typeof LIST_METHODS;
+/** The lists a list_changed notification is about (a template change is a change of `resources`). */
+export type ChangingList = Exclude<ListName, "resourceTemplates">;
 export type ServerRequestMethod = keyof ServerRequests;
 export type ClientNotificationMethod = keyof ClientNotifications;
 export type ServerNotificationMethod = keyof ServerNotifications;

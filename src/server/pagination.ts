@@ -5,15 +5,8 @@
 
 import { invalidParams } from "../jsonrpc/params.js";
 import type { PaginatedRequestParams, PaginatedResult } from "../mcp/base.js";
+import { LIST_METHODS, type ListName } from "../mcp/methods.js";
 
-/** The four paginated lists, named by the key that holds them in their results, and their methods. */
-const LIST_METHODS = {
-  tools: "tools/list",
-  resources: "resources/list",
-  resourceTemplates: "resources/templates/list",
-  prompts: "prompts/list",
-} as const;
-export type ListName = keyof typeof LIST_METHODS;
 
 export const DEFAULT_PAGE_SIZE = 50;
 

@@ -12,11 +12,11 @@ import type { CreateMessageRequestParams, CreateMessageResult, ListRootsResult }
 import type { ElicitRequestParams, ElicitResult } from "../mcp/elicitation.js";
 import type { ClientCapabilities, Implementation, ServerCapabilities } from "../mcp/lifecycle.js";
 import type { LoggingLevel } from "../mcp/logging.js";
-import type { ClientRequests, ServerRequestMethod, ServerRequests } from "../mcp/methods.js";
+import type { ChangingList, ClientRequests, ServerRequestMethod, ServerRequests } from "../mcp/methods.js";
 import { readClientNotification, readClientRequestParams, readServerResult } from "../mcp/read.js";
 import { LATEST_PROTOCOL_VERSION, supports, wirePolicy, type ProtocolVersion } from "../mcp/versions.js";
 import { declaredCapabilities, requireClientCapability, undeclared } from "./capabilities.js";
-import type { ListKind, McpServer } from "./definition.js";
+import type { McpServer } from "./definition.js";
 import { completionHandlers } from "./features/completion.js";
 import { lifecycleHandlers } from "./features/lifecycle.js";
 import { LEVEL_RANK, loggingHandlers } from "./features/logging.js";
@@ -162,7 +162,7 @@ export class ServerSession {
   }
 
   /** The definition changed: tell the client, if it asked to hear about it. */
-  listChanged(kind: ListKind): void {
+  listChanged(kind: ChangingList): void {
     // Spec (basic/lifecycle#initialization): nothing but pings and logs before initialized.
     if (this.state !== "operating") return;
     // Spec (server/tools#list-changed-notification): only when listChanged was declared.
