@@ -6,7 +6,7 @@
 
 import { ErrorCode, RpcError } from "../jsonrpc/messages.js";
 import type { ServerCapabilities } from "../mcp/lifecycle.js";
-import { capabilityOfMethod, type ServerRequestMethod } from "../mcp/methods.js";
+import { capabilityOfMethod, SERVER_CAPABILITY_NEEDED, type ServerRequestMethod } from "../mcp/methods.js";
 import { supports, type ProtocolVersion } from "../mcp/versions.js";
 import type { McpServer } from "./definition.js";
 import type { ServerSession } from "./session.js";
@@ -32,14 +32,20 @@ export function declaredCapabilities(server: McpServer, version: ProtocolVersion
   return capabilities;
 }
 
-/** The -32601 refusal of a client request whose capability this session did not declare, if it is one. */
-export function undeclared(method: string, version: ProtocolVersion, declared: ServerCapabilities): RpcError | undefined {
-  const capability = capabilityOfMethod(method, version);
-  // Spec (basic/lifecycle#operation): only negotiated capabilities may be used; -32601 otherwise.
-  if (capability && !capability.declared(declared)) {
-    return new RpcError(ErrorCode.MethodNotFound, `${method}: this server does not offer ${capability.name}`);
+/**
+ * The client requests a session declaring `declared` at `version` refuses, each with its -32601
+ * error, worked out once when the version is negotiated rather than per request.
+ */
+export function refusedMethods(version: ProtocolVersion, declared: ServerCapabilities): Map<string, RpcError> {
+  const refused = new Map<string, RpcError>();
+  for (const method of Object.keys(SERVER_CAPABILITY_NEEDED)) {
+    const capability = capabilityOfMethod(method, version);
+    // Spec (basic/lifecycle#operation): only negotiated capabilities may be used; -32601 otherwise.
+    if (capability && !capability.declared(declared)) {
+      refused.set(method, new RpcError(ErrorCode.MethodNotFound, `${method}: this server does not offer ${capability.name}`));
+    }
   }
-  return undefined;
+  return refused;
 }
 
 /** The server tried a request its client cannot take. Local: never sent on the wire. */

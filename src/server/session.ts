@@ -15,7 +15,7 @@ import type { LoggingLevel } from "../mcp/logging.js";
 import type { ChangingList, ClientRequests, ServerRequestMethod, ServerRequests } from "../mcp/methods.js";
 import { readClientNotification, readClientRequestParams, readServerResult } from "../mcp/read.js";
 import { LATEST_PROTOCOL_VERSION, supports, wirePolicy, type ProtocolVersion } from "../mcp/versions.js";
-import { declaredCapabilities, requireClientCapability, undeclared } from "./capabilities.js";
+import { declaredCapabilities, refusedMethods, requireClientCapability } from "./capabilities.js";
 import type { McpServer } from "./definition.js";
 import { completionHandlers } from "./features/completion.js";
 import { lifecycleHandlers } from "./features/lifecycle.js";
@@ -83,6 +83,8 @@ export class ServerSession {
   #clientCapabilities: ClientCapabilities = {};
   /** What this session offers, fixed when initialize is answered. */
   #capabilities: ServerCapabilities = {};
+  /** The client requests refused for want of a declared capability, with their errors (server/capabilities.ts). */
+  #refused = new Map<string, RpcError>();
   /** Messages below this level are not sent; the client moves it with logging/setLevel. */
   logLevel: LoggingLevel = "info";
   /** URIs this client subscribed to with resources/subscribe. */
@@ -142,6 +144,7 @@ export class ServerSession {
     this.#protocolVersion = version;
     this.connection.setPolicy(wirePolicy(version));
     this.#capabilities = declaredCapabilities(this.server, version, this.stateless);
+    this.#refused = refusedMethods(version, this.#capabilities);
   }
 
   start(): void {
@@ -220,13 +223,13 @@ export class ServerSession {
     // notifications/initialized, checks the lifecycle state itself.
     if (kind === "notification") return undefined;
     if (method === "ping" || method === "initialize") return undefined;
-    if (this.state === "awaiting-initialize") {
+    if (this.#state === "awaiting-initialize") {
       return new RpcError(ErrorCode.InvalidRequest, `${method}: the session is not initialized: send initialize first`);
     }
-    if (this.state === "awaiting-initialized" && method !== "logging/setLevel") {
+    if (this.#state === "awaiting-initialized" && method !== "logging/setLevel") {
       return new RpcError(ErrorCode.InvalidRequest, `${method}: the session is not initialized: send notifications/initialized first`);
     }
-    return undeclared(method, this.#protocolVersion, this.#capabilities);
+    return this.#refused.get(method);
   }
 }
 
