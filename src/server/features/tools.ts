@@ -20,35 +20,35 @@ export function toolHandlers(session: ServerSession): ClientRequestHandlers {
       return paginate("tools", all, params, session.server.pageSize);
     },
     async "tools/call"({ name, arguments: args = {} }, context) {
-        const version = session.protocolVersion;
-        const registered = session.server.findTool(name);
-        // Spec (server/tools#error-handling): an unknown tool is a protocol error, -32602.
-        if (!registered) throw invalidParams("tools/call", "name", `names no tool of this server: ${JSON.stringify(name)}`, { name });
-        const { tool, handler } = registered;
+      const version = session.protocolVersion;
+      const registered = session.server.findTool(name);
+      // Spec (server/tools#error-handling): an unknown tool is a protocol error, -32602.
+      if (!registered) throw invalidParams("tools/call", "name", `names no tool of this server: ${JSON.stringify(name)}`, { name });
+      const { tool, handler } = registered;
 
-        const issues = validate(tool.inputSchema, args);
-        if (issues.length > 0) {
-          const message = `tools/call ${name}: invalid arguments: ${describeIssues(issues)}`;
-          // Spec (server/tools#error-handling, 2025-11-25): input validation errors are tool
-          // execution errors, returned with isError so the model can correct itself. Earlier
-          // versions list invalid arguments among the protocol errors.
-          if (!supports(version, "inputErrorsAsToolResults")) throw new RpcError(ErrorCode.InvalidParams, message, { issues });
-          return errorResult(message);
-        }
+      const issues = validate(tool.inputSchema, args);
+      if (issues.length > 0) {
+        const message = `tools/call ${name}: invalid arguments: ${describeIssues(issues)}`;
+        // Spec (server/tools#error-handling, 2025-11-25): input validation errors are tool
+        // execution errors, returned with isError so the model can correct itself. Earlier
+        // versions list invalid arguments among the protocol errors.
+        if (!supports(version, "inputErrorsAsToolResults")) throw new RpcError(ErrorCode.InvalidParams, message, { issues });
+        return errorResult(message);
+      }
 
-        let result: CallToolResult;
-        try {
-          result = await handler(args, session.handlerContext(context));
-        } catch (error) {
-          if (error instanceof RpcError) throw error;
-          // Spec (server/tools#error-handling): failures inside the tool are reported in the result.
-          return errorResult(`tools/call ${name}: ${error instanceof Error ? error.message : String(error)}`);
-        }
-        if (!isObject(result) || !Array.isArray(result.content)) {
-          throw new Error(`tool "${name}" returned no content array`);
-        }
-        if (tool.outputSchema && !result.isError) checkStructuredContent(name, tool.outputSchema, result);
-        return callToolResultFor(result, version);
+      let result: CallToolResult;
+      try {
+        result = await handler(args, session.handlerContext(context));
+      } catch (error) {
+        if (error instanceof RpcError) throw error;
+        // Spec (server/tools#error-handling): failures inside the tool are reported in the result.
+        return errorResult(`tools/call ${name}: ${error instanceof Error ? error.message : String(error)}`);
+      }
+      if (!isObject(result) || !Array.isArray(result.content)) {
+        throw new Error(`tool "${name}" returned no content array`);
+      }
+      if (tool.outputSchema && !result.isError) checkStructuredContent(name, tool.outputSchema, result);
+      return callToolResultFor(result, version);
     },
   };
 }
