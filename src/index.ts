@@ -9,22 +9,27 @@
 //      jsonrpc/sniff.ts       what the edges of an unreadable message show (its id, request or response)
 //      jsonrpc/pending.ts     the correlator: requests we sent, timeouts, late responses
 //      jsonrpc/params.ts      reading params with -32602 errors that name the field
-//      jsonrpc/dispatcher.ts  the method table and its error rules
 //   2. The MCP base protocol
 //      protocol/transport.ts  what a transport is; an in-memory pair
 //      protocol/connection.ts a symmetric connection: requests both ways, batches
 //      protocol/bad-input.ts  answering what is not a valid message (and never a response)
 //      protocol/inbox.ts      arrival order, and the bound on work in flight
-//      protocol/incoming.ts   requests from the peer: cancellation, progress, one answer each
+//      protocol/dispatch.ts   the method table's rows, and the peer's requests in flight:
+//                             the gate, the handler, cancellation, progress, one answer each
 //   3. MCP schema: the types of every message (mcp/*.ts) and the versions (mcp/versions.ts)
+//      mcp/methods.ts         the method table: each method's params and result types, per direction
+//      mcp/read.ts            where untrusted JSON becomes those types, checked (-32602 naming the field)
 //   4. The server role
 //      server/definition.ts   what a server offers; server/session.ts one client's session
+//                             and the context its handlers get
+//      server/capabilities.ts what the server declares, refuses, and needs of the client
 //      server/features/*.ts   lifecycle, tools, resources, prompts, completion, logging
 //      server/compat.ts       fitting results to older protocol versions
 //      schema/*.ts            the JSON Schema validator and RFC 6570 URI templates it relies on
 //   5. The client role
 //      client/client.ts       McpClient: the handshake, one method per server feature
 //      client/handlers.ts     answering the server's requests (roots, sampling, elicitation)
+//      client/capabilities.ts what the client declares, and what it refuses to send
 //      client/session-setup.ts what to set up again in a session the transport renewed
 //      client/lists.ts        following cursors; client/restart.ts restarting a crashed server
 //      client/manager.ts      many servers, one tool table for a model (tool-names.ts, llm-tools.ts)
@@ -45,14 +50,14 @@ export * from "./jsonrpc/messages.js";
 export { LineDecoder, LINE_END, DEFAULT_MAX_MESSAGE_BYTES } from "./jsonrpc/framing.js";
 export { PendingRequests, RequestTimeoutError, RequestAbortedError, ConnectionClosedError, MalformedResponseError, DEFAULT_TIMEOUTS, type TimeoutPolicy } from "./jsonrpc/pending.js";
 export { Params } from "./jsonrpc/params.js";
-export { Dispatcher, type Row, type RequestRow, type NotificationRow } from "./jsonrpc/dispatcher.js";
+export { Dispatcher, type Row, type RequestRow, type NotificationRow } from "./protocol/dispatch.js";
 export { Connection, DEFAULT_MAX_IN_FLIGHT, type ConnectionOptions, type RequestContext, type RequestOptions, type WirePolicy } from "./protocol/connection.js";
 export { createMemoryPair, type SendOptions, type Transport, type TransportHandlers, type UnreadableInput } from "./protocol/transport.js";
 export * from "./mcp/versions.js";
 export { McpServer, text, DEFAULT_MAX_URI_LENGTH, DEFAULT_MAX_SUBSCRIPTIONS, type ServerInfo, type ServerOptions, type ToolHandler, type Completer } from "./server/definition.js";
 export { ServerSession, type ServerSessionOptions } from "./server/session.js";
-export { CapabilityError } from "./server/client-requests.js";
-export type { HandlerContext } from "./server/context.js";
+export { CapabilityError } from "./server/capabilities.js";
+export type { HandlerContext } from "./server/session.js";
 export { StreamTransport, type StreamTransportOptions } from "./transports/stdio.js";
 export { StdioClientTransport, ServerExitedError, ServerClosedStdoutError, SpawnError, type StdioServerParameters } from "./transports/stdio-client.js";
 export { traceTransport, type TraceListener, type TraceEvent } from "./protocol/trace.js";

@@ -4,22 +4,24 @@
 // The transport (a spawned process, HTTP, a memory pair) is the caller's choice.
 
 import { EventEmitter } from "node:events";
-import { Dispatcher, type Row } from "../jsonrpc/dispatcher.js";
+import { Dispatcher, notificationRows, type NotificationHandlers } from "../protocol/dispatch.js";
 import type { TimeoutPolicy } from "../jsonrpc/pending.js";
 import { RequestTimeoutError } from "../jsonrpc/pending.js";
-import { Connection, type RequestContext, type RequestOptions } from "../protocol/connection.js";
+import { Connection, type RequestOptions } from "../protocol/connection.js";
 import type { Transport } from "../protocol/transport.js";
-import { capabilityOfMethod, wirePolicy } from "../mcp/capabilities.js";
+import { type ClientRequestMethod, type ClientRequests, type ServerNotifications } from "../mcp/methods.js";
+import { readClientResult, readServerNotification } from "../mcp/read.js";
 import type { Root } from "../mcp/client-features.js";
 import type { CompleteRequestParams, CompleteResult } from "../mcp/completion.js";
 import type { Implementation, InitializeResult, ServerCapabilities } from "../mcp/lifecycle.js";
-import type { LoggingLevel, LoggingMessageNotificationParams } from "../mcp/logging.js";
-import type { GetPromptResult, Prompt } from "../mcp/prompts.js";
-import type { ReadResourceResult, Resource, ResourceTemplate } from "../mcp/resources.js";
-import type { CallToolResult, Tool } from "../mcp/tools.js";
-import { isSupportedVersion, LATEST_PROTOCOL_VERSION, SUPPORTED_PROTOCOL_VERSIONS, type ProtocolVersion } from "../mcp/versions.js";
-import { HandshakeTimeoutError, NotConnectedError, ServerCapabilityError, VersionRefusedError } from "./errors.js";
-import { declaredClientCapabilities, serverRequestRows, type ClientHandlers } from "./handlers.js";
+import type { LoggingLevel } from "../mcp/logging.js";
+import type { GetPromptResult, ListPromptsResult, Prompt } from "../mcp/prompts.js";
+import type { ListResourcesResult, ListResourceTemplatesResult, ReadResourceResult, Resource, ResourceTemplate } from "../mcp/resources.js";
+import type { CallToolResult, ListToolsResult, Tool } from "../mcp/tools.js";
+import { isSupportedVersion, LATEST_PROTOCOL_VERSION, SUPPORTED_PROTOCOL_VERSIONS, wirePolicy, type ProtocolVersion } from "../mcp/versions.js";
+import { HandshakeTimeoutError, NotConnectedError, VersionRefusedError } from "./errors.js";
+import { declaredClientCapabilities, undeclaredByServer } from "./capabilities.js";
+import { serverRequestRows, type ClientHandlers } from "./handlers.js";
 import { collectPages, type ListCache } from "./lists.js";
 import { SessionSetup } from "./session-setup.js";
 
@@ -41,6 +43,18 @@ export interface ClientOptions extends ClientHandlers {
 
 /** Options for one call. */
 export type CallOptions = RequestOptions;
+
+/** A client request's params and options; the params may be left out when every field is optional. */
+type ParamsAndOptions<M extends ClientRequestMethod> = {} extends ClientRequests[M]["params"]
+  ? [params?: ClientRequests[M]["params"], options?: CallOptions]
+  : [params: ClientRequests[M]["params"], options?: CallOptions];
+
+/** Methods outside the table: a method of the table must go through the typed signature. */
+type NotInTable<M extends string> = M extends ClientRequestMethod ? never : unknown;
+
+function inTable(method: string): method is ClientRequestMethod {
+  return Object.hasOwn(readClientResult, method);
+}
 
 /**
  * Events: "toolsChanged", "resourcesChanged", "promptsChanged" (the server's lists changed),
@@ -79,7 +93,10 @@ export class McpClient extends EventEmitter {
     for (const key of Object.keys(this.#lists)) delete this.#lists[key as keyof ListCache];
     this.#setup.clear();
     const connection = new Connection(transport, {
-      dispatcher: new Dispatcher([...serverRequestRows(this.#options, this.#openUrlElicitations), ...this.#notificationRows()]),
+      dispatcher: new Dispatcher([
+        ...serverRequestRows(this.#options, this.#openUrlElicitations),
+        ...notificationRows(readServerNotification, this.#notificationHandlers()),
+      ]),
       onProblem: this.#options.onProblem,
     });
     this.#connection = connection;
@@ -92,11 +109,12 @@ export class McpClient extends EventEmitter {
     const deadline = Date.now() + handshakeMs;
     let result: InitializeResult;
     try {
-      result = (await connection.request(
+      const answer = await connection.request(
         "initialize",
         { protocolVersion: requested, capabilities: declaredClientCapabilities(this.#options), clientInfo: this.info },
         { timeouts: { idleMs: handshakeMs, maxTotalMs: handshakeMs } },
-      )) as unknown as InitializeResult;
+      );
+      result = readClientResult.initialize(answer);
     } catch (error) {
       await connection.close();
       throw error instanceof RequestTimeoutError ? new HandshakeTimeoutError(handshakeMs, error) : error;
@@ -140,55 +158,64 @@ export class McpClient extends EventEmitter {
     await this.#connection?.close();
   }
 
-  /** Sends any request; the typed methods below are all made of this. */
-  request(method: string, params?: { [key: string]: unknown }, options: CallOptions = {}): Promise<{ [key: string]: unknown }> {
+  /**
+   * Sends one of the client's requests (ClientRequests in mcp/methods.ts) and reads its result as
+   * its type claims (mcp/read.ts). The typed methods below are all made of this.
+   */
+  request<M extends ClientRequestMethod>(method: M, ...args: ParamsAndOptions<M>): Promise<ClientRequests[M]["result"]>;
+  /**
+   * The untyped escape, for a method outside the table (the CLI sends whatever it is given): the
+   * params go as they are and the result comes back unread.
+   */
+  request<M extends string>(method: M & NotInTable<M>, params?: object, options?: CallOptions): Promise<{ [key: string]: unknown }>;
+  request(method: string, params?: object, options: CallOptions = {}): Promise<{ [key: string]: unknown }> {
     const connection = this.#connection;
     // Failures are rejections, never synchronous throws, whichever method the caller used.
     if (!connection || !this.#initialized || connection.isClosed) return Promise.reject(new NotConnectedError(method));
-    const need = capabilityOfMethod(method, this.protocolVersion!);
-    if (need && this.#options.enforceServerCapabilities !== false && !need.declared(this.#initialized.capabilities)) {
-      return Promise.reject(new ServerCapabilityError(method, need.name));
-    }
+    const refusal = this.#options.enforceServerCapabilities === false ? undefined : undeclaredByServer(method, this.protocolVersion!, this.#initialized.capabilities);
+    if (refusal) return Promise.reject(refusal);
     const defaults = this.#options.timeouts;
-    return connection.request(method, params, defaults ? { ...options, timeouts: { ...defaults, ...options.timeouts } } : options);
+    const merged = defaults ? { ...options, timeouts: { ...defaults, ...options.timeouts } } : options;
+    if (!inTable(method)) return connection.request(method, params, merged);
+    return connection.request(method, params, merged, readClientResult[method]);
   }
 
   async ping(options?: CallOptions): Promise<void> {
     await this.request("ping", undefined, options);
   }
 
-  listTools(cursor?: string, options?: CallOptions): Promise<{ tools: Tool[]; nextCursor?: string }> {
-    return this.request("tools/list", cursor === undefined ? undefined : { cursor }, options) as Promise<never>;
+  listTools(cursor?: string, options?: CallOptions): Promise<ListToolsResult> {
+    return this.request("tools/list", cursor === undefined ? undefined : { cursor }, options);
   }
 
   /** Every page of tools/list, cached until the server says the list changed. */
   async listAllTools(options?: CallOptions): Promise<Tool[]> {
-    return this.#cached("tools", () => collectPages<Tool>((cursor) => this.request("tools/list", cursor, options), "tools"));
+    return this.#cached("tools", () => collectPages((cursor) => this.request("tools/list", cursor, options), "tools"));
   }
 
   callTool(name: string, args?: { [key: string]: unknown }, options?: CallOptions): Promise<CallToolResult> {
-    return this.request("tools/call", args === undefined ? { name } : { name, arguments: args }, options) as Promise<never>;
+    return this.request("tools/call", args === undefined ? { name } : { name, arguments: args }, options);
   }
 
-  listResources(cursor?: string, options?: CallOptions): Promise<{ resources: Resource[]; nextCursor?: string }> {
-    return this.request("resources/list", cursor === undefined ? undefined : { cursor }, options) as Promise<never>;
+  listResources(cursor?: string, options?: CallOptions): Promise<ListResourcesResult> {
+    return this.request("resources/list", cursor === undefined ? undefined : { cursor }, options);
   }
 
   async listAllResources(options?: CallOptions): Promise<Resource[]> {
-    return this.#cached("resources", () => collectPages<Resource>((cursor) => this.request("resources/list", cursor, options), "resources"));
+    return this.#cached("resources", () => collectPages((cursor) => this.request("resources/list", cursor, options), "resources"));
   }
 
-  listResourceTemplates(cursor?: string, options?: CallOptions): Promise<{ resourceTemplates: ResourceTemplate[]; nextCursor?: string }> {
-    return this.request("resources/templates/list", cursor === undefined ? undefined : { cursor }, options) as Promise<never>;
+  listResourceTemplates(cursor?: string, options?: CallOptions): Promise<ListResourceTemplatesResult> {
+    return this.request("resources/templates/list", cursor === undefined ? undefined : { cursor }, options);
   }
 
   async listAllResourceTemplates(options?: CallOptions): Promise<ResourceTemplate[]> {
     return this.#cached("resourceTemplates", () =>
-      collectPages<ResourceTemplate>((cursor) => this.request("resources/templates/list", cursor, options), "resourceTemplates"));
+      collectPages((cursor) => this.request("resources/templates/list", cursor, options), "resourceTemplates"));
   }
 
   readResource(uri: string, options?: CallOptions): Promise<ReadResourceResult> {
-    return this.request("resources/read", { uri }, options) as Promise<never>;
+    return this.request("resources/read", { uri }, options);
   }
 
   /** Subscribes to a resource; "resourceUpdated" events then carry its URI. */
@@ -202,20 +229,20 @@ export class McpClient extends EventEmitter {
     this.#setup.unsubscribed(uri);
   }
 
-  listPrompts(cursor?: string, options?: CallOptions): Promise<{ prompts: Prompt[]; nextCursor?: string }> {
-    return this.request("prompts/list", cursor === undefined ? undefined : { cursor }, options) as Promise<never>;
+  listPrompts(cursor?: string, options?: CallOptions): Promise<ListPromptsResult> {
+    return this.request("prompts/list", cursor === undefined ? undefined : { cursor }, options);
   }
 
   async listAllPrompts(options?: CallOptions): Promise<Prompt[]> {
-    return this.#cached("prompts", () => collectPages<Prompt>((cursor) => this.request("prompts/list", cursor, options), "prompts"));
+    return this.#cached("prompts", () => collectPages((cursor) => this.request("prompts/list", cursor, options), "prompts"));
   }
 
   getPrompt(name: string, args?: Record<string, string>, options?: CallOptions): Promise<GetPromptResult> {
-    return this.request("prompts/get", args === undefined ? { name } : { name, arguments: args }, options) as Promise<never>;
+    return this.request("prompts/get", args === undefined ? { name } : { name, arguments: args }, options);
   }
 
   complete(params: CompleteRequestParams, options?: CallOptions): Promise<CompleteResult> {
-    return this.request("completion/complete", params as unknown as { [key: string]: unknown }, options) as Promise<never>;
+    return this.request("completion/complete", params, options);
   }
 
   async setLoggingLevel(level: LoggingLevel, options?: CallOptions): Promise<void> {
@@ -246,36 +273,24 @@ export class McpClient extends EventEmitter {
     return fresh;
   }
 
-  #notificationRows(): Row<RequestContext>[] {
-    const changed = (method: string, list: (keyof ListCache)[], event: string): Row<RequestContext> => ({
-      method,
-      kind: "notification",
-      handle: () => {
-        this.#listGeneration++;
-        for (const key of list) delete this.#lists[key];
-        this.emit(event);
+  /** What the client does when the server tells it something (its params read by mcp/read.ts). */
+  #notificationHandlers(): NotificationHandlers<ServerNotifications> {
+    const changed = (list: (keyof ListCache)[], event: string) => () => {
+      this.#listGeneration++;
+      for (const key of list) delete this.#lists[key];
+      this.emit(event);
+    };
+    return {
+      "notifications/tools/list_changed": changed(["tools"], "toolsChanged"),
+      "notifications/resources/list_changed": changed(["resources", "resourceTemplates"], "resourcesChanged"),
+      "notifications/prompts/list_changed": changed(["prompts"], "promptsChanged"),
+      "notifications/resources/updated": ({ uri }) => void this.emit("resourceUpdated", uri),
+      "notifications/elicitation/complete": ({ elicitationId }) => {
+        // Spec (client/elicitation#completion-notifications): unknown or completed ids MUST be ignored.
+        if (this.#openUrlElicitations.delete(elicitationId)) this.emit("elicitationComplete", elicitationId);
       },
-    });
-    return [
-      changed("notifications/tools/list_changed", ["tools"], "toolsChanged"),
-      changed("notifications/resources/list_changed", ["resources", "resourceTemplates"], "resourcesChanged"),
-      changed("notifications/prompts/list_changed", ["prompts"], "promptsChanged"),
-      { method: "notifications/resources/updated", kind: "notification", handle: (p) => void this.emit("resourceUpdated", p.string("uri")) },
-      {
-        method: "notifications/elicitation/complete",
-        kind: "notification",
-        handle: (p) => {
-          const id = p.string("elicitationId");
-          // Spec (client/elicitation#completion-notifications): unknown or completed ids MUST be ignored.
-          if (this.#openUrlElicitations.delete(id)) this.emit("elicitationComplete", id);
-        },
-      },
-      {
-        method: "notifications/message",
-        kind: "notification",
-        handle: (p) => void this.emit("log", p.value as unknown as LoggingMessageNotificationParams),
-      },
-    ];
+      "notifications/message": (params) => void this.emit("log", params),
+    };
   }
 }
 

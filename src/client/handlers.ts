@@ -1,14 +1,18 @@
 // What a client answers when the server asks: roots, sampling, elicitation (and ping), each only
-// when the application supplied a handler, which is also what makes the client declare it.
+// when the application supplied a handler, which is also what makes the client declare it
+// (client/capabilities.ts).
 // Spec: https://modelcontextprotocol.io/specification/2025-11-25/client/roots, client/sampling,
-// client/elicitation. A request with no handler gets -32601 from the dispatcher.
+// client/elicitation. A request with no handler gets -32601 from the dispatcher; the params each
+// handler gets were read and checked by mcp/read.ts.
 
-import type { Row } from "../jsonrpc/dispatcher.js";
-import { ErrorCode, isObject, RpcError } from "../jsonrpc/messages.js";
+import { requestRows, type RequestHandlers, type RequestRow } from "../protocol/dispatch.js";
+import { ErrorCode, RpcError } from "../jsonrpc/messages.js";
+import { invalidParams } from "../jsonrpc/params.js";
 import type { RequestContext } from "../protocol/connection.js";
 import type { CreateMessageRequestParams, CreateMessageResult, Root } from "../mcp/client-features.js";
 import type { ElicitRequestFormParams, ElicitRequestURLParams, ElicitResult } from "../mcp/elicitation.js";
-import type { ClientCapabilities } from "../mcp/lifecycle.js";
+import type { ServerRequests } from "../mcp/methods.js";
+import { readServerRequestParams } from "../mcp/read.js";
 
 /** What a handler for a server request can see besides the params. */
 export interface ServerRequestContext {
@@ -30,72 +34,44 @@ export interface ClientHandlers {
   };
 }
 
-/** The capabilities that follow from the handlers: nothing is declared that cannot be answered. */
-export function declaredClientCapabilities(handlers: ClientHandlers): ClientCapabilities {
-  const capabilities: ClientCapabilities = {};
-  if (handlers.roots) capabilities.roots = { listChanged: true };
-  if (handlers.sampling) capabilities.sampling = handlers.samplingTools ? { tools: {} } : {};
-  // Spec (client/elicitation#capabilities): an empty object means form mode only, which every
-  // version with elicitation reads the same way; the mode keys are needed only for URL mode.
-  if (handlers.elicitation?.url) capabilities.elicitation = handlers.elicitation.form ? { form: {}, url: {} } : { url: {} };
-  else if (handlers.elicitation?.form) capabilities.elicitation = {};
-  return capabilities;
-}
-
 /**
  * @param openUrlElicitations the ids of URL-mode elicitations the user accepted and that have
  *   not completed yet; notifications/elicitation/complete is only heard for these.
  */
-export function serverRequestRows(handlers: ClientHandlers, openUrlElicitations: Set<string>): Row<RequestContext>[] {
-  const rows: Row<RequestContext>[] = [{ method: "ping", kind: "request", handle: () => ({}) }];
+export function serverRequestRows(handlers: ClientHandlers, openUrlElicitations: Set<string>): RequestRow<RequestContext>[] {
+  const table: RequestHandlers<ServerRequests, RequestContext> = { ping: () => ({}) };
   const roots = handlers.roots;
-  if (roots) rows.push({ method: "roots/list", kind: "request", handle: async () => ({ roots: await roots() }) });
+  if (roots) table["roots/list"] = async () => ({ roots: await roots() });
 
   const sampling = handlers.sampling;
   if (sampling) {
-    rows.push({
-      method: "sampling/createMessage",
-      kind: "request",
-      async handle(params, context) {
-        if (!Array.isArray(params.value.messages)) throw params.error("messages", "must be an array");
-        if (typeof params.value.maxTokens !== "number") throw params.error("maxTokens", "must be a number");
-        // Spec (client/sampling#tools-in-sampling): tools without sampling.tools MUST be answered with an error.
-        if (!handlers.samplingTools && (params.value.tools !== undefined || params.value.toolChoice !== undefined)) {
-          throw params.error("tools", "cannot be used: this client did not declare sampling.tools");
-        }
-        const result = await sampling(params.value as unknown as CreateMessageRequestParams, { signal: context.signal });
-        return result as unknown as { [key: string]: unknown };
-      },
-    });
+    table["sampling/createMessage"] = (params, context) => {
+      // Spec (client/sampling#tools-in-sampling): tools without sampling.tools MUST be answered with an error.
+      if (!handlers.samplingTools && (params.tools !== undefined || params.toolChoice !== undefined)) {
+        throw invalidParams("sampling/createMessage", "tools", "cannot be used: this client did not declare sampling.tools");
+      }
+      return sampling(params, { signal: context.signal });
+    };
   }
 
   const elicitation = handlers.elicitation;
   if (elicitation?.form || elicitation?.url) {
-    rows.push({
-      method: "elicitation/create",
-      kind: "request",
-      async handle(params, context) {
-        // Spec (client/elicitation): a request without `mode` is form mode.
-        const mode = params.value.mode ?? "form";
-        const signal = context.signal;
-        if (mode === "url" && elicitation.url) {
-          params.string("url");
-          const elicitationId = params.string("elicitationId");
-          const result = await elicitation.url(params.value as unknown as ElicitRequestURLParams, { signal });
-          if (result.action === "accept") openUrlElicitations.add(elicitationId);
-          return result as unknown as { [key: string]: unknown };
-        }
-        if (mode === "form" && elicitation.form) {
-          const form = params.value as unknown as ElicitRequestFormParams;
-          if (!isObject(form.requestedSchema)) throw params.error("requestedSchema", "must be an object");
-          return withDefaults(form, await elicitation.form(form, { signal })) as unknown as { [key: string]: unknown };
-        }
-        // Spec (client/elicitation): a mode the client did not declare is answered with -32602.
-        throw new RpcError(ErrorCode.InvalidParams, `elicitation/create: this client does not support ${JSON.stringify(mode)} mode`);
-      },
-    });
+    table["elicitation/create"] = async (params, context) => {
+      const signal = context.signal;
+      if (params.mode === "url" && elicitation.url) {
+        const result = await elicitation.url(params, { signal });
+        if (result.action === "accept") openUrlElicitations.add(params.elicitationId);
+        return result;
+      }
+      // Spec (client/elicitation): a request without `mode` is form mode.
+      if ((params.mode === undefined || params.mode === "form") && elicitation.form) {
+        return withDefaults(params, await elicitation.form(params, { signal }));
+      }
+      // Spec (client/elicitation): a mode the client did not declare is answered with -32602.
+      throw new RpcError(ErrorCode.InvalidParams, `elicitation/create: this client does not support ${JSON.stringify(params.mode ?? "form")} mode`);
+    };
   }
-  return rows;
+  return requestRows(readServerRequestParams, table);
 }
 
 /**

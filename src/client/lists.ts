@@ -2,33 +2,30 @@
 // server's list_changed notifications invalidate.
 // Spec: https://modelcontextprotocol.io/specification/2025-11-25/server/utilities/pagination
 
+import type { ListName } from "../mcp/methods.js";
 import type { Prompt } from "../mcp/prompts.js";
 import type { Resource, ResourceTemplate } from "../mcp/resources.js";
 import type { Tool } from "../mcp/tools.js";
 
-export interface ListCache {
-  tools?: Tool[];
-  resources?: Resource[];
-  resourceTemplates?: ResourceTemplate[];
-  prompts?: Prompt[];
-}
+/** Whole lists by name (ListName in mcp/methods.ts), each kept until the server says it changed. */
+export type ListCache = { [L in ListName]?: ListItem<L>[] };
+type ListItem<L extends ListName> = { tools: Tool; resources: Resource; resourceTemplates: ResourceTemplate; prompts: Prompt }[L];
 
 /** A server that keeps handing out cursors is cut off here rather than followed forever. */
 const MAX_PAGES = 10_000;
 
 /** Fetches page after page until a page comes without nextCursor. */
-export async function collectPages<T>(
-  fetchPage: (params: { cursor: string } | undefined) => Promise<{ [key: string]: unknown }>,
-  key: string,
+export async function collectPages<K extends keyof ListCache, T>(
+  fetchPage: (params: { cursor: string } | undefined) => Promise<{ [P in K]: T[] } & { nextCursor?: string }>,
+  key: K,
 ): Promise<T[]> {
   const items: T[] = [];
   const seen = new Set<string>();
   let cursor: string | undefined;
   for (let page = 0; page < MAX_PAGES; page++) {
     const result = await fetchPage(cursor === undefined ? undefined : { cursor });
-    const pageItems = result[key];
-    if (!Array.isArray(pageItems)) throw new Error(`${key}: the server's list result has no "${key}" array`);
-    items.push(...(pageItems as T[]));
+    // The result's reader (mcp/read.ts) has checked that it holds the array.
+    items.push(...result[key]);
     // Spec (server/utilities/pagination): cursors are opaque; a missing nextCursor ends the list.
     const next = result.nextCursor;
     if (typeof next !== "string") return items;

@@ -146,6 +146,11 @@ export function decodeMessage(text: string): Incoming {
   return classify(value);
 }
 
+/** The codec's one cast: classify has checked every field the message type declares. */
+function checked<T>(value: object): T {
+  return value as T;
+}
+
 /** Classifies an already-parsed value: one message, or the reason it is not one. */
 export function classify(value: unknown): Incoming {
   if (!isObject(value)) return invalid("message must be a JSON object");
@@ -160,16 +165,16 @@ export function classify(value: unknown): Incoming {
     if ("params" in value && !isObject(value.params)) {
       return invalid(`${value.method}: "params" must be an object`, id, "request");
     }
-    if (!hasId) return { kind: "notification", message: value as unknown as JSONRPCNotification };
+    if (!hasId) return { kind: "notification", message: checked<JSONRPCNotification>(value) };
     // Spec (basic#requests): the id MUST be a string or integer and MUST NOT be null.
     if (id === undefined) return invalid(`${value.method}: "id" must be a string or an integer`, undefined, "request");
-    return { kind: "request", message: value as unknown as JSONRPCRequest };
+    return { kind: "request", message: checked<JSONRPCRequest>(value) };
   }
 
   if ("result" in value) {
     if (id === undefined) return invalid('a response\'s "id" must be a string or an integer', undefined, "response");
     if (!isObject(value.result)) return invalid('"result" must be an object', id, "response");
-    return { kind: "response", message: value as unknown as JSONRPCResultResponse };
+    return { kind: "response", message: checked<JSONRPCResultResponse>(value) };
   }
 
   if ("error" in value) {
@@ -179,7 +184,7 @@ export function classify(value: unknown): Incoming {
     }
     // A tolerant reader: error responses to unreadable requests arrive with no id or id null.
     if (hasId && value.id !== null && id === undefined) return invalid('"id" must be a string or an integer', undefined, "response");
-    return { kind: "response", message: value as unknown as JSONRPCErrorResponse };
+    return { kind: "response", message: checked<JSONRPCErrorResponse>(value) };
   }
 
   return invalid('message has neither "method", "result" nor "error"', id);

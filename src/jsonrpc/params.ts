@@ -23,7 +23,7 @@ export class Params {
 
   /** The -32602 error for a field of this object, for the caller to throw. */
   error(field: string, problem: string, data?: unknown): RpcError {
-    return new RpcError(ErrorCode.InvalidParams, `${this.method}: "${this.#name(field)}" ${problem}`, data);
+    return invalidParams(this.method, this.#name(field), problem, data);
   }
 
   string(field: string): string {
@@ -50,6 +50,67 @@ export class Params {
     if (typeof value === "string" || Number.isSafeInteger(value)) return value as RequestId;
     if (value === undefined) throw this.error(field, "is required");
     throw this.error(field, `must be a string or an integer, got ${typeName(value)}`);
+  }
+
+  optionalChoice<T extends string>(field: string, allowed: readonly T[]): T | undefined {
+    return this.value[field] === undefined ? undefined : this.choice(field, allowed);
+  }
+
+  number(field: string): number {
+    const value = this.value[field];
+    if (value === undefined) throw this.error(field, "is required");
+    if (typeof value !== "number") throw this.error(field, `must be a number, got ${typeName(value)}`);
+    return value;
+  }
+
+  optionalNumber(field: string): number | undefined {
+    return this.value[field] === undefined ? undefined : this.number(field);
+  }
+
+  optionalBoolean(field: string): boolean | undefined {
+    const value = this.value[field];
+    if (value !== undefined && typeof value !== "boolean") throw this.error(field, `must be a boolean, got ${typeName(value)}`);
+    return value;
+  }
+
+  /** A field that must be there, whatever its type (such as a log record's `data`). */
+  present(field: string): unknown {
+    if (this.value[field] === undefined) throw this.error(field, "is required");
+    return this.value[field];
+  }
+
+  array(field: string): unknown[] {
+    const value = this.value[field];
+    if (value === undefined) throw this.error(field, "is required");
+    if (!Array.isArray(value)) throw this.error(field, `must be an array, got ${typeName(value)}`);
+    return value;
+  }
+
+  optionalArray(field: string): unknown[] | undefined {
+    return this.value[field] === undefined ? undefined : this.array(field);
+  }
+
+  /** An array of objects, each read with the same rules (named `field[i]` in errors). */
+  objects(field: string): Params[] {
+    return this.array(field).map((item, i) => new Params(this.method, item ?? null, `${this.#name(field)}[${i}]`));
+  }
+
+  /**
+   * An array of objects that each have these string fields (named `field[i].name` in errors),
+   * such as content blocks and their `type`. Checked in place: a result may hold many items, and
+   * only a failure needs an object to describe it.
+   */
+  objectsWith(field: string, strings: readonly string[]): unknown[] {
+    const items = this.array(field);
+    for (let i = 0; i < items.length; i++) {
+      const item = items[i];
+      let ok = isObject(item);
+      for (let k = 0; ok && k < strings.length; k++) ok = typeof (item as Json)[strings[k]!] === "string";
+      if (ok) continue;
+      const at = new Params(this.method, item ?? null, `${this.#name(field)}[${i}]`);
+      for (const name of strings) at.string(name);
+    }
+    return items;
   }
 
   /** A nested object, read with the same rules. */
@@ -84,6 +145,11 @@ export class Params {
   #name(field: string): string {
     return this.#path ? `${this.#path}.${field}` : field;
   }
+}
+
+/** The -32602 error for a field of `method`'s params, e.g. `tools/call: "name" names no tool`. */
+export function invalidParams(method: string, field: string, problem: string, data?: unknown): RpcError {
+  return new RpcError(ErrorCode.InvalidParams, `${method}: "${field}" ${problem}`, data);
 }
 
 /** A short, human name for a JSON value's type, for error messages. */

@@ -18,6 +18,9 @@ export type LoggingLevel =
   | "alert"
   | "emergency";
 
+/** The syslog severities (RFC 5424), least severe first: a threshold lets through its level and those after it. */
+export const LOGGING_LEVELS: readonly LoggingLevel[] = ["debug", "info", "notice", "warning", "error", "critical", "alert", "emergency"];
+
 /** Params of `logging/setLevel`. An unknown level is error -32602. Result: `{}`. */
 export interface SetLevelRequestParams extends RequestParams {
   /**

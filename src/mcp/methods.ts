@@ -1,52 +1,158 @@
-// Every method name of the handshake-era protocol (2024-11-05 to 2025-11-25), grouped by who sends
-// it and whether it expects a reply. Spec: https://modelcontextprotocol.io/specification/2025-11-25/basic
+// The method table of the handshake-era protocol (2024-11-05 to 2025-11-25): one map per
+// direction from each method name to its params and result types, taken from the spec's
+// ClientRequest/ServerResult unions (schema/2025-11-25/schema.ts). These maps are the contract:
+// the dispatcher's handlers, the readers (mcp/read.ts) and the typed requests of both roles are
+// written over them. Spec: https://modelcontextprotocol.io/specification/2025-11-25/basic
 // Leaves out the 2025-11-25 `tasks/*` methods and `notifications/tasks/status` (mcp-wire has no tasks).
-// Methods both sides may send are listed once, in the `Common*` types.
 
-/** Requests either side may send. */
-export type CommonRequestMethod =
-  | "ping"; // liveness check; answered with {}
-
-/** Notifications either side may send. */
-export type CommonNotificationMethod =
-  | "notifications/cancelled" // the sender gave up on one of its own requests
-  | "notifications/progress"; // progress on a request that carried a progress token
+import type { EmptyResult, NotificationParams, PaginatedRequestParams, RequestParams } from "./base.js";
+import type { CreateMessageRequestParams, CreateMessageResult, ListRootsResult } from "./client-features.js";
+import type { CompleteRequestParams, CompleteResult } from "./completion.js";
+import type { ElicitationCompleteNotificationParams, ElicitRequestParams, ElicitResult } from "./elicitation.js";
+import type { InitializeRequestParams, InitializeResult, ServerCapabilities } from "./lifecycle.js";
+import type { LoggingMessageNotificationParams, SetLevelRequestParams } from "./logging.js";
+import type { GetPromptRequestParams, GetPromptResult, ListPromptsResult } from "./prompts.js";
+import type {
+  ListResourcesResult, ListResourceTemplatesResult, ReadResourceRequestParams, ReadResourceResult,
+  ResourceUpdatedNotificationParams, SubscribeRequestParams, UnsubscribeRequestParams,
+} from "./resources.js";
+import type { CallToolRequestParams, CallToolResult, ListToolsResult } from "./tools.js";
+import type { CancelledNotificationParams, PingRequestParams, ProgressNotificationParams } from "./utilities.js";
+import { supports, type ProtocolVersion } from "./versions.js";
 
 /** Requests a client sends to a server. */
-export type ClientRequestMethod =
-  | CommonRequestMethod
-  | "initialize" // first message: exchange versions, capabilities and identities
-  | "completion/complete" // suggest values for a prompt argument or template variable
-  | "logging/setLevel" // set the lowest log severity the client wants
-  | "prompts/list" // list prompts, paginated
-  | "prompts/get" // expand one prompt with arguments
-  | "resources/list" // list concrete resources, paginated
-  | "resources/templates/list" // list resource templates, paginated
-  | "resources/read" // fetch the contents at a URI
-  | "resources/subscribe" // ask to hear when a resource changes
-  | "resources/unsubscribe" // stop hearing about a resource
-  | "tools/list" // list tools, paginated
-  | "tools/call"; // run one tool
+export type ClientRequests = {
+  /** Liveness check; answered with {}. */
+  ping: { params: PingRequestParams; result: EmptyResult };
+  /** First message: exchange versions, capabilities and identities. */
+  initialize: { params: InitializeRequestParams; result: InitializeResult };
+  /** Suggest values for a prompt argument or template variable. */
+  "completion/complete": { params: CompleteRequestParams; result: CompleteResult };
+  /** Set the lowest log severity the client wants. */
+  "logging/setLevel": { params: SetLevelRequestParams; result: EmptyResult };
+  /** List prompts, paginated. */
+  "prompts/list": { params: PaginatedRequestParams; result: ListPromptsResult };
+  /** Expand one prompt with arguments. */
+  "prompts/get": { params: GetPromptRequestParams; result: GetPromptResult };
+  /** List concrete resources, paginated. */
+  "resources/list": { params: PaginatedRequestParams; result: ListResourcesResult };
+  /** List resource templates, paginated. */
+  "resources/templates/list": { params: PaginatedRequestParams; result: ListResourceTemplatesResult };
+  /** Fetch the contents at a URI. */
+  "resources/read": { params: ReadResourceRequestParams; result: ReadResourceResult };
+  /** Ask to hear when a resource changes. */
+  "resources/subscribe": { params: SubscribeRequestParams; result: EmptyResult };
+  /** Stop hearing about a resource. */
+  "resources/unsubscribe": { params: UnsubscribeRequestParams; result: EmptyResult };
+  /** List tools, paginated. */
+  "tools/list": { params: PaginatedRequestParams; result: ListToolsResult };
+  /** Run one tool. */
+  "tools/call": { params: CallToolRequestParams; result: CallToolResult };
+};
 
-/** Notifications a client sends to a server. */
-export type ClientNotificationMethod =
-  | CommonNotificationMethod
-  | "notifications/initialized" // handshake finished; normal operation may start
-  | "notifications/roots/list_changed"; // the client's roots changed; ask again with roots/list
+/** Requests a server sends to a client; each needs the matching client capability (server/capabilities.ts). */
+export type ServerRequests = {
+  /** Liveness check; answered with {}. */
+  ping: { params: PingRequestParams; result: EmptyResult };
+  /** Ask the client's model for a completion. */
+  "sampling/createMessage": { params: CreateMessageRequestParams; result: CreateMessageResult };
+  /** Ask which directories or files the server may work in. */
+  "roots/list": { params: RequestParams; result: ListRootsResult };
+  /** Ask the user for input (since 2025-06-18). */
+  "elicitation/create": { params: ElicitRequestParams; result: ElicitResult };
+};
 
-/** Requests a server sends to a client; each needs the matching client capability. */
-export type ServerRequestMethod =
-  | CommonRequestMethod
-  | "sampling/createMessage" // ask the client's model for a completion
-  | "roots/list" // ask which directories or files the server may work in
-  | "elicitation/create"; // ask the user for input (since 2025-06-18)
+/** Notifications a client sends to a server: method -> params. */
+export type ClientNotifications = {
+  /** The sender gave up on one of its own requests. */
+  "notifications/cancelled": CancelledNotificationParams;
+  /** Progress on a request that carried a progress token. */
+  "notifications/progress": ProgressNotificationParams;
+  /** Handshake finished; normal operation may start. */
+  "notifications/initialized": NotificationParams;
+  /** The client's roots changed; ask again with roots/list. */
+  "notifications/roots/list_changed": NotificationParams;
+};
 
-/** Notifications a server sends to a client. */
-export type ServerNotificationMethod =
-  | CommonNotificationMethod
-  | "notifications/message" // one log record
-  | "notifications/resources/updated" // a subscribed resource changed
-  | "notifications/resources/list_changed" // the set of resources changed
-  | "notifications/tools/list_changed" // the set of tools changed
-  | "notifications/prompts/list_changed" // the set of prompts changed
-  | "notifications/elicitation/complete"; // a URL-mode elicitation finished (since 2025-11-25)
+/** Notifications a server sends to a client: method -> params. */
+export type ServerNotifications = {
+  /** The sender gave up on one of its own requests. */
+  "notifications/cancelled": CancelledNotificationParams;
+  /** Progress on a request that carried a progress token. */
+  "notifications/progress": ProgressNotificationParams;
+  /** One log record. */
+  "notifications/message": LoggingMessageNotificationParams;
+  /** A subscribed resource changed. */
+  "notifications/resources/updated": ResourceUpdatedNotificationParams;
+  /** The set of resources changed. */
+  "notifications/resources/list_changed": NotificationParams;
+  /** The set of tools changed. */
+  "notifications/tools/list_changed": NotificationParams;
+  /** The set of prompts changed. */
+  "notifications/prompts/list_changed": NotificationParams;
+  /** A URL-mode elicitation finished (since 2025-11-25). */
+  "notifications/elicitation/complete": ElicitationCompleteNotificationParams;
+};
+
+export type ClientRequestMethod = keyof ClientRequests;
+
+/**
+ * The four paginated lists, each named by the key that holds it in its result (one vocabulary for
+ * both roles: the server's pages, the client's cache), with the method that lists it.
+ */
+export const LIST_METHODS = {
+  tools: "tools/list",
+  resources: "resources/list",
+  resourceTemplates: "resources/templates/list",
+  prompts: "prompts/list",
+} as const satisfies { [list: string]: ClientRequestMethod };
+export type ListName = keyof typeof LIST_METHODS;
+/** The lists a list_changed notification is about (a template change is a change of `resources`). */
+export type ChangingList = Exclude<ListName, "resourceTemplates">;
+export type ServerRequestMethod = keyof ServerRequests;
+export type ClientNotificationMethod = keyof ClientNotifications;
+export type ServerNotificationMethod = keyof ServerNotifications;
+
+/** A server capability a client request needs: its name for messages, and whether it was declared. */
+export interface CapabilityNeed {
+  name: string;
+  declared(capabilities: ServerCapabilities): boolean;
+}
+
+const TOOLS: CapabilityNeed = { name: "tools", declared: (c) => !!c.tools };
+const PROMPTS: CapabilityNeed = { name: "prompts", declared: (c) => !!c.prompts };
+const RESOURCES: CapabilityNeed = { name: "resources", declared: (c) => !!c.resources };
+const SUBSCRIPTIONS: CapabilityNeed = { name: "resource subscriptions", declared: (c) => !!c.resources?.subscribe };
+const COMPLETIONS: CapabilityNeed = { name: "completions", declared: (c) => !!c.completions };
+/** 2024-11-05 had completion/complete but no flag for it: prompts or resources imply it. */
+const COMPLETIONS_2024: CapabilityNeed = { name: "completions", declared: (c) => !!c.prompts || !!c.resources };
+
+/**
+ * Which server capability each client request needs (null: none). Both roles use it: the server
+ * answers -32601 for a capability it did not declare, and the client refuses to send such a request.
+ * Spec: https://modelcontextprotocol.io/specification/2025-11-25/basic/lifecycle#capability-negotiation
+ */
+export const SERVER_CAPABILITY_NEEDED = {
+  ping: null,
+  initialize: null,
+  "completion/complete": COMPLETIONS,
+  "logging/setLevel": { name: "logging", declared: (c) => !!c.logging },
+  "prompts/list": PROMPTS,
+  "prompts/get": PROMPTS,
+  "resources/list": RESOURCES,
+  "resources/templates/list": RESOURCES,
+  "resources/read": RESOURCES,
+  "resources/subscribe": SUBSCRIPTIONS,
+  "resources/unsubscribe": SUBSCRIPTIONS,
+  "tools/list": TOOLS,
+  "tools/call": TOOLS,
+} as const satisfies { [M in ClientRequestMethod]: CapabilityNeed | null };
+
+/** The capability a client request needs the server to have declared at `version`, if any. */
+export function capabilityOfMethod(method: string, version: ProtocolVersion): CapabilityNeed | undefined {
+  const need: CapabilityNeed | null | undefined = Object.hasOwn(SERVER_CAPABILITY_NEEDED, method)
+    ? SERVER_CAPABILITY_NEEDED[method as ClientRequestMethod]
+    : undefined;
+  if (!need) return undefined;
+  return need === COMPLETIONS && !supports(version, "completionsCapability") ? COMPLETIONS_2024 : need;
+}

@@ -66,3 +66,8 @@ export function supports(version: ProtocolVersion, feature: VersionedFeature): b
   const removed = REMOVED_IN[feature];
   return version >= FIRST_VERSION_WITH[feature] && (removed === undefined || version < removed);
 }
+
+/** The JSON-RPC rules that depend on the negotiated version: a connection's WirePolicy. */
+export function wirePolicy(version: ProtocolVersion): { batches: boolean; omitUnreadableId: boolean } {
+  return { batches: supports(version, "batches"), omitUnreadableId: supports(version, "omitUnreadableId") };
+}

@@ -3,18 +3,17 @@
 // Spec: https://modelcontextprotocol.io/specification/2025-11-25/basic (messages),
 // basic/utilities/cancellation and basic/utilities/progress. Lifecycle lives in the roles.
 
-import { Dispatcher } from "../jsonrpc/dispatcher.js";
 import {
   batchRefusal, classify, decodeMessage, DEFAULT_MAX_BATCH_ITEMS, ErrorCode, RpcError,
   type Incoming, type JSONRPCMessage, type JSONRPCRequest, type JSONRPCResponse, type RequestId,
 } from "../jsonrpc/messages.js";
 import { ConnectionClosedError, DEFAULT_TIMEOUTS, PendingRequests, type TimeoutPolicy } from "../jsonrpc/pending.js";
 import { RequestSendOptions, type SendOptions, type Transport } from "./transport.js";
-import { IncomingRequests, type RequestContext } from "./incoming.js";
+import { PeerRequests, type Dispatcher, type RequestContext } from "./dispatch.js";
 import { Inbox } from "./inbox.js";
 import { BadInput } from "./bad-input.js";
 
-export type { RequestContext } from "./incoming.js";
+export type { RequestContext } from "./dispatch.js";
 
 /** The per-version wire rules a role sets once the version is negotiated. */
 export interface WirePolicy {
@@ -60,7 +59,7 @@ export class Connection {
   readonly #transport: Transport;
   readonly #dispatcher: Dispatcher<RequestContext>;
   readonly #pending = new PendingRequests();
-  readonly #incoming: IncomingRequests;
+  readonly #peerRequests: PeerRequests;
   /** Progress callbacks by progress token; we use the request's own id as its token. */
   readonly #progressHandlers = new Map<RequestId, NonNullable<RequestOptions["onProgress"]>>();
   readonly #onProblem: (message: string) => void;
@@ -77,7 +76,7 @@ export class Connection {
     this.#dispatcher = options.dispatcher;
     this.#policy = options.policy ?? { batches: false, omitUnreadableId: true };
     this.#onProblem = options.onProblem ?? (() => {});
-    this.#incoming = new IncomingRequests(this);
+    this.#peerRequests = new PeerRequests(this);
     this.#maxBatchItems = options.maxBatchItems ?? DEFAULT_MAX_BATCH_ITEMS;
     this.#badInput = new BadInput({
       pending: this.#pending,
@@ -96,6 +95,10 @@ export class Connection {
     this.#transport.start({
       message: (text) => {
         const incoming = decodeMessage(text);
+        // The inbox's ordering policy (protocol/inbox.ts): arrival order, each message until it is
+        // answered or the event loop turns. Relied on here: a request answered without waiting is
+        // answered before the next message is looked at (quick answers keep their requests' order),
+        // and a cancel that follows a request finds that request already in flight.
         this.#inbox.enqueue(() => this.#receive(incoming), incoming.kind === "batch" ? incoming.items.length : 1);
       },
       unreadable: (problem) => this.#inbox.enqueue(() => this.#badInput.unreadable(problem)),
@@ -116,15 +119,23 @@ export class Connection {
     this.#closeListeners.push(listener);
   }
 
-  /** Sends a request and waits for its response. Rejects with RpcError for the peer's errors. */
-  async request(method: string, params?: { [key: string]: unknown }, options: RequestOptions = {}) {
+  /**
+   * Sends a request and waits for its response. Rejects with RpcError for the peer's errors.
+   * `read` turns the result into what the role's method table says it is (see mcp/read.ts); it
+   * runs here rather than in a promise of the role's own, which would cost one more per call.
+   */
+  request(method: string, params?: object, options?: RequestOptions): Promise<{ [key: string]: unknown }>;
+  request<R>(method: string, params: object | undefined, options: RequestOptions, read: (result: { [key: string]: unknown }) => R): Promise<R>;
+  async request(method: string, params?: object, options: RequestOptions = {}, read?: (result: { [key: string]: unknown }) => unknown): Promise<unknown> {
     if (this.#closed) throw new ConnectionClosedError(method);
     const id = this.#nextId++;
     const message: JSONRPCRequest = { jsonrpc: "2.0", id, method };
-    if (params !== undefined) message.params = params;
+    // A role's typed params are plain JSON objects; the wire type only says "an object".
+    const json = params as { [key: string]: unknown } | undefined;
+    if (json !== undefined) message.params = json;
     if (options.onProgress) {
       // The request id doubles as the progress token: it is unique among our active requests.
-      message.params = { ...params, _meta: { ...(params?._meta as object), progressToken: id } };
+      message.params = { ...json, _meta: { ...(json?._meta as object), progressToken: id } };
       this.#progressHandlers.set(id, options.onProgress);
     }
     // Aborted when we stop waiting without a readable answer (a timeout, the caller's abort, a
@@ -149,7 +160,7 @@ export class Connection {
       this.#pending.fail(id, error instanceof Error ? error : new Error(String(error)));
     });
     try {
-      return await response;
+      return read ? read(await response) : await response;
     } finally {
       if (options.onProgress) this.#progressHandlers.delete(id);
     }
@@ -212,7 +223,7 @@ export class Connection {
   async #receive(incoming: Incoming, inBatch = false): Promise<JSONRPCResponse | undefined> {
     switch (incoming.kind) {
       case "request":
-        return this.#incoming.handle(incoming.message, inBatch, this.#dispatcher);
+        return this.#peerRequests.handle(incoming.message, inBatch, this.#dispatcher);
       case "notification":
         this.#receiveNotification(incoming.message.method, incoming.message.params ?? {});
         await this.#dispatcher.handleNotification(incoming.message);
@@ -234,7 +245,7 @@ export class Connection {
     if (method === "notifications/cancelled") {
       // Spec (basic/utilities/cancellation): unknown or malformed cancellations SHOULD be ignored.
       const id = params.requestId;
-      if (typeof id === "string" || typeof id === "number") this.#incoming.cancel(id, params.reason);
+      if (typeof id === "string" || typeof id === "number") this.#peerRequests.cancel(id, params.reason);
     } else if (method === "notifications/progress") {
       const token = params.progressToken;
       if (typeof token !== "string" && typeof token !== "number") return;
@@ -271,7 +282,7 @@ export class Connection {
     if (this.#closed) return;
     this.#closed = true;
     this.#pending.rejectAll((method) => new ConnectionClosedError(method, cause));
-    this.#incoming.abortAll();
+    this.#peerRequests.abortAll();
     for (const listener of this.#closeListeners) listener(cause);
   }
 }

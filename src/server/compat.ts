@@ -6,6 +6,7 @@
 // (`supports`) where each rule is enforced.
 
 import type { ContentBlock } from "../mcp/content.js";
+import type { CallToolResult } from "../mcp/tools.js";
 import { supports, type ProtocolVersion, type VersionedFeature } from "../mcp/versions.js";
 
 type Json = { [key: string]: unknown };
@@ -18,16 +19,18 @@ const DESCRIPTOR_FIELDS: [string, VersionedFeature][] = [
 ];
 
 /** Copies a tool, resource, template or prompt, without the fields `version` does not know. */
-export function describedFor<T extends Json>(item: T, version: ProtocolVersion, extra: [string, VersionedFeature][] = []): T {
-  const copy: Json = { ...item };
+export function describedFor<T extends object>(item: T, version: ProtocolVersion, extra: [string, VersionedFeature][] = []): T {
+  // A copy of our own object, whose fields we then remove by name.
+  const copy = { ...item };
+  const fields = copy as Json;
   for (const [field, feature] of [...DESCRIPTOR_FIELDS, ...extra]) {
-    if (!supports(version, feature)) delete copy[field];
+    if (!supports(version, feature)) delete fields[field];
   }
-  if (isJson(copy.annotations) && !supports(version, "lastModified")) {
-    const { lastModified: _dropped, ...rest } = copy.annotations;
-    copy.annotations = rest;
+  if (isJson(fields.annotations) && !supports(version, "lastModified")) {
+    const { lastModified: _dropped, ...rest } = fields.annotations;
+    fields.annotations = rest;
   }
-  return copy as T;
+  return copy;
 }
 
 /** The fields a tool has only in some versions, beyond the common descriptor ones. */
@@ -57,12 +60,24 @@ export function contentFor(block: ContentBlock, version: ProtocolVersion): Conte
   if (block.type === "resource_link" && !supports(version, "resourceLinks")) {
     return { type: "text", text: `Resource: ${block.uri}${block.name ? ` (${block.name})` : ""}` };
   }
-  const copy = describedFor(block as unknown as Json, version) as unknown as ContentBlock;
+  const copy = describedFor(block, version);
   if (copy.type === "resource" && !supports(version, "metaOnDescriptors")) {
-    const { _meta: _dropped, ...resource } = copy.resource as unknown as Json;
-    return { ...copy, resource: resource as unknown as typeof copy.resource };
+    const { _meta: _dropped, ...resource } = copy.resource;
+    return { ...copy, resource };
   }
   return copy;
+}
+
+/** A tools/call result as the client's version can carry it: its content blocks, and structuredContent. */
+export function callToolResultFor(result: CallToolResult, version: ProtocolVersion): CallToolResult {
+  const out: CallToolResult = { ...result, content: result.content.map((block) => contentFor(block, version)) };
+  if (result.structuredContent !== undefined) {
+    // Spec (server/tools#structured-content): a tool returning structured content SHOULD also
+    // return it as serialized JSON in a text block, for clients that do not read structuredContent.
+    if (out.content.length === 0) out.content = [{ type: "text", text: JSON.stringify(result.structuredContent) }];
+    if (!supports(version, "structuredContent")) delete out.structuredContent;
+  }
+  return out;
 }
 
 function isJson(value: unknown): value is Json {

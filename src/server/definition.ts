@@ -5,12 +5,13 @@
 
 import type { ContentBlock, ResourceContents } from "../mcp/content.js";
 import type { Implementation } from "../mcp/lifecycle.js";
+import type { ChangingList } from "../mcp/methods.js";
 import type { GetPromptResult, Prompt } from "../mcp/prompts.js";
 import type { Resource, ResourceTemplate } from "../mcp/resources.js";
 import type { CallToolResult, Tool } from "../mcp/tools.js";
 import { checkSchema } from "../schema/json-schema.js";
 import { UriTemplate } from "../schema/uri-template.js";
-import type { HandlerContext } from "./context.js";
+import type { HandlerContext } from "./session.js";
 import { DEFAULT_PAGE_SIZE } from "./pagination.js";
 import { ServerSession, type ServerSessionOptions } from "./session.js";
 import type { Transport } from "../protocol/transport.js";
@@ -49,8 +50,6 @@ export interface RegisteredTool { tool: Tool; handler: ToolHandler }
 export interface RegisteredResource { resource: Resource; read: ResourceReader }
 export interface RegisteredTemplate { template: ResourceTemplate; matcher: UriTemplate; read: TemplateReader; complete: Record<string, Completer> }
 export interface RegisteredPrompt { prompt: Prompt; render: PromptRenderer; complete: Record<string, Completer> }
-
-export type ListKind = "tools" | "resources" | "prompts";
 
 export class McpServer {
   readonly info: ServerInfo;
@@ -135,7 +134,7 @@ export class McpServer {
   findPrompt(name: string): RegisteredPrompt | undefined { return this.#prompts.get(name); }
   get sessionCount(): number { return this.#sessions.size; }
 
-  #changed(kind: ListKind): this {
+  #changed(kind: ChangingList): this {
     for (const session of this.#sessions) session.listChanged(kind);
     return this;
   }

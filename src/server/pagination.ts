@@ -3,10 +3,10 @@
 // A cursor encodes which list and where the next page starts. Clients must treat it as opaque;
 // we still check every cursor we get back, because a client may send anything.
 
-import type { Params } from "../jsonrpc/params.js";
+import { invalidParams } from "../jsonrpc/params.js";
+import type { PaginatedRequestParams, PaginatedResult } from "../mcp/base.js";
+import { LIST_METHODS, type ListName } from "../mcp/methods.js";
 
-/** The four paginated lists, named by the key that holds them in their results. */
-export type ListName = "tools" | "resources" | "resourceTemplates" | "prompts";
 
 export const DEFAULT_PAGE_SIZE = 50;
 
@@ -14,20 +14,21 @@ export const DEFAULT_PAGE_SIZE = 50;
  * The result of a list method: one page of `items` under the list's own key (`tools`, ...) and,
  * unless it is the last page, the `nextCursor` that fetches the next one.
  */
-export function paginate<T>(list: ListName, items: readonly T[], params: Params, pageSize: number): { [key: string]: unknown } {
-  const cursor = params.optionalString("cursor");
-  const start = cursor === undefined ? 0 : readCursor(list, cursor, params);
+export function paginate<K extends ListName, T>(list: K, items: readonly T[], params: PaginatedRequestParams, pageSize: number): PaginatedResult & { [P in K]: T[] } {
+  const cursor = params.cursor;
+  const start = cursor === undefined ? 0 : readCursor(list, cursor);
   const end = start + pageSize;
-  const page = items.slice(start, end);
+  const result: PaginatedResult = { [list]: items.slice(start, end) };
   // Spec (server/utilities/pagination): a missing nextCursor means the end of the results.
-  return end < items.length ? { [list]: page, nextCursor: makeCursor(list, end) } : { [list]: page };
+  if (end < items.length) result.nextCursor = makeCursor(list, end);
+  return result as PaginatedResult & { [P in K]: T[] };
 }
 
 function makeCursor(list: ListName, offset: number): string {
   return Buffer.from(JSON.stringify([list, offset])).toString("base64url");
 }
 
-function readCursor(list: ListName, cursor: string, params: Params): number {
+function readCursor(list: ListName, cursor: string): number {
   let decoded: unknown;
   try {
     decoded = JSON.parse(Buffer.from(cursor, "base64url").toString("utf8"));
@@ -39,7 +40,7 @@ function readCursor(list: ListName, cursor: string, params: Params): number {
     Number.isSafeInteger(decoded[1]) && (decoded[1] as number) >= 0 &&
     makeCursor(list, decoded[1] as number) === cursor;
   // Spec (server/utilities/pagination): an invalid cursor SHOULD get -32602 Invalid params.
-  if (!valid) throw params.error("cursor", "is not a cursor this server issued for this list");
+  if (!valid) throw invalidParams(LIST_METHODS[list], "cursor", "is not a cursor this server issued for this list");
   // A list that shrank since the cursor was issued simply has no more items.
   return (decoded as [ListName, number])[1];
 }

@@ -1,9 +1,10 @@
 // One client's connection to a server definition: the lifecycle state machine, the negotiated
-// version and capabilities, and everything the server sends on its own (list changes, resource
-// updates, log messages, requests to the client).
-// Spec: https://modelcontextprotocol.io/specification/2025-11-25/basic/lifecycle
+// version and capabilities, everything the server sends on its own (list changes, resource
+// updates, log messages, requests to the client), and the context its handlers get.
+// Spec: https://modelcontextprotocol.io/specification/2025-11-25/basic/lifecycle, and for the
+// handlers' context basic/utilities/progress, client/sampling, client/elicitation, client/roots.
 
-import { Dispatcher } from "../jsonrpc/dispatcher.js";
+import { Dispatcher, notificationRows, requestRows, type RequestHandlers } from "../protocol/dispatch.js";
 import { ErrorCode, RpcError } from "../jsonrpc/messages.js";
 import { Connection, type RequestContext, type RequestOptions } from "../protocol/connection.js";
 import type { Transport } from "../protocol/transport.js";
@@ -11,16 +12,20 @@ import type { CreateMessageRequestParams, CreateMessageResult, ListRootsResult }
 import type { ElicitRequestParams, ElicitResult } from "../mcp/elicitation.js";
 import type { ClientCapabilities, Implementation, ServerCapabilities } from "../mcp/lifecycle.js";
 import type { LoggingLevel } from "../mcp/logging.js";
-import { LATEST_PROTOCOL_VERSION, supports, type ProtocolVersion } from "../mcp/versions.js";
-import { requireClientCapability } from "./client-requests.js";
-import type { ListKind, McpServer } from "./definition.js";
-import { completionRows } from "./features/completion.js";
-import { capabilityOfMethod, wirePolicy } from "../mcp/capabilities.js";
-import { lifecycleRows, declaredCapabilities } from "./features/lifecycle.js";
-import { LEVEL_RANK, loggingRows } from "./features/logging.js";
-import { promptRows } from "./features/prompts.js";
-import { resourceRows } from "./features/resources.js";
-import { toolRows } from "./features/tools.js";
+import type { ChangingList, ClientRequests, ServerRequestMethod, ServerRequests } from "../mcp/methods.js";
+import { readClientNotification, readClientRequestParams, readServerResult } from "../mcp/read.js";
+import { LATEST_PROTOCOL_VERSION, supports, wirePolicy, type ProtocolVersion } from "../mcp/versions.js";
+import { declaredCapabilities, refusedMethods, requireClientCapability } from "./capabilities.js";
+import type { McpServer } from "./definition.js";
+import { completionHandlers } from "./features/completion.js";
+import { lifecycleHandlers } from "./features/lifecycle.js";
+import { LEVEL_RANK, loggingHandlers } from "./features/logging.js";
+import { promptHandlers } from "./features/prompts.js";
+import { resourceHandlers } from "./features/resources.js";
+import { toolHandlers } from "./features/tools.js";
+
+/** The server's handlers for the client's requests, over the method table: params typed, results checked. */
+export type ClientRequestHandlers = RequestHandlers<ClientRequests, RequestContext>;
 
 /**
  * Where the handshake stands. Requests other than ping wait for `initialize`; the server itself
@@ -43,19 +48,43 @@ export interface ServerSessionOptions {
   maxInFlight?: number;
 }
 
+/**
+ * What a tool, resource or prompt handler can do while it runs: notice cancellation, report
+ * progress, log, and ask the client for things (sampling, elicitation, roots).
+ */
+export interface HandlerContext {
+  /** Aborted when the client cancels this request or the connection closes. */
+  readonly signal: AbortSignal;
+  readonly protocolVersion: ProtocolVersion;
+  readonly clientInfo: Implementation;
+  readonly clientCapabilities: ClientCapabilities;
+  /** Reports progress, if the client asked for it; `progress` must increase each time. */
+  progress(progress: number, total?: number, message?: string): Promise<void>;
+  /** Sends a log message to the client, if it is at or above the level the client set. */
+  log(level: LoggingLevel, data: unknown, logger?: string): Promise<void>;
+  /** Asks the client's model for a completion (sampling/createMessage). */
+  sample(params: CreateMessageRequestParams): Promise<CreateMessageResult>;
+  /** Asks the user for input through the client (elicitation/create). */
+  elicit(params: ElicitRequestParams): Promise<ElicitResult>;
+  /** Asks the client for its filesystem roots (roots/list). */
+  listRoots(): Promise<ListRootsResult>;
+}
+
 /** A settled promise, for the many log calls that send nothing. */
 const NOTHING: Promise<void> = Promise.resolve();
 
 export class ServerSession {
   readonly server: McpServer;
   readonly connection: Connection;
-  state: LifecycleState = "awaiting-initialize";
+  #state: LifecycleState = "awaiting-initialize";
   /** Until negotiation, the newest version's rules apply. */
-  protocolVersion: ProtocolVersion = LATEST_PROTOCOL_VERSION;
-  clientInfo: Implementation = { name: "unknown", version: "unknown" };
-  clientCapabilities: ClientCapabilities = {};
+  #protocolVersion: ProtocolVersion = LATEST_PROTOCOL_VERSION;
+  #clientInfo: Implementation = { name: "unknown", version: "unknown" };
+  #clientCapabilities: ClientCapabilities = {};
   /** What this session offers, fixed when initialize is answered. */
-  capabilities: ServerCapabilities = {};
+  #capabilities: ServerCapabilities = {};
+  /** The client requests refused for want of a declared capability, with their errors (server/capabilities.ts). */
+  #refused = new Map<string, RpcError>();
   /** Messages below this level are not sent; the client moves it with logging/setLevel. */
   logLevel: LoggingLevel = "info";
   /** URIs this client subscribed to with resources/subscribe. */
@@ -67,8 +96,15 @@ export class ServerSession {
   constructor(server: McpServer, transport: Transport, options: ServerSessionOptions = {}) {
     this.server = server;
     this.#onProblem = options.onProblem ?? (() => {});
+    const handlers: ClientRequestHandlers = {
+      ...lifecycleHandlers(this), ...toolHandlers(this), ...resourceHandlers(this),
+      ...promptHandlers(this), ...completionHandlers(this), ...loggingHandlers(this),
+    };
     const dispatcher = new Dispatcher(
-      [...lifecycleRows(this), ...toolRows(this), ...resourceRows(this), ...promptRows(this), ...completionRows(this), ...loggingRows(this)],
+      [
+        ...requestRows(readClientRequestParams, handlers),
+        ...notificationRows(readClientNotification, { "notifications/initialized": () => this.#confirmInitialized() }),
+      ],
       {
         gate: (method, kind) => this.#gate(method, kind),
         onInternalError: (method, error) => this.#onProblem(`${method}: handler failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`),
@@ -76,15 +112,39 @@ export class ServerSession {
     );
     this.connection = new Connection(transport, { dispatcher, onProblem: this.#onProblem, maxBatchItems: options.maxBatchItems, maxInFlight: options.maxInFlight });
     this.connection.onClose(() => {
-      this.state = "closed";
+      this.#state = "closed";
     });
     this.stateless = options.stateless !== undefined;
     if (options.stateless?.protocolVersion) {
-      this.protocolVersion = options.stateless.protocolVersion;
-      this.connection.setPolicy(wirePolicy(this.protocolVersion));
-      this.declare();
-      this.state = "operating";
+      this.#negotiated(options.stateless.protocolVersion);
+      this.#state = "operating";
     }
+  }
+
+  get state(): LifecycleState { return this.#state; }
+  get protocolVersion(): ProtocolVersion { return this.#protocolVersion; }
+  get clientInfo(): Implementation { return this.#clientInfo; }
+  get clientCapabilities(): ClientCapabilities { return this.#clientCapabilities; }
+  get capabilities(): ServerCapabilities { return this.#capabilities; }
+
+  /** initialize is being answered: the version and both sides' capabilities are fixed now. */
+  initialized(version: ProtocolVersion, clientInfo: Implementation, clientCapabilities: ClientCapabilities): void {
+    this.#clientInfo = clientInfo;
+    this.#clientCapabilities = clientCapabilities;
+    this.#negotiated(version);
+    this.#state = "awaiting-initialized";
+  }
+
+  /** notifications/initialized: the handshake is over (a stray one later changes nothing). */
+  #confirmInitialized(): void {
+    if (this.#state === "awaiting-initialized") this.#state = "operating";
+  }
+
+  #negotiated(version: ProtocolVersion): void {
+    this.#protocolVersion = version;
+    this.connection.setPolicy(wirePolicy(version));
+    this.#capabilities = declaredCapabilities(this.server, version, this.stateless);
+    this.#refused = refusedMethods(version, this.#capabilities);
   }
 
   start(): void {
@@ -99,14 +159,13 @@ export class ServerSession {
     return this.connection.close();
   }
 
-  /** Fixes the capabilities this session declares; called while answering initialize. */
-  declare(): ServerCapabilities {
-    this.capabilities = declaredCapabilities(this.server, this.protocolVersion, this.stateless);
-    return this.capabilities;
+  /** The context a handler of `request` gets; requests it makes of the client share its abort signal. */
+  handlerContext(request: RequestContext): HandlerContext {
+    return new SessionHandlerContext(this, request);
   }
 
   /** The definition changed: tell the client, if it asked to hear about it. */
-  listChanged(kind: ListKind): void {
+  listChanged(kind: ChangingList): void {
     // Spec (basic/lifecycle#initialization): nothing but pings and logs before initialized.
     if (this.state !== "operating") return;
     // Spec (server/tools#list-changed-notification): only when listChanged was declared.
@@ -133,22 +192,30 @@ export class ServerSession {
     return related ? related.notify("notifications/message", params) : this.connection.notify("notifications/message", params);
   }
 
-  async createMessage(params: CreateMessageRequestParams, options?: RequestOptions): Promise<CreateMessageResult> {
-    requireClientCapability(this, "sampling/createMessage", params as unknown as { [key: string]: unknown });
-    return (await this.connection.request("sampling/createMessage", params as unknown as { [key: string]: unknown }, options)) as unknown as CreateMessageResult;
+  /**
+   * Sends one of the server's requests to the client, once the client declared what it needs,
+   * and reads the result as its type claims (mcp/read.ts).
+   */
+  async request<M extends ServerRequestMethod>(method: M, params: ServerRequests[M]["params"], options?: RequestOptions): Promise<ServerRequests[M]["result"]> {
+    requireClientCapability(this, method, params);
+    return this.connection.request(method, params, options ?? {}, readServerResult[method]);
   }
 
-  async elicit(params: ElicitRequestParams, options?: RequestOptions): Promise<ElicitResult> {
-    const wire = { ...params } as { [key: string]: unknown };
-    requireClientCapability(this, "elicitation/create", wire);
+  createMessage(params: CreateMessageRequestParams, options?: RequestOptions): Promise<CreateMessageResult> {
+    return this.request("sampling/createMessage", params, options);
+  }
+
+  elicit(params: ElicitRequestParams, options?: RequestOptions): Promise<ElicitResult> {
     // `mode` came with URL mode in 2025-11-25; a 2025-06-18 client knows only the form it implies.
-    if (!supports(this.protocolVersion, "urlElicitation")) delete wire.mode;
-    return (await this.connection.request("elicitation/create", wire, options)) as unknown as ElicitResult;
+    if (params.mode === "form" && !supports(this.protocolVersion, "urlElicitation")) {
+      const { mode: _implied, ...form } = params;
+      return this.request("elicitation/create", form, options);
+    }
+    return this.request("elicitation/create", params, options);
   }
 
-  async listRoots(options?: RequestOptions): Promise<ListRootsResult> {
-    requireClientCapability(this, "roots/list", {});
-    return (await this.connection.request("roots/list", undefined, options)) as unknown as ListRootsResult;
+  listRoots(options?: RequestOptions): Promise<ListRootsResult> {
+    return this.request("roots/list", {}, options);
   }
 
   #gate(method: string, kind: "request" | "notification"): RpcError | undefined {
@@ -156,17 +223,50 @@ export class ServerSession {
     // notifications/initialized, checks the lifecycle state itself.
     if (kind === "notification") return undefined;
     if (method === "ping" || method === "initialize") return undefined;
-    if (this.state === "awaiting-initialize") {
+    if (this.#state === "awaiting-initialize") {
       return new RpcError(ErrorCode.InvalidRequest, `${method}: the session is not initialized: send initialize first`);
     }
-    if (this.state === "awaiting-initialized" && method !== "logging/setLevel") {
+    if (this.#state === "awaiting-initialized" && method !== "logging/setLevel") {
       return new RpcError(ErrorCode.InvalidRequest, `${method}: the session is not initialized: send notifications/initialized first`);
     }
-    const capability = capabilityOfMethod(method, this.protocolVersion);
-    // Spec (basic/lifecycle#operation): only negotiated capabilities may be used; -32601 otherwise.
-    if (capability && !capability.declared(this.capabilities)) {
-      return new RpcError(ErrorCode.MethodNotFound, `${method}: this server does not offer ${capability.name}`);
-    }
-    return undefined;
+    return this.#refused.get(method);
+  }
+}
+
+/** Methods on the prototype, not closures per request: a busy server makes many of these. */
+class SessionHandlerContext implements HandlerContext {
+  readonly protocolVersion: ProtocolVersion;
+  readonly #session: ServerSession;
+  readonly #request: RequestContext;
+
+  constructor(session: ServerSession, request: RequestContext) {
+    this.#session = session;
+    this.#request = request;
+    this.protocolVersion = session.protocolVersion;
+  }
+
+  /** A getter: an AbortSignal costs a little to make, and most handlers never look at it. */
+  get signal(): AbortSignal { return this.#request.signal; }
+  get clientInfo(): Implementation { return this.#session.clientInfo; }
+  get clientCapabilities(): ClientCapabilities { return this.#session.clientCapabilities; }
+
+  progress(progress: number, total?: number, message?: string): Promise<void> {
+    return this.#request.progress(progress, total, supports(this.protocolVersion, "progressMessage") ? message : undefined);
+  }
+
+  log(level: LoggingLevel, data: unknown, logger?: string): Promise<void> {
+    return this.#session.log(level, data, logger, this.#request);
+  }
+
+  sample(params: CreateMessageRequestParams): Promise<CreateMessageResult> {
+    return this.#session.createMessage(params, { signal: this.#request.signal, relatedRequestId: this.#request.id });
+  }
+
+  elicit(params: ElicitRequestParams): Promise<ElicitResult> {
+    return this.#session.elicit(params, { signal: this.#request.signal, relatedRequestId: this.#request.id });
+  }
+
+  listRoots(): Promise<ListRootsResult> {
+    return this.#session.listRoots({ signal: this.#request.signal, relatedRequestId: this.#request.id });
   }
 }

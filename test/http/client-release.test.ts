@@ -4,7 +4,7 @@
 // Spec: https://modelcontextprotocol.io/specification/2025-11-25/basic/transports#streamable-http
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { Dispatcher } from "../../src/jsonrpc/dispatcher.js";
+import { Dispatcher } from "../../src/protocol/dispatch.js";
 import { MalformedResponseError } from "../../src/jsonrpc/pending.js";
 import { Connection } from "../../src/protocol/connection.js";
 import { StreamableHttpClientTransport } from "../../src/http/client-transport.js";

@@ -3,7 +3,7 @@
 // requests are still answered; work in flight is bounded by pausing the transport's input.
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { Dispatcher } from "../../src/jsonrpc/dispatcher.js";
+import { Dispatcher } from "../../src/protocol/dispatch.js";
 import { ConnectionClosedError, MalformedResponseError } from "../../src/jsonrpc/pending.js";
 import { Connection, DEFAULT_MAX_IN_FLIGHT, type RequestContext } from "../../src/protocol/connection.js";
 import { RawPeer, settle, until } from "../helpers/raw-peer.js";

@@ -1,6 +1,6 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { Dispatcher } from "../../src/jsonrpc/dispatcher.js";
+import { Dispatcher } from "../../src/protocol/dispatch.js";
 import { DEFAULT_MAX_BATCH_ITEMS, RpcError } from "../../src/jsonrpc/messages.js";
 import { ConnectionClosedError, RequestAbortedError } from "../../src/jsonrpc/pending.js";
 import { Connection, type RequestContext } from "../../src/protocol/connection.js";

@@ -2,14 +2,14 @@
 // on its own, requests to the client and their capability checks, and version fitting.
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { Dispatcher, type Row } from "../../src/jsonrpc/dispatcher.js";
+import { Dispatcher, type Row } from "../../src/protocol/dispatch.js";
 import { RpcError } from "../../src/jsonrpc/messages.js";
 import type { Params } from "../../src/jsonrpc/params.js";
 import { Connection, type RequestContext } from "../../src/protocol/connection.js";
 import { createMemoryPair } from "../../src/protocol/transport.js";
-import { CapabilityError } from "../../src/server/client-requests.js";
+import { CapabilityError } from "../../src/server/capabilities.js";
 import { McpServer, text } from "../../src/server/definition.js";
-import type { HandlerContext } from "../../src/server/context.js";
+import type { HandlerContext } from "../../src/server/session.js";
 import { createDemoServer } from "../../src/demo/server-definition.js";
 import { RawPeer } from "../helpers/raw-peer.js";
 

@@ -7,7 +7,7 @@ import { spawn, type ChildProcessWithoutNullStreams } from "node:child_process";
 import { fileURLToPath } from "node:url";
 import { PassThrough } from "node:stream";
 import { StreamTransport } from "../../src/transports/stdio.js";
-import { Dispatcher } from "../../src/jsonrpc/dispatcher.js";
+import { Dispatcher } from "../../src/protocol/dispatch.js";
 import { Connection, type RequestContext } from "../../src/protocol/connection.js";
 
 const SERVER = fileURLToPath(new URL("../../dist/server.js", import.meta.url));

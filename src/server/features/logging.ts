@@ -2,27 +2,18 @@
 // Spec: https://modelcontextprotocol.io/specification/2025-11-25/server/utilities/logging
 // The messages themselves are sent by ServerSession.log.
 
-import type { Row } from "../../jsonrpc/dispatcher.js";
-import type { RequestContext } from "../../protocol/connection.js";
-import type { LoggingLevel } from "../../mcp/logging.js";
-import type { ServerSession } from "../session.js";
-
-/** The syslog severities (RFC 5424), least severe first: a threshold lets through its level and those after it. */
-export const LOGGING_LEVELS: readonly LoggingLevel[] = ["debug", "info", "notice", "warning", "error", "critical", "alert", "emergency"];
+import { LOGGING_LEVELS, type LoggingLevel } from "../../mcp/logging.js";
+import type { ClientRequestHandlers, ServerSession } from "../session.js";
 
 /** Each level's place in that order, for comparing two levels. */
 export const LEVEL_RANK = Object.fromEntries(LOGGING_LEVELS.map((level, rank) => [level, rank])) as Record<LoggingLevel, number>;
 
-export function loggingRows(session: ServerSession): Row<RequestContext>[] {
-  return [
-    {
-      method: "logging/setLevel",
-      kind: "request",
-      handle(params) {
-        // Spec (server/utilities/logging#error-handling): an invalid level SHOULD get -32602.
-        session.logLevel = params.choice("level", LOGGING_LEVELS);
-        return {};
-      },
+export function loggingHandlers(session: ServerSession): ClientRequestHandlers {
+  return {
+    "logging/setLevel"({ level }) {
+      // The level was checked by its reader (mcp/read.ts): an invalid one gets -32602 there.
+      session.logLevel = level;
+      return {};
     },
-  ];
+  };
 }

@@ -3,88 +3,64 @@
 // A read looks for a fixed resource first, then for the first template whose RFC 6570 pattern
 // matches the URI. A subscription is for a URI that a read would find, within the server's bounds.
 
-import type { Row } from "../../jsonrpc/dispatcher.js";
 import { ErrorCode, isObject, RpcError } from "../../jsonrpc/messages.js";
-import type { Params } from "../../jsonrpc/params.js";
-import type { RequestContext } from "../../protocol/connection.js";
-import type { ResourceContents } from "../../mcp/content.js";
+import { invalidParams } from "../../jsonrpc/params.js";
+import type { BlobResourceContents, ResourceContents, TextResourceContents } from "../../mcp/content.js";
 import { describedFor } from "../compat.js";
-import { handlerContext, type HandlerContext } from "../context.js";
 import { paginate } from "../pagination.js";
-import type { ServerSession } from "../session.js";
+import type { ClientRequestHandlers, HandlerContext, ServerSession } from "../session.js";
 import type { McpServer } from "../definition.js";
 
-export function resourceRows(session: ServerSession): Row<RequestContext>[] {
+export function resourceHandlers(session: ServerSession): ClientRequestHandlers {
   const server = session.server;
-  return [
-    {
-      method: "resources/list",
-      kind: "request",
-      handle(params) {
-        const all = server.resources().map(({ resource }) => describedFor({ ...resource }, session.protocolVersion));
-        return paginate("resources", all, params, server.pageSize);
-      },
+  return {
+    "resources/list"(params) {
+      const all = server.resources().map(({ resource }) => describedFor({ ...resource }, session.protocolVersion));
+      return paginate("resources", all, params, server.pageSize);
     },
-    {
-      method: "resources/templates/list",
-      kind: "request",
-      handle(params) {
-        const all = server.templates().map(({ template }) => describedFor({ ...template }, session.protocolVersion));
-        return paginate("resourceTemplates", all, params, server.pageSize);
-      },
+    "resources/templates/list"(params) {
+      const all = server.templates().map(({ template }) => describedFor({ ...template }, session.protocolVersion));
+      return paginate("resourceTemplates", all, params, server.pageSize);
     },
-    {
-      method: "resources/read",
-      kind: "request",
-      async handle(params, context) {
-        const uri = uriParam(server, params);
-        const contents = await read(server, params.method, uri, handlerContext(session, context));
-        return { contents: contents.map((item) => describedFor({ ...item }, session.protocolVersion)) };
-      },
+    async "resources/read"({ uri }, context) {
+      checkUri(server, "resources/read", uri);
+      const contents = await read(server, "resources/read", uri, session.handlerContext(context));
+      return { contents: contents.map((item) => describedFor({ ...item }, session.protocolVersion)) };
     },
-    {
-      method: "resources/subscribe",
-      kind: "request",
-      async handle(params, context) {
-        const uri = uriParam(server, params);
-        // Spec (server/resources#error-handling): a resource that does not exist is -32002, here
-        // as for resources/read. A template matches URIs of resources that may not exist, so only
-        // reading tells; what the read answers is what the subscription answers.
-        await read(server, params.method, uri, handlerContext(session, context)).catch((error: unknown) => {
-          throw error instanceof RpcError && error.code === ErrorCode.ResourceNotFound ? notFound(params.method, uri) : error;
-        });
-        const limit = server.maxSubscriptions;
-        if (!session.subscriptions.has(uri) && session.subscriptions.size >= limit) {
-          throw new RpcError(ErrorCode.InvalidParams, `resources/subscribe: this session already has ${limit} subscriptions, the most it may have: unsubscribe from one first`, { limit });
-        }
-        session.subscriptions.add(uri);
-        return {};
-      },
+    async "resources/subscribe"({ uri }, context) {
+      checkUri(server, "resources/subscribe", uri);
+      // Spec (server/resources#error-handling): a resource that does not exist is -32002, here
+      // as for resources/read. A template matches URIs of resources that may not exist, so only
+      // reading tells; what the read answers is what the subscription answers.
+      await read(server, "resources/subscribe", uri, session.handlerContext(context)).catch((error: unknown) => {
+        throw error instanceof RpcError && error.code === ErrorCode.ResourceNotFound ? notFound("resources/subscribe", uri) : error;
+      });
+      const limit = server.maxSubscriptions;
+      if (!session.subscriptions.has(uri) && session.subscriptions.size >= limit) {
+        throw new RpcError(ErrorCode.InvalidParams, `resources/subscribe: this session already has ${limit} subscriptions, the most it may have: unsubscribe from one first`, { limit });
+      }
+      session.subscriptions.add(uri);
+      return {};
     },
-    {
-      method: "resources/unsubscribe",
-      kind: "request",
-      handle(params) {
-        session.subscriptions.delete(uriParam(server, params));
-        return {};
-      },
+    "resources/unsubscribe"({ uri }) {
+      checkUri(server, "resources/unsubscribe", uri);
+      session.subscriptions.delete(uri);
+      return {};
     },
-  ];
+  };
 }
 
 /**
- * The request's uri, within the server's bound on its length. The spec sets none; ours keeps a
- * hostile URI from costing a template match, an echo in the not-found error, and a subscription.
+ * The server's bound on a request's uri. The spec sets none; ours keeps a hostile URI from
+ * costing a template match, an echo in the not-found error, and a subscription.
  */
-function uriParam(server: McpServer, params: Params): string {
-  const uri = params.string("uri");
+function checkUri(server: McpServer, method: string, uri: string): void {
   const limit = server.maxUriLength;
-  if (uri.length > limit) throw params.error("uri", `is ${uri.length} characters long, over the limit of ${limit}`, { limit });
-  return uri;
+  if (uri.length > limit) throw invalidParams(method, "uri", `is ${uri.length} characters long, over the limit of ${limit}`, { limit });
 }
 
 /** The contents at `uri`: a fixed resource first, then the first template that matches. */
-async function read(server: McpServer, method: string, uri: string, context: HandlerContext): Promise<ResourceContents[]> {
+async function read(server: McpServer, method: string, uri: string, context: HandlerContext): Promise<(TextResourceContents | BlobResourceContents)[]> {
   let contents: ResourceContents[] | undefined;
   const fixed = server.findResource(uri);
   if (fixed) contents = await fixed.read(uri, context);
@@ -98,8 +74,7 @@ async function read(server: McpServer, method: string, uri: string, context: Han
     }
   }
   if (!contents) throw notFound(method, uri);
-  for (const item of contents) checkContents(uri, item);
-  return contents;
+  return contents.map((item) => checkContents(uri, item));
 }
 
 /** Spec (server/resources#error-handling): an unknown resource SHOULD get -32002 with the uri in data. */
@@ -108,8 +83,10 @@ function notFound(method: string, uri: string): RpcError {
 }
 
 /** Spec (server/resources#resource-contents): each item has a uri and either text or a base64 blob. */
-function checkContents(uri: string, item: ResourceContents): void {
-  const ok = isObject(item) && typeof item.uri === "string" &&
-    (typeof (item as { text?: unknown }).text === "string") !== (typeof (item as { blob?: unknown }).blob === "string");
-  if (!ok) throw new Error(`resource ${uri} returned contents without a uri and exactly one of text or blob`);
+function checkContents(uri: string, item: ResourceContents & { text?: unknown; blob?: unknown }): TextResourceContents | BlobResourceContents {
+  if (isObject(item) && typeof item.uri === "string") {
+    if (typeof item.text === "string" && item.blob === undefined) return { ...item, text: item.text };
+    if (typeof item.blob === "string" && item.text === undefined) return { ...item, blob: item.blob };
+  }
+  throw new Error(`resource ${uri} returned contents without a uri and exactly one of text or blob`);
 }

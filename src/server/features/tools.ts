@@ -3,66 +3,54 @@
 // Spec: https://modelcontextprotocol.io/specification/2025-11-25/server/tools
 // Tool failures are results with isError: true; protocol errors are for calls that cannot start.
 
-import type { Row } from "../../jsonrpc/dispatcher.js";
 import { ErrorCode, isObject, RpcError } from "../../jsonrpc/messages.js";
-import type { RequestContext } from "../../protocol/connection.js";
+import { invalidParams } from "../../jsonrpc/params.js";
 import type { CallToolResult } from "../../mcp/tools.js";
-import { supports, type ProtocolVersion } from "../../mcp/versions.js";
+import { supports } from "../../mcp/versions.js";
 import { validate, type JsonSchema, type SchemaIssue } from "../../schema/json-schema.js";
-import { contentFor, describedFor, TOOL_FIELDS } from "../compat.js";
-import { handlerContext } from "../context.js";
+import { callToolResultFor, describedFor, TOOL_FIELDS } from "../compat.js";
 import { paginate } from "../pagination.js";
-import type { ServerSession } from "../session.js";
+import type { ClientRequestHandlers, ServerSession } from "../session.js";
 
-export function toolRows(session: ServerSession): Row<RequestContext>[] {
-  return [
-    {
-      method: "tools/list",
-      kind: "request",
-      handle(params) {
-        const version = session.protocolVersion;
-        const all = session.server.tools().map(({ tool }) => describedFor({ ...tool }, version, TOOL_FIELDS));
-        return paginate("tools", all, params, session.server.pageSize);
-      },
+export function toolHandlers(session: ServerSession): ClientRequestHandlers {
+  return {
+    "tools/list"(params) {
+      const version = session.protocolVersion;
+      const all = session.server.tools().map(({ tool }) => describedFor({ ...tool }, version, TOOL_FIELDS));
+      return paginate("tools", all, params, session.server.pageSize);
     },
-    {
-      method: "tools/call",
-      kind: "request",
-      async handle(params, context) {
-        const version = session.protocolVersion;
-        const name = params.string("name");
-        const args = params.optionalRecord("arguments") ?? {};
-        const registered = session.server.findTool(name);
-        // Spec (server/tools#error-handling): an unknown tool is a protocol error, -32602.
-        if (!registered) throw params.error("name", `names no tool of this server: ${JSON.stringify(name)}`, { name });
-        const { tool, handler } = registered;
+    async "tools/call"({ name, arguments: args = {} }, context) {
+      const version = session.protocolVersion;
+      const registered = session.server.findTool(name);
+      // Spec (server/tools#error-handling): an unknown tool is a protocol error, -32602.
+      if (!registered) throw invalidParams("tools/call", "name", `names no tool of this server: ${JSON.stringify(name)}`, { name });
+      const { tool, handler } = registered;
 
-        const issues = validate(tool.inputSchema, args);
-        if (issues.length > 0) {
-          const message = `tools/call ${name}: invalid arguments: ${describeIssues(issues)}`;
-          // Spec (server/tools#error-handling, 2025-11-25): input validation errors are tool
-          // execution errors, returned with isError so the model can correct itself. Earlier
-          // versions list invalid arguments among the protocol errors.
-          if (!supports(version, "inputErrorsAsToolResults")) throw new RpcError(ErrorCode.InvalidParams, message, { issues });
-          return errorResult(message);
-        }
+      const issues = validate(tool.inputSchema, args);
+      if (issues.length > 0) {
+        const message = `tools/call ${name}: invalid arguments: ${describeIssues(issues)}`;
+        // Spec (server/tools#error-handling, 2025-11-25): input validation errors are tool
+        // execution errors, returned with isError so the model can correct itself. Earlier
+        // versions list invalid arguments among the protocol errors.
+        if (!supports(version, "inputErrorsAsToolResults")) throw new RpcError(ErrorCode.InvalidParams, message, { issues });
+        return errorResult(message);
+      }
 
-        let result: CallToolResult;
-        try {
-          result = await handler(args, handlerContext(session, context));
-        } catch (error) {
-          if (error instanceof RpcError) throw error;
-          // Spec (server/tools#error-handling): failures inside the tool are reported in the result.
-          return errorResult(`tools/call ${name}: ${error instanceof Error ? error.message : String(error)}`);
-        }
-        if (!isObject(result) || !Array.isArray(result.content)) {
-          throw new Error(`tool "${name}" returned no content array`);
-        }
-        if (tool.outputSchema && !result.isError) checkStructuredContent(name, tool.outputSchema, result);
-        return resultFor(result, version) as unknown as { [key: string]: unknown };
-      },
+      let result: CallToolResult;
+      try {
+        result = await handler(args, session.handlerContext(context));
+      } catch (error) {
+        if (error instanceof RpcError) throw error;
+        // Spec (server/tools#error-handling): failures inside the tool are reported in the result.
+        return errorResult(`tools/call ${name}: ${error instanceof Error ? error.message : String(error)}`);
+      }
+      if (!isObject(result) || !Array.isArray(result.content)) {
+        throw new Error(`tool "${name}" returned no content array`);
+      }
+      if (tool.outputSchema && !result.isError) checkStructuredContent(name, tool.outputSchema, result);
+      return callToolResultFor(result, version);
     },
-  ];
+  };
 }
 
 /**
@@ -75,18 +63,6 @@ function checkStructuredContent(name: string, schema: CallToolResult["structured
   if (result.structuredContent === undefined) throw new Error(`tool "${name}" has an outputSchema but returned no structuredContent`);
   const issues = validate(schema as JsonSchema, JSON.parse(JSON.stringify(result.structuredContent)));
   if (issues.length > 0) throw new Error(`tool "${name}" returned structuredContent that does not match its outputSchema: ${describeIssues(issues)}`);
-}
-
-/** The result as the client's version can carry it. */
-function resultFor(result: CallToolResult, version: ProtocolVersion): CallToolResult {
-  const out: CallToolResult = { ...result, content: result.content.map((block) => contentFor(block, version)) };
-  if (result.structuredContent !== undefined) {
-    // Spec (server/tools#structured-content): a tool returning structured content SHOULD also
-    // return it as serialized JSON in a text block, for clients that do not read structuredContent.
-    if (out.content.length === 0) out.content = [{ type: "text", text: JSON.stringify(result.structuredContent) }];
-    if (!supports(version, "structuredContent")) delete out.structuredContent;
-  }
-  return out;
 }
 
 function errorResult(message: string): CallToolResult {

@@ -1,6 +1,6 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { Dispatcher } from "../../src/jsonrpc/dispatcher.js";
+import { Dispatcher } from "../../src/protocol/dispatch.js";
 import { RpcError } from "../../src/jsonrpc/messages.js";
 import { Params } from "../../src/jsonrpc/params.js";
 

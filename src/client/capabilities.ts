@@ -1,0 +1,27 @@
+// The client's capability rules, all of them: what it declares (exactly what its handlers can
+// answer), and which request it refuses to send because the server did not declare what it needs.
+// Spec: https://modelcontextprotocol.io/specification/2025-11-25/basic/lifecycle#capability-negotiation
+
+import type { ClientCapabilities, ServerCapabilities } from "../mcp/lifecycle.js";
+import { capabilityOfMethod } from "../mcp/methods.js";
+import type { ProtocolVersion } from "../mcp/versions.js";
+import { ServerCapabilityError } from "./errors.js";
+import type { ClientHandlers } from "./handlers.js";
+
+/** The capabilities that follow from the handlers: nothing is declared that cannot be answered. */
+export function declaredClientCapabilities(handlers: ClientHandlers): ClientCapabilities {
+  const capabilities: ClientCapabilities = {};
+  if (handlers.roots) capabilities.roots = { listChanged: true };
+  if (handlers.sampling) capabilities.sampling = handlers.samplingTools ? { tools: {} } : {};
+  // Spec (client/elicitation#capabilities): an empty object means form mode only, which every
+  // version with elicitation reads the same way; the mode keys are needed only for URL mode.
+  if (handlers.elicitation?.url) capabilities.elicitation = handlers.elicitation.form ? { form: {}, url: {} } : { url: {} };
+  else if (handlers.elicitation?.form) capabilities.elicitation = {};
+  return capabilities;
+}
+
+/** The local refusal of a request the server did not declare the capability for, if it is one. */
+export function undeclaredByServer(method: string, version: ProtocolVersion, server: ServerCapabilities): ServerCapabilityError | undefined {
+  const need = capabilityOfMethod(method, version);
+  return need && !need.declared(server) ? new ServerCapabilityError(method, need.name) : undefined;
+}

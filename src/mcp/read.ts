@@ -1,0 +1,265 @@
+// Where untrusted JSON becomes a typed MCP value: one reader per method of the table in
+// methods.ts, for the params a receiver gets and for the result a requester gets. The only file
+// allowed to say `as` from JSON to an MCP type: each reader first checks what the type claims.
+// Spec: https://modelcontextprotocol.io/specification/2025-11-25/schema (the types) and
+// https://www.jsonrpc.org/specification#error_object (-32602, naming the method and the field).
+//
+// How deep: every field the type declares at the top level, with its JSON type (required ones
+// must be there); nested objects as deep as mcp-wire's own code reads them (clientInfo, ref,
+// argument, list items' names, content blocks' `type`, ...). Deeper shapes (a tool's inputSchema,
+// a sampling message's content) belong to the application that reads them. A reader returns the
+// same object it was given, checked: unknown fields are kept, since params and results are open-ended.
+
+import type { NotificationReaders, ParamsReaders, ResultReaders } from "../protocol/dispatch.js";
+import { Params } from "../jsonrpc/params.js";
+import { LOGGING_LEVELS } from "./logging.js";
+import type { ClientNotifications, ClientRequests, ServerNotifications, ServerRequests } from "./methods.js";
+
+/**
+ * The readers of `readers` as functions of a raw result, made once per method rather than per
+ * call: a client may make many calls a second. Errors name the method's result ("tools/call result").
+ */
+export function resultReaders<T extends { [method: string]: { params: object; result: { [key: string]: unknown } } }>(
+  readers: ResultReaders<T>,
+): { [M in keyof T]: (result: { [key: string]: unknown }) => T[M]["result"] } {
+  const made: { [method: string]: (result: { [key: string]: unknown }) => unknown } = {};
+  for (const method of Object.keys(readers)) {
+    const read = readers[method]!;
+    const label = `${method} result`;
+    made[method] = (result) => read(new Params(label, result));
+  }
+  return made as { [M in keyof T]: (result: { [key: string]: unknown }) => T[M]["result"] };
+}
+
+/** The one cast: `p` has been checked for every field the type declares, as deep as we read it. */
+function checked<T>(p: Params): T {
+  return p.value as T;
+}
+
+/** Reads `_meta`, which any params or result may carry, as an object. */
+function meta(p: Params): Params {
+  p.optionalObject("_meta");
+  return p;
+}
+
+function nothing<T>(p: Params): T {
+  return checked<T>(meta(p));
+}
+
+function paginated<T>(p: Params): T {
+  p.optionalString("cursor");
+  return checked<T>(meta(p));
+}
+
+/** A list result: its items' array, each item an object with these string fields, and nextCursor. */
+function page<T>(key: string, names: string[]): (p: Params) => T {
+  return (p) => {
+    p.objectsWith(key, names);
+    p.optionalString("nextCursor");
+    return checked<T>(meta(p));
+  };
+}
+
+function implementation(p: Params): void {
+  p.string("name");
+  p.string("version");
+}
+
+/** Content blocks are switched on `type`, so each must have one. */
+const TYPE = ["type"];
+
+function uri<T>(p: Params): T {
+  p.string("uri");
+  return checked<T>(meta(p));
+}
+
+/** The params of the requests a client sends, as a server reads them. */
+export const readClientRequestParams: ParamsReaders<ClientRequests> = {
+  ping: nothing,
+  initialize(p) {
+    p.string("protocolVersion");
+    p.object("capabilities");
+    implementation(p.object("clientInfo"));
+    return checked(meta(p));
+  },
+  "completion/complete"(p) {
+    const ref = p.object("ref");
+    if (ref.choice("type", ["ref/prompt", "ref/resource"]) === "ref/prompt") ref.string("name");
+    else ref.string("uri");
+    const argument = p.object("argument");
+    argument.string("name");
+    argument.string("value");
+    p.optionalObject("context")?.optionalStringRecord("arguments");
+    return checked(meta(p));
+  },
+  "logging/setLevel"(p) {
+    // Spec (server/utilities/logging#error-handling): an invalid level SHOULD get -32602.
+    p.choice("level", LOGGING_LEVELS);
+    return checked(meta(p));
+  },
+  "prompts/list": paginated,
+  "prompts/get"(p) {
+    p.string("name");
+    p.optionalStringRecord("arguments");
+    return checked(meta(p));
+  },
+  "resources/list": paginated,
+  "resources/templates/list": paginated,
+  "resources/read": uri,
+  "resources/subscribe": uri,
+  "resources/unsubscribe": uri,
+  "tools/list": paginated,
+  "tools/call"(p) {
+    p.string("name");
+    p.optionalRecord("arguments");
+    return checked(meta(p));
+  },
+};
+
+/** The results of the requests a client sends, as the client reads them. */
+export const readClientRequestResult: ResultReaders<ClientRequests> = {
+  ping: nothing,
+  initialize(p) {
+    p.string("protocolVersion");
+    p.object("capabilities");
+    implementation(p.object("serverInfo"));
+    p.optionalString("instructions");
+    return checked(meta(p));
+  },
+  "completion/complete"(p) {
+    const completion = p.object("completion");
+    const values = completion.array("values");
+    values.forEach((value, i) => {
+      if (typeof value !== "string") throw completion.error(`values[${i}]`, "must be a string");
+    });
+    completion.optionalNumber("total");
+    completion.optionalBoolean("hasMore");
+    return checked(meta(p));
+  },
+  "logging/setLevel": nothing,
+  "prompts/list": page("prompts", ["name"]),
+  "prompts/get"(p) {
+    p.optionalString("description");
+    for (const message of p.objects("messages")) {
+      message.string("role");
+      message.object("content").string("type");
+    }
+    return checked(meta(p));
+  },
+  "resources/list": page("resources", ["uri", "name"]),
+  "resources/templates/list": page("resourceTemplates", ["uriTemplate", "name"]),
+  "resources/read"(p) {
+    p.objectsWith("contents", ["uri"]);
+    return checked(meta(p));
+  },
+  "resources/subscribe": nothing,
+  "resources/unsubscribe": nothing,
+  "tools/list": page("tools", ["name"]),
+  "tools/call"(p) {
+    p.objectsWith("content", TYPE);
+    p.optionalRecord("structuredContent");
+    p.optionalBoolean("isError");
+    return checked(meta(p));
+  },
+};
+
+/** The same, as functions of the raw result, for Connection.request. */
+export const readClientResult = resultReaders(readClientRequestResult);
+
+/** The params of the requests a server sends, as a client reads them. */
+export const readServerRequestParams: ParamsReaders<ServerRequests> = {
+  ping: nothing,
+  "sampling/createMessage"(p) {
+    p.array("messages");
+    p.number("maxTokens");
+    p.optionalObject("modelPreferences");
+    p.optionalString("systemPrompt");
+    p.optionalChoice("includeContext", ["none", "thisServer", "allServers"]);
+    p.optionalNumber("temperature");
+    p.optionalArray("stopSequences");
+    p.optionalRecord("metadata");
+    p.optionalArray("tools");
+    p.optionalObject("toolChoice");
+    return checked(meta(p));
+  },
+  "roots/list": nothing,
+  "elicitation/create"(p) {
+    // Spec (client/elicitation): a request without `mode` is form mode. An unknown mode is left
+    // for the client's handler to refuse, naming the mode.
+    const mode = p.optionalString("mode") ?? "form";
+    p.string("message");
+    if (mode === "form") p.object("requestedSchema");
+    if (mode === "url") {
+      p.string("url");
+      p.string("elicitationId");
+    }
+    return checked(meta(p));
+  },
+};
+
+/** The results of the requests a server sends, as the server reads them. */
+export const readServerRequestResult: ResultReaders<ServerRequests> = {
+  ping: nothing,
+  "sampling/createMessage"(p) {
+    p.choice("role", ["user", "assistant"]);
+    if (!Array.isArray(p.value.content)) p.object("content").string("type");
+    else p.objectsWith("content", TYPE);
+    p.string("model");
+    p.optionalString("stopReason");
+    return checked(meta(p));
+  },
+  "roots/list"(p) {
+    p.objectsWith("roots", ["uri"]);
+    return checked(meta(p));
+  },
+  "elicitation/create"(p) {
+    p.choice("action", ["accept", "decline", "cancel"]);
+    p.optionalRecord("content");
+    return checked(meta(p));
+  },
+};
+
+/** The same, as functions of the raw result, for Connection.request. */
+export const readServerResult = resultReaders(readServerRequestResult);
+
+function cancelled<T>(p: Params): T {
+  if (p.value.requestId !== undefined) p.id("requestId");
+  p.optionalString("reason");
+  return checked(meta(p));
+}
+
+function progress<T>(p: Params): T {
+  p.id("progressToken");
+  p.number("progress");
+  p.optionalNumber("total");
+  p.optionalString("message");
+  return checked(meta(p));
+}
+
+/** The params of the notifications a client sends, as a server reads them. */
+export const readClientNotification: NotificationReaders<ClientNotifications> = {
+  "notifications/cancelled": cancelled,
+  "notifications/progress": progress,
+  "notifications/initialized": nothing,
+  "notifications/roots/list_changed": nothing,
+};
+
+/** The params of the notifications a server sends, as a client reads them. */
+export const readServerNotification: NotificationReaders<ServerNotifications> = {
+  "notifications/cancelled": cancelled,
+  "notifications/progress": progress,
+  "notifications/message"(p) {
+    p.choice("level", LOGGING_LEVELS);
+    p.optionalString("logger");
+    p.present("data");
+    return checked(meta(p));
+  },
+  "notifications/resources/updated": uri,
+  "notifications/resources/list_changed": nothing,
+  "notifications/tools/list_changed": nothing,
+  "notifications/prompts/list_changed": nothing,
+  "notifications/elicitation/complete"(p) {
+    p.string("elicitationId");
+    return checked(meta(p));
+  },
+};

@@ -1,0 +1,267 @@
+// Dispatching what the peer sends: the method table (one row per method), and the peer's requests
+// in flight. One stop answers each request exactly once: it looks up the method, applies the
+// role's gate, reads the params (mcp/read.ts, through the role's typed rows), runs the handler,
+// turns any throw into one error response, and delivers it unless the peer cancelled the request.
+// Spec: https://www.jsonrpc.org/specification#error_object, https://modelcontextprotocol.io/specification/2025-11-25/basic#responses,
+// basic/utilities/cancellation and basic/utilities/progress. Which methods exist and when they may
+// be called is the role's business (server or client): it writes handlers over a method table
+// (mcp/methods.ts), and requestRows/notificationRows turn them into rows.
+
+import { ErrorCode, isObject, RpcError, type JSONRPCNotification, type JSONRPCRequest, type JSONRPCResponse, type RequestId } from "../jsonrpc/messages.js";
+import { Params } from "../jsonrpc/params.js";
+import type { Connection, RequestOptions } from "./connection.js";
+
+/** A row for a request: its handler returns the `result` object, or throws. */
+export interface RequestRow<C> {
+  method: string;
+  kind: "request";
+  handle(params: Params, context: C): Promise<{ [key: string]: unknown }> | { [key: string]: unknown };
+}
+
+/** A row for a notification: it returns nothing, and nothing is ever sent back. */
+export interface NotificationRow {
+  method: string;
+  kind: "notification";
+  handle(params: Params): void | Promise<void>;
+}
+
+export type Row<C> = RequestRow<C> | NotificationRow;
+
+type Json = { [key: string]: unknown };
+
+/** A method table: each request method's params and result types (see mcp/methods.ts). */
+export type RequestTable = { [method: string]: { params: object; result: Json } };
+
+/** Handlers keyed by method: each gets the table's params type and must return its result type. */
+export type RequestHandlers<T extends RequestTable, C> = {
+  [M in keyof T]?: (params: T[M]["params"], context: C) => T[M]["result"] | Promise<T[M]["result"]>;
+};
+export type NotificationHandlers<T> = { [M in keyof T]?: (params: T[M]) => void | Promise<void> };
+
+/** One reader per request method, for its params (as the receiver reads them); throws -32602. */
+export type ParamsReaders<T extends RequestTable> = { [M in keyof T]: (params: Params) => T[M]["params"] };
+/** One reader per request method, for its result (as the requester reads it). */
+export type ResultReaders<T extends RequestTable> = { [M in keyof T]: (result: Params) => T[M]["result"] };
+/** One reader per notification method, for its params. */
+export type NotificationReaders<T> = { [M in keyof T]: (params: Params) => T[M] };
+
+/** The rows for typed request handlers: each reads its params with the method's reader first. */
+export function requestRows<T extends RequestTable, C>(read: ParamsReaders<T>, handlers: RequestHandlers<T, C>): RequestRow<C>[] {
+  return (Object.keys(handlers) as (keyof T & string)[]).map((method) => requestRow(method, read[method], handlers[method]!));
+}
+
+function requestRow<P, R extends Json, C>(method: string, read: (params: Params) => P, handle: (params: P, context: C) => R | Promise<R>): RequestRow<C> {
+  return { method, kind: "request", handle: (params, context) => handle(read(params), context) };
+}
+
+/** The rows for typed notification handlers, likewise. */
+export function notificationRows<T>(read: NotificationReaders<T>, handlers: NotificationHandlers<T>): NotificationRow[] {
+  return (Object.keys(handlers) as (keyof T & string)[]).map((method) => notificationRow(method, read[method], handlers[method]!));
+}
+
+function notificationRow<P>(method: string, read: (params: Params) => P, handle: (params: P) => void | Promise<void>): NotificationRow {
+  return { method, kind: "notification", handle: (params) => handle(read(params)) };
+}
+
+export interface DispatcherOptions {
+  /**
+   * Decides, before the handler runs, whether the method may be called now; returns the error if
+   * not. For a notification a refusal only means it is dropped: notifications are never answered.
+   */
+  gate?: (method: string, kind: "request" | "notification") => RpcError | undefined;
+  /** Hears about failures that the peer only sees as a generic internal error. */
+  onInternalError?: (method: string, error: unknown) => void;
+}
+
+export class Dispatcher<C> {
+  #rows = new Map<string, Row<C>>();
+  readonly #options: DispatcherOptions;
+
+  constructor(rows: Row<C>[], options: DispatcherOptions = {}) {
+    for (const row of rows) {
+      if (this.#rows.has(row.method)) throw new Error(`dispatcher: two rows for method "${row.method}"`);
+      this.#rows.set(row.method, row);
+    }
+    this.#options = options;
+  }
+
+  /** Runs a request's handler and always produces its one response. Never throws. */
+  async handleRequest(request: JSONRPCRequest, context: C): Promise<JSONRPCResponse> {
+    try {
+      return { jsonrpc: "2.0", id: request.id, result: await this.#run(request, context) };
+    } catch (error) {
+      return { jsonrpc: "2.0", id: request.id, error: this.#toRpcError(request.method, error).toErrorObject() };
+    }
+  }
+
+  /** Refusals and results take the same path through the event loop, so answers keep their order. */
+  async #run(request: JSONRPCRequest, context: C): Promise<{ [key: string]: unknown }> {
+    const row = this.#rows.get(request.method);
+    // Spec (basic#responses): an unknown method is answered with -32601.
+    if (!row || row.kind !== "request") throw new RpcError(ErrorCode.MethodNotFound, `method not found: ${request.method}`);
+    const refusal = this.#options.gate?.(request.method, "request");
+    if (refusal) throw refusal;
+    return row.handle(new Params(request.method, request.params), context);
+  }
+
+  /**
+   * Runs a notification's handler. Unknown notifications are ignored; a handler that fails is
+   * reported locally (onInternalError) and otherwise ignored. Spec (basic#notifications): the receiver MUST NOT send a response.
+   */
+  async handleNotification(notification: JSONRPCNotification): Promise<void> {
+    const row = this.#rows.get(notification.method);
+    if (!row || row.kind !== "notification") return;
+    try {
+      if (this.#options.gate?.(notification.method, "notification")) return;
+      await row.handle(new Params(notification.method, notification.params));
+    } catch (error) {
+      this.#options.onInternalError?.(notification.method, error);
+    }
+  }
+
+  #toRpcError(method: string, error: unknown): RpcError {
+    if (error instanceof RpcError) return error;
+    // Anything else is a bug or a failure inside the handler: the peer learns that it failed, but
+    // not the stack or the message, which may hold paths or secrets.
+    this.#options.onInternalError?.(method, error);
+    return new RpcError(ErrorCode.InternalError, `${method}: internal error`);
+  }
+}
+
+/** What a request handler gets besides its params. */
+export interface RequestContext {
+  readonly id: RequestId;
+  readonly method: string;
+  /** Aborted when the peer cancels the request or the connection closes. */
+  readonly signal: AbortSignal;
+  /** True when the request arrived inside a JSON-RPC batch. */
+  readonly inBatch: boolean;
+  /** The requester's `_meta`, if any. */
+  readonly meta: { [key: string]: unknown } | undefined;
+  /** The token the requester asked progress to be reported under, if any. */
+  readonly progressToken: string | number | undefined;
+  /**
+   * Reports progress on this request. Does nothing when the requester asked for none or the
+   * request is already answered; throws if `progress` does not increase.
+   */
+  progress(progress: number, total?: number, message?: string): Promise<void>;
+  /** Sends a notification to the peer (for example a log message) that belongs to this request. */
+  notify(method: string, params?: { [key: string]: unknown }): Promise<void>;
+  /** Sends a request to the peer on behalf of this one (sampling, elicitation, roots). */
+  request(method: string, params?: { [key: string]: unknown }, options?: RequestOptions): Promise<{ [key: string]: unknown }>;
+}
+
+/**
+ * One request in progress: its state, and the context its handler gets. (One object for both,
+ * with methods on the prototype: a server may have thousands of these a second.)
+ */
+class PeerRequest implements RequestContext {
+  readonly id: RequestId;
+  readonly method: string;
+  readonly inBatch: boolean;
+  readonly meta: { [key: string]: unknown } | undefined;
+  readonly progressToken: string | number | undefined;
+  /** Set once the peer cancelled (or the connection closed): the response is then dropped. */
+  cancelled = false;
+  /** Set once the response exists: progress must stop. */
+  finished = false;
+  #reason: Error | undefined;
+  /** Made only when the handler asks for its signal: most requests finish without one. */
+  #controller: AbortController | undefined;
+  #lastProgress = -Infinity;
+  readonly #connection: Connection;
+
+  constructor(request: JSONRPCRequest, inBatch: boolean, connection: Connection) {
+    this.id = request.id;
+    this.method = request.method;
+    this.inBatch = inBatch;
+    this.meta = isObject(request.params?._meta) ? request.params._meta : undefined;
+    const token = this.meta?.progressToken;
+    this.progressToken = typeof token === "string" || Number.isSafeInteger(token) ? (token as string | number) : undefined;
+    this.#connection = connection;
+  }
+
+  get signal(): AbortSignal {
+    this.#controller ??= new AbortController();
+    if (this.#reason && !this.#controller.signal.aborted) this.#controller.abort(this.#reason);
+    return this.#controller.signal;
+  }
+
+  stop(reason: Error): void {
+    this.cancelled = true;
+    this.#reason = reason;
+    this.#controller?.abort(reason);
+  }
+
+  async progress(progress: number, total?: number, message?: string): Promise<void> {
+    // Spec (basic/utilities/progress): notifications MUST stop once the operation is complete.
+    if (this.progressToken === undefined || this.finished || this.cancelled) return;
+    // Spec (basic/utilities/progress): the progress value MUST increase with each notification.
+    if (!(progress > this.#lastProgress)) {
+      throw new Error(`${this.method}: progress must increase (got ${progress} after ${this.#lastProgress})`);
+    }
+    this.#lastProgress = progress;
+    const params: { [key: string]: unknown } = { progressToken: this.progressToken, progress };
+    if (total !== undefined) params.total = total;
+    if (message !== undefined) params.message = message;
+    await this.#connection.notify("notifications/progress", params, { relatedRequestId: this.id });
+  }
+
+  notify(method: string, params?: { [key: string]: unknown }): Promise<void> {
+    return this.#connection.notify(method, params, { relatedRequestId: this.id });
+  }
+
+  request(method: string, params?: { [key: string]: unknown }, options?: RequestOptions): Promise<{ [key: string]: unknown }> {
+    return this.#connection.request(method, params, { ...options, relatedRequestId: this.id });
+  }
+}
+
+/** The peer's requests we are still working on, by id: each gets exactly one response, or none if cancelled. */
+export class PeerRequests {
+  readonly #connection: Connection;
+  /** By id: a Map keeps 1 and "1" apart, as JSON-RPC does. */
+  readonly #inFlight = new Map<RequestId, PeerRequest>();
+
+  constructor(connection: Connection) {
+    this.#connection = connection;
+  }
+
+  /** Runs one request to its one response (returned inside a batch, sent otherwise). */
+  async handle(request: JSONRPCRequest, inBatch: boolean, dispatcher: Dispatcher<RequestContext>): Promise<JSONRPCResponse | undefined> {
+    const key = request.id;
+    if (this.#inFlight.has(key)) {
+      // Spec (basic#requests): a sender MUST NOT reuse an id within a session.
+      const error = new RpcError(ErrorCode.InvalidRequest, `invalid request: id ${JSON.stringify(request.id)} is already in use by a request in progress`);
+      return this.#deliver({ jsonrpc: "2.0", id: request.id, error: error.toErrorObject() }, inBatch);
+    }
+    const peer = new PeerRequest(request, inBatch, this.#connection);
+    this.#inFlight.set(key, peer);
+    const response = await dispatcher.handleRequest(request, peer);
+    peer.finished = true;
+    this.#inFlight.delete(key);
+    // Spec (basic/utilities/cancellation): the receiver of a cancellation SHOULD NOT send a response.
+    if (peer.cancelled) {
+      this.#connection.unanswered(key);
+      return undefined;
+    }
+    return this.#deliver(response, inBatch);
+  }
+
+  /** The peer cancelled one of its requests. */
+  cancel(id: RequestId, reason: unknown): void {
+    const request = this.#inFlight.get(id);
+    // Spec (basic/utilities/cancellation): initialize MUST NOT be cancelled; unknown ids are ignored.
+    if (!request || request.method === "initialize") return;
+    request.stop(new Error(typeof reason === "string" ? `cancelled by the peer: ${reason}` : "cancelled by the peer"));
+  }
+
+  /** The connection closed: every running handler is told to stop. */
+  abortAll(): void {
+    for (const request of this.#inFlight.values()) request.stop(new Error("connection closed"));
+  }
+
+  #deliver(response: JSONRPCResponse, inBatch: boolean): Promise<JSONRPCResponse | undefined> | JSONRPCResponse {
+    if (inBatch) return response;
+    return this.#connection.send(response).then(() => undefined);
+  }
+}

@@ -1,0 +1,102 @@
+// The server's capability rules, all of them: what it declares, which client request it refuses
+// with -32601 for want of a declared capability, and what the client must have declared before the
+// server asks it something (a missing one is a local error: nothing is sent).
+// Spec: https://modelcontextprotocol.io/specification/2025-11-25/basic/lifecycle#capability-negotiation,
+// client/sampling, client/elicitation and client/roots.
+
+import { ErrorCode, RpcError } from "../jsonrpc/messages.js";
+import type { ServerCapabilities } from "../mcp/lifecycle.js";
+import { capabilityOfMethod, SERVER_CAPABILITY_NEEDED, type ServerRequestMethod } from "../mcp/methods.js";
+import { supports, type ProtocolVersion } from "../mcp/versions.js";
+import type { McpServer } from "./definition.js";
+import type { ServerSession } from "./session.js";
+
+/**
+ * What this server offers a client of `version`: each primitive the definition has, with
+ * listChanged (the definition may change at run time), plus logging and, where the version has
+ * the flag, completions. A `stateless` session has no channel to send anything on its own, so it
+ * offers neither list_changed notifications nor resource subscriptions: it could not deliver them.
+ */
+export function declaredCapabilities(server: McpServer, version: ProtocolVersion, stateless = false): ServerCapabilities {
+  const capabilities: ServerCapabilities = { logging: {} };
+  const hasPrompts = server.prompts().length > 0;
+  const hasResources = server.resources().length > 0 || server.templates().length > 0;
+  if (hasPrompts || hasResources) {
+    // 2024-11-05 has completion/complete but no capability flag for it.
+    if (supports(version, "completionsCapability")) capabilities.completions = {};
+  }
+  const changes = stateless ? {} : { listChanged: true };
+  if (hasPrompts) capabilities.prompts = { ...changes };
+  if (hasResources) capabilities.resources = stateless ? {} : { subscribe: true, listChanged: true };
+  if (server.tools().length > 0) capabilities.tools = { ...changes };
+  return capabilities;
+}
+
+/**
+ * The client requests a session declaring `declared` at `version` refuses, each with its -32601
+ * error, worked out once when the version is negotiated rather than per request.
+ */
+export function refusedMethods(version: ProtocolVersion, declared: ServerCapabilities): Map<string, RpcError> {
+  const refused = new Map<string, RpcError>();
+  for (const method of Object.keys(SERVER_CAPABILITY_NEEDED)) {
+    const capability = capabilityOfMethod(method, version);
+    // Spec (basic/lifecycle#operation): only negotiated capabilities may be used; -32601 otherwise.
+    if (capability && !capability.declared(declared)) {
+      refused.set(method, new RpcError(ErrorCode.MethodNotFound, `${method}: this server does not offer ${capability.name}`));
+    }
+  }
+  return refused;
+}
+
+/** The server tried a request its client cannot take. Local: never sent on the wire. */
+export class CapabilityError extends Error {
+  constructor(method: string, why: string) {
+    super(`${method}: ${why}`);
+    this.name = "CapabilityError";
+  }
+}
+
+/** Throws CapabilityError unless the client declared what `method` (with these params) needs. */
+export function requireClientCapability(session: ServerSession, method: ServerRequestMethod, params: object): void {
+  const client = session.clientCapabilities;
+  if (session.stateless) {
+    throw new CapabilityError(method, "a stateless HTTP server has no channel back to the client; run it with sessions to send requests to the client");
+  }
+  // Spec (basic/lifecycle#initialization): no requests but ping before notifications/initialized.
+  if (session.state !== "operating") {
+    throw new CapabilityError(method, `the client has not finished initializing (state: ${session.state})`);
+  }
+  switch (method) {
+    case "sampling/createMessage":
+      // Spec (client/sampling#capabilities): sampling needs the client's `sampling` capability.
+      if (!client.sampling) throw new CapabilityError(method, "the client did not declare the sampling capability");
+      // Spec (client/sampling#tools-in-sampling): tools and toolChoice only with `sampling.tools`.
+      if ((field(params, "tools") !== undefined || field(params, "toolChoice") !== undefined) && !(client.sampling.tools && supports(session.protocolVersion, "samplingTools"))) {
+        throw new CapabilityError(method, "the client did not declare sampling.tools, so tools and toolChoice cannot be sent");
+      }
+      return;
+    case "elicitation/create": {
+      if (!client.elicitation || !supports(session.protocolVersion, "elicitation")) {
+        throw new CapabilityError(method, "the client did not declare the elicitation capability");
+      }
+      // Spec (client/elicitation#capabilities): an empty elicitation object means form mode only.
+      const mode = field(params, "mode") ?? "form";
+      const modes = Object.keys(client.elicitation).length === 0 ? ["form"] : Object.keys(client.elicitation);
+      if (mode === "url" && !supports(session.protocolVersion, "urlElicitation")) {
+        throw new CapabilityError(method, `protocol ${session.protocolVersion} has no URL-mode elicitation`);
+      }
+      // Spec (client/elicitation): servers MUST NOT send a mode the client did not declare.
+      if (!modes.includes(String(mode))) throw new CapabilityError(method, `the client did not declare ${String(mode)}-mode elicitation`);
+      return;
+    }
+    case "roots/list":
+      if (!client.roots) throw new CapabilityError(method, "the client did not declare the roots capability");
+      return;
+    default:
+      return;
+  }
+}
+
+function field(params: object, name: string): unknown {
+  return name in params ? (params as { [key: string]: unknown })[name] : undefined;
+}

@@ -1,0 +1,156 @@
+// The method table (src/mcp/methods.ts) as a contract. The `@ts-expect-error` lines are checked by
+// `npm run typecheck` (part of `npm test`): each must fail to compile, or the check fails. The
+// runtime tests check the readers (src/mcp/read.ts): what is not what the type claims gets -32602
+// naming the method and the field, on both sides and for params and results alike.
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { Dispatcher, notificationRows, requestRows, type RequestHandlers, type Row } from "../../src/protocol/dispatch.js";
+import { ErrorCode, RpcError } from "../../src/jsonrpc/messages.js";
+import { Connection, type RequestContext } from "../../src/protocol/connection.js";
+import { createMemoryPair } from "../../src/protocol/transport.js";
+import type { ClientRequests, ServerNotifications } from "../../src/mcp/methods.js";
+import { readClientRequestParams, readServerNotification } from "../../src/mcp/read.js";
+import { McpClient } from "../../src/client/client.js";
+import { McpServer, text } from "../../src/server/definition.js";
+
+type ServerHandlers = RequestHandlers<ClientRequests, RequestContext>;
+
+// Compile-time: each of these is wrong, and the compiler must say so.
+export const wrongResult: ServerHandlers = {
+  // @ts-expect-error a tools/call result's content is an array of blocks, not a string
+  "tools/call": () => ({ content: "text" }),
+};
+export const misspelledParam: ServerHandlers = {
+  // @ts-expect-error CallToolRequestParams has `name`, not `nmae`
+  "tools/call": (params) => ({ content: [text(params.nmae)] }),
+};
+export async function wrongClientParams(client: McpClient): Promise<void> {
+  // @ts-expect-error tools/call takes `name`, not `tool`
+  await client.request("tools/call", { tool: "add" });
+}
+export const unknownMethod: ServerHandlers = {
+  // @ts-expect-error no such method in the table
+  "tools/run": () => ({}),
+};
+// And what is right compiles: a handler typed by the table, and a typed call.
+export const rightHandlers: ServerHandlers = {
+  "tools/call": ({ name, arguments: args }) => ({ content: [text(`${name}(${JSON.stringify(args ?? {})})`)] }),
+};
+export async function rightCall(client: McpClient): Promise<string> {
+  const result = await client.request("tools/call", { name: "add", arguments: { a: 1 } });
+  return result.content[0]?.type ?? "none";
+}
+
+/** A dispatcher made of typed rows, on one end of a memory pair; the other end is a bare connection. */
+function pair(rows: Row<RequestContext>[]): Connection {
+  const [near, far] = createMemoryPair();
+  new Connection(far, { dispatcher: new Dispatcher(rows) }).start();
+  const connection = new Connection(near, { dispatcher: new Dispatcher([]) });
+  connection.start();
+  return connection;
+}
+
+const cases: { name: string; method: string; params: object; message: RegExp }[] = [
+  { name: "a name that is not a string", method: "tools/call", params: { name: 5 }, message: /^tools\/call: "name" must be a string, got integer$/ },
+  { name: "a missing name", method: "tools/call", params: {}, message: /^tools\/call: "name" is required$/ },
+  { name: "arguments that are not an object", method: "tools/call", params: { name: "x", arguments: [1] }, message: /^tools\/call: "arguments" must be an object, got array$/ },
+  { name: "a clientInfo without a version", method: "initialize", params: { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "c" } }, message: /^initialize: "clientInfo.version" is required$/ },
+  { name: "a completion ref of an unknown type", method: "completion/complete", params: { ref: { type: "ref/other" }, argument: { name: "a", value: "" } }, message: /^completion\/complete: "ref.type" must be one of ref\/prompt, ref\/resource/ },
+  { name: "a cursor that is not a string", method: "tools/list", params: { cursor: 1 }, message: /^tools\/list: "cursor" must be a string, got integer$/ },
+  { name: "a _meta that is not an object", method: "tools/list", params: { _meta: "x" }, message: /^tools\/list: "_meta" must be an object/ },
+];
+
+for (const c of cases) {
+  test(`typed contract: ${c.name} gets -32602 naming the field, and the handler never runs`, async () => {
+    let ran = false;
+    const handlers: ServerHandlers = {
+      "tools/call": () => ((ran = true), { content: [] }),
+      "tools/list": () => ((ran = true), { tools: [] }),
+      initialize: () => { throw new Error("not reached"); },
+      "completion/complete": () => ((ran = true), { completion: { values: [] } }),
+    };
+    const connection = pair(requestRows(readClientRequestParams, handlers));
+    const error = await connection.request(c.method, c.params).then(() => undefined, (e: unknown) => e);
+    assert.ok(error instanceof RpcError);
+    assert.equal(error.code, ErrorCode.InvalidParams);
+    assert.match(error.message, c.message);
+    assert.equal(ran, false);
+    await connection.close();
+  });
+}
+
+test("typed contract: the handler gets the very params object, unknown fields kept", async () => {
+  let seen: unknown;
+  const connection = pair(requestRows(readClientRequestParams, {
+    "tools/call": (params) => ((seen = params), { content: [] }),
+  } satisfies ServerHandlers));
+  await connection.request("tools/call", { name: "x", extra: { kept: true } });
+  assert.deepEqual(seen, { name: "x", extra: { kept: true } });
+  await connection.close();
+});
+
+test("typed contract: a notification whose params are not what the type claims is dropped and reported", async () => {
+  const heard: unknown[] = [];
+  const failures: string[] = [];
+  const [near, far] = createMemoryPair();
+  const handlers = { "notifications/message": (params) => void heard.push(params.level) } satisfies Partial<{ [M in keyof ServerNotifications]: (params: ServerNotifications[M]) => void }>;
+  new Connection(far, {
+    dispatcher: new Dispatcher(notificationRows(readServerNotification, handlers), { onInternalError: (method, error) => failures.push(`${method}: ${(error as Error).message}`) }),
+  }).start();
+  const connection = new Connection(near, { dispatcher: new Dispatcher([]) });
+  connection.start();
+  await connection.notify("notifications/message", { level: "loud", data: 1 });
+  await connection.notify("notifications/message", { level: "info" });
+  await connection.notify("notifications/message", { level: "info", data: "ok" });
+  await connection.request("ping").catch(() => {}); // a round trip: the notifications before it are handled
+  assert.deepEqual(heard, ["info"]);
+  assert.equal(failures.length, 2);
+  assert.match(failures[0]!, /^notifications\/message: notifications\/message: "level" must be one of debug, /);
+  assert.match(failures[1]!, /"data" is required$/);
+  await connection.close();
+});
+
+/** A client connected to a fake server whose tools/call answers `result` as it is. */
+async function clientOfServerAnswering(result: object): Promise<{ client: McpClient; close: () => Promise<void> }> {
+  const [clientEnd, serverEnd] = createMemoryPair();
+  const server = new Connection(serverEnd, {
+    dispatcher: new Dispatcher([
+      { method: "initialize", kind: "request", handle: () => ({ protocolVersion: "2025-11-25", capabilities: { tools: {} }, serverInfo: { name: "fake", version: "1" } }) },
+      { method: "notifications/initialized", kind: "notification", handle: () => {} },
+      { method: "tools/call", kind: "request", handle: () => ({ ...result }) },
+    ]),
+  });
+  server.start();
+  const client = new McpClient({ name: "test", version: "1" });
+  await client.connect(clientEnd);
+  return { client, close: () => client.close() };
+}
+
+test("typed contract: a tools/call result without a content array is refused with -32602 naming the field", async () => {
+  const { client, close } = await clientOfServerAnswering({ content: "text" });
+  await assert.rejects(client.callTool("x"), (error: unknown) =>
+    error instanceof RpcError && error.code === ErrorCode.InvalidParams && error.message === 'tools/call result: "content" must be an array, got string');
+  await close();
+});
+
+test("typed contract: a content block without a type is refused, naming its place", async () => {
+  const { client, close } = await clientOfServerAnswering({ content: [{ type: "text", text: "a" }, { text: "b" }] });
+  await assert.rejects(client.callTool("x"), /^RpcError: tools\/call result: "content\[1\].type" is required$|tools\/call result: "content\[1\]\.type" is required/);
+  await close();
+});
+
+test("typed contract: a result keeps the fields its type does not know", async () => {
+  const { client, close } = await clientOfServerAnswering({ content: [], isError: false, vendorField: 7 });
+  assert.deepEqual(await client.callTool("x"), { content: [], isError: false, vendorField: 7 });
+  await close();
+});
+
+test("typed contract: a server without serverInfo fails the handshake, naming the field", async () => {
+  const [clientEnd, serverEnd] = createMemoryPair();
+  new Connection(serverEnd, {
+    dispatcher: new Dispatcher([{ method: "initialize", kind: "request", handle: () => ({ protocolVersion: "2025-11-25", capabilities: {} }) }]),
+  }).start();
+  const client = new McpClient({ name: "test", version: "1" });
+  await assert.rejects(client.connect(clientEnd), /initialize result: "serverInfo" is required/);
+  assert.equal(client.isConnected, false);
+});
