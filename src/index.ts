@@ -1,49 +1,75 @@
 // mcp-wire: a hand-written Model Context Protocol implementation, written to be read.
 // Spec: https://modelcontextprotocol.io/specification/2025-11-25
+// The public API: what this file exports (package.json's "exports" offers it as "mcp-wire").
 //
-// Reading order, from the wire up (imports point down this list; the one exception: the client
-// role's manager and restart helper spawn servers with transports/stdio-client.ts):
+// Reading order, from the wire up: every file of src/, once. README.md lists the same order, and
+// its tour follows one tools/call through the files marked *, bytes to bytes. A test keeps the
+// three in step with the files.
 //   1. JSON-RPC, no MCP in it
-//      jsonrpc/messages.ts    wire shapes, error codes, the codec that classifies one JSON text
-//      jsonrpc/framing.ts     newline-delimited framing: bytes to lines and back
-//      jsonrpc/sniff.ts       what the edges of an unreadable message show (its id, request or response)
-//      jsonrpc/pending.ts     the correlator: requests we sent, timeouts, late responses
-//      jsonrpc/params.ts      reading params with -32602 errors that name the field
+//    * jsonrpc/messages.ts        wire shapes, error codes, the codec that classifies one JSON text
+//    * jsonrpc/framing.ts         newline-delimited framing: bytes to lines and back
+//      jsonrpc/sniff.ts           what the edges of an unreadable message show (its id, request or response)
+//      jsonrpc/pending.ts         the correlator: requests we sent, timeouts, late responses
+//    * jsonrpc/params.ts          reading untrusted params, with -32602 errors that name the field
 //   2. The MCP base protocol
-//      protocol/transport.ts  what a transport is; an in-memory pair
-//      protocol/connection.ts a symmetric connection: requests both ways, batches
-//      protocol/bad-input.ts  answering what is not a valid message (and never a response)
-//      protocol/inbox.ts      arrival order, and the bound on work in flight
-//      protocol/dispatch.ts   the method table's rows, and the peer's requests in flight:
-//                             the gate, the handler, cancellation, progress, one answer each
-//   3. MCP schema: the types of every message (mcp/*.ts) and the versions (mcp/versions.ts)
-//      mcp/methods.ts         the method table: each method's params and result types, per direction
-//      mcp/read.ts            where untrusted JSON becomes those types, checked (-32602 naming the field)
-//   4. The server role
-//      server/definition.ts   what a server offers; server/session.ts one client's session
-//                             and the context its handlers get
-//      server/capabilities.ts what the server declares, refuses, and needs of the client
-//      server/features/*.ts   lifecycle, tools, resources, prompts, completion, logging
-//      server/compat.ts       fitting results to older protocol versions
-//      schema/*.ts            the JSON Schema validator and RFC 6570 URI templates it relies on
+//      protocol/transport.ts      what a transport is; an in-memory pair
+//    * protocol/connection.ts     a symmetric connection: requests both ways, cancellation, progress, batches
+//    * protocol/inbox.ts          arrival order, and the bound on work in flight
+//    * protocol/dispatch.ts       the method table's rows, and the peer's requests in flight: one answer each
+//      protocol/bad-input.ts      answering what is not a valid message (and never a response)
+//      protocol/trace.ts          watching the wire
+//   3. The MCP schema: every message's types, each field explained once with its spec section
+//      mcp/base.ts                _meta, progress tokens, cursors, names, icons, annotations
+//      mcp/content.ts             content blocks and resource contents
+//      mcp/lifecycle.ts           initialize: implementations and capabilities
+//      mcp/tools.ts, mcp/resources.ts, mcp/prompts.ts, mcp/completion.ts, mcp/logging.ts
+//      mcp/utilities.ts           ping, cancellation, progress
+//      mcp/client-features.ts     roots and sampling; mcp/elicitation.ts elicitation (and -32042)
+//      mcp/tasks.ts               tasks (experimental; types only: mcp-wire offers none)
+//      mcp/versions.ts            the versions, and which feature each one has
+//      mcp/methods.ts             the method table: each method's params and result, per direction
+//    * mcp/read.ts                where untrusted JSON becomes those types, checked, once
+//   4. The server role (schema/ is the JSON Schema validator and the RFC 6570 URI templates it
+//      relies on: optional reading)
+//      server/definition.ts       what a server offers; one definition serves many sessions
+//    * server/session.ts          one client's session: the lifecycle, the gate, the handlers' context
+//      server/capabilities.ts     what the server declares, refuses, and needs of the client
+//      server/features/lifecycle.ts, server/features/tools.ts (*), server/features/resources.ts,
+//      server/features/prompts.ts, server/features/completion.ts, server/features/logging.ts
+//      server/pagination.ts       pages behind opaque cursors
+//    * server/compat.ts           fitting results to older protocol versions
+//      schema/json-schema.ts, schema/json-schema-check.ts, schema/json-schema-assertions.ts,
+//      schema/json-schema-values.ts, schema/json-schema-formats.ts, schema/json-pointer.ts,
+//      schema/uri-template.ts, schema/uri-template-syntax.ts, schema/uri-template-match.ts
 //   5. The client role
-//      client/client.ts       McpClient: the handshake, one method per server feature
-//      client/handlers.ts     answering the server's requests (roots, sampling, elicitation)
-//      client/capabilities.ts what the client declares, and what it refuses to send
-//      client/session-setup.ts what to set up again in a session the transport renewed
-//      client/lists.ts        following cursors; client/restart.ts restarting a crashed server
-//      client/manager.ts      many servers, one tool table for a model (tool-names.ts, llm-tools.ts)
-//   6. Transports: transports/stdio.ts (framing on streams), stdio-server.ts (serve on our own
-//      stdin/stdout), stdio-client.ts (spawn a server), protocol/trace.ts (watch the wire)
-//      http/: Streamable HTTP and legacy HTTP+SSE. Server: streamable-server.ts (the handler) and
-//      streamable-options.ts (its bounds), post-body.ts (judging a POST body), session-table.ts
-//      (sessions and their slots), session-transport.ts and streams.ts (which message goes on
-//      which stream), sse.ts, event-store.ts (the replay store), security.ts, legacy-sse.ts,
-//      server.ts (both, one front door), node.ts and connections.ts (node:http and its limits).
-//      Client: client-transport.ts, client-session.ts (the session and its renewal),
-//      client-reconnect.ts (following and resuming streams), client-messages.ts, sse-parser.ts,
-//      client-fetch.ts, legacy-client.ts (fallback).
-//   7. Programs: server.ts (the demo server), walkthrough.ts (npm start), cli.ts (mcp-wire)
+//      client/client.ts           McpClient: the handshake, one method per server feature
+//      client/capabilities.ts     what the client declares, and what it refuses to send
+//      client/handlers.ts         answering the server's requests (roots, sampling, elicitation)
+//      client/lists.ts            following cursors, and the cache list changes clear
+//      client/session-setup.ts    what to set up again in a session the transport renewed
+//      client/errors.ts           the client's local failures
+//      client/restart.ts          restarting a crashed stdio server
+//      client/manager.ts          many servers, one tool table for a model (client/tool-names.ts,
+//                                 client/llm-tools.ts)
+//   6. Transports
+//    * transports/stdio.ts        newline-delimited JSON on a pair of byte streams, with backpressure
+//      transports/stdio-server.ts serving on our own stdin/stdout; transports/stdout-guard.ts
+//      transports/stdio-client.ts spawning a server (transports/windows-command.ts)
+//      Streamable HTTP and legacy HTTP+SSE, server side: http/server.ts (one front door),
+//      http/streamable-server.ts, http/streamable-options.ts, http/post-body.ts,
+//      http/session-table.ts, http/session-transport.ts, http/streams.ts, http/sse.ts,
+//      http/event-store.ts, http/responses.ts, http/security.ts, http/legacy-sse.ts, http/node.ts
+//      (node:http), http/connections.ts (its limits)
+//      client side: http/client.ts (the one to use), http/client-transport.ts,
+//      http/client-session.ts, http/client-reconnect.ts, http/client-messages.ts,
+//      http/sse-parser.ts, http/client-fetch.ts, http/legacy-client.ts
+//   7. Programs
+//    * demo/server-definition.ts  the demo server's tools, resources and prompts
+//      demo/two-way-tools.ts      its tools that ask the client (elicitation, sampling) or change the list
+//      demo/notes.ts              PROTOCOL_NOTES.md as a resource
+//      demo/main.ts               `node dist/server.js`: flags, then stdio or HTTP
+//      walkthrough.ts             `npm start` (walkthrough-notes.ts: a note per message)
+//      cli.ts                     `mcp-wire` (cli/arguments.ts, cli/commands.ts, cli/failures.ts, cli/trace.ts)
 //   Every bound against a hostile peer is listed in PROTOCOL_NOTES.md, "Limits".
 
 export * from "./jsonrpc/messages.js";

@@ -58,12 +58,7 @@ export class Inbox {
       const job = this.#jobs[this.#head]!;
       const weight = this.#weights[this.#head]!;
       this.#jobs[this.#head++] = undefined;
-      // A long burst is read from the front: drop the consumed part now and then, not per job.
-      if (this.#head > 1024 && this.#head * 2 > this.#jobs.length) {
-        this.#jobs.splice(0, this.#head);
-        this.#weights.splice(0, this.#head);
-        this.#head = 0;
-      }
+      if (this.#head > 1024 && this.#head * 2 > this.#jobs.length) this.#compact();
       await new Promise<void>((resolve) => {
         // Whichever comes first wakes the pump: the job settles, or the loop turns.
         this.#wake = resolve;
@@ -85,6 +80,13 @@ export class Inbox {
     this.#weights.length = 0;
     this.#head = 0;
     this.#pumping = false;
+  }
+
+  /** A long burst is read from the front: the consumed part is dropped now and then, not per job. */
+  #compact(): void {
+    this.#jobs.splice(0, this.#head);
+    this.#weights.splice(0, this.#head);
+    this.#head = 0;
   }
 
   #finished(weight: number): void {

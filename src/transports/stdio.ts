@@ -49,7 +49,7 @@ export class StreamTransport implements Transport {
 
   start(handlers: TransportHandlers): void {
     this.#handlers = handlers;
-    this.#input.on("data", (chunk: Buffer | string) => this.#receive(typeof chunk === "string" ? Buffer.from(chunk) : chunk));
+    this.#input.on("data", (chunk: Buffer | string) => this.#deliver(this.#decoder.push(typeof chunk === "string" ? Buffer.from(chunk) : chunk)));
     this.#input.on("end", () => {
       this.#deliver(this.#decoder.end());
       this.#endPending = true;
@@ -63,21 +63,26 @@ export class StreamTransport implements Transport {
   async send(message: JSONRPCMessage | JSONRPCMessage[]): Promise<void> {
     if (this.#closed) throw new Error("stdio: transport is closed");
     const output = this.#output;
-    // Corked until the end of this tick, answers produced together leave in one write (writev)
-    // instead of one system call each; the text and its line end are never copied into one string.
-    if (!this.#corked) {
-      this.#corked = true;
-      output.cork();
-      process.nextTick(() => {
-        this.#corked = false;
-        output.uncork();
-      });
-    }
+    if (!this.#corked) this.#corkUntilEndOfTick();
+    // The text and its line end are written as two buffers, never copied into one string.
     output.write(encodeMessage(message));
     const accepted = output.write(LINE_END);
     // Writes are queued in order by the stream; waiting for "drain" keeps memory bounded when the
     // peer reads slower than we write. Every send waiting at once shares one wait.
     if (!accepted) await (this.#drained ??= this.#waitForDrain());
+  }
+
+  /**
+   * Holds writes until the end of this tick, so that answers produced together leave in one
+   * write (writev) instead of one system call each.
+   */
+  #corkUntilEndOfTick(): void {
+    this.#corked = true;
+    this.#output.cork();
+    process.nextTick(() => {
+      this.#corked = false;
+      this.#output.uncork();
+    });
   }
 
   pauseInput(): void {
@@ -109,10 +114,6 @@ export class StreamTransport implements Transport {
     this.#input.pause();
     this.#input.removeAllListeners("data");
     this.#handlers?.close();
-  }
-
-  #receive(chunk: Buffer): void {
-    this.#deliver(this.#decoder.push(chunk));
   }
 
   #hold(reason: "output" | "connection", on: boolean): void {
