@@ -2,7 +2,7 @@
 // (elicitation is in elicitation.ts).
 // Spec: https://modelcontextprotocol.io/specification/2025-11-25/client/roots
 // https://modelcontextprotocol.io/specification/2025-11-25/client/sampling
-// Leaves out the `task` param of sampling (2025-11-25 tasks; mcp-wire has none).
+// Leaves out the `task` param of sampling (2025-11-25 tasks, shown in tasks.ts; mcp-wire offers none).
 
 import type { Meta, RequestParams, Result, Role } from "./base.js";
 import type { AudioContent, ContentBlock, ImageContent, TextContent } from "./content.js";

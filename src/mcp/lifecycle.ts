@@ -1,6 +1,7 @@
 // The `initialize` handshake: who each side is, what it can do, and which protocol version they
 // will speak. Spec: https://modelcontextprotocol.io/specification/2025-11-25/basic/lifecycle
-// Leaves out the `tasks` capabilities (experimental in 2025-11-25; mcp-wire does not implement tasks).
+// Leaves out the `tasks` capabilities (experimental in 2025-11-25): their shapes are in tasks.ts,
+// and mcp-wire declares neither, since it offers no tasks.
 // `notifications/initialized` has no params of its own, only `NotificationParams`.
 
 import type { BaseMetadata, Icons, RequestParams, Result } from "./base.js";
@@ -55,8 +56,8 @@ export interface ClientCapabilities {
 
 /**
  * What a server offers the client, with the same presence rules as `ClientCapabilities`.
- * The spec's 2025-11-25 `tasks` key (experimental task-augmented requests) is left out on purpose:
- * mcp-wire does not implement tasks.
+ * The spec's 2025-11-25 `tasks` key (experimental task-augmented requests; its shape is
+ * `ServerTasksCapability` in tasks.ts) is left out on purpose: mcp-wire offers no tasks.
  */
 export interface ServerCapabilities {
   /** Non-standard features, keyed by a name the peers agree on. */

@@ -1,7 +1,7 @@
 // Tools: functions a server exposes for the model to call, with `tools/list` and `tools/call`.
 // Spec: https://modelcontextprotocol.io/specification/2025-11-25/server/tools
-// Leaves out `Tool.execution` and the `task` param of `tools/call` (2025-11-25 tasks, experimental;
-// mcp-wire does not implement tasks).
+// Leaves out `Tool.execution` and the `task` param of `tools/call` (2025-11-25 tasks, experimental:
+// shown in tasks.ts as `ToolExecution` and `TaskMetadata`; mcp-wire offers no tasks).
 
 import type { BaseMetadata, Icons, Meta, PaginatedResult, RequestParams, Result } from "./base.js";
 import type { ContentBlock } from "./content.js";

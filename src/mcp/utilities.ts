@@ -2,7 +2,7 @@
 // Spec: https://modelcontextprotocol.io/specification/2025-11-25/basic/utilities/ping
 // https://modelcontextprotocol.io/specification/2025-11-25/basic/utilities/cancellation
 // https://modelcontextprotocol.io/specification/2025-11-25/basic/utilities/progress
-// Task cancellation (`tasks/cancel`, 2025-11-25, experimental) is not covered: mcp-wire has no tasks.
+// Task cancellation (`tasks/cancel`, 2025-11-25, experimental) is shown in tasks.ts: mcp-wire offers no tasks.
 
 import type { NotificationParams, ProgressToken, RequestParams } from "./base.js";
 
