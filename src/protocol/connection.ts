@@ -224,10 +224,15 @@ export class Connection {
     switch (incoming.kind) {
       case "request":
         return this.#peerRequests.handle(incoming.message, inBatch, this.#dispatcher);
-      case "notification":
-        this.#receiveNotification(incoming.message.method, incoming.message.params ?? {});
-        await this.#dispatcher.handleNotification(incoming.message);
+      case "notification": {
+        // Cancellation and progress are read here, for every role, and only here: they name
+        // requests only the connection knows (ProtocolNotificationMethod in mcp/methods.ts).
+        const { method, params = {} } = incoming.message;
+        if (method === "notifications/cancelled") this.#cancelled(params);
+        else if (method === "notifications/progress") this.#progressed(params);
+        else await this.#dispatcher.handleNotification(incoming.message);
         return undefined;
+      }
       case "response":
         if (!this.#pending.settle(incoming.message)) {
           this.#onProblem(`dropped a response for id ${JSON.stringify(incoming.message.id)}: no request is waiting for it`);
@@ -240,23 +245,29 @@ export class Connection {
     }
   }
 
-  /** Cancellation and progress are handled here, for every role; other notifications go to the table. */
-  #receiveNotification(method: string, params: { [key: string]: unknown }): void {
-    if (method === "notifications/cancelled") {
-      // Spec (basic/utilities/cancellation): unknown or malformed cancellations SHOULD be ignored.
-      const id = params.requestId;
-      if (typeof id === "string" || typeof id === "number") this.#peerRequests.cancel(id, params.reason);
-    } else if (method === "notifications/progress") {
-      const token = params.progressToken;
-      if (typeof token !== "string" && typeof token !== "number") return;
-      const handler = this.#progressHandlers.get(token);
-      if (!handler || typeof params.progress !== "number") return;
-      this.#pending.touch(token);
-      const report: { progress: number; total?: number; message?: string } = { progress: params.progress };
-      if (typeof params.total === "number") report.total = params.total;
-      if (typeof params.message === "string") report.message = params.message;
-      handler(report);
-    }
+  /*
+   * The two readers below check each field as they use it, and ignore a notification that does not
+   * fit without a report: a report per bad notification would let a peer flood the log.
+   */
+
+  /** The peer gave up on one of its requests. */
+  #cancelled(params: { [key: string]: unknown }): void {
+    // Spec (basic/utilities/cancellation): unknown or malformed cancellations SHOULD be ignored.
+    const id = params.requestId;
+    if (typeof id === "string" || typeof id === "number") this.#peerRequests.cancel(id, params.reason);
+  }
+
+  /** The peer reports progress on one of our requests (a bad `total` or `message` is left out). */
+  #progressed(params: { [key: string]: unknown }): void {
+    const token = params.progressToken;
+    if (typeof token !== "string" && typeof token !== "number") return;
+    const handler = this.#progressHandlers.get(token);
+    if (!handler || typeof params.progress !== "number") return;
+    this.#pending.touch(token);
+    const report: { progress: number; total?: number; message?: string } = { progress: params.progress };
+    if (typeof params.total === "number") report.total = params.total;
+    if (typeof params.message === "string") report.message = params.message;
+    handler(report);
   }
 
   async #receiveBatch(items: unknown[]): Promise<undefined> {
