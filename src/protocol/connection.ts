@@ -130,8 +130,7 @@ export class Connection {
     if (this.#closed) throw new ConnectionClosedError(method);
     const id = this.#nextId++;
     const message: JSONRPCRequest = { jsonrpc: "2.0", id, method };
-    // A role's typed params are plain JSON objects; the wire type only says "an object".
-    const json = params as { [key: string]: unknown } | undefined;
+    const json = wireParams(params);
     if (json !== undefined) message.params = json;
     if (options.onProgress) {
       // The request id doubles as the progress token: it is unique among our active requests.
@@ -166,7 +165,6 @@ export class Connection {
     }
   }
 
-  /** Sends a notification; `options.signal` gives up a write the transport has not finished (an HTTP POST not yet taken). */
   /**
    * Tells the peer we gave up on request `id`. Nobody waits for the cancel, so it gets the call's
    * idle timeout to be taken (an HTTP POST the peer may stall); else stalled cancels would pile up
@@ -181,9 +179,16 @@ export class Connection {
     void this.notify("notifications/cancelled", { requestId: id, reason: reason.message }, { signal: stop.signal }).finally(() => clearTimeout(timer));
   }
 
-  async notify(method: string, params?: { [key: string]: unknown }, options?: SendOptions): Promise<void> {
+  /**
+   * Sends a notification; `options.signal` gives up a write the transport has not finished (an
+   * HTTP POST not yet taken). Untyped on purpose: the connection sits below the MCP schema and
+   * sends only the base protocol's cancelled and progress itself. The roles send theirs through
+   * their typed notify (ServerSession.notify, McpClient.notify), over their notification tables.
+   */
+  async notify(method: string, params?: object, options?: SendOptions): Promise<void> {
     if (this.#closed) return;
-    await this.send(params === undefined ? { jsonrpc: "2.0", method } : { jsonrpc: "2.0", method, params }, options);
+    const json = wireParams(params);
+    await this.send(json === undefined ? { jsonrpc: "2.0", method } : { jsonrpc: "2.0", method, params: json }, options);
   }
 
   /** Writes one message; a failed write is reported, not thrown, since the peer is gone anyway. */
@@ -296,4 +301,9 @@ export class Connection {
     this.#peerRequests.abortAll();
     for (const listener of this.#closeListeners) listener(cause);
   }
+}
+
+/** A role's typed params are plain JSON objects (their types say so); the wire type only says "an object". */
+function wireParams(params: object | undefined): { [key: string]: unknown } | undefined {
+  return params as { [key: string]: unknown } | undefined;
 }
