@@ -15,7 +15,7 @@ import type {
 import { readClientResult, readServerNotification } from "../mcp/read.js";
 import type { Root } from "../mcp/client-features.js";
 import type { CompleteRequestParams, CompleteResult } from "../mcp/completion.js";
-import type { Implementation, InitializeResult, ServerCapabilities } from "../mcp/lifecycle.js";
+import type { Implementation, InitializeRequestParams, InitializeResult, ServerCapabilities } from "../mcp/lifecycle.js";
 import type { LoggingLevel } from "../mcp/logging.js";
 import type { GetPromptResult, ListPromptsResult, Prompt } from "../mcp/prompts.js";
 import type { ListResourcesResult, ListResourceTemplatesResult, ReadResourceResult, Resource, ResourceTemplate } from "../mcp/resources.js";
@@ -104,14 +104,11 @@ export class McpClient extends EventEmitter {
     const requested = this.#options.protocolVersion ?? LATEST_PROTOCOL_VERSION;
     const handshakeMs = this.#options.handshakeTimeoutMs ?? 5000;
     const deadline = Date.now() + handshakeMs;
+    // McpClient.request is for an open session; the handshake types its one request itself.
+    const params: InitializeRequestParams = { protocolVersion: requested, capabilities: declaredClientCapabilities(this.#options), clientInfo: this.info };
     let result: InitializeResult;
     try {
-      const answer = await connection.request(
-        "initialize",
-        { protocolVersion: requested, capabilities: declaredClientCapabilities(this.#options), clientInfo: this.info },
-        { timeouts: { idleMs: handshakeMs, maxTotalMs: handshakeMs } },
-      );
-      result = readClientResult.initialize(answer);
+      result = await connection.request("initialize", params, { timeouts: { idleMs: handshakeMs, maxTotalMs: handshakeMs } }, readClientResult.initialize);
     } catch (error) {
       await connection.close();
       throw error instanceof RequestTimeoutError ? new HandshakeTimeoutError(handshakeMs, error) : error;
@@ -268,7 +265,7 @@ export class McpClient extends EventEmitter {
   /** The transport started a new session by itself: set up again what the application had. */
   async #restoreSetup(connection: Connection): Promise<void> {
     if (connection !== this.#connection || !this.isConnected) return;
-    const failures = await this.#setup.restore((method, params) => this.request(method, params));
+    const failures = await this.#setup.restore(this);
     this.emit("sessionRenewed", failures);
   }
 

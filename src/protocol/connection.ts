@@ -55,6 +55,9 @@ export interface RequestOptions {
   onProgress?: (progress: { progress: number; total?: number; message?: string }) => void;
 }
 
+/** The options of a call made without any: shared, never changed. */
+const NO_OPTIONS: RequestOptions = Object.freeze({});
+
 export class Connection {
   readonly #transport: Transport;
   readonly #dispatcher: Dispatcher<RequestContext>;
@@ -125,8 +128,8 @@ export class Connection {
    * runs here rather than in a promise of the role's own, which would cost one more per call.
    */
   request(method: string, params?: object, options?: RequestOptions): Promise<{ [key: string]: unknown }>;
-  request<R>(method: string, params: object | undefined, options: RequestOptions, read: (result: { [key: string]: unknown }) => R): Promise<R>;
-  async request(method: string, params?: object, options: RequestOptions = {}, read?: (result: { [key: string]: unknown }) => unknown): Promise<unknown> {
+  request<R>(method: string, params: object | undefined, options: RequestOptions | undefined, read: (result: { [key: string]: unknown }) => R): Promise<R>;
+  async request(method: string, params?: object, options: RequestOptions = NO_OPTIONS, read?: (result: { [key: string]: unknown }) => unknown): Promise<unknown> {
     if (this.#closed) throw new ConnectionClosedError(method);
     const id = this.#nextId++;
     const message: JSONRPCRequest = { jsonrpc: "2.0", id, method };

@@ -210,7 +210,7 @@ export class ServerSession {
    */
   async request<M extends ServerRequestMethod>(method: M, params: ServerRequests[M]["params"], options?: RequestOptions): Promise<ServerRequests[M]["result"]> {
     requireClientCapability(this, method, params);
-    return this.connection.request(method, params, options ?? {}, readServerResult[method]);
+    return this.connection.request(method, params, options, readServerResult[method]);
   }
 
   createMessage(params: CreateMessageRequestParams, options?: RequestOptions): Promise<CreateMessageResult> {

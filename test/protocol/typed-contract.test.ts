@@ -66,6 +66,11 @@ export const protocolNotificationHandled = notificationRows(readServerNotificati
   // @ts-expect-error notifications/progress is the connection's to read (ProtocolNotificationMethod)
   "notifications/progress": () => {},
 });
+// A handler's context sends nothing untyped: notifications go through the role's typed notify.
+export const untypedContextNotify: ServerHandlers = {
+  // @ts-expect-error RequestContext has no notify(method: string)
+  "tools/call": (_params, context) => (void context.notify("notifications/anything"), { content: [] }),
+};
 export async function rightNotifications(session: ServerSession, client: McpClient): Promise<void> {
   await session.notify("notifications/resources/updated", { uri: "mem://a" });
   await session.notify("notifications/message", { level: "info", data: { any: "json" } }, { relatedRequestId: 1 });
