@@ -55,9 +55,6 @@ export interface RequestOptions {
   onProgress?: (progress: { progress: number; total?: number; message?: string }) => void;
 }
 
-/** The options of a call made without any: shared, never changed. */
-const NO_OPTIONS: RequestOptions = Object.freeze({});
-
 export class Connection {
   readonly #transport: Transport;
   readonly #dispatcher: Dispatcher<RequestContext>;
@@ -129,7 +126,7 @@ export class Connection {
    */
   request(method: string, params?: object, options?: RequestOptions): Promise<{ [key: string]: unknown }>;
   request<R>(method: string, params: object | undefined, options: RequestOptions | undefined, read: (result: { [key: string]: unknown }) => R): Promise<R>;
-  async request(method: string, params?: object, options: RequestOptions = NO_OPTIONS, read?: (result: { [key: string]: unknown }) => unknown): Promise<unknown> {
+  async request(method: string, params?: object, options: RequestOptions = {}, read?: (result: { [key: string]: unknown }) => unknown): Promise<unknown> {
     if (this.#closed) throw new ConnectionClosedError(method);
     const id = this.#nextId++;
     const message: JSONRPCRequest = { jsonrpc: "2.0", id, method };
@@ -183,10 +180,9 @@ export class Connection {
   }
 
   /**
-   * Sends a notification; `options.signal` gives up a write the transport has not finished (an
-   * HTTP POST not yet taken). Untyped on purpose: the connection sits below the MCP schema and
-   * sends only the base protocol's cancelled and progress itself. The roles send theirs through
-   * their typed notify (ServerSession.notify, McpClient.notify), over their notification tables.
+   * Sends a notification; `options.signal` gives up a write not yet taken (an HTTP POST). Untyped
+   * on purpose: the connection is below the MCP schema and itself sends only cancelled and progress;
+   * the roles send theirs with their typed notify (ServerSession.notify, McpClient.notify).
    */
   async notify(method: string, params?: object, options?: SendOptions): Promise<void> {
     if (this.#closed) return;
@@ -234,7 +230,8 @@ export class Connection {
         return this.#peerRequests.handle(incoming.message, inBatch, this.#dispatcher);
       case "notification": {
         // Cancellation and progress are read here, for every role, and only here: they name
-        // requests only the connection knows (ProtocolNotificationMethod in mcp/methods.ts).
+        // requests only the connection knows (ProtocolNotificationMethod in mcp/methods.ts). A
+        // malformed one is ignored without a report, which would let a peer flood the log.
         const { method, params = {} } = incoming.message;
         if (method === "notifications/cancelled") this.#cancelled(params);
         else if (method === "notifications/progress") this.#progressed(params);
@@ -252,11 +249,6 @@ export class Connection {
         return this.#badInput.invalid(incoming, inBatch);
     }
   }
-
-  /*
-   * The two readers below check each field as they use it, and ignore a notification that does not
-   * fit without a report: a report per bad notification would let a peer flood the log.
-   */
 
   /** The peer gave up on one of its requests. */
   #cancelled(params: { [key: string]: unknown }): void {
