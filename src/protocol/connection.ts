@@ -5,7 +5,7 @@
 
 import {
   batchRefusal, classify, decodeMessage, DEFAULT_MAX_BATCH_ITEMS, ErrorCode, RpcError,
-  type Incoming, type JSONRPCMessage, type JSONRPCRequest, type JSONRPCResponse, type RequestId,
+  type Incoming, type JSONRPCMessage, type JSONRPCNotification, type JSONRPCRequest, type JSONRPCResponse, type RequestId,
 } from "../jsonrpc/messages.js";
 import { ConnectionClosedError, DEFAULT_TIMEOUTS, PendingRequests, type TimeoutPolicy } from "../jsonrpc/pending.js";
 import { RequestSendOptions, type SendOptions, type Transport } from "./transport.js";
@@ -228,16 +228,10 @@ export class Connection {
     switch (incoming.kind) {
       case "request":
         return this.#peerRequests.handle(incoming.message, inBatch, this.#dispatcher);
-      case "notification": {
-        // Cancellation and progress are read here, for every role, and only here: they name
-        // requests only the connection knows (ProtocolNotificationMethod in mcp/methods.ts). A
-        // malformed one is ignored without a report, which would let a peer flood the log.
-        const { method, params = {} } = incoming.message;
-        if (method === "notifications/cancelled") this.#cancelled(params);
-        else if (method === "notifications/progress") this.#progressed(params);
-        else await this.#dispatcher.handleNotification(incoming.message);
+      case "notification":
+        // Read by the connection itself (cancellation, progress) or by the role's table.
+        await this.#receiveNotification(incoming.message);
         return undefined;
-      }
       case "response":
         if (!this.#pending.settle(incoming.message)) {
           this.#onProblem(`dropped a response for id ${JSON.stringify(incoming.message.id)}: no request is waiting for it`);
@@ -248,6 +242,18 @@ export class Connection {
       case "invalid":
         return this.#badInput.invalid(incoming, inBatch);
     }
+  }
+
+  /**
+   * Cancellation and progress are read here, for every role, and only here: they name requests
+   * only the connection knows (ProtocolNotificationMethod in mcp/methods.ts). A malformed one is
+   * ignored without a report, which would let a peer flood the log. Others go to the table.
+   */
+  async #receiveNotification(message: JSONRPCNotification): Promise<void> {
+    const params = message.params ?? {};
+    if (message.method === "notifications/cancelled") this.#cancelled(params);
+    else if (message.method === "notifications/progress") this.#progressed(params);
+    else await this.#dispatcher.handleNotification(message);
   }
 
   /** The peer gave up on one of its requests. */
