@@ -4,16 +4,18 @@
 // The transport (a spawned process, HTTP, a memory pair) is the caller's choice.
 
 import { EventEmitter } from "node:events";
-import { Dispatcher, notificationRows, type NotificationHandlers } from "../protocol/dispatch.js";
+import { Dispatcher, notificationRows, type NotificationHandlers, type ParamsAndOptions } from "../protocol/dispatch.js";
 import type { TimeoutPolicy } from "../jsonrpc/pending.js";
 import { RequestTimeoutError } from "../jsonrpc/pending.js";
 import { Connection, type RequestOptions } from "../protocol/connection.js";
-import type { Transport } from "../protocol/transport.js";
-import { type ClientRequestMethod, type ClientRequests, type ServerNotifications } from "../mcp/methods.js";
+import type { SendOptions, Transport } from "../protocol/transport.js";
+import type {
+  ClientNotificationMethod, ClientNotifications, ClientRequestMethod, ClientRequests, RoleNotifications, ServerNotifications,
+} from "../mcp/methods.js";
 import { readClientResult, readServerNotification } from "../mcp/read.js";
 import type { Root } from "../mcp/client-features.js";
 import type { CompleteRequestParams, CompleteResult } from "../mcp/completion.js";
-import type { Implementation, InitializeResult, ServerCapabilities } from "../mcp/lifecycle.js";
+import type { Implementation, InitializeRequestParams, InitializeResult, ServerCapabilities } from "../mcp/lifecycle.js";
 import type { LoggingLevel } from "../mcp/logging.js";
 import type { GetPromptResult, ListPromptsResult, Prompt } from "../mcp/prompts.js";
 import type { ListResourcesResult, ListResourceTemplatesResult, ReadResourceResult, Resource, ResourceTemplate } from "../mcp/resources.js";
@@ -43,11 +45,6 @@ export interface ClientOptions extends ClientHandlers {
 
 /** Options for one call. */
 export type CallOptions = RequestOptions;
-
-/** A client request's params and options; the params may be left out when every field is optional. */
-type ParamsAndOptions<M extends ClientRequestMethod> = {} extends ClientRequests[M]["params"]
-  ? [params?: ClientRequests[M]["params"], options?: CallOptions]
-  : [params: ClientRequests[M]["params"], options?: CallOptions];
 
 /** Methods outside the table: a method of the table must go through the typed signature. */
 type NotInTable<M extends string> = M extends ClientRequestMethod ? never : unknown;
@@ -107,14 +104,11 @@ export class McpClient extends EventEmitter {
     const requested = this.#options.protocolVersion ?? LATEST_PROTOCOL_VERSION;
     const handshakeMs = this.#options.handshakeTimeoutMs ?? 5000;
     const deadline = Date.now() + handshakeMs;
+    // McpClient.request is for an open session; the handshake types its one request itself.
+    const params: InitializeRequestParams = { protocolVersion: requested, capabilities: declaredClientCapabilities(this.#options), clientInfo: this.info };
     let result: InitializeResult;
     try {
-      const answer = await connection.request(
-        "initialize",
-        { protocolVersion: requested, capabilities: declaredClientCapabilities(this.#options), clientInfo: this.info },
-        { timeouts: { idleMs: handshakeMs, maxTotalMs: handshakeMs } },
-      );
-      result = readClientResult.initialize(answer);
+      result = await connection.request("initialize", params, { timeouts: { idleMs: handshakeMs, maxTotalMs: handshakeMs } }, readClientResult.initialize);
     } catch (error) {
       await connection.close();
       throw error instanceof RequestTimeoutError ? new HandshakeTimeoutError(handshakeMs, error) : error;
@@ -128,7 +122,7 @@ export class McpClient extends EventEmitter {
     connection.setPolicy(wirePolicy(result.protocolVersion));
     this.#initialized = result;
     // Spec (basic/lifecycle#initialization): after a successful initialize, the client MUST send initialized.
-    if (!(await this.#sendInitialized(connection, deadline - Date.now()))) {
+    if (!(await this.#sendInitialized(deadline - Date.now()))) {
       this.#initialized = undefined;
       await connection.close();
       throw new HandshakeTimeoutError(handshakeMs, undefined, "notifications/initialized");
@@ -141,12 +135,12 @@ export class McpClient extends EventEmitter {
    * over HTTP it is a POST the server may stall, and connect() must end on time whatever the
    * transport does. Resolves to whether it was sent in time.
    */
-  async #sendInitialized(connection: Connection, leftMs: number): Promise<boolean> {
+  async #sendInitialized(leftMs: number): Promise<boolean> {
     const stop = new AbortController();
     const timer = setTimeout(() => stop.abort(new Error(`notifications/initialized: not taken within the handshake timeout`)), Math.max(0, leftMs));
     const expired = new Promise<void>((resolve) => stop.signal.addEventListener("abort", () => resolve(), { once: true }));
     try {
-      await Promise.race([connection.notify("notifications/initialized", undefined, { signal: stop.signal }), expired]);
+      await Promise.race([this.notify("notifications/initialized", undefined, { signal: stop.signal }), expired]);
     } finally {
       clearTimeout(timer);
     }
@@ -162,7 +156,7 @@ export class McpClient extends EventEmitter {
    * Sends one of the client's requests (ClientRequests in mcp/methods.ts) and reads its result as
    * its type claims (mcp/read.ts). The typed methods below are all made of this.
    */
-  request<M extends ClientRequestMethod>(method: M, ...args: ParamsAndOptions<M>): Promise<ClientRequests[M]["result"]>;
+  request<M extends ClientRequestMethod>(method: M, ...args: ParamsAndOptions<ClientRequests[M]["params"], CallOptions>): Promise<ClientRequests[M]["result"]>;
   /**
    * The untyped escape, for a method outside the table (the CLI sends whatever it is given): the
    * params go as they are and the result comes back unread.
@@ -253,13 +247,25 @@ export class McpClient extends EventEmitter {
   /** Tells the server the roots changed, so it asks again (roots/list). */
   async rootsChanged(): Promise<void> {
     // Spec (client/roots#root-list-changes): sent when roots change, if listChanged was declared.
-    if (this.#options.roots && this.isConnected) await this.#connection!.notify("notifications/roots/list_changed");
+    if (this.#options.roots && this.isConnected) await this.notify("notifications/roots/list_changed");
+  }
+
+  /**
+   * Sends one of the client's notifications (ClientNotifications in mcp/methods.ts): the method
+   * names its params' type, so a misspelled method or field does not compile. Rejects with
+   * NotConnectedError before connect(); once the session closed it is dropped, as Connection.notify
+   * drops it (nothing waits for a notification; the handshake sends initialized through here).
+   */
+  notify<M extends ClientNotificationMethod>(method: M, ...args: ParamsAndOptions<ClientNotifications[M], SendOptions>): Promise<void>;
+  notify(method: string, params?: object, options?: SendOptions): Promise<void> {
+    if (!this.#connection) return Promise.reject(new NotConnectedError(method));
+    return this.#connection.notify(method, params, options);
   }
 
   /** The transport started a new session by itself: set up again what the application had. */
   async #restoreSetup(connection: Connection): Promise<void> {
     if (connection !== this.#connection || !this.isConnected) return;
-    const failures = await this.#setup.restore((method, params) => this.request(method, params));
+    const failures = await this.#setup.restore(this);
     this.emit("sessionRenewed", failures);
   }
 
@@ -274,7 +280,7 @@ export class McpClient extends EventEmitter {
   }
 
   /** What the client does when the server tells it something (its params read by mcp/read.ts). */
-  #notificationHandlers(): NotificationHandlers<ServerNotifications> {
+  #notificationHandlers(): NotificationHandlers<RoleNotifications<ServerNotifications>> {
     const changed = (list: (keyof ListCache)[], event: string) => () => {
       this.#listGeneration++;
       for (const key of list) delete this.#lists[key];

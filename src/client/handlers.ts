@@ -80,10 +80,9 @@ export function serverRequestRows(handlers: ClientHandlers, openUrlElicitations:
  */
 export function withDefaults(params: ElicitRequestFormParams, result: ElicitResult): ElicitResult {
   if (result.action !== "accept") return result;
-  const content: Record<string, unknown> = { ...(result.content ?? {}) };
+  const content: NonNullable<ElicitResult["content"]> = { ...(result.content ?? {}) };
   for (const [name, field] of Object.entries(params.requestedSchema.properties ?? {})) {
-    const fallback = (field as { default?: unknown }).default;
-    if (content[name] === undefined && fallback !== undefined) content[name] = fallback;
+    if (content[name] === undefined && field.default !== undefined) content[name] = field.default;
   }
-  return { ...result, content: content as ElicitResult["content"] };
+  return { ...result, content };
 }

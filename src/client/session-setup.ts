@@ -6,7 +6,11 @@
 
 import type { LoggingLevel } from "../mcp/logging.js";
 
-type Send = (method: string, params: { [key: string]: unknown }) => Promise<unknown>;
+/** The client's two calls that set the session up again (McpClient's own methods). */
+export interface Setter {
+  subscribe(uri: string): Promise<void>;
+  setLoggingLevel(level: LoggingLevel): Promise<void>;
+}
 
 export class SessionSetup {
   readonly #subscriptions = new Set<string>();
@@ -29,10 +33,13 @@ export class SessionSetup {
     this.#logLevel = undefined;
   }
 
-  /** Sends it all again to a new session; resolves to what failed (nothing, when all was restored). */
-  async restore(send: Send): Promise<Error[]> {
-    const requests = [...this.#subscriptions].map((uri) => send("resources/subscribe", { uri }));
-    if (this.#logLevel !== undefined) requests.push(send("logging/setLevel", { level: this.#logLevel }));
+  /**
+   * Sends it all again to a new session; resolves to what failed (nothing, when all was restored).
+   * The setter's calls record what they set here again, which changes nothing.
+   */
+  async restore(client: Setter): Promise<Error[]> {
+    const requests = [...this.#subscriptions].map((uri) => client.subscribe(uri));
+    if (this.#logLevel !== undefined) requests.push(client.setLoggingLevel(this.#logLevel));
     const settled = await Promise.allSettled(requests);
     return settled.flatMap((outcome) => (outcome.status === "rejected" ? [outcome.reason instanceof Error ? outcome.reason : new Error(String(outcome.reason))] : []));
   }

@@ -2,7 +2,7 @@
 // whose message names the method and the field, e.g. `tools/call: "name" must be a string`.
 // Spec: https://www.jsonrpc.org/specification#error_object (code -32602).
 
-import { ErrorCode, isObject, RpcError, type RequestId } from "./messages.js";
+import { ErrorCode, isObject, RpcError } from "./messages.js";
 
 type Json = { [key: string]: unknown };
 
@@ -42,14 +42,6 @@ export class Params {
     const value = this.string(field);
     if (!allowed.includes(value as T)) throw this.error(field, `must be one of ${allowed.join(", ")}, got "${value}"`);
     return value as T;
-  }
-
-  /** A request id: a string or an integer. */
-  id(field: string): RequestId {
-    const value = this.value[field];
-    if (typeof value === "string" || Number.isSafeInteger(value)) return value as RequestId;
-    if (value === undefined) throw this.error(field, "is required");
-    throw this.error(field, `must be a string or an integer, got ${typeName(value)}`);
   }
 
   optionalChoice<T extends string>(field: string, allowed: readonly T[]): T | undefined {

@@ -62,7 +62,11 @@ export type ServerRequests = {
   "elicitation/create": { params: ElicitRequestParams; result: ElicitResult };
 };
 
-/** Notifications a client sends to a server: method -> params. */
+/**
+ * Notifications a client sends to a server: method -> params. The first two belong to the base
+ * protocol, so the connection reads them for both roles (protocol/connection.ts); the roles' readers
+ * and handlers cover the rest (RoleNotifications).
+ */
 export type ClientNotifications = {
   /** The sender gave up on one of its own requests. */
   "notifications/cancelled": CancelledNotificationParams;
@@ -74,7 +78,7 @@ export type ClientNotifications = {
   "notifications/roots/list_changed": NotificationParams;
 };
 
-/** Notifications a server sends to a client: method -> params. */
+/** Notifications a server sends to a client: method -> params (the first two read by the connection, as above). */
 export type ServerNotifications = {
   /** The sender gave up on one of its own requests. */
   "notifications/cancelled": CancelledNotificationParams;
@@ -93,6 +97,15 @@ export type ServerNotifications = {
   /** A URL-mode elicitation finished (since 2025-11-25). */
   "notifications/elicitation/complete": ElicitationCompleteNotificationParams;
 };
+
+/**
+ * The notifications the connection reads itself, for every role and leniently (a malformed one is
+ * ignored, as the spec allows for cancellations): it has to, since only it knows the requests they
+ * name. So no role reads or handles them.
+ */
+export type ProtocolNotificationMethod = "notifications/cancelled" | "notifications/progress";
+/** The notifications of `T` that are the role's to read and handle. */
+export type RoleNotifications<T> = Omit<T, ProtocolNotificationMethod>;
 
 export type ClientRequestMethod = keyof ClientRequests;
 

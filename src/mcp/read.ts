@@ -13,7 +13,7 @@
 import type { NotificationReaders, ParamsReaders, ResultReaders } from "../protocol/dispatch.js";
 import { Params } from "../jsonrpc/params.js";
 import { LOGGING_LEVELS } from "./logging.js";
-import type { ClientNotifications, ClientRequests, ServerNotifications, ServerRequests } from "./methods.js";
+import type { ClientNotifications, ClientRequests, RoleNotifications, ServerNotifications, ServerRequests } from "./methods.js";
 
 /**
  * The readers of `readers` as functions of a raw result, made once per method rather than per
@@ -222,32 +222,17 @@ export const readServerRequestResult: ResultReaders<ServerRequests> = {
 /** The same, as functions of the raw result, for Connection.request. */
 export const readServerResult = resultReaders(readServerRequestResult);
 
-function cancelled<T>(p: Params): T {
-  if (p.value.requestId !== undefined) p.id("requestId");
-  p.optionalString("reason");
-  return checked(meta(p));
-}
-
-function progress<T>(p: Params): T {
-  p.id("progressToken");
-  p.number("progress");
-  p.optionalNumber("total");
-  p.optionalString("message");
-  return checked(meta(p));
-}
-
-/** The params of the notifications a client sends, as a server reads them. */
-export const readClientNotification: NotificationReaders<ClientNotifications> = {
-  "notifications/cancelled": cancelled,
-  "notifications/progress": progress,
+/**
+ * The params of the notifications a client sends, as a server reads them; cancellation and
+ * progress are read by the connection (see ProtocolNotificationMethod).
+ */
+export const readClientNotification: NotificationReaders<RoleNotifications<ClientNotifications>> = {
   "notifications/initialized": nothing,
   "notifications/roots/list_changed": nothing,
 };
 
-/** The params of the notifications a server sends, as a client reads them. */
-export const readServerNotification: NotificationReaders<ServerNotifications> = {
-  "notifications/cancelled": cancelled,
-  "notifications/progress": progress,
+/** The params of the notifications a server sends, as a client reads them (cancellation and progress likewise excepted). */
+export const readServerNotification: NotificationReaders<RoleNotifications<ServerNotifications>> = {
   "notifications/message"(p) {
     p.choice("level", LOGGING_LEVELS);
     p.optionalString("logger");

@@ -5,7 +5,7 @@
 
 import {
   batchRefusal, classify, decodeMessage, DEFAULT_MAX_BATCH_ITEMS, ErrorCode, RpcError,
-  type Incoming, type JSONRPCMessage, type JSONRPCRequest, type JSONRPCResponse, type RequestId,
+  type Incoming, type JSONRPCMessage, type JSONRPCNotification, type JSONRPCRequest, type JSONRPCResponse, type RequestId,
 } from "../jsonrpc/messages.js";
 import { ConnectionClosedError, DEFAULT_TIMEOUTS, PendingRequests, type TimeoutPolicy } from "../jsonrpc/pending.js";
 import { RequestSendOptions, type SendOptions, type Transport } from "./transport.js";
@@ -125,13 +125,12 @@ export class Connection {
    * runs here rather than in a promise of the role's own, which would cost one more per call.
    */
   request(method: string, params?: object, options?: RequestOptions): Promise<{ [key: string]: unknown }>;
-  request<R>(method: string, params: object | undefined, options: RequestOptions, read: (result: { [key: string]: unknown }) => R): Promise<R>;
+  request<R>(method: string, params: object | undefined, options: RequestOptions | undefined, read: (result: { [key: string]: unknown }) => R): Promise<R>;
   async request(method: string, params?: object, options: RequestOptions = {}, read?: (result: { [key: string]: unknown }) => unknown): Promise<unknown> {
     if (this.#closed) throw new ConnectionClosedError(method);
     const id = this.#nextId++;
     const message: JSONRPCRequest = { jsonrpc: "2.0", id, method };
-    // A role's typed params are plain JSON objects; the wire type only says "an object".
-    const json = params as { [key: string]: unknown } | undefined;
+    const json = wireParams(params);
     if (json !== undefined) message.params = json;
     if (options.onProgress) {
       // The request id doubles as the progress token: it is unique among our active requests.
@@ -166,7 +165,6 @@ export class Connection {
     }
   }
 
-  /** Sends a notification; `options.signal` gives up a write the transport has not finished (an HTTP POST not yet taken). */
   /**
    * Tells the peer we gave up on request `id`. Nobody waits for the cancel, so it gets the call's
    * idle timeout to be taken (an HTTP POST the peer may stall); else stalled cancels would pile up
@@ -181,9 +179,15 @@ export class Connection {
     void this.notify("notifications/cancelled", { requestId: id, reason: reason.message }, { signal: stop.signal }).finally(() => clearTimeout(timer));
   }
 
-  async notify(method: string, params?: { [key: string]: unknown }, options?: SendOptions): Promise<void> {
+  /**
+   * Sends a notification; `options.signal` gives up a write not yet taken (an HTTP POST). Untyped
+   * on purpose: the connection is below the MCP schema and itself sends only cancelled and progress;
+   * the roles send theirs with their typed notify (ServerSession.notify, McpClient.notify).
+   */
+  async notify(method: string, params?: object, options?: SendOptions): Promise<void> {
     if (this.#closed) return;
-    await this.send(params === undefined ? { jsonrpc: "2.0", method } : { jsonrpc: "2.0", method, params }, options);
+    const json = wireParams(params);
+    await this.send(json === undefined ? { jsonrpc: "2.0", method } : { jsonrpc: "2.0", method, params: json }, options);
   }
 
   /** Writes one message; a failed write is reported, not thrown, since the peer is gone anyway. */
@@ -225,8 +229,8 @@ export class Connection {
       case "request":
         return this.#peerRequests.handle(incoming.message, inBatch, this.#dispatcher);
       case "notification":
-        this.#receiveNotification(incoming.message.method, incoming.message.params ?? {});
-        await this.#dispatcher.handleNotification(incoming.message);
+        // Read by the connection itself (cancellation, progress) or by the role's table.
+        await this.#receiveNotification(incoming.message);
         return undefined;
       case "response":
         if (!this.#pending.settle(incoming.message)) {
@@ -240,23 +244,36 @@ export class Connection {
     }
   }
 
-  /** Cancellation and progress are handled here, for every role; other notifications go to the table. */
-  #receiveNotification(method: string, params: { [key: string]: unknown }): void {
-    if (method === "notifications/cancelled") {
-      // Spec (basic/utilities/cancellation): unknown or malformed cancellations SHOULD be ignored.
-      const id = params.requestId;
-      if (typeof id === "string" || typeof id === "number") this.#peerRequests.cancel(id, params.reason);
-    } else if (method === "notifications/progress") {
-      const token = params.progressToken;
-      if (typeof token !== "string" && typeof token !== "number") return;
-      const handler = this.#progressHandlers.get(token);
-      if (!handler || typeof params.progress !== "number") return;
-      this.#pending.touch(token);
-      const report: { progress: number; total?: number; message?: string } = { progress: params.progress };
-      if (typeof params.total === "number") report.total = params.total;
-      if (typeof params.message === "string") report.message = params.message;
-      handler(report);
-    }
+  /**
+   * Cancellation and progress are read here, for every role, and only here: they name requests
+   * only the connection knows (ProtocolNotificationMethod in mcp/methods.ts). A malformed one is
+   * ignored without a report, which would let a peer flood the log. Others go to the table.
+   */
+  async #receiveNotification(message: JSONRPCNotification): Promise<void> {
+    const params = message.params ?? {};
+    if (message.method === "notifications/cancelled") this.#cancelled(params);
+    else if (message.method === "notifications/progress") this.#progressed(params);
+    else await this.#dispatcher.handleNotification(message);
+  }
+
+  /** The peer gave up on one of its requests. */
+  #cancelled(params: { [key: string]: unknown }): void {
+    // Spec (basic/utilities/cancellation): unknown or malformed cancellations SHOULD be ignored.
+    const id = params.requestId;
+    if (typeof id === "string" || typeof id === "number") this.#peerRequests.cancel(id, params.reason);
+  }
+
+  /** The peer reports progress on one of our requests (a bad `total` or `message` is left out). */
+  #progressed(params: { [key: string]: unknown }): void {
+    const token = params.progressToken;
+    if (typeof token !== "string" && typeof token !== "number") return;
+    const handler = this.#progressHandlers.get(token);
+    if (!handler || typeof params.progress !== "number") return;
+    this.#pending.touch(token);
+    const report: { progress: number; total?: number; message?: string } = { progress: params.progress };
+    if (typeof params.total === "number") report.total = params.total;
+    if (typeof params.message === "string") report.message = params.message;
+    handler(report);
   }
 
   async #receiveBatch(items: unknown[]): Promise<undefined> {
@@ -285,4 +302,9 @@ export class Connection {
     this.#peerRequests.abortAll();
     for (const listener of this.#closeListeners) listener(cause);
   }
+}
+
+/** A role's typed params are plain JSON objects (their types say so); the wire type only says "an object". */
+function wireParams(params: object | undefined): { [key: string]: unknown } | undefined {
+  return params as { [key: string]: unknown } | undefined;
 }

@@ -9,7 +9,7 @@
 
 import { ErrorCode, isObject, RpcError, type JSONRPCNotification, type JSONRPCRequest, type JSONRPCResponse, type RequestId } from "../jsonrpc/messages.js";
 import { Params } from "../jsonrpc/params.js";
-import type { Connection, RequestOptions } from "./connection.js";
+import type { Connection } from "./connection.js";
 
 /** A row for a request: its handler returns the `result` object, or throws. */
 export interface RequestRow<C> {
@@ -37,6 +37,12 @@ export type RequestHandlers<T extends RequestTable, C> = {
   [M in keyof T]?: (params: T[M]["params"], context: C) => T[M]["result"] | Promise<T[M]["result"]>;
 };
 export type NotificationHandlers<T> = { [M in keyof T]?: (params: T[M]) => void | Promise<void> };
+
+/**
+ * The arguments after the method of a role's typed request or notify: params of type `P`, which
+ * may be left out when every field of `P` is optional, then options `O`.
+ */
+export type ParamsAndOptions<P, O> = {} extends P ? [params?: P, options?: O] : [params: P, options?: O];
 
 /** One reader per request method, for its params (as the receiver reads them); throws -32602. */
 export type ParamsReaders<T extends RequestTable> = { [M in keyof T]: (params: Params) => T[M]["params"] };
@@ -145,10 +151,6 @@ export interface RequestContext {
    * request is already answered; throws if `progress` does not increase.
    */
   progress(progress: number, total?: number, message?: string): Promise<void>;
-  /** Sends a notification to the peer (for example a log message) that belongs to this request. */
-  notify(method: string, params?: { [key: string]: unknown }): Promise<void>;
-  /** Sends a request to the peer on behalf of this one (sampling, elicitation, roots). */
-  request(method: string, params?: { [key: string]: unknown }, options?: RequestOptions): Promise<{ [key: string]: unknown }>;
 }
 
 /**
@@ -201,18 +203,10 @@ class PeerRequest implements RequestContext {
       throw new Error(`${this.method}: progress must increase (got ${progress} after ${this.#lastProgress})`);
     }
     this.#lastProgress = progress;
-    const params: { [key: string]: unknown } = { progressToken: this.progressToken, progress };
+    const params: { progressToken: RequestId; progress: number; total?: number; message?: string } = { progressToken: this.progressToken, progress };
     if (total !== undefined) params.total = total;
     if (message !== undefined) params.message = message;
     await this.#connection.notify("notifications/progress", params, { relatedRequestId: this.id });
-  }
-
-  notify(method: string, params?: { [key: string]: unknown }): Promise<void> {
-    return this.#connection.notify(method, params, { relatedRequestId: this.id });
-  }
-
-  request(method: string, params?: { [key: string]: unknown }, options?: RequestOptions): Promise<{ [key: string]: unknown }> {
-    return this.#connection.request(method, params, { ...options, relatedRequestId: this.id });
   }
 }
 

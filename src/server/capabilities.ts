@@ -6,7 +6,7 @@
 
 import { ErrorCode, RpcError } from "../jsonrpc/messages.js";
 import type { ServerCapabilities } from "../mcp/lifecycle.js";
-import { capabilityOfMethod, SERVER_CAPABILITY_NEEDED, type ServerRequestMethod } from "../mcp/methods.js";
+import { capabilityOfMethod, SERVER_CAPABILITY_NEEDED, type ServerRequestMethod, type ServerRequests } from "../mcp/methods.js";
 import { supports, type ProtocolVersion } from "../mcp/versions.js";
 import type { McpServer } from "./definition.js";
 import type { ServerSession } from "./session.js";
@@ -57,7 +57,7 @@ export class CapabilityError extends Error {
 }
 
 /** Throws CapabilityError unless the client declared what `method` (with these params) needs. */
-export function requireClientCapability(session: ServerSession, method: ServerRequestMethod, params: object): void {
+export function requireClientCapability(session: ServerSession, method: ServerRequestMethod, params: ServerRequests[ServerRequestMethod]["params"]): void {
   const client = session.clientCapabilities;
   if (session.stateless) {
     throw new CapabilityError(method, "a stateless HTTP server has no channel back to the client; run it with sessions to send requests to the client");
@@ -71,7 +71,8 @@ export function requireClientCapability(session: ServerSession, method: ServerRe
       // Spec (client/sampling#capabilities): sampling needs the client's `sampling` capability.
       if (!client.sampling) throw new CapabilityError(method, "the client did not declare the sampling capability");
       // Spec (client/sampling#tools-in-sampling): tools and toolChoice only with `sampling.tools`.
-      if ((field(params, "tools") !== undefined || field(params, "toolChoice") !== undefined) && !(client.sampling.tools && supports(session.protocolVersion, "samplingTools"))) {
+      const offersTools = ("tools" in params && params.tools !== undefined) || ("toolChoice" in params && params.toolChoice !== undefined);
+      if (offersTools && !(client.sampling.tools && supports(session.protocolVersion, "samplingTools"))) {
         throw new CapabilityError(method, "the client did not declare sampling.tools, so tools and toolChoice cannot be sent");
       }
       return;
@@ -80,13 +81,13 @@ export function requireClientCapability(session: ServerSession, method: ServerRe
         throw new CapabilityError(method, "the client did not declare the elicitation capability");
       }
       // Spec (client/elicitation#capabilities): an empty elicitation object means form mode only.
-      const mode = field(params, "mode") ?? "form";
+      const mode = ("mode" in params ? params.mode : undefined) ?? "form";
       const modes = Object.keys(client.elicitation).length === 0 ? ["form"] : Object.keys(client.elicitation);
       if (mode === "url" && !supports(session.protocolVersion, "urlElicitation")) {
         throw new CapabilityError(method, `protocol ${session.protocolVersion} has no URL-mode elicitation`);
       }
       // Spec (client/elicitation): servers MUST NOT send a mode the client did not declare.
-      if (!modes.includes(String(mode))) throw new CapabilityError(method, `the client did not declare ${String(mode)}-mode elicitation`);
+      if (!modes.includes(mode)) throw new CapabilityError(method, `the client did not declare ${mode}-mode elicitation`);
       return;
     }
     case "roots/list":
@@ -95,8 +96,4 @@ export function requireClientCapability(session: ServerSession, method: ServerRe
     default:
       return;
   }
-}
-
-function field(params: object, name: string): unknown {
-  return name in params ? (params as { [key: string]: unknown })[name] : undefined;
 }

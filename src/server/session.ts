@@ -4,15 +4,17 @@
 // Spec: https://modelcontextprotocol.io/specification/2025-11-25/basic/lifecycle, and for the
 // handlers' context basic/utilities/progress, client/sampling, client/elicitation, client/roots.
 
-import { Dispatcher, notificationRows, requestRows, type RequestHandlers } from "../protocol/dispatch.js";
+import { Dispatcher, notificationRows, requestRows, type ParamsAndOptions, type RequestHandlers } from "../protocol/dispatch.js";
 import { ErrorCode, RpcError } from "../jsonrpc/messages.js";
 import { Connection, type RequestContext, type RequestOptions } from "../protocol/connection.js";
-import type { Transport } from "../protocol/transport.js";
+import type { SendOptions, Transport } from "../protocol/transport.js";
 import type { CreateMessageRequestParams, CreateMessageResult, ListRootsResult } from "../mcp/client-features.js";
 import type { ElicitRequestParams, ElicitResult } from "../mcp/elicitation.js";
 import type { ClientCapabilities, Implementation, ServerCapabilities } from "../mcp/lifecycle.js";
-import type { LoggingLevel } from "../mcp/logging.js";
-import type { ChangingList, ClientRequests, ServerRequestMethod, ServerRequests } from "../mcp/methods.js";
+import type { LoggingLevel, LoggingMessageNotificationParams } from "../mcp/logging.js";
+import type {
+  ChangingList, ClientRequests, ServerNotificationMethod, ServerNotifications, ServerRequestMethod, ServerRequests,
+} from "../mcp/methods.js";
 import { readClientNotification, readClientRequestParams, readServerResult } from "../mcp/read.js";
 import { LATEST_PROTOCOL_VERSION, supports, wirePolicy, type ProtocolVersion } from "../mcp/versions.js";
 import { declaredCapabilities, refusedMethods, requireClientCapability } from "./capabilities.js";
@@ -170,13 +172,13 @@ export class ServerSession {
     if (this.state !== "operating") return;
     // Spec (server/tools#list-changed-notification): only when listChanged was declared.
     if (!this.capabilities[kind]?.listChanged) return;
-    void this.connection.notify(`notifications/${kind}/list_changed`);
+    void this.notify(`notifications/${kind}/list_changed`);
   }
 
   resourceUpdated(uri: string): void {
     // Spec (server/resources#subscriptions): updates go only to clients subscribed to that URI.
     if (this.state !== "operating" || !this.subscriptions.has(uri)) return;
-    void this.connection.notify("notifications/resources/updated", { uri });
+    void this.notify("notifications/resources/updated", { uri });
   }
 
   /**
@@ -187,9 +189,19 @@ export class ServerSession {
     // Spec (server/utilities/logging): a server that sends log messages MUST declare logging.
     if (!this.capabilities.logging || this.state === "closed") return NOTHING;
     if (LEVEL_RANK[level] < LEVEL_RANK[this.logLevel]) return NOTHING;
-    const params: { [key: string]: unknown } = { level, data };
+    const params: LoggingMessageNotificationParams = { level, data };
     if (logger !== undefined) params.logger = logger;
-    return related ? related.notify("notifications/message", params) : this.connection.notify("notifications/message", params);
+    return this.notify("notifications/message", params, related && { relatedRequestId: related.id });
+  }
+
+  /**
+   * Sends one of the server's notifications (ServerNotifications in mcp/methods.ts): the method
+   * names its params' type, so a misspelled method or field does not compile. Sent as it is: the
+   * rules on when (lifecycle, capabilities, subscriptions) are the callers' above.
+   */
+  notify<M extends ServerNotificationMethod>(method: M, ...args: ParamsAndOptions<ServerNotifications[M], SendOptions>): Promise<void>;
+  notify(method: string, params?: object, options?: SendOptions): Promise<void> {
+    return this.connection.notify(method, params, options);
   }
 
   /**
@@ -198,7 +210,7 @@ export class ServerSession {
    */
   async request<M extends ServerRequestMethod>(method: M, params: ServerRequests[M]["params"], options?: RequestOptions): Promise<ServerRequests[M]["result"]> {
     requireClientCapability(this, method, params);
-    return this.connection.request(method, params, options ?? {}, readServerResult[method]);
+    return this.connection.request(method, params, options, readServerResult[method]);
   }
 
   createMessage(params: CreateMessageRequestParams, options?: RequestOptions): Promise<CreateMessageResult> {

@@ -89,6 +89,27 @@ test("connection: notifications are never answered", async () => {
   assert.deepEqual(log, ['note {"x":1}']);
 });
 
+test("connection: cancellation and progress are read by the connection alone; malformed ones are ignored without a report", async () => {
+  const peer = new RawPeer();
+  const problems: string[] = [];
+  const tableSaw: string[] = [];
+  const seen = (method: string) => ({ method, kind: "notification" as const, handle: () => void tableSaw.push(method) });
+  const connection = new Connection(peer, {
+    dispatcher: new Dispatcher<RequestContext>([seen("notifications/cancelled"), seen("notifications/progress")], { onInternalError: (m) => problems.push(m) }),
+    onProblem: (m) => problems.push(m),
+  });
+  connection.start();
+  for (const params of [{ requestId: true }, { requestId: 1 }, {}]) peer.write({ jsonrpc: "2.0", method: "notifications/cancelled", params });
+  for (const params of [{ progressToken: {}, progress: 1 }, { progressToken: 0, progress: "1" }, { progressToken: 99, progress: 1 }]) {
+    peer.write({ jsonrpc: "2.0", method: "notifications/progress", params });
+  }
+  await settle();
+  await settle();
+  assert.deepEqual(tableSaw, [], "the role's table never sees them");
+  assert.deepEqual(problems, [], "no report per bad notification");
+  assert.deepEqual(peer.sent, []);
+});
+
 test("connection: a duplicate in-flight id gets an error; the original still gets its answer", async () => {
   const { peer } = serve();
   peer.write({ jsonrpc: "2.0", id: 5, method: "slow" });

@@ -9,9 +9,11 @@ import { ErrorCode, RpcError } from "../../src/jsonrpc/messages.js";
 import { Connection, type RequestContext } from "../../src/protocol/connection.js";
 import { createMemoryPair } from "../../src/protocol/transport.js";
 import type { ClientRequests, ServerNotifications } from "../../src/mcp/methods.js";
-import { readClientRequestParams, readServerNotification } from "../../src/mcp/read.js";
+import { readClientNotification, readClientRequestParams, readServerNotification } from "../../src/mcp/read.js";
 import { McpClient } from "../../src/client/client.js";
 import { McpServer, text } from "../../src/server/definition.js";
+import type { ServerSession } from "../../src/server/session.js";
+import { NotConnectedError } from "../../src/client/errors.js";
 
 type ServerHandlers = RequestHandlers<ClientRequests, RequestContext>;
 
@@ -39,6 +41,41 @@ export const rightHandlers: ServerHandlers = {
 export async function rightCall(client: McpClient): Promise<string> {
   const result = await client.request("tools/call", { name: "add", arguments: { a: 1 } });
   return result.content[0]?.type ?? "none";
+}
+
+// Notifications are typed like requests: each role's notify is over its own table, so a wrong
+// method or field does not compile, and the params may be left out only when all are optional.
+export async function wrongServerNotifications(session: ServerSession): Promise<void> {
+  // @ts-expect-error no such notification (the table has notifications/tools/list_changed)
+  await session.notify("notifications/tool/list_changed");
+  // @ts-expect-error notifications/resources/updated carries `uri`, not `url`
+  await session.notify("notifications/resources/updated", { url: "mem://a" });
+  // @ts-expect-error a log record needs `data`
+  await session.notify("notifications/message", { level: "info" });
+  // @ts-expect-error notifications/roots/list_changed is the client's, not the server's
+  await session.notify("notifications/roots/list_changed");
+}
+export async function wrongClientNotifications(client: McpClient): Promise<void> {
+  // @ts-expect-error notifications/message is the server's, not the client's
+  await client.notify("notifications/message", { level: "info", data: 1 });
+  // @ts-expect-error a cancellation's reason is a string
+  await client.notify("notifications/cancelled", { requestId: 1, reason: 7 });
+}
+// Cancellation and progress are read by the connection for every role: no role handles them.
+export const protocolNotificationHandled = notificationRows(readServerNotification, {
+  // @ts-expect-error notifications/progress is the connection's to read (ProtocolNotificationMethod)
+  "notifications/progress": () => {},
+});
+// A handler's context sends nothing untyped: notifications go through the role's typed notify.
+export const untypedContextNotify: ServerHandlers = {
+  // @ts-expect-error RequestContext has no notify(method: string)
+  "tools/call": (_params, context) => (void context.notify("notifications/anything"), { content: [] }),
+};
+export async function rightNotifications(session: ServerSession, client: McpClient): Promise<void> {
+  await session.notify("notifications/resources/updated", { uri: "mem://a" });
+  await session.notify("notifications/message", { level: "info", data: { any: "json" } }, { relatedRequestId: 1 });
+  await session.notify("notifications/tools/list_changed");
+  await client.notify("notifications/roots/list_changed");
 }
 
 /** A dispatcher made of typed rows, on one end of a memory pair; the other end is a bare connection. */
@@ -153,4 +190,31 @@ test("typed contract: a server without serverInfo fails the handshake, naming th
   const client = new McpClient({ name: "test", version: "1" });
   await assert.rejects(client.connect(clientEnd), /initialize result: "serverInfo" is required/);
   assert.equal(client.isConnected, false);
+});
+
+test("typed contract: a session's typed notify sends the notification exactly as given", async () => {
+  const [clientEnd, serverEnd] = createMemoryPair();
+  const session = new McpServer({ name: "s", version: "1" }).connect(serverEnd);
+  const heard: unknown[] = [];
+  const client = new Connection(clientEnd, {
+    dispatcher: new Dispatcher([{ method: "notifications/resources/updated", kind: "notification", handle: (p) => void heard.push(p.value) }]),
+  });
+  client.start();
+  await session.notify("notifications/resources/updated", { uri: "mem://a" });
+  await client.request("ping"); // a round trip: the notification before it is handled
+  assert.deepEqual(heard, [{ uri: "mem://a" }]);
+  await client.close();
+});
+
+test("typed contract: a client's notify before connect() rejects with NotConnectedError, naming the method", async () => {
+  const client = new McpClient({ name: "test", version: "1" });
+  await assert.rejects(client.notify("notifications/roots/list_changed"), (e: unknown) =>
+    e instanceof NotConnectedError && /notifications\/roots\/list_changed/.test(e.message));
+});
+
+test("typed contract: no role reads cancellation or progress: the connection does, for both", () => {
+  for (const readers of [readClientNotification, readServerNotification]) {
+    assert.equal(Object.hasOwn(readers, "notifications/cancelled"), false);
+    assert.equal(Object.hasOwn(readers, "notifications/progress"), false);
+  }
 });
