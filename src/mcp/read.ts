@@ -17,7 +17,9 @@ import type { ClientNotifications, ClientRequests, RoleNotifications, ServerNoti
 
 /**
  * The readers of `readers` as functions of a raw result, made once per method rather than per
- * call: a client may make many calls a second. Errors name the method's result ("tools/call result").
+ * call: a client may make many calls a second. Errors name the field ("result: \"content\" ...");
+ * Connection.request turns them into a MalformedResponseError naming the method, since a result we
+ * cannot read is our failure, not an error the peer answered.
  */
 export function resultReaders<T extends { [method: string]: { params: object; result: { [key: string]: unknown } } }>(
   readers: ResultReaders<T>,
@@ -25,8 +27,7 @@ export function resultReaders<T extends { [method: string]: { params: object; re
   const made: { [method: string]: (result: { [key: string]: unknown }) => unknown } = {};
   for (const method of Object.keys(readers)) {
     const read = readers[method]!;
-    const label = `${method} result`;
-    made[method] = (result) => read(new Params(label, result));
+    made[method] = (result) => read(new Params("result", result));
   }
   return made as { [M in keyof T]: (result: { [key: string]: unknown }) => T[M]["result"] };
 }

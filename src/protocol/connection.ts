@@ -7,7 +7,7 @@ import {
   batchRefusal, classify, decodeMessage, DEFAULT_MAX_BATCH_ITEMS, ErrorCode, RpcError,
   type Incoming, type JSONRPCMessage, type JSONRPCNotification, type JSONRPCRequest, type JSONRPCResponse, type RequestId,
 } from "../jsonrpc/messages.js";
-import { ConnectionClosedError, DEFAULT_TIMEOUTS, PendingRequests, type TimeoutPolicy } from "../jsonrpc/pending.js";
+import { ConnectionClosedError, DEFAULT_TIMEOUTS, MalformedResponseError, PendingRequests, type TimeoutPolicy } from "../jsonrpc/pending.js";
 import { RequestSendOptions, type SendOptions, type Transport } from "./transport.js";
 import { PeerRequests, type Dispatcher, type RequestContext } from "./dispatch.js";
 import { Inbox } from "./inbox.js";
@@ -120,9 +120,10 @@ export class Connection {
   }
 
   /**
-   * Sends a request and waits for its response. Rejects with RpcError for the peer's errors.
+   * Sends a request and waits for its response. Rejects with RpcError for the peer's errors only.
    * `read` turns the result into what the role's method table says it is (see mcp/read.ts); it
-   * runs here rather than in a promise of the role's own, which would cost one more per call.
+   * runs here rather than in a promise of the role's own, which would cost one more per call. A
+   * result it refuses is a MalformedResponseError: our failure to read, not an error the peer sent.
    */
   request(method: string, params?: object, options?: RequestOptions): Promise<{ [key: string]: unknown }>;
   request<R>(method: string, params: object | undefined, options: RequestOptions | undefined, read: (result: { [key: string]: unknown }) => R): Promise<R>;
@@ -159,7 +160,7 @@ export class Connection {
       this.#pending.fail(id, error instanceof Error ? error : new Error(String(error)));
     });
     try {
-      return read ? read(await response) : await response;
+      return read ? readResult(method, id, await response, read) : await response;
     } finally {
       if (options.onProgress) this.#progressHandlers.delete(id);
     }
@@ -301,6 +302,15 @@ export class Connection {
     this.#pending.rejectAll((method) => new ConnectionClosedError(method, cause));
     this.#peerRequests.abortAll();
     for (const listener of this.#closeListeners) listener(cause);
+  }
+}
+
+/** The result as `read` makes it, or the MalformedResponseError naming what it refused. */
+function readResult<R>(method: string, id: RequestId, result: { [key: string]: unknown }, read: (result: { [key: string]: unknown }) => R): R {
+  try {
+    return read(result);
+  } catch (error) {
+    throw new MalformedResponseError(method, id, error instanceof Error ? error.message : String(error));
   }
 }
 

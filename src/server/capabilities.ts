@@ -57,13 +57,13 @@ export class CapabilityError extends Error {
 }
 
 /** Throws CapabilityError unless the client declared what `method` (with these params) needs. */
-export function requireClientCapability(session: ServerSession, method: ServerRequestMethod, params: ServerRequests[ServerRequestMethod]["params"]): void {
+export function requireClientCapability(session: ServerSession, method: ServerRequestMethod, params: ServerRequests[ServerRequestMethod]["params"] = {}): void {
   const client = session.clientCapabilities;
   if (session.stateless) {
     throw new CapabilityError(method, "a stateless HTTP server has no channel back to the client; run it with sessions to send requests to the client");
   }
   // Spec (basic/lifecycle#initialization): no requests but ping before notifications/initialized.
-  if (session.state !== "operating") {
+  if (session.state !== "operating" && method !== "ping") {
     throw new CapabilityError(method, `the client has not finished initializing (state: ${session.state})`);
   }
   switch (method) {

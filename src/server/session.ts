@@ -206,11 +206,17 @@ export class ServerSession {
 
   /**
    * Sends one of the server's requests to the client, once the client declared what it needs,
-   * and reads the result as its type claims (mcp/read.ts).
+   * and reads the result as its type claims (mcp/read.ts). The client's error answer rejects as
+   * a ClientRequestError: it answers this request, not the one a handler is working on.
    */
-  async request<M extends ServerRequestMethod>(method: M, params: ServerRequests[M]["params"], options?: RequestOptions): Promise<ServerRequests[M]["result"]> {
+  request<M extends ServerRequestMethod>(method: M, ...args: ParamsAndOptions<ServerRequests[M]["params"], RequestOptions>): Promise<ServerRequests[M]["result"]>;
+  async request<M extends ServerRequestMethod>(method: M, params?: ServerRequests[M]["params"], options?: RequestOptions): Promise<ServerRequests[M]["result"]> {
     requireClientCapability(this, method, params);
-    return this.connection.request(method, params, options, readServerResult[method]);
+    try {
+      return await this.connection.request(method, params, options, readServerResult[method]);
+    } catch (error) {
+      throw error instanceof RpcError ? new ClientRequestError(method, error) : error;
+    }
   }
 
   createMessage(params: CreateMessageRequestParams, options?: RequestOptions): Promise<CreateMessageResult> {
@@ -227,7 +233,7 @@ export class ServerSession {
   }
 
   listRoots(options?: RequestOptions): Promise<ListRootsResult> {
-    return this.request("roots/list", {}, options);
+    return this.request("roots/list", undefined, options);
   }
 
   #gate(method: string, kind: "request" | "notification"): RpcError | undefined {
@@ -242,6 +248,22 @@ export class ServerSession {
       return new RpcError(ErrorCode.InvalidRequest, `${method}: the session is not initialized: send notifications/initialized first`);
     }
     return this.#refused.get(method);
+  }
+}
+
+/**
+ * The client answered one of the server's requests with an error. Local: the code belongs to
+ * that request, so it is never sent as the error of the client's request being handled (a tool
+ * reports it in an isError result, any other handler's failure is -32603).
+ */
+export class ClientRequestError extends Error {
+  readonly code: number;
+  readonly data: unknown;
+  constructor(readonly method: ServerRequestMethod, answer: RpcError) {
+    super(`${method}: the client answered ${answer.code} ${answer.message}`, { cause: answer });
+    this.name = "ClientRequestError";
+    this.code = answer.code;
+    this.data = answer.data;
   }
 }
 

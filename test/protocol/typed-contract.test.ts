@@ -14,6 +14,7 @@ import { McpClient } from "../../src/client/client.js";
 import { McpServer, text } from "../../src/server/definition.js";
 import type { ServerSession } from "../../src/server/session.js";
 import { NotConnectedError } from "../../src/client/errors.js";
+import { MalformedResponseError } from "../../src/jsonrpc/pending.js";
 
 type ServerHandlers = RequestHandlers<ClientRequests, RequestContext>;
 
@@ -163,16 +164,20 @@ async function clientOfServerAnswering(result: object): Promise<{ client: McpCli
   return { client, close: () => client.close() };
 }
 
-test("typed contract: a tools/call result without a content array is refused with -32602 naming the field", async () => {
+// A result we cannot read is our local failure (MalformedResponseError), never an RpcError: a
+// caller must be able to tell it from the peer answering -32602.
+test("typed contract: a tools/call result without a content array is a MalformedResponseError naming the field", async () => {
   const { client, close } = await clientOfServerAnswering({ content: "text" });
   await assert.rejects(client.callTool("x"), (error: unknown) =>
-    error instanceof RpcError && error.code === ErrorCode.InvalidParams && error.message === 'tools/call result: "content" must be an array, got string');
+    error instanceof MalformedResponseError && error.method === "tools/call" &&
+    error.message === `tools/call: the peer's response was malformed: result: "content" must be an array, got string`);
   await close();
 });
 
 test("typed contract: a content block without a type is refused, naming its place", async () => {
   const { client, close } = await clientOfServerAnswering({ content: [{ type: "text", text: "a" }, { text: "b" }] });
-  await assert.rejects(client.callTool("x"), /^RpcError: tools\/call result: "content\[1\].type" is required$|tools\/call result: "content\[1\]\.type" is required/);
+  await assert.rejects(client.callTool("x"), (error: unknown) =>
+    error instanceof MalformedResponseError && /result: "content\[1\]\.type" is required$/.test(error.message));
   await close();
 });
 
@@ -188,7 +193,8 @@ test("typed contract: a server without serverInfo fails the handshake, naming th
     dispatcher: new Dispatcher([{ method: "initialize", kind: "request", handle: () => ({ protocolVersion: "2025-11-25", capabilities: {} }) }]),
   }).start();
   const client = new McpClient({ name: "test", version: "1" });
-  await assert.rejects(client.connect(clientEnd), /initialize result: "serverInfo" is required/);
+  await assert.rejects(client.connect(clientEnd), (error: unknown) =>
+    error instanceof MalformedResponseError && /^initialize: the peer's response was malformed: result: "serverInfo" is required$/.test(error.message));
   assert.equal(client.isConnected, false);
 });
 
