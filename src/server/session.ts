@@ -4,7 +4,7 @@
 // Spec: https://modelcontextprotocol.io/specification/2025-11-25/basic/lifecycle, and for the
 // handlers' context basic/utilities/progress, client/sampling, client/elicitation, client/roots.
 
-import { Dispatcher, notificationRows, requestRows, type ParamsAndOptions, type RequestHandlers } from "../protocol/dispatch.js";
+import { describeFailure, Dispatcher, notificationRows, requestRows, type ParamsAndOptions, type RequestHandlers } from "../protocol/dispatch.js";
 import { ErrorCode, RpcError } from "../jsonrpc/messages.js";
 import { Connection, type RequestContext, type RequestOptions } from "../protocol/connection.js";
 import type { SendOptions, Transport } from "../protocol/transport.js";
@@ -17,7 +17,7 @@ import type {
 } from "../mcp/methods.js";
 import { readClientNotification, readClientRequestParams, readServerResult } from "../mcp/read.js";
 import { LATEST_PROTOCOL_VERSION, supports, wirePolicy, type ProtocolVersion } from "../mcp/versions.js";
-import { declaredCapabilities, refusedMethods, requireClientCapability } from "./capabilities.js";
+import { ClientRequestError, declaredCapabilities, refusedMethods, requireClientCapability } from "./capabilities.js";
 import type { McpServer } from "./definition.js";
 import { completionHandlers } from "./features/completion.js";
 import { lifecycleHandlers } from "./features/lifecycle.js";
@@ -108,8 +108,8 @@ export class ServerSession {
         ...notificationRows(readClientNotification, { "notifications/initialized": () => this.#confirmInitialized() }),
       ],
       {
-        gate: (method, kind) => this.#gate(method, kind),
-        onInternalError: (method, error) => this.#onProblem(`${method}: handler failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`),
+        gate: (method, kind, context) => this.#gate(method, kind, context),
+        onInternalError: (method, error) => this.#onProblem(describeFailure(method, error)),
       },
     );
     this.connection = new Connection(transport, { dispatcher, onProblem: this.#onProblem, maxBatchItems: options.maxBatchItems, maxInFlight: options.maxInFlight });
@@ -129,8 +129,11 @@ export class ServerSession {
   get clientCapabilities(): ClientCapabilities { return this.#clientCapabilities; }
   get capabilities(): ServerCapabilities { return this.#capabilities; }
 
-  /** initialize is being answered: the version and both sides' capabilities are fixed now. */
-  initialized(version: ProtocolVersion, clientInfo: Implementation, clientCapabilities: ClientCapabilities): void {
+  /**
+   * initialize is being answered (not yet confirmed: that is notifications/initialized): the
+   * version and both sides' capabilities are fixed now.
+   */
+  acceptInitialize(version: ProtocolVersion, clientInfo: Implementation, clientCapabilities: ClientCapabilities): void {
     this.#clientInfo = clientInfo;
     this.#clientCapabilities = clientCapabilities;
     this.#negotiated(version);
@@ -236,11 +239,10 @@ export class ServerSession {
     return this.request("roots/list", undefined, options);
   }
 
-  #gate(method: string, kind: "request" | "notification"): RpcError | undefined {
-    // Notifications are never refused (nor answered): the one this role handles,
-    // notifications/initialized, checks the lifecycle state itself.
-    if (kind === "notification") return undefined;
-    if (method === "ping" || method === "initialize") return undefined;
+  #gate(method: string, kind: "request" | "notification", context?: RequestContext): RpcError | undefined {
+    // Never refused: ping, and notifications (notifications/initialized checks the state itself).
+    if (kind === "notification" || method === "ping") return undefined;
+    if (method === "initialize") return this.#initializeRefusal(context!);
     if (this.#state === "awaiting-initialize") {
       return new RpcError(ErrorCode.InvalidRequest, `${method}: the session is not initialized: send initialize first`);
     }
@@ -249,21 +251,13 @@ export class ServerSession {
     }
     return this.#refused.get(method);
   }
-}
 
-/**
- * The client answered one of the server's requests with an error. Local: the code belongs to
- * that request, so it is never sent as the error of the client's request being handled (a tool
- * reports it in an isError result, any other handler's failure is -32603).
- */
-export class ClientRequestError extends Error {
-  readonly code: number;
-  readonly data: unknown;
-  constructor(readonly method: ServerRequestMethod, answer: RpcError) {
-    super(`${method}: the client answered ${answer.code} ${answer.message}`, { cause: answer });
-    this.name = "ClientRequestError";
-    this.code = answer.code;
-    this.data = answer.data;
+  /** Checked here, before initialize's params are read, so these answers do not depend on them. */
+  #initializeRefusal(context: RequestContext): RpcError | undefined {
+    // Spec (basic#batching, 2025-03-26): initialize MUST NOT be part of a JSON-RPC batch.
+    if (context.inBatch) return new RpcError(ErrorCode.InvalidRequest, "initialize: must not be sent inside a batch");
+    if (this.#state !== "awaiting-initialize") return new RpcError(ErrorCode.InvalidRequest, "initialize: the session is already initialized");
+    return undefined;
   }
 }
 

@@ -148,20 +148,30 @@ test("typed contract: a notification whose params are not what the type claims i
   await connection.close();
 });
 
-/** A client connected to a fake server whose tools/call answers `result` as it is. */
-async function clientOfServerAnswering(result: object): Promise<{ client: McpClient; close: () => Promise<void> }> {
+/**
+ * A client connected to a fake server whose tools/call answers `result` as it is, as do the
+ * methods of `others`; `initialize` adds fields to its initialize result.
+ */
+async function clientOfServerAnswering(
+  result: object,
+  others: { [method: string]: object } = {},
+  initialize: object = {},
+  options: ConstructorParameters<typeof McpClient>[1] = {},
+): Promise<{ client: McpClient; close: () => Promise<void>; notify: (method: string, params: object) => Promise<void> }> {
   const [clientEnd, serverEnd] = createMemoryPair();
+  const answer = (method: string, answer: object): Row<RequestContext> => ({ method, kind: "request", handle: () => ({ ...answer }) });
   const server = new Connection(serverEnd, {
     dispatcher: new Dispatcher([
-      { method: "initialize", kind: "request", handle: () => ({ protocolVersion: "2025-11-25", capabilities: { tools: {} }, serverInfo: { name: "fake", version: "1" } }) },
+      answer("initialize", { protocolVersion: "2025-11-25", capabilities: { tools: {}, prompts: {} }, serverInfo: { name: "fake", version: "1" }, ...initialize }),
       { method: "notifications/initialized", kind: "notification", handle: () => {} },
-      { method: "tools/call", kind: "request", handle: () => ({ ...result }) },
+      answer("tools/call", result),
+      ...Object.entries(others).map(([method, other]) => answer(method, other)),
     ]),
   });
   server.start();
-  const client = new McpClient({ name: "test", version: "1" });
+  const client = new McpClient({ name: "test", version: "1" }, options);
   await client.connect(clientEnd);
-  return { client, close: () => client.close() };
+  return { client, close: () => client.close(), notify: (method, params) => server.notify(method, params) };
 }
 
 // A result we cannot read is our local failure (MalformedResponseError), never an RpcError: a
@@ -223,4 +233,47 @@ test("typed contract: no role reads cancellation or progress: the connection doe
     assert.equal(Object.hasOwn(readers, "notifications/cancelled"), false);
     assert.equal(Object.hasOwn(readers, "notifications/progress"), false);
   }
+});
+
+// Leniency in results only: real servers send null for optional fields ("nextCursor": null made
+// strict clients unable to list a server's tools). It reads as absent, so the value fits its type.
+test("typed contract: null in an optional result field reads as absent", async () => {
+  const { client, close } = await clientOfServerAnswering({ content: [], isError: null, structuredContent: null }, {
+    "tools/list": { tools: [{ name: "t", inputSchema: { type: "object" } }], nextCursor: null },
+    "prompts/get": { description: null, messages: [{ role: "user", content: { type: "text", text: "hi" } }] },
+  }, { instructions: null });
+  assert.equal(client.instructions, undefined);
+  assert.deepEqual(await client.callTool("x"), { content: [] });
+  assert.deepEqual(await client.listTools(), { tools: [{ name: "t", inputSchema: { type: "object" } }] });
+  assert.deepEqual(await client.getPrompt("p"), { messages: [{ role: "user", content: { type: "text", text: "hi" } }] });
+  await close();
+});
+
+test("typed contract: params stay strict: a null cursor gets -32602", async () => {
+  const connection = pair(requestRows(readClientRequestParams, { "tools/list": () => ({ tools: [] }) } satisfies ServerHandlers));
+  await assert.rejects(connection.request("tools/list", { cursor: null }), (e: unknown) =>
+    e instanceof RpcError && e.code === ErrorCode.InvalidParams && /"cursor" must be a string, got null/.test(e.message));
+  await connection.close();
+});
+
+test("typed contract: a prompts/get message's role must be user or assistant", async () => {
+  const { client, close } = await clientOfServerAnswering({ content: [] }, {
+    "prompts/get": { messages: [{ role: "system", content: { type: "text", text: "hi" } }] },
+  });
+  await assert.rejects(client.getPrompt("p"), (e: unknown) =>
+    e instanceof MalformedResponseError && /result: "messages\[0\]\.role" must be one of user, assistant, got "system"$/.test(e.message));
+  await close();
+});
+
+test("typed contract: a client reports a notification its reader refuses as dropped, naming the field", async () => {
+  const problems: string[] = [];
+  const logs: unknown[] = [];
+  const { client, close, notify } = await clientOfServerAnswering({ content: [] }, { ping: {} }, {}, { onProblem: (message) => problems.push(message) });
+  client.on("log", (params) => logs.push(params));
+  await notify("notifications/message", { level: "loud", data: 1 });
+  await client.ping(); // a round trip: the notification before it is handled
+  assert.deepEqual(logs, []);
+  assert.equal(problems.length, 1);
+  assert.match(problems[0]!, /^dropped a malformed notification: notifications\/message: "level" must be one of debug, /);
+  await close();
 });

@@ -303,3 +303,32 @@ function traceReceived(transport: ReturnType<typeof createMemoryPair>[0], into: 
   transport.start = (handlers) => start({ ...handlers, message: (text) => (into.push(JSON.parse(text)), handlers.message(text)) });
   return transport;
 }
+
+// Invalid traffic the server answered before the readers (issue 8), and answers the same way now.
+test("server: ping and tools/list with a null _meta are answered, the null read as absent", async () => {
+  const client = await connect(demo());
+  assert.deepEqual(await client.connection.request("ping", { _meta: null }), {});
+  const listed = await client.connection.request("tools/list", { _meta: null });
+  assert.deepEqual((listed.tools as { name: string }[]).map((tool) => tool.name), ["t1"]);
+  await client.connection.close();
+});
+
+test("server: a second initialize is refused as already initialized, whatever its params", async () => {
+  const client = await connect(demo());
+  await assert.rejects(client.connection.request("initialize", { protocolVersion: "2025-11-25" }), (e: unknown) =>
+    e instanceof RpcError && e.code === -32600 && e.message === "initialize: the session is already initialized");
+  await client.connection.close();
+});
+
+test("server: a notification its reader refuses is reported as dropped and malformed, not as a handler failure", async () => {
+  const problems: string[] = [];
+  const [clientEnd, serverEnd] = createMemoryPair();
+  demo().connect(serverEnd, { onProblem: (message) => problems.push(message) });
+  const connection = new Connection(clientEnd, { dispatcher: new Dispatcher([]) });
+  connection.start();
+  await connection.request("initialize", { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "x", version: "1" } });
+  await connection.notify("notifications/initialized", { _meta: "not an object" });
+  await connection.request("ping");
+  assert.deepEqual(problems, ['dropped a malformed notification: notifications/initialized: "_meta" must be an object']);
+  await connection.close();
+});
