@@ -213,7 +213,7 @@ export class ServerSession {
    * a ClientRequestError: it answers this request, not the one a handler is working on.
    */
   request<M extends ServerRequestMethod>(method: M, ...args: ParamsAndOptions<ServerRequests[M]["params"], RequestOptions>): Promise<ServerRequests[M]["result"]>;
-  async request<M extends ServerRequestMethod>(method: M, params?: ServerRequests[M]["params"], options?: RequestOptions): Promise<ServerRequests[M]["result"]> {
+  async request<M extends ServerRequestMethod>(method: M, params?: ServerRequests[ServerRequestMethod]["params"], options?: RequestOptions): Promise<ServerRequests[M]["result"]> {
     requireClientCapability(this, method, params);
     try {
       return await this.connection.request(method, params, options, readServerResult[method]);
