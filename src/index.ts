@@ -78,7 +78,7 @@ export { PendingRequests, RequestTimeoutError, RequestAbortedError, ConnectionCl
 export { Params } from "./jsonrpc/params.js";
 export {
   Dispatcher, requestRows, notificationRows, describeFailure, type Row, type RequestRow, type NotificationRow, type DispatcherOptions,
-  type RequestTable, type RequestHandlers, type NotificationHandlers, type ParamsReaders, type ResultReaders, type NotificationReaders, type ParamsAndOptions,
+  type RequestTable, type RequestHandlers, type Written, type NotificationHandlers, type ParamsReaders, type ResultReaders, type NotificationReaders, type ParamsAndOptions,
 } from "./protocol/dispatch.js";
 export { Connection, DEFAULT_MAX_IN_FLIGHT, type ByName, type ConnectionOptions, type RequestContext, type RequestOptions, type WirePolicy } from "./protocol/connection.js";
 export { createMemoryPair, type SendOptions, type Transport, type TransportHandlers, type UnreadableInput } from "./protocol/transport.js";

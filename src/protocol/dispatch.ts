@@ -32,9 +32,20 @@ type Json = { [key: string]: unknown };
 /** A method table: each request method's params and result types (see mcp/methods.ts). */
 export type RequestTable = { [method: string]: { params: object; result: Json } };
 
-/** Handlers keyed by method: each gets the table's params type and must return its result type. */
+/**
+ * A result as its writer sees it: the declared fields only. The spec's Result ends in
+ * `[key: string]: unknown`, which is right for reading (a peer's result may carry fields we do not
+ * know, and the readers keep them, see mcp/read.ts) but lets any misspelled field through when
+ * writing. Without it, a result literal that is annotated or `satisfies` this type cannot misspell
+ * a field; `_meta` is declared, so it stays. (A literal returned from an unannotated arrow is not
+ * checked for extra fields whatever the type: TypeScript compares the arrow's inferred return type,
+ * see microsoft/TypeScript#241.)
+ */
+export type Written<T> = { [K in keyof T as string extends K ? never : number extends K ? never : K]: T[K] };
+
+/** Handlers keyed by method: each gets the table's params type and must return its result type, as written. */
 export type RequestHandlers<T extends RequestTable, C> = {
-  [M in keyof T]?: (params: T[M]["params"], context: C) => T[M]["result"] | Promise<T[M]["result"]>;
+  [M in keyof T]?: (params: T[M]["params"], context: C) => Written<T[M]["result"]> | Promise<Written<T[M]["result"]>>;
 };
 export type NotificationHandlers<T> = { [M in keyof T]?: (params: T[M]) => void | Promise<void> };
 

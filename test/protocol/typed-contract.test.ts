@@ -4,7 +4,8 @@
 // naming the method and the field, on both sides and for params and results alike.
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { Dispatcher, notificationRows, requestRows, type RequestHandlers, type Row } from "../../src/protocol/dispatch.js";
+import { Dispatcher, notificationRows, requestRows, type RequestHandlers, type Row, type Written } from "../../src/protocol/dispatch.js";
+import type { CallToolResult, ListToolsResult } from "../../src/mcp/tools.js";
 import { ErrorCode, RpcError } from "../../src/jsonrpc/messages.js";
 import { Connection, type RequestContext } from "../../src/protocol/connection.js";
 import { createMemoryPair } from "../../src/protocol/transport.js";
@@ -31,6 +32,20 @@ export async function wrongClientParams(client: McpClient): Promise<void> {
   // @ts-expect-error tools/call takes `name`, not `tool`
   await client.request("tools/call", { tool: "add" });
 }
+// A result as a handler writes it (Written) has only the fields its type declares, and `_meta`:
+// a misspelled field in a literal that says what it is does not compile. (The spec's types keep
+// `[key: string]: unknown` for reading, with which both literals below would compile.)
+export const misspelledResultField: ServerHandlers = {
+  // @ts-expect-error CallToolResult has `isError`, not `isErorr`
+  "tools/call": (): Written<CallToolResult> => ({ content: [], isErorr: true }),
+};
+export const misspelledCursor: ServerHandlers = {
+  // @ts-expect-error ListToolsResult has `nextCursor`, not `nextCursr`
+  "tools/list": () => ({ tools: [], nextCursr: "2" }) satisfies Written<ListToolsResult>,
+};
+export const resultWithMeta: ServerHandlers = {
+  "tools/list": () => ({ tools: [], nextCursor: "2", _meta: { "com.example/page": 1 } }) satisfies Written<ListToolsResult>,
+};
 export const unknownMethod: ServerHandlers = {
   // @ts-expect-error no such method in the table
   "tools/run": () => ({}),

@@ -2,6 +2,7 @@
 // and https://modelcontextprotocol.io/specification/2025-11-25/basic/utilities/ping
 
 import type { InitializeResult } from "../../mcp/lifecycle.js";
+import type { Written } from "../../protocol/dispatch.js";
 import { isSupportedVersion, LATEST_PROTOCOL_VERSION, type ProtocolVersion } from "../../mcp/versions.js";
 import { implementationFor } from "../compat.js";
 import type { ClientRequestHandlers, ServerSession } from "../session.js";
@@ -16,7 +17,7 @@ export function lifecycleHandlers(session: ServerSession): ClientRequestHandlers
       session.acceptInitialize(version, clientInfo, capabilities);
 
       const { instructions, ...implementation } = session.server.info;
-      const result: InitializeResult = {
+      const result: Written<InitializeResult> = {
         protocolVersion: version,
         capabilities: session.capabilities,
         serverInfo: implementationFor(implementation, version),
