@@ -39,7 +39,7 @@ export interface ClientOptions extends ClientHandlers {
   timeouts?: Partial<TimeoutPolicy>;
   /** The version to ask for (default: the newest we speak). */
   protocolVersion?: ProtocolVersion;
-  /** Local problems: garbage from the server, stray responses, failed writes. */
+  /** Local problems: garbage from the server, stray responses, malformed notifications, failed writes. */
   onProblem?: (message: string) => void;
 }
 

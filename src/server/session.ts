@@ -36,7 +36,7 @@ export type ClientRequestHandlers = RequestHandlers<ClientRequests, RequestConte
 export type LifecycleState = "awaiting-initialize" | "awaiting-initialized" | "operating" | "closed";
 
 export interface ServerSessionOptions {
-  /** Local problems (bad input, failed writes, handler crashes), for the server's own log. */
+  /** Local problems (bad input, malformed notifications, failed writes, handler crashes), for the server's own log. */
   onProblem?: (message: string) => void;
   /**
    * One stateless Streamable HTTP request: the session cannot send the client requests, and,
