@@ -76,14 +76,17 @@ export * from "./jsonrpc/messages.js";
 export { LineDecoder, LINE_END, DEFAULT_MAX_MESSAGE_BYTES } from "./jsonrpc/framing.js";
 export { PendingRequests, RequestTimeoutError, RequestAbortedError, ConnectionClosedError, MalformedResponseError, DEFAULT_TIMEOUTS, type TimeoutPolicy } from "./jsonrpc/pending.js";
 export { Params } from "./jsonrpc/params.js";
-export { Dispatcher, type Row, type RequestRow, type NotificationRow } from "./protocol/dispatch.js";
-export { Connection, DEFAULT_MAX_IN_FLIGHT, type ConnectionOptions, type RequestContext, type RequestOptions, type WirePolicy } from "./protocol/connection.js";
+export {
+  Dispatcher, requestRows, notificationRows, describeFailure, type Row, type RequestRow, type NotificationRow, type DispatcherOptions,
+  type RequestTable, type RequestHandlers, type Written, type NotificationHandlers, type ParamsReaders, type ResultReaders, type NotificationReaders, type ParamsAndOptions,
+} from "./protocol/dispatch.js";
+export { Connection, DEFAULT_MAX_IN_FLIGHT, type ByName, type ConnectionOptions, type RequestContext, type RequestOptions, type WirePolicy } from "./protocol/connection.js";
 export { createMemoryPair, type SendOptions, type Transport, type TransportHandlers, type UnreadableInput } from "./protocol/transport.js";
 export * from "./mcp/versions.js";
 export { McpServer, text, DEFAULT_MAX_URI_LENGTH, DEFAULT_MAX_SUBSCRIPTIONS, type ServerInfo, type ServerOptions, type ToolHandler, type Completer } from "./server/definition.js";
 export { ServerSession, type ServerSessionOptions } from "./server/session.js";
-export { CapabilityError } from "./server/capabilities.js";
-export type { HandlerContext } from "./server/session.js";
+export { CapabilityError, ClientRequestError } from "./server/capabilities.js";
+export type { HandlerContext, ClientRequestHandlers, LifecycleState } from "./server/session.js";
 export { StreamTransport, type StreamTransportOptions } from "./transports/stdio.js";
 export { StdioClientTransport, ServerExitedError, ServerClosedStdoutError, SpawnError, type StdioServerParameters } from "./transports/stdio-client.js";
 export { traceTransport, type TraceListener, type TraceEvent } from "./protocol/trace.js";
@@ -128,3 +131,8 @@ export type * from "./mcp/elicitation.js";
 export type * from "./mcp/utilities.js";
 export type * from "./mcp/tasks.js";
 export type * from "./mcp/methods.js";
+export { LIST_METHODS } from "./mcp/methods.js";
+export { LOGGING_LEVELS } from "./mcp/logging.js";
+export {
+  readClientRequestParams, readClientRequestResult, readServerRequestParams, readServerRequestResult, readClientNotification, readServerNotification,
+} from "./mcp/read.js";

@@ -1,10 +1,10 @@
-// The client's capability rules, all of them: what it declares (exactly what its handlers can
-// answer), and which request it refuses to send because the server did not declare what it needs.
+// The client's side of capability negotiation: what it declares (exactly what its handlers can
+// answer), and which request it refuses to send because the server did not declare what it needs
+// (each request's need is data in mcp/methods.ts, its one version rule in mcp/versions.ts).
 // Spec: https://modelcontextprotocol.io/specification/2025-11-25/basic/lifecycle#capability-negotiation
 
 import type { ClientCapabilities, ServerCapabilities } from "../mcp/lifecycle.js";
-import { capabilityOfMethod } from "../mcp/methods.js";
-import type { ProtocolVersion } from "../mcp/versions.js";
+import { undeclaredServerCapability, type ProtocolVersion } from "../mcp/versions.js";
 import { ServerCapabilityError } from "./errors.js";
 import type { ClientHandlers } from "./handlers.js";
 
@@ -22,6 +22,6 @@ export function declaredClientCapabilities(handlers: ClientHandlers): ClientCapa
 
 /** The local refusal of a request the server did not declare the capability for, if it is one. */
 export function undeclaredByServer(method: string, version: ProtocolVersion, server: ServerCapabilities): ServerCapabilityError | undefined {
-  const need = capabilityOfMethod(method, version);
-  return need && !need.declared(server) ? new ServerCapabilityError(method, need.name) : undefined;
+  const need = undeclaredServerCapability(method, version, server);
+  return need ? new ServerCapabilityError(method, need.name) : undefined;
 }

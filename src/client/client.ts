@@ -4,7 +4,7 @@
 // The transport (a spawned process, HTTP, a memory pair) is the caller's choice.
 
 import { EventEmitter } from "node:events";
-import { Dispatcher, notificationRows, type NotificationHandlers, type ParamsAndOptions } from "../protocol/dispatch.js";
+import { describeFailure, Dispatcher, notificationRows, type NotificationHandlers, type ParamsAndOptions } from "../protocol/dispatch.js";
 import type { TimeoutPolicy } from "../jsonrpc/pending.js";
 import { RequestTimeoutError } from "../jsonrpc/pending.js";
 import { Connection, type RequestOptions } from "../protocol/connection.js";
@@ -39,7 +39,7 @@ export interface ClientOptions extends ClientHandlers {
   timeouts?: Partial<TimeoutPolicy>;
   /** The version to ask for (default: the newest we speak). */
   protocolVersion?: ProtocolVersion;
-  /** Local problems: garbage from the server, stray responses, failed writes. */
+  /** Local problems: garbage from the server, stray responses, malformed notifications, failed writes. */
   onProblem?: (message: string) => void;
 }
 
@@ -89,12 +89,13 @@ export class McpClient extends EventEmitter {
     this.#initialized = undefined;
     for (const key of Object.keys(this.#lists)) delete this.#lists[key as keyof ListCache];
     this.#setup.clear();
+    const onProblem = this.#options.onProblem;
     const connection = new Connection(transport, {
       dispatcher: new Dispatcher([
         ...serverRequestRows(this.#options, this.#openUrlElicitations),
         ...notificationRows(readServerNotification, this.#notificationHandlers()),
-      ]),
-      onProblem: this.#options.onProblem,
+      ], { onInternalError: onProblem && ((method, error) => onProblem(describeFailure(method, error))) }),
+      onProblem,
     });
     this.#connection = connection;
     connection.onClose((cause) => this.emit("close", cause));

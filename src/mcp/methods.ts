@@ -9,7 +9,7 @@ import type { EmptyResult, NotificationParams, PaginatedRequestParams, RequestPa
 import type { CreateMessageRequestParams, CreateMessageResult, ListRootsResult } from "./client-features.js";
 import type { CompleteRequestParams, CompleteResult } from "./completion.js";
 import type { ElicitationCompleteNotificationParams, ElicitRequestParams, ElicitResult } from "./elicitation.js";
-import type { InitializeRequestParams, InitializeResult, ServerCapabilities } from "./lifecycle.js";
+import type { InitializeRequestParams, InitializeResult } from "./lifecycle.js";
 import type { LoggingMessageNotificationParams, SetLevelRequestParams } from "./logging.js";
 import type { GetPromptRequestParams, GetPromptResult, ListPromptsResult } from "./prompts.js";
 import type {
@@ -18,7 +18,6 @@ import type {
 } from "./resources.js";
 import type { CallToolRequestParams, CallToolResult, ListToolsResult } from "./tools.js";
 import type { CancelledNotificationParams, PingRequestParams, ProgressNotificationParams } from "./utilities.js";
-import { supports, type ProtocolVersion } from "./versions.js";
 
 /** Requests a client sends to a server. */
 export type ClientRequests = {
@@ -126,19 +125,21 @@ export type ServerRequestMethod = keyof ServerRequests;
 export type ClientNotificationMethod = keyof ClientNotifications;
 export type ServerNotificationMethod = keyof ServerNotifications;
 
-/** A server capability a client request needs: its name for messages, and whether it was declared. */
+/**
+ * A server capability a client request needs: its name for messages, and the flag in
+ * ServerCapabilities that declares it. Data only: whether a server declared it, at which
+ * version, is mcp/versions.ts's undeclaredServerCapability.
+ */
 export interface CapabilityNeed {
   name: string;
-  declared(capabilities: ServerCapabilities): boolean;
+  /** The flag; `resources.subscribe` is the one nested in another. */
+  flag: "tools" | "prompts" | "resources" | "resources.subscribe" | "completions" | "logging";
 }
 
-const TOOLS: CapabilityNeed = { name: "tools", declared: (c) => !!c.tools };
-const PROMPTS: CapabilityNeed = { name: "prompts", declared: (c) => !!c.prompts };
-const RESOURCES: CapabilityNeed = { name: "resources", declared: (c) => !!c.resources };
-const SUBSCRIPTIONS: CapabilityNeed = { name: "resource subscriptions", declared: (c) => !!c.resources?.subscribe };
-const COMPLETIONS: CapabilityNeed = { name: "completions", declared: (c) => !!c.completions };
-/** 2024-11-05 had completion/complete but no flag for it: prompts or resources imply it. */
-const COMPLETIONS_2024: CapabilityNeed = { name: "completions", declared: (c) => !!c.prompts || !!c.resources };
+const TOOLS: CapabilityNeed = { name: "tools", flag: "tools" };
+const PROMPTS: CapabilityNeed = { name: "prompts", flag: "prompts" };
+const RESOURCES: CapabilityNeed = { name: "resources", flag: "resources" };
+const SUBSCRIPTIONS: CapabilityNeed = { name: "resource subscriptions", flag: "resources.subscribe" };
 
 /**
  * Which server capability each client request needs (null: none). Both roles use it: the server
@@ -148,8 +149,8 @@ const COMPLETIONS_2024: CapabilityNeed = { name: "completions", declared: (c) =>
 export const SERVER_CAPABILITY_NEEDED = {
   ping: null,
   initialize: null,
-  "completion/complete": COMPLETIONS,
-  "logging/setLevel": { name: "logging", declared: (c) => !!c.logging },
+  "completion/complete": { name: "completions", flag: "completions" },
+  "logging/setLevel": { name: "logging", flag: "logging" },
   "prompts/list": PROMPTS,
   "prompts/get": PROMPTS,
   "resources/list": RESOURCES,
@@ -160,12 +161,3 @@ export const SERVER_CAPABILITY_NEEDED = {
   "tools/list": TOOLS,
   "tools/call": TOOLS,
 } as const satisfies { [M in ClientRequestMethod]: CapabilityNeed | null };
-
-/** The capability a client request needs the server to have declared at `version`, if any. */
-export function capabilityOfMethod(method: string, version: ProtocolVersion): CapabilityNeed | undefined {
-  const need: CapabilityNeed | null | undefined = Object.hasOwn(SERVER_CAPABILITY_NEEDED, method)
-    ? SERVER_CAPABILITY_NEEDED[method as ClientRequestMethod]
-    : undefined;
-  if (!need) return undefined;
-  return need === COMPLETIONS && !supports(version, "completionsCapability") ? COMPLETIONS_2024 : need;
-}

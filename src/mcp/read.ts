@@ -17,7 +17,9 @@ import type { ClientNotifications, ClientRequests, RoleNotifications, ServerNoti
 
 /**
  * The readers of `readers` as functions of a raw result, made once per method rather than per
- * call: a client may make many calls a second. Errors name the method's result ("tools/call result").
+ * call: a client may make many calls a second. Errors name the field ("result: \"content\" ...");
+ * Connection.request turns them into a MalformedResponseError naming the method, since a result we
+ * cannot read is our failure, not an error the peer answered.
  */
 export function resultReaders<T extends { [method: string]: { params: object; result: { [key: string]: unknown } } }>(
   readers: ResultReaders<T>,
@@ -25,8 +27,7 @@ export function resultReaders<T extends { [method: string]: { params: object; re
   const made: { [method: string]: (result: { [key: string]: unknown }) => unknown } = {};
   for (const method of Object.keys(readers)) {
     const read = readers[method]!;
-    const label = `${method} result`;
-    made[method] = (result) => read(new Params(label, result));
+    made[method] = (result) => read(new Params("result", result));
   }
   return made as { [M in keyof T]: (result: { [key: string]: unknown }) => T[M]["result"] };
 }
@@ -36,9 +37,25 @@ function checked<T>(p: Params): T {
   return p.value as T;
 }
 
-/** Reads `_meta`, which any params or result may carry, as an object. */
+/**
+ * Reads `_meta`, which any params or result may carry, as an object. Leniency: a null `_meta`
+ * reads as absent (and is deleted, so the value matches its type): peers send it, and a ping
+ * carrying it must still be answered, as it was before the readers.
+ */
 function meta(p: Params): Params {
+  if (p.value._meta === null) delete p.value._meta;
   p.optionalObject("_meta");
+  return p;
+}
+
+/**
+ * Leniency, for results only: an optional field sent as null reads as absent. The spec allows no
+ * null there, but real servers send `"nextCursor": null` and the like, and a client that refused
+ * them could not list their tools. The result is ours (freshly parsed), so the field is deleted:
+ * the value then matches its type. Params stay strict.
+ */
+function nullAsAbsent(p: Params, ...fields: string[]): Params {
+  for (const field of fields) if (p.value[field] === null) delete p.value[field];
   return p;
 }
 
@@ -55,7 +72,7 @@ function paginated<T>(p: Params): T {
 function page<T>(key: string, names: string[]): (p: Params) => T {
   return (p) => {
     p.objectsWith(key, names);
-    p.optionalString("nextCursor");
+    nullAsAbsent(p, "nextCursor").optionalString("nextCursor");
     return checked<T>(meta(p));
   };
 }
@@ -123,7 +140,7 @@ export const readClientRequestResult: ResultReaders<ClientRequests> = {
     p.string("protocolVersion");
     p.object("capabilities");
     implementation(p.object("serverInfo"));
-    p.optionalString("instructions");
+    nullAsAbsent(p, "instructions").optionalString("instructions");
     return checked(meta(p));
   },
   "completion/complete"(p) {
@@ -132,6 +149,7 @@ export const readClientRequestResult: ResultReaders<ClientRequests> = {
     values.forEach((value, i) => {
       if (typeof value !== "string") throw completion.error(`values[${i}]`, "must be a string");
     });
+    nullAsAbsent(completion, "total", "hasMore");
     completion.optionalNumber("total");
     completion.optionalBoolean("hasMore");
     return checked(meta(p));
@@ -139,9 +157,9 @@ export const readClientRequestResult: ResultReaders<ClientRequests> = {
   "logging/setLevel": nothing,
   "prompts/list": page("prompts", ["name"]),
   "prompts/get"(p) {
-    p.optionalString("description");
+    nullAsAbsent(p, "description").optionalString("description");
     for (const message of p.objects("messages")) {
-      message.string("role");
+      message.choice("role", ["user", "assistant"]);
       message.object("content").string("type");
     }
     return checked(meta(p));
@@ -157,6 +175,7 @@ export const readClientRequestResult: ResultReaders<ClientRequests> = {
   "tools/list": page("tools", ["name"]),
   "tools/call"(p) {
     p.objectsWith("content", TYPE);
+    nullAsAbsent(p, "structuredContent", "isError");
     p.optionalRecord("structuredContent");
     p.optionalBoolean("isError");
     return checked(meta(p));
@@ -205,7 +224,7 @@ export const readServerRequestResult: ResultReaders<ServerRequests> = {
     if (!Array.isArray(p.value.content)) p.object("content").string("type");
     else p.objectsWith("content", TYPE);
     p.string("model");
-    p.optionalString("stopReason");
+    nullAsAbsent(p, "stopReason").optionalString("stopReason");
     return checked(meta(p));
   },
   "roots/list"(p) {
@@ -214,7 +233,7 @@ export const readServerRequestResult: ResultReaders<ServerRequests> = {
   },
   "elicitation/create"(p) {
     p.choice("action", ["accept", "decline", "cancel"]);
-    p.optionalRecord("content");
+    nullAsAbsent(p, "content").optionalRecord("content");
     return checked(meta(p));
   },
 };

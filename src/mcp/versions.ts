@@ -2,6 +2,10 @@
 // Spec: https://modelcontextprotocol.io/specification/2025-11-25/basic/lifecycle#version-negotiation
 // and the changelogs, e.g. https://modelcontextprotocol.io/specification/2025-11-25/changelog
 // A feature is named once here with the first version that has it; code asks `supports(v, f)`.
+// Also here: the one capability rule that depends on the version (undeclaredServerCapability).
+
+import type { ServerCapabilities } from "./lifecycle.js";
+import { SERVER_CAPABILITY_NEEDED, type CapabilityNeed, type ClientRequestMethod } from "./methods.js";
 
 /** Newest first. A version string is the date of the revision that defined it. */
 export const SUPPORTED_PROTOCOL_VERSIONS = ["2025-11-25", "2025-06-18", "2025-03-26", "2024-11-05"] as const;
@@ -70,4 +74,30 @@ export function supports(version: ProtocolVersion, feature: VersionedFeature): b
 /** The JSON-RPC rules that depend on the negotiated version: a connection's WirePolicy. */
 export function wirePolicy(version: ProtocolVersion): { batches: boolean; omitUnreadableId: boolean } {
   return { batches: supports(version, "batches"), omitUnreadableId: supports(version, "omitUnreadableId") };
+}
+
+/**
+ * The capability a client request needs (SERVER_CAPABILITY_NEEDED in mcp/methods.ts) that a
+ * server declaring `declared` at `version` did not declare, if any. Both roles ask this: the
+ * server to refuse a request with -32601, the client to refuse to send it.
+ */
+export function undeclaredServerCapability(method: string, version: ProtocolVersion, declared: ServerCapabilities): CapabilityNeed | undefined {
+  const need = isClientRequestMethod(method) ? SERVER_CAPABILITY_NEEDED[method] : null;
+  return need && !hasFlag(need.flag, version, declared) ? need : undefined;
+}
+
+function isClientRequestMethod(method: string): method is ClientRequestMethod {
+  return Object.hasOwn(SERVER_CAPABILITY_NEEDED, method);
+}
+
+function hasFlag(flag: CapabilityNeed["flag"], version: ProtocolVersion, declared: ServerCapabilities): boolean {
+  switch (flag) {
+    case "resources.subscribe":
+      return !!declared.resources?.subscribe;
+    case "completions":
+      // 2024-11-05 had completion/complete but no flag for it: prompts or resources imply it.
+      return supports(version, "completionsCapability") ? !!declared.completions : !!declared.prompts || !!declared.resources;
+    default:
+      return !!declared[flag];
+  }
 }

@@ -7,7 +7,7 @@ import {
   batchRefusal, classify, decodeMessage, DEFAULT_MAX_BATCH_ITEMS, ErrorCode, RpcError,
   type Incoming, type JSONRPCMessage, type JSONRPCNotification, type JSONRPCRequest, type JSONRPCResponse, type RequestId,
 } from "../jsonrpc/messages.js";
-import { ConnectionClosedError, DEFAULT_TIMEOUTS, PendingRequests, type TimeoutPolicy } from "../jsonrpc/pending.js";
+import { ConnectionClosedError, DEFAULT_TIMEOUTS, MalformedResponseError, PendingRequests, type TimeoutPolicy } from "../jsonrpc/pending.js";
 import { RequestSendOptions, type SendOptions, type Transport } from "./transport.js";
 import { PeerRequests, type Dispatcher, type RequestContext } from "./dispatch.js";
 import { Inbox } from "./inbox.js";
@@ -120,17 +120,18 @@ export class Connection {
   }
 
   /**
-   * Sends a request and waits for its response. Rejects with RpcError for the peer's errors.
+   * Sends a request and waits for its response. Rejects with RpcError for the peer's errors only.
    * `read` turns the result into what the role's method table says it is (see mcp/read.ts); it
-   * runs here rather than in a promise of the role's own, which would cost one more per call.
+   * runs here rather than in a promise of the role's own, which would cost one more per call. A
+   * result it refuses is a MalformedResponseError: our failure to read, not an error the peer sent.
    */
-  request(method: string, params?: object, options?: RequestOptions): Promise<{ [key: string]: unknown }>;
-  request<R>(method: string, params: object | undefined, options: RequestOptions | undefined, read: (result: { [key: string]: unknown }) => R): Promise<R>;
+  request<P extends object>(method: string, params?: ByName<P>, options?: RequestOptions): Promise<{ [key: string]: unknown }>;
+  request<P extends object, R>(method: string, params: ByName<P> | undefined, options: RequestOptions | undefined, read: (result: { [key: string]: unknown }) => R): Promise<R>;
   async request(method: string, params?: object, options: RequestOptions = {}, read?: (result: { [key: string]: unknown }) => unknown): Promise<unknown> {
     if (this.#closed) throw new ConnectionClosedError(method);
     const id = this.#nextId++;
     const message: JSONRPCRequest = { jsonrpc: "2.0", id, method };
-    const json = wireParams(params);
+    const json = wireParams(method, params);
     if (json !== undefined) message.params = json;
     if (options.onProgress) {
       // The request id doubles as the progress token: it is unique among our active requests.
@@ -159,7 +160,7 @@ export class Connection {
       this.#pending.fail(id, error instanceof Error ? error : new Error(String(error)));
     });
     try {
-      return read ? read(await response) : await response;
+      return read ? readResult(method, id, await response, read) : await response;
     } finally {
       if (options.onProgress) this.#progressHandlers.delete(id);
     }
@@ -186,7 +187,7 @@ export class Connection {
    */
   async notify(method: string, params?: object, options?: SendOptions): Promise<void> {
     if (this.#closed) return;
-    const json = wireParams(params);
+    const json = wireParams(method, params);
     await this.send(json === undefined ? { jsonrpc: "2.0", method } : { jsonrpc: "2.0", method, params: json }, options);
   }
 
@@ -304,7 +305,24 @@ export class Connection {
   }
 }
 
+/** The result as `read` makes it, or the MalformedResponseError naming what it refused. */
+function readResult<R>(method: string, id: RequestId, result: { [key: string]: unknown }, read: (result: { [key: string]: unknown }) => R): R {
+  try {
+    return read(result);
+  } catch (error) {
+    throw new MalformedResponseError(method, id, error instanceof Error ? error.message : String(error));
+  }
+}
+
+/**
+ * Params by name: any object but an array. JSON-RPC also allows params by position (an array);
+ * MCP never uses them, so request() refuses one, at compile time and, for untyped callers, at run time.
+ */
+export type ByName<P> = P extends readonly unknown[] ? never : P;
+
 /** A role's typed params are plain JSON objects (their types say so); the wire type only says "an object". */
-function wireParams(params: object | undefined): { [key: string]: unknown } | undefined {
+function wireParams(method: string, params: object | undefined): { [key: string]: unknown } | undefined {
+  // Spec (basic#requests): params, if present, are an object (the schema types them so), never an array.
+  if (Array.isArray(params)) throw new TypeError(`${method}: params must be an object of named fields, not an array`);
   return params as { [key: string]: unknown } | undefined;
 }

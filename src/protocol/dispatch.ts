@@ -32,9 +32,20 @@ type Json = { [key: string]: unknown };
 /** A method table: each request method's params and result types (see mcp/methods.ts). */
 export type RequestTable = { [method: string]: { params: object; result: Json } };
 
-/** Handlers keyed by method: each gets the table's params type and must return its result type. */
+/**
+ * A result as its writer sees it: the declared fields only. The spec's Result ends in
+ * `[key: string]: unknown`, which is right for reading (a peer's result may carry fields we do not
+ * know, and the readers keep them, see mcp/read.ts) but lets any misspelled field through when
+ * writing. Without it, a result literal that is annotated or `satisfies` this type cannot misspell
+ * a field; `_meta` is declared, so it stays. (A literal returned from an unannotated arrow is not
+ * checked for extra fields whatever the type: TypeScript compares the arrow's inferred return type,
+ * see microsoft/TypeScript#241.)
+ */
+export type Written<T> = { [K in keyof T as string extends K ? never : number extends K ? never : K]: T[K] };
+
+/** Handlers keyed by method: each gets the table's params type and must return its result type, as written. */
 export type RequestHandlers<T extends RequestTable, C> = {
-  [M in keyof T]?: (params: T[M]["params"], context: C) => T[M]["result"] | Promise<T[M]["result"]>;
+  [M in keyof T]?: (params: T[M]["params"], context: C) => Written<T[M]["result"]> | Promise<Written<T[M]["result"]>>;
 };
 export type NotificationHandlers<T> = { [M in keyof T]?: (params: T[M]) => void | Promise<void> };
 
@@ -69,21 +80,34 @@ function notificationRow<P>(method: string, read: (params: Params) => P, handle:
   return { method, kind: "notification", handle: (params) => handle(read(params)) };
 }
 
-export interface DispatcherOptions {
+export interface DispatcherOptions<C> {
   /**
-   * Decides, before the handler runs, whether the method may be called now; returns the error if
-   * not. For a notification a refusal only means it is dropped: notifications are never answered.
+   * Decides, before the params are read and the handler runs, whether the method may be called
+   * now (a request comes with its context); returns the error if not. For a notification a
+   * refusal only means it is dropped: notifications are never answered.
    */
-  gate?: (method: string, kind: "request" | "notification") => RpcError | undefined;
-  /** Hears about failures that the peer only sees as a generic internal error. */
+  gate?: (method: string, kind: "request" | "notification", context?: C) => RpcError | undefined;
+  /**
+   * Hears about failures the peer never learns of in detail: a handler's (the peer gets a generic
+   * internal error), or a notification's that was dropped (see describeFailure).
+   */
   onInternalError?: (method: string, error: unknown) => void;
+}
+
+/**
+ * One line for a failure onInternalError heard: an RpcError there can only be a notification's
+ * reader refusing its params (a request's goes back to the peer), anything else a handler's bug.
+ */
+export function describeFailure(method: string, error: unknown): string {
+  if (error instanceof RpcError) return `dropped a malformed notification: ${error.message}`;
+  return `${method}: handler failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`;
 }
 
 export class Dispatcher<C> {
   #rows = new Map<string, Row<C>>();
-  readonly #options: DispatcherOptions;
+  readonly #options: DispatcherOptions<C>;
 
-  constructor(rows: Row<C>[], options: DispatcherOptions = {}) {
+  constructor(rows: Row<C>[], options: DispatcherOptions<C> = {}) {
     for (const row of rows) {
       if (this.#rows.has(row.method)) throw new Error(`dispatcher: two rows for method "${row.method}"`);
       this.#rows.set(row.method, row);
@@ -105,14 +129,15 @@ export class Dispatcher<C> {
     const row = this.#rows.get(request.method);
     // Spec (basic#responses): an unknown method is answered with -32601.
     if (!row || row.kind !== "request") throw new RpcError(ErrorCode.MethodNotFound, `method not found: ${request.method}`);
-    const refusal = this.#options.gate?.(request.method, "request");
+    const refusal = this.#options.gate?.(request.method, "request", context);
     if (refusal) throw refusal;
     return row.handle(new Params(request.method, request.params), context);
   }
 
   /**
-   * Runs a notification's handler. Unknown notifications are ignored; a handler that fails is
-   * reported locally (onInternalError) and otherwise ignored. Spec (basic#notifications): the receiver MUST NOT send a response.
+   * Runs a notification's handler. Unknown notifications are ignored; one whose params its reader
+   * refuses, or whose handler fails, is reported locally (onInternalError) and otherwise ignored.
+   * Spec (basic#notifications): the receiver MUST NOT send a response.
    */
   async handleNotification(notification: JSONRPCNotification): Promise<void> {
     const row = this.#rows.get(notification.method);

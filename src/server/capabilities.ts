@@ -1,13 +1,15 @@
-// The server's capability rules, all of them: what it declares, which client request it refuses
-// with -32601 for want of a declared capability, and what the client must have declared before the
-// server asks it something (a missing one is a local error: nothing is sent).
+// The server's side of capability negotiation: what it declares, which client request it refuses
+// with -32601 for want of a declared capability (each request's need is data in mcp/methods.ts,
+// its one version rule in mcp/versions.ts), and what the client must have declared before the
+// server asks it something (a missing one is a local error: nothing is sent), and the local error
+// the client's error answer to such a request becomes.
 // Spec: https://modelcontextprotocol.io/specification/2025-11-25/basic/lifecycle#capability-negotiation,
 // client/sampling, client/elicitation and client/roots.
 
 import { ErrorCode, RpcError } from "../jsonrpc/messages.js";
 import type { ServerCapabilities } from "../mcp/lifecycle.js";
-import { capabilityOfMethod, SERVER_CAPABILITY_NEEDED, type ServerRequestMethod, type ServerRequests } from "../mcp/methods.js";
-import { supports, type ProtocolVersion } from "../mcp/versions.js";
+import { SERVER_CAPABILITY_NEEDED, type ServerRequestMethod, type ServerRequests } from "../mcp/methods.js";
+import { supports, undeclaredServerCapability, type ProtocolVersion } from "../mcp/versions.js";
 import type { McpServer } from "./definition.js";
 import type { ServerSession } from "./session.js";
 
@@ -39,9 +41,9 @@ export function declaredCapabilities(server: McpServer, version: ProtocolVersion
 export function refusedMethods(version: ProtocolVersion, declared: ServerCapabilities): Map<string, RpcError> {
   const refused = new Map<string, RpcError>();
   for (const method of Object.keys(SERVER_CAPABILITY_NEEDED)) {
-    const capability = capabilityOfMethod(method, version);
+    const capability = undeclaredServerCapability(method, version, declared);
     // Spec (basic/lifecycle#operation): only negotiated capabilities may be used; -32601 otherwise.
-    if (capability && !capability.declared(declared)) {
+    if (capability) {
       refused.set(method, new RpcError(ErrorCode.MethodNotFound, `${method}: this server does not offer ${capability.name}`));
     }
   }
@@ -56,14 +58,30 @@ export class CapabilityError extends Error {
   }
 }
 
+/**
+ * The client answered one of the server's requests with an error. Local: the code belongs to
+ * that request, so it is never sent as the error of the client's request being handled (a tool
+ * reports it in an isError result, any other handler's failure is -32603).
+ */
+export class ClientRequestError extends Error {
+  readonly code: number;
+  readonly data: unknown;
+  constructor(readonly method: ServerRequestMethod, answer: RpcError) {
+    super(`${method}: the client answered ${answer.code} ${answer.message}`, { cause: answer });
+    this.name = "ClientRequestError";
+    this.code = answer.code;
+    this.data = answer.data;
+  }
+}
+
 /** Throws CapabilityError unless the client declared what `method` (with these params) needs. */
-export function requireClientCapability(session: ServerSession, method: ServerRequestMethod, params: ServerRequests[ServerRequestMethod]["params"]): void {
+export function requireClientCapability(session: ServerSession, method: ServerRequestMethod, params: ServerRequests[ServerRequestMethod]["params"] = {}): void {
   const client = session.clientCapabilities;
   if (session.stateless) {
     throw new CapabilityError(method, "a stateless HTTP server has no channel back to the client; run it with sessions to send requests to the client");
   }
   // Spec (basic/lifecycle#initialization): no requests but ping before notifications/initialized.
-  if (session.state !== "operating") {
+  if (session.state !== "operating" && method !== "ping") {
     throw new CapabilityError(method, `the client has not finished initializing (state: ${session.state})`);
   }
   switch (method) {

@@ -4,7 +4,7 @@
 // Spec: https://modelcontextprotocol.io/specification/2025-11-25/basic/lifecycle, and for the
 // handlers' context basic/utilities/progress, client/sampling, client/elicitation, client/roots.
 
-import { Dispatcher, notificationRows, requestRows, type ParamsAndOptions, type RequestHandlers } from "../protocol/dispatch.js";
+import { describeFailure, Dispatcher, notificationRows, requestRows, type ParamsAndOptions, type RequestHandlers } from "../protocol/dispatch.js";
 import { ErrorCode, RpcError } from "../jsonrpc/messages.js";
 import { Connection, type RequestContext, type RequestOptions } from "../protocol/connection.js";
 import type { SendOptions, Transport } from "../protocol/transport.js";
@@ -17,7 +17,7 @@ import type {
 } from "../mcp/methods.js";
 import { readClientNotification, readClientRequestParams, readServerResult } from "../mcp/read.js";
 import { LATEST_PROTOCOL_VERSION, supports, wirePolicy, type ProtocolVersion } from "../mcp/versions.js";
-import { declaredCapabilities, refusedMethods, requireClientCapability } from "./capabilities.js";
+import { ClientRequestError, declaredCapabilities, refusedMethods, requireClientCapability } from "./capabilities.js";
 import type { McpServer } from "./definition.js";
 import { completionHandlers } from "./features/completion.js";
 import { lifecycleHandlers } from "./features/lifecycle.js";
@@ -36,7 +36,7 @@ export type ClientRequestHandlers = RequestHandlers<ClientRequests, RequestConte
 export type LifecycleState = "awaiting-initialize" | "awaiting-initialized" | "operating" | "closed";
 
 export interface ServerSessionOptions {
-  /** Local problems (bad input, failed writes, handler crashes), for the server's own log. */
+  /** Local problems (bad input, malformed notifications, failed writes, handler crashes), for the server's own log. */
   onProblem?: (message: string) => void;
   /**
    * One stateless Streamable HTTP request: the session cannot send the client requests, and,
@@ -108,8 +108,8 @@ export class ServerSession {
         ...notificationRows(readClientNotification, { "notifications/initialized": () => this.#confirmInitialized() }),
       ],
       {
-        gate: (method, kind) => this.#gate(method, kind),
-        onInternalError: (method, error) => this.#onProblem(`${method}: handler failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`),
+        gate: (method, kind, context) => this.#gate(method, kind, context),
+        onInternalError: (method, error) => this.#onProblem(describeFailure(method, error)),
       },
     );
     this.connection = new Connection(transport, { dispatcher, onProblem: this.#onProblem, maxBatchItems: options.maxBatchItems, maxInFlight: options.maxInFlight });
@@ -129,8 +129,11 @@ export class ServerSession {
   get clientCapabilities(): ClientCapabilities { return this.#clientCapabilities; }
   get capabilities(): ServerCapabilities { return this.#capabilities; }
 
-  /** initialize is being answered: the version and both sides' capabilities are fixed now. */
-  initialized(version: ProtocolVersion, clientInfo: Implementation, clientCapabilities: ClientCapabilities): void {
+  /**
+   * initialize is being answered (not yet confirmed: that is notifications/initialized): the
+   * version and both sides' capabilities are fixed now.
+   */
+  acceptInitialize(version: ProtocolVersion, clientInfo: Implementation, clientCapabilities: ClientCapabilities): void {
     this.#clientInfo = clientInfo;
     this.#clientCapabilities = clientCapabilities;
     this.#negotiated(version);
@@ -206,11 +209,17 @@ export class ServerSession {
 
   /**
    * Sends one of the server's requests to the client, once the client declared what it needs,
-   * and reads the result as its type claims (mcp/read.ts).
+   * and reads the result as its type claims (mcp/read.ts). The client's error answer rejects as
+   * a ClientRequestError: it answers this request, not the one a handler is working on.
    */
-  async request<M extends ServerRequestMethod>(method: M, params: ServerRequests[M]["params"], options?: RequestOptions): Promise<ServerRequests[M]["result"]> {
+  request<M extends ServerRequestMethod>(method: M, ...args: ParamsAndOptions<ServerRequests[M]["params"], RequestOptions>): Promise<ServerRequests[M]["result"]>;
+  async request<M extends ServerRequestMethod>(method: M, params?: ServerRequests[ServerRequestMethod]["params"], options?: RequestOptions): Promise<ServerRequests[M]["result"]> {
     requireClientCapability(this, method, params);
-    return this.connection.request(method, params, options, readServerResult[method]);
+    try {
+      return await this.connection.request(method, params, options, readServerResult[method]);
+    } catch (error) {
+      throw error instanceof RpcError ? new ClientRequestError(method, error) : error;
+    }
   }
 
   createMessage(params: CreateMessageRequestParams, options?: RequestOptions): Promise<CreateMessageResult> {
@@ -227,14 +236,13 @@ export class ServerSession {
   }
 
   listRoots(options?: RequestOptions): Promise<ListRootsResult> {
-    return this.request("roots/list", {}, options);
+    return this.request("roots/list", undefined, options);
   }
 
-  #gate(method: string, kind: "request" | "notification"): RpcError | undefined {
-    // Notifications are never refused (nor answered): the one this role handles,
-    // notifications/initialized, checks the lifecycle state itself.
-    if (kind === "notification") return undefined;
-    if (method === "ping" || method === "initialize") return undefined;
+  #gate(method: string, kind: "request" | "notification", context?: RequestContext): RpcError | undefined {
+    // Never refused: ping, and notifications (notifications/initialized checks the state itself).
+    if (kind === "notification" || method === "ping") return undefined;
+    if (method === "initialize") return this.#initializeRefusal(context!);
     if (this.#state === "awaiting-initialize") {
       return new RpcError(ErrorCode.InvalidRequest, `${method}: the session is not initialized: send initialize first`);
     }
@@ -242,6 +250,14 @@ export class ServerSession {
       return new RpcError(ErrorCode.InvalidRequest, `${method}: the session is not initialized: send notifications/initialized first`);
     }
     return this.#refused.get(method);
+  }
+
+  /** Checked here, before initialize's params are read, so these answers do not depend on them. */
+  #initializeRefusal(context: RequestContext): RpcError | undefined {
+    // Spec (basic#batching, 2025-03-26): initialize MUST NOT be part of a JSON-RPC batch.
+    if (context.inBatch) return new RpcError(ErrorCode.InvalidRequest, "initialize: must not be sent inside a batch");
+    if (this.#state !== "awaiting-initialize") return new RpcError(ErrorCode.InvalidRequest, "initialize: the session is already initialized");
+    return undefined;
   }
 }
 

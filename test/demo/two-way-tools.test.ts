@@ -11,6 +11,7 @@ import type { CreateMessageRequestParams, CreateMessageResult } from "../../src/
 import type { ElicitRequestFormParams, ElicitResult } from "../../src/mcp/elicitation.js";
 import type { CallToolResult } from "../../src/mcp/tools.js";
 import { createMemoryPair } from "../../src/protocol/transport.js";
+import { RpcError } from "../../src/jsonrpc/messages.js";
 
 async function connect(options: ClientOptions = {}): Promise<McpClient> {
   const [clientEnd, serverEnd] = createMemoryPair();
@@ -117,3 +118,40 @@ test("toggle_extra: adds then removes the tool reverse, and the client hears eac
   assert.ok(!(await names()).includes("reverse"));
   await client.close();
 });
+
+// The client's answer to greet's or summarize's question belongs to that question, not to the
+// tools/call: an error answer or a result we cannot read becomes the tool's isError result,
+// naming the step, and never the tools/call's protocol error.
+const failedAnswers: { name: string; tool: string; args: object; options: ClientOptions; text: RegExp }[] = [
+  {
+    name: "a client rejecting sampling (error -1)",
+    tool: "summarize",
+    args: { text: "a long text" },
+    options: { sampling: () => { throw new RpcError(-1, "User rejected sampling request"); } },
+    text: /^tools\/call summarize: sampling\/createMessage: the client answered -1 User rejected sampling request$/,
+  },
+  {
+    name: "a client whose elicitation handler fails (-32603)",
+    tool: "greet",
+    args: {},
+    options: { elicitation: { form: () => { throw new Error("no user here"); } } },
+    text: /^tools\/call greet: elicitation\/create: the client answered -32603 elicitation\/create: internal error$/,
+  },
+  {
+    name: "a client answering an elicitation with an unknown action",
+    tool: "greet",
+    args: {},
+    options: { elicitation: { form: () => ({ action: "ok" }) as unknown as ElicitResult } },
+    text: /^tools\/call greet: elicitation\/create: the peer's response was malformed: result: "action" must be one of accept, decline, cancel, got "ok"$/,
+  },
+];
+
+for (const c of failedAnswers) {
+  test(`two-way tools: ${c.name} makes an isError result naming the step, not a tools/call error`, async () => {
+    const client = await connect(c.options);
+    const result = await client.callTool(c.tool, c.args as { [key: string]: unknown });
+    await client.close();
+    assert.equal(result.isError, true);
+    assert.match(textOf(result), c.text);
+  });
+}

@@ -16,12 +16,20 @@ const ROOT = realpathSync(fileURLToPath(new URL("../..", import.meta.url)));
 const manifest = JSON.parse(readFileSync(join(ROOT, "package.json"), "utf8")) as { files: string[]; exports: Record<string, string | Record<string, string>> };
 
 test("index: exports each layer's main pieces", () => {
-  for (const name of ["decodeMessage", "encodeMessage", "RpcError", "ErrorCode", "LineDecoder", "PendingRequests", "Params", "Dispatcher", "Connection", "createMemoryPair", "McpServer", "ServerSession", "StreamTransport", "serveStdio", "validate", "checkSchema", "supports", "LATEST_PROTOCOL_VERSION", "McpClient", "StdioClientTransport", "StdioServerConnection", "traceTransport", "HandshakeTimeoutError", "HttpClientTransport", "LegacySseClientTransport"]) {
+  for (const name of ["decodeMessage", "encodeMessage", "RpcError", "ErrorCode", "LineDecoder", "PendingRequests", "Params", "Dispatcher", "Connection", "createMemoryPair", "McpServer", "ServerSession", "StreamTransport", "serveStdio", "validate", "checkSchema", "supports", "LATEST_PROTOCOL_VERSION", "McpClient", "StdioClientTransport", "StdioServerConnection", "traceTransport", "HandshakeTimeoutError", "HttpClientTransport", "LegacySseClientTransport",
+    // Typed rows over the method table: the helpers, the readers they need, and the table's values.
+    "requestRows", "notificationRows", "readClientRequestParams", "readServerRequestParams", "readClientNotification", "readServerNotification",
+    "LIST_METHODS", "LOGGING_LEVELS", "ClientRequestError", "MalformedResponseError"]) {
     assert.ok(name in api, `${name} is not exported`);
   }
   assert.equal(api.LATEST_PROTOCOL_VERSION, "2025-11-25");
   assert.deepEqual([...api.SUPPORTED_PROTOCOL_VERSIONS], ["2025-11-25", "2025-06-18", "2025-03-26", "2024-11-05"]);
 });
+
+// A user's typed rows, written from the public API alone: the table's types, the helper, the reader.
+export const userRows = api.requestRows(api.readClientRequestParams, {
+  "tools/call": ({ name }) => ({ content: [{ type: "text", text: name }] }),
+} satisfies api.RequestHandlers<api.ClientRequests, api.RequestContext>);
 
 /** A temp package whose node_modules/mcp-wire links to this checkout, as `npm install <path>` makes it. */
 function withUser(run: (dir: string) => void): void {

@@ -347,3 +347,20 @@ test("connection: a call whose idle timeout is Infinity still gives its cancel a
   assert.equal(cancels[0]!.aborted, false, "setTimeout(Infinity) fires at once: the cancel must not be given up so soon");
   await connection.close();
 });
+
+test("connection: params by position (an array) are refused before anything is sent, at compile time and at run time", async () => {
+  const [near, far] = createMemoryPair();
+  const sent: string[] = [];
+  far.start({ message: (text) => void sent.push(text), unreadable: () => {}, inputEnded: () => {}, close: () => {} });
+  const connection = new Connection(near, { dispatcher: new Dispatcher([]) });
+  connection.start();
+  // @ts-expect-error MCP params are an object of named fields, never an array
+  const typed = connection.request("tools/call", ["add", 1, 2]);
+  await assert.rejects(typed, (e: unknown) => e instanceof TypeError && e.message === "tools/call: params must be an object of named fields, not an array");
+  const untyped: object = [1];
+  await assert.rejects(connection.request("x", untyped), TypeError);
+  await assert.rejects(connection.notify("notifications/x", untyped), TypeError);
+  await new Promise((resolve) => setImmediate(resolve));
+  assert.deepEqual(sent, []);
+  await connection.close();
+});

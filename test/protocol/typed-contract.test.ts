@@ -4,7 +4,8 @@
 // naming the method and the field, on both sides and for params and results alike.
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { Dispatcher, notificationRows, requestRows, type RequestHandlers, type Row } from "../../src/protocol/dispatch.js";
+import { Dispatcher, notificationRows, requestRows, type RequestHandlers, type Row, type Written } from "../../src/protocol/dispatch.js";
+import type { CallToolResult, ListToolsResult } from "../../src/mcp/tools.js";
 import { ErrorCode, RpcError } from "../../src/jsonrpc/messages.js";
 import { Connection, type RequestContext } from "../../src/protocol/connection.js";
 import { createMemoryPair } from "../../src/protocol/transport.js";
@@ -14,6 +15,7 @@ import { McpClient } from "../../src/client/client.js";
 import { McpServer, text } from "../../src/server/definition.js";
 import type { ServerSession } from "../../src/server/session.js";
 import { NotConnectedError } from "../../src/client/errors.js";
+import { MalformedResponseError } from "../../src/jsonrpc/pending.js";
 
 type ServerHandlers = RequestHandlers<ClientRequests, RequestContext>;
 
@@ -30,6 +32,20 @@ export async function wrongClientParams(client: McpClient): Promise<void> {
   // @ts-expect-error tools/call takes `name`, not `tool`
   await client.request("tools/call", { tool: "add" });
 }
+// A result as a handler writes it (Written) has only the fields its type declares, and `_meta`:
+// a misspelled field in a literal that says what it is does not compile. (The spec's types keep
+// `[key: string]: unknown` for reading, with which both literals below would compile.)
+export const misspelledResultField: ServerHandlers = {
+  // @ts-expect-error CallToolResult has `isError`, not `isErorr`
+  "tools/call": (): Written<CallToolResult> => ({ content: [], isErorr: true }),
+};
+export const misspelledCursor: ServerHandlers = {
+  // @ts-expect-error ListToolsResult has `nextCursor`, not `nextCursr`
+  "tools/list": () => ({ tools: [], nextCursr: "2" }) satisfies Written<ListToolsResult>,
+};
+export const resultWithMeta: ServerHandlers = {
+  "tools/list": () => ({ tools: [], nextCursor: "2", _meta: { "com.example/page": 1 } }) satisfies Written<ListToolsResult>,
+};
 export const unknownMethod: ServerHandlers = {
   // @ts-expect-error no such method in the table
   "tools/run": () => ({}),
@@ -147,32 +163,46 @@ test("typed contract: a notification whose params are not what the type claims i
   await connection.close();
 });
 
-/** A client connected to a fake server whose tools/call answers `result` as it is. */
-async function clientOfServerAnswering(result: object): Promise<{ client: McpClient; close: () => Promise<void> }> {
+/**
+ * A client connected to a fake server whose tools/call answers `result` as it is, as do the
+ * methods of `others`; `initialize` adds fields to its initialize result.
+ */
+async function clientOfServerAnswering(
+  result: object,
+  others: { [method: string]: object } = {},
+  initialize: object = {},
+  options: ConstructorParameters<typeof McpClient>[1] = {},
+): Promise<{ client: McpClient; close: () => Promise<void>; notify: (method: string, params: object) => Promise<void> }> {
   const [clientEnd, serverEnd] = createMemoryPair();
+  const answer = (method: string, answer: object): Row<RequestContext> => ({ method, kind: "request", handle: () => ({ ...answer }) });
   const server = new Connection(serverEnd, {
     dispatcher: new Dispatcher([
-      { method: "initialize", kind: "request", handle: () => ({ protocolVersion: "2025-11-25", capabilities: { tools: {} }, serverInfo: { name: "fake", version: "1" } }) },
+      answer("initialize", { protocolVersion: "2025-11-25", capabilities: { tools: {}, prompts: {} }, serverInfo: { name: "fake", version: "1" }, ...initialize }),
       { method: "notifications/initialized", kind: "notification", handle: () => {} },
-      { method: "tools/call", kind: "request", handle: () => ({ ...result }) },
+      answer("tools/call", result),
+      ...Object.entries(others).map(([method, other]) => answer(method, other)),
     ]),
   });
   server.start();
-  const client = new McpClient({ name: "test", version: "1" });
+  const client = new McpClient({ name: "test", version: "1" }, options);
   await client.connect(clientEnd);
-  return { client, close: () => client.close() };
+  return { client, close: () => client.close(), notify: (method, params) => server.notify(method, params) };
 }
 
-test("typed contract: a tools/call result without a content array is refused with -32602 naming the field", async () => {
+// A result we cannot read is our local failure (MalformedResponseError), never an RpcError: a
+// caller must be able to tell it from the peer answering -32602.
+test("typed contract: a tools/call result without a content array is a MalformedResponseError naming the field", async () => {
   const { client, close } = await clientOfServerAnswering({ content: "text" });
   await assert.rejects(client.callTool("x"), (error: unknown) =>
-    error instanceof RpcError && error.code === ErrorCode.InvalidParams && error.message === 'tools/call result: "content" must be an array, got string');
+    error instanceof MalformedResponseError && error.method === "tools/call" &&
+    error.message === `tools/call: the peer's response was malformed: result: "content" must be an array, got string`);
   await close();
 });
 
 test("typed contract: a content block without a type is refused, naming its place", async () => {
   const { client, close } = await clientOfServerAnswering({ content: [{ type: "text", text: "a" }, { text: "b" }] });
-  await assert.rejects(client.callTool("x"), /^RpcError: tools\/call result: "content\[1\].type" is required$|tools\/call result: "content\[1\]\.type" is required/);
+  await assert.rejects(client.callTool("x"), (error: unknown) =>
+    error instanceof MalformedResponseError && /result: "content\[1\]\.type" is required$/.test(error.message));
   await close();
 });
 
@@ -188,7 +218,8 @@ test("typed contract: a server without serverInfo fails the handshake, naming th
     dispatcher: new Dispatcher([{ method: "initialize", kind: "request", handle: () => ({ protocolVersion: "2025-11-25", capabilities: {} }) }]),
   }).start();
   const client = new McpClient({ name: "test", version: "1" });
-  await assert.rejects(client.connect(clientEnd), /initialize result: "serverInfo" is required/);
+  await assert.rejects(client.connect(clientEnd), (error: unknown) =>
+    error instanceof MalformedResponseError && /^initialize: the peer's response was malformed: result: "serverInfo" is required$/.test(error.message));
   assert.equal(client.isConnected, false);
 });
 
@@ -217,4 +248,47 @@ test("typed contract: no role reads cancellation or progress: the connection doe
     assert.equal(Object.hasOwn(readers, "notifications/cancelled"), false);
     assert.equal(Object.hasOwn(readers, "notifications/progress"), false);
   }
+});
+
+// Leniency in results only: real servers send null for optional fields ("nextCursor": null made
+// strict clients unable to list a server's tools). It reads as absent, so the value fits its type.
+test("typed contract: null in an optional result field reads as absent", async () => {
+  const { client, close } = await clientOfServerAnswering({ content: [], isError: null, structuredContent: null }, {
+    "tools/list": { tools: [{ name: "t", inputSchema: { type: "object" } }], nextCursor: null },
+    "prompts/get": { description: null, messages: [{ role: "user", content: { type: "text", text: "hi" } }] },
+  }, { instructions: null });
+  assert.equal(client.instructions, undefined);
+  assert.deepEqual(await client.callTool("x"), { content: [] });
+  assert.deepEqual(await client.listTools(), { tools: [{ name: "t", inputSchema: { type: "object" } }] });
+  assert.deepEqual(await client.getPrompt("p"), { messages: [{ role: "user", content: { type: "text", text: "hi" } }] });
+  await close();
+});
+
+test("typed contract: params stay strict: a null cursor gets -32602", async () => {
+  const connection = pair(requestRows(readClientRequestParams, { "tools/list": () => ({ tools: [] }) } satisfies ServerHandlers));
+  await assert.rejects(connection.request("tools/list", { cursor: null }), (e: unknown) =>
+    e instanceof RpcError && e.code === ErrorCode.InvalidParams && /"cursor" must be a string, got null/.test(e.message));
+  await connection.close();
+});
+
+test("typed contract: a prompts/get message's role must be user or assistant", async () => {
+  const { client, close } = await clientOfServerAnswering({ content: [] }, {
+    "prompts/get": { messages: [{ role: "system", content: { type: "text", text: "hi" } }] },
+  });
+  await assert.rejects(client.getPrompt("p"), (e: unknown) =>
+    e instanceof MalformedResponseError && /result: "messages\[0\]\.role" must be one of user, assistant, got "system"$/.test(e.message));
+  await close();
+});
+
+test("typed contract: a client reports a notification its reader refuses as dropped, naming the field", async () => {
+  const problems: string[] = [];
+  const logs: unknown[] = [];
+  const { client, close, notify } = await clientOfServerAnswering({ content: [] }, { ping: {} }, {}, { onProblem: (message) => problems.push(message) });
+  client.on("log", (params) => logs.push(params));
+  await notify("notifications/message", { level: "loud", data: 1 });
+  await client.ping(); // a round trip: the notification before it is handled
+  assert.deepEqual(logs, []);
+  assert.equal(problems.length, 1);
+  assert.match(problems[0]!, /^dropped a malformed notification: notifications\/message: "level" must be one of debug, /);
+  await close();
 });

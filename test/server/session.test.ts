@@ -257,3 +257,78 @@ test("server: maxInFlight given to connect bounds the session's connection (inpu
   await tick();
   assert.equal(peer.paused, false);
 });
+
+test("server: a prompt whose question the client answers with an error fails with -32603, not the client's code", async () => {
+  const server = new McpServer({ name: "t", version: "1" });
+  server.prompt({ name: "asks" }, async (_args, ctx) => {
+    await ctx.sample({ messages: [], maxTokens: 5 });
+    return { messages: [] };
+  });
+  const problems: string[] = [];
+  const [clientEnd, serverEnd] = createMemoryPair();
+  server.connect(serverEnd, { onProblem: (message) => problems.push(message) });
+  const rejecting: Row<RequestContext> = { method: "sampling/createMessage", kind: "request", handle: () => { throw new RpcError(-1, "User rejected sampling request"); } };
+  const connection = new Connection(clientEnd, { dispatcher: new Dispatcher([rejecting]) });
+  connection.start();
+  await connection.request("initialize", { protocolVersion: "2025-11-25", capabilities: { sampling: {} }, clientInfo: { name: "x", version: "1" } });
+  await connection.notify("notifications/initialized");
+  await assert.rejects(connection.request("prompts/get", { name: "asks" }), (e: unknown) =>
+    e instanceof RpcError && e.code === -32603 && e.message === "prompts/get: internal error");
+  assert.match(problems.join("\n"), /ClientRequestError: sampling\/createMessage: the client answered -1 User rejected sampling request/);
+  await connection.close();
+});
+
+test("server: ping goes to the client before notifications/initialized; roots/list goes without params", async () => {
+  const server = new McpServer({ name: "t", version: "1" });
+  const [clientEnd, serverEnd] = createMemoryPair();
+  const session = server.connect(serverEnd);
+  const seen: { method: string; params: unknown }[] = [];
+  const record = (method: string, result: { [key: string]: unknown }): Row<RequestContext> => ({ method, kind: "request", handle: (p) => (seen.push({ method, params: p.value }), result) });
+  const raw: unknown[] = [];
+  const connection = new Connection(traceReceived(clientEnd, raw), { dispatcher: new Dispatcher([record("ping", {}), record("roots/list", { roots: [] })]) });
+  connection.start();
+  await connection.request("initialize", { protocolVersion: "2025-11-25", capabilities: { roots: {} }, clientInfo: { name: "x", version: "1" } });
+  assert.deepEqual(await session.request("ping"), {});
+  await connection.notify("notifications/initialized");
+  await tick();
+  assert.deepEqual(await session.listRoots(), { roots: [] });
+  const rootsList = raw.find((message) => (message as { method?: string }).method === "roots/list") as { [key: string]: unknown } | undefined;
+  assert.ok(rootsList && !("params" in rootsList), `roots/list went out as ${JSON.stringify(rootsList)}`);
+  await connection.close();
+});
+
+/** `transport`, keeping each message it receives (as parsed from the wire) in `into`. */
+function traceReceived(transport: ReturnType<typeof createMemoryPair>[0], into: unknown[]): ReturnType<typeof createMemoryPair>[0] {
+  const start = transport.start.bind(transport);
+  transport.start = (handlers) => start({ ...handlers, message: (text) => (into.push(JSON.parse(text)), handlers.message(text)) });
+  return transport;
+}
+
+// Invalid traffic the server answered before the readers (issue 8), and answers the same way now.
+test("server: ping and tools/list with a null _meta are answered, the null read as absent", async () => {
+  const client = await connect(demo());
+  assert.deepEqual(await client.connection.request("ping", { _meta: null }), {});
+  const listed = await client.connection.request("tools/list", { _meta: null });
+  assert.deepEqual((listed.tools as { name: string }[]).map((tool) => tool.name), ["t1"]);
+  await client.connection.close();
+});
+
+test("server: a second initialize is refused as already initialized, whatever its params", async () => {
+  const client = await connect(demo());
+  await assert.rejects(client.connection.request("initialize", { protocolVersion: "2025-11-25" }), (e: unknown) =>
+    e instanceof RpcError && e.code === -32600 && e.message === "initialize: the session is already initialized");
+  await client.connection.close();
+});
+
+test("server: a notification its reader refuses is reported as dropped and malformed, not as a handler failure", async () => {
+  const problems: string[] = [];
+  const [clientEnd, serverEnd] = createMemoryPair();
+  demo().connect(serverEnd, { onProblem: (message) => problems.push(message) });
+  const connection = new Connection(clientEnd, { dispatcher: new Dispatcher([]) });
+  connection.start();
+  await connection.request("initialize", { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "x", version: "1" } });
+  await connection.notify("notifications/initialized", { _meta: "not an object" });
+  await connection.request("ping");
+  assert.deepEqual(problems, ['dropped a malformed notification: notifications/initialized: "_meta" must be an object']);
+  await connection.close();
+});
