@@ -7,7 +7,7 @@
 
 import type { ContentBlock } from "../mcp/content.js";
 import type { CallToolResult } from "../mcp/tools.js";
-import { supports, type ProtocolVersion, type VersionedFeature } from "../mcp/versions.js";
+import { LATEST_PROTOCOL_VERSION, supports, type ProtocolVersion, type VersionedFeature } from "../mcp/versions.js";
 
 type Json = { [key: string]: unknown };
 
@@ -68,9 +68,14 @@ export function contentFor(block: ContentBlock, version: ProtocolVersion): Conte
   return copy;
 }
 
-/** A tools/call result as the client's version can carry it: its content blocks, and structuredContent. */
+/**
+ * A tools/call result as the client's version can carry it: its content blocks, and
+ * structuredContent. The newest version has every block type and field a definition can hold
+ * (test/server/compat.test.ts checks that fitting to it changes nothing), so its blocks go as they are.
+ */
 export function callToolResultFor(result: CallToolResult, version: ProtocolVersion): CallToolResult {
-  const out: CallToolResult = { ...result, content: result.content.map((block) => contentFor(block, version)) };
+  const content = version === LATEST_PROTOCOL_VERSION ? result.content : result.content.map((block) => contentFor(block, version));
+  const out: CallToolResult = { ...result, content };
   if (result.structuredContent !== undefined) {
     // Spec (server/tools#structured-content): a tool returning structured content SHOULD also
     // return it as serialized JSON in a text block, for clients that do not read structuredContent.
