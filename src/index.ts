@@ -13,7 +13,8 @@
 //    * jsonrpc/params.ts          reading untrusted params, with -32602 errors that name the field
 //   2. The MCP base protocol
 //      protocol/transport.ts      what a transport is; an in-memory pair
-//    * protocol/connection.ts     a symmetric connection: requests both ways, cancellation, progress, batches
+//    * protocol/connection.ts     a symmetric connection: the transport wired to the inbox, each input routed
+//      protocol/our-requests.ts   our requests in flight: ids, the peer's progress, our cancel when we give up
 //    * protocol/inbox.ts          arrival order, and the bound on work in flight
 //    * protocol/dispatch.ts       the method table's rows, and the peer's requests in flight: one answer each
 //      protocol/bad-input.ts      answering what is not a valid message (and never a response)
@@ -80,7 +81,8 @@ export {
   Dispatcher, requestRows, notificationRows, describeFailure, type Row, type RequestRow, type NotificationRow, type DispatcherOptions,
   type RequestTable, type RequestHandlers, type Written, type NotificationHandlers, type ParamsReaders, type ResultReaders, type NotificationReaders, type ParamsAndOptions,
 } from "./protocol/dispatch.js";
-export { Connection, DEFAULT_MAX_IN_FLIGHT, type ByName, type ConnectionOptions, type RequestContext, type RequestOptions, type WirePolicy } from "./protocol/connection.js";
+export { Connection, DEFAULT_MAX_IN_FLIGHT, type ConnectionOptions, type RequestContext, type WirePolicy } from "./protocol/connection.js";
+export type { ByName, RequestOptions } from "./protocol/our-requests.js";
 export { createMemoryPair, type SendOptions, type Transport, type TransportHandlers, type UnreadableInput } from "./protocol/transport.js";
 export * from "./mcp/versions.js";
 export { McpServer, text, DEFAULT_MAX_URI_LENGTH, DEFAULT_MAX_SUBSCRIPTIONS, type ServerInfo, type ServerOptions, type ToolHandler, type Completer } from "./server/definition.js";

@@ -9,7 +9,8 @@ import type { WirePolicy } from "./connection.js";
 import type { UnreadableInput } from "./transport.js";
 
 export interface BadInputContext {
-  pending: PendingRequests;
+  /** Our requests waiting for answers (OurRequests, or the correlator itself). */
+  pending: Pick<PendingRequests, "has" | "malformed">;
   /** The wire rules in force now (they change once the version is negotiated). */
   policy(): WirePolicy;
   send(response: JSONRPCResponse): Promise<void>;

@@ -1,19 +1,22 @@
-// A symmetric MCP connection: JSON-RPC over a transport, plus the two base-protocol utilities
-// every request needs, cancellation and progress. Either side sends requests and notifications.
+// A symmetric MCP connection: either side sends requests and notifications. It wires the
+// transport to the inbox (arrival order, the bound on work in flight) and routes each input: the
+// peer's requests to PeerRequests (protocol/dispatch.ts), answers and progress for ours to
+// OurRequests (protocol/our-requests.ts), what is not a valid message to BadInput, batches item by item.
 // Spec: https://modelcontextprotocol.io/specification/2025-11-25/basic (messages),
 // basic/utilities/cancellation and basic/utilities/progress. Lifecycle lives in the roles.
 
 import {
   batchRefusal, classify, decodeMessage, DEFAULT_MAX_BATCH_ITEMS, ErrorCode, RpcError,
-  type Incoming, type JSONRPCMessage, type JSONRPCNotification, type JSONRPCRequest, type JSONRPCResponse, type RequestId,
+  type Incoming, type JSONRPCMessage, type JSONRPCNotification, type JSONRPCResponse, type RequestId,
 } from "../jsonrpc/messages.js";
-import { ConnectionClosedError, DEFAULT_TIMEOUTS, MalformedResponseError, PendingRequests, type TimeoutPolicy } from "../jsonrpc/pending.js";
-import { RequestSendOptions, type SendOptions, type Transport } from "./transport.js";
+import type { SendOptions, Transport } from "./transport.js";
 import { PeerRequests, type Dispatcher, type RequestContext } from "./dispatch.js";
+import { OurRequests, wireParams, type ByName, type RequestOptions } from "./our-requests.js";
 import { Inbox } from "./inbox.js";
 import { BadInput } from "./bad-input.js";
 
 export type { RequestContext } from "./dispatch.js";
+export type { ByName, RequestOptions } from "./our-requests.js";
 
 /** The per-version wire rules a role sets once the version is negotiated. */
 export interface WirePolicy {
@@ -46,25 +49,13 @@ export interface ConnectionOptions {
  */
 export const DEFAULT_MAX_IN_FLIGHT = 256;
 
-export interface RequestOptions {
-  signal?: AbortSignal;
-  /** The peer's request this one is made for (see SendOptions). */
-  relatedRequestId?: RequestId;
-  timeouts?: Partial<TimeoutPolicy>;
-  /** Receives the peer's progress reports; asking for them adds a progressToken to the request. */
-  onProgress?: (progress: { progress: number; total?: number; message?: string }) => void;
-}
-
 export class Connection {
   readonly #transport: Transport;
   readonly #dispatcher: Dispatcher<RequestContext>;
-  readonly #pending = new PendingRequests();
   readonly #peerRequests: PeerRequests;
-  /** Progress callbacks by progress token; we use the request's own id as its token. */
-  readonly #progressHandlers = new Map<RequestId, NonNullable<RequestOptions["onProgress"]>>();
+  readonly #ourRequests: OurRequests;
   readonly #onProblem: (message: string) => void;
   #policy: WirePolicy;
-  #nextId = 0;
   #closed = false;
   #closeListeners: ((cause?: Error) => void)[] = [];
   readonly #maxBatchItems: number;
@@ -77,9 +68,10 @@ export class Connection {
     this.#policy = options.policy ?? { batches: false, omitUnreadableId: true };
     this.#onProblem = options.onProblem ?? (() => {});
     this.#peerRequests = new PeerRequests(this);
+    this.#ourRequests = new OurRequests(this, transport);
     this.#maxBatchItems = options.maxBatchItems ?? DEFAULT_MAX_BATCH_ITEMS;
     this.#badInput = new BadInput({
-      pending: this.#pending,
+      pending: this.#ourRequests,
       policy: () => this.#policy,
       send: (response) => this.send(response),
       onProblem: this.#onProblem,
@@ -122,62 +114,14 @@ export class Connection {
   /**
    * Sends a request and waits for its response. Rejects with RpcError for the peer's errors only.
    * `read` turns the result into what the role's method table says it is (see mcp/read.ts); it
-   * runs here rather than in a promise of the role's own, which would cost one more per call. A
-   * result it refuses is a MalformedResponseError: our failure to read, not an error the peer sent.
+   * runs inside the call's own wait (OurRequests.request) rather than in a promise of the role's
+   * own, which would cost one more per call. A result it refuses is a MalformedResponseError: our
+   * failure to read, not an error the peer sent.
    */
   request<P extends object>(method: string, params?: ByName<P>, options?: RequestOptions): Promise<{ [key: string]: unknown }>;
   request<P extends object, R>(method: string, params: ByName<P> | undefined, options: RequestOptions | undefined, read: (result: { [key: string]: unknown }) => R): Promise<R>;
-  async request(method: string, params?: object, options: RequestOptions = {}, read?: (result: { [key: string]: unknown }) => unknown): Promise<unknown> {
-    if (this.#closed) throw new ConnectionClosedError(method);
-    const id = this.#nextId++;
-    const message: JSONRPCRequest = { jsonrpc: "2.0", id, method };
-    const json = wireParams(method, params);
-    if (json !== undefined) message.params = json;
-    if (options.onProgress) {
-      // The request id doubles as the progress token: it is unique among our active requests.
-      message.params = { ...json, _meta: { ...(json?._meta as object), progressToken: id } };
-      this.#progressHandlers.set(id, options.onProgress);
-    }
-    // Aborted when we stop waiting without a readable answer (a timeout, the caller's abort, a
-    // failed write, a malformed answer, the close), so that a transport holding a POST open for
-    // the answer lets it go.
-    const sendOptions = new RequestSendOptions(options.relatedRequestId);
-    // Registered before the write, so that even an immediate response finds its caller.
-    const response = this.#pending.track(id, method, {
-      signal: options.signal,
-      timeouts: options.timeouts,
-      release: (reason) => sendOptions.stop(reason),
-      giveUp: (reason) => {
-        // Spec (basic/utilities/cancellation): the client MUST NOT cancel initialize.
-        if (method !== "initialize") this.#cancel(id, reason, options.timeouts?.idleMs ?? DEFAULT_TIMEOUTS.idleMs);
-      },
-    });
-    // Not awaited: an HTTP send lasts until the answer, and a timeout or abort must end the
-    // caller's wait whatever the transport is doing. A write that fails means nothing was sent,
-    // so nothing will answer. (If it failed because we gave up, the request is already settled.)
-    // A caller that aborted before the call sends nothing.
-    if (this.#pending.has(id)) this.#transport.send(message, sendOptions).catch((error: unknown) => {
-      this.#pending.fail(id, error instanceof Error ? error : new Error(String(error)));
-    });
-    try {
-      return read ? readResult(method, id, await response, read) : await response;
-    } finally {
-      if (options.onProgress) this.#progressHandlers.delete(id);
-    }
-  }
-
-  /**
-   * Tells the peer we gave up on request `id`. Nobody waits for the cancel, so it gets the call's
-   * idle timeout to be taken (an HTTP POST the peer may stall); else stalled cancels would pile up
-   * until close(). The timer never holds the process up by itself.
-   */
-  #cancel(id: RequestId, reason: Error, idleMs: number): void {
-    // An idle timeout may be Infinity (only the total bounds the call); setTimeout cannot wait that long.
-    const bound = Number.isFinite(idleMs) ? idleMs : DEFAULT_TIMEOUTS.idleMs;
-    const stop = new AbortController();
-    const timer = setTimeout(() => stop.abort(new Error(`notifications/cancelled: the peer did not take it within ${bound} ms; given up`)), bound);
-    timer.unref?.();
-    void this.notify("notifications/cancelled", { requestId: id, reason: reason.message }, { signal: stop.signal }).finally(() => clearTimeout(timer));
+  request(method: string, params?: object, options: RequestOptions = {}, read?: (result: { [key: string]: unknown }) => unknown): Promise<unknown> {
+    return this.#ourRequests.request(method, params, options, read);
   }
 
   /**
@@ -219,7 +163,7 @@ export class Connection {
    * decides how long to wait, see basic/lifecycle#shutdown), then the connection closes.
    */
   async #finishThenClose(): Promise<void> {
-    this.#pending.stopWaiting((method) => new ConnectionClosedError(method, new Error("the peer closed its output")));
+    this.#ourRequests.stopWaiting(new Error("the peer closed its output"));
     await this.#inbox.idle();
     await this.close();
   }
@@ -234,7 +178,7 @@ export class Connection {
         await this.#receiveNotification(incoming.message);
         return undefined;
       case "response":
-        if (!this.#pending.settle(incoming.message)) {
+        if (!this.#ourRequests.settle(incoming.message)) {
           this.#onProblem(`dropped a response for id ${JSON.stringify(incoming.message.id)}: no request is waiting for it`);
         }
         return undefined;
@@ -247,13 +191,14 @@ export class Connection {
 
   /**
    * Cancellation and progress are read here, for every role, and only here: they name requests
-   * only the connection knows (ProtocolNotificationMethod in mcp/methods.ts). A malformed one is
-   * ignored without a report, which would let a peer flood the log. Others go to the table.
+   * only the connection knows, the peer's (PeerRequests) and ours (OurRequests); see
+   * ProtocolNotificationMethod in mcp/methods.ts. A malformed one is ignored without a report,
+   * which would let a peer flood the log. Others go to the table.
    */
   async #receiveNotification(message: JSONRPCNotification): Promise<void> {
     const params = message.params ?? {};
     if (message.method === "notifications/cancelled") this.#cancelled(params);
-    else if (message.method === "notifications/progress") this.#progressed(params);
+    else if (message.method === "notifications/progress") this.#ourRequests.progressed(params);
     else await this.#dispatcher.handleNotification(message);
   }
 
@@ -262,19 +207,6 @@ export class Connection {
     // Spec (basic/utilities/cancellation): unknown or malformed cancellations SHOULD be ignored.
     const id = params.requestId;
     if (typeof id === "string" || typeof id === "number") this.#peerRequests.cancel(id, params.reason);
-  }
-
-  /** The peer reports progress on one of our requests (a bad `total` or `message` is left out). */
-  #progressed(params: { [key: string]: unknown }): void {
-    const token = params.progressToken;
-    if (typeof token !== "string" && typeof token !== "number") return;
-    const handler = this.#progressHandlers.get(token);
-    if (!handler || typeof params.progress !== "number") return;
-    this.#pending.touch(token);
-    const report: { progress: number; total?: number; message?: string } = { progress: params.progress };
-    if (typeof params.total === "number") report.total = params.total;
-    if (typeof params.message === "string") report.message = params.message;
-    handler(report);
   }
 
   async #receiveBatch(items: unknown[]): Promise<undefined> {
@@ -299,30 +231,8 @@ export class Connection {
   #shutDown(cause?: Error): void {
     if (this.#closed) return;
     this.#closed = true;
-    this.#pending.rejectAll((method) => new ConnectionClosedError(method, cause));
+    this.#ourRequests.rejectAll(cause);
     this.#peerRequests.abortAll();
     for (const listener of this.#closeListeners) listener(cause);
   }
-}
-
-/** The result as `read` makes it, or the MalformedResponseError naming what it refused. */
-function readResult<R>(method: string, id: RequestId, result: { [key: string]: unknown }, read: (result: { [key: string]: unknown }) => R): R {
-  try {
-    return read(result);
-  } catch (error) {
-    throw new MalformedResponseError(method, id, error instanceof Error ? error.message : String(error));
-  }
-}
-
-/**
- * Params by name: any object but an array. JSON-RPC also allows params by position (an array);
- * MCP never uses them, so request() refuses one, at compile time and, for untyped callers, at run time.
- */
-export type ByName<P> = P extends readonly unknown[] ? never : P;
-
-/** A role's typed params are plain JSON objects (their types say so); the wire type only says "an object". */
-function wireParams(method: string, params: object | undefined): { [key: string]: unknown } | undefined {
-  // Spec (basic#requests): params, if present, are an object (the schema types them so), never an array.
-  if (Array.isArray(params)) throw new TypeError(`${method}: params must be an object of named fields, not an array`);
-  return params as { [key: string]: unknown } | undefined;
 }

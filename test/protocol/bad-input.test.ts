@@ -2,15 +2,20 @@
 // (with its id when readable: -32600, or -32700 for bytes that are not UTF-8); a broken response is
 // never answered (JSON-RPC 2.0 #response_object) and fails the call waiting for it at once. The
 // unreadable id is left out or sent as null as the policy in force says (basic#responses).
-import { test } from "node:test";
+import { after, test } from "node:test";
 import assert from "node:assert/strict";
 import { decodeMessage, ErrorCode, RpcError, type Incoming, type JSONRPCResponse } from "../../src/jsonrpc/messages.js";
 import { MalformedResponseError, PendingRequests } from "../../src/jsonrpc/pending.js";
 import { BadInput } from "../../src/protocol/bad-input.js";
 import type { WirePolicy } from "../../src/protocol/connection.js";
 
+/** Every test's calls; those a test leaves waiting are failed at the end, so that their timers do not hold the process. */
+const correlators: PendingRequests[] = [];
+after(() => correlators.forEach((pending) => pending.rejectAll(() => new Error("the tests are over"))));
+
 function setup() {
   const pending = new PendingRequests();
+  correlators.push(pending);
   const sent: JSONRPCResponse[] = [];
   const problems: string[] = [];
   const policy: WirePolicy = { batches: false, omitUnreadableId: true };
