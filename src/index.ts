@@ -27,7 +27,7 @@
 //      mcp/utilities.ts           ping, cancellation, progress
 //      mcp/client-features.ts     roots and sampling; mcp/elicitation.ts elicitation (and -32042)
 //      mcp/tasks.ts               tasks (experimental; types only: mcp-wire offers none)
-//      mcp/versions.ts            the versions, and which feature each one has
+//      mcp/versions.ts            the versions, which feature each one has, and which capability a request needs
 //      mcp/methods.ts             the method table: each method's params and result, per direction
 //    * mcp/read.ts                where untrusted JSON becomes those types, checked, once
 //   4. The server role (schema/ is the JSON Schema validator and the RFC 6570 URI templates it

@@ -18,7 +18,7 @@ import type { ClientNotifications, ClientRequests, RoleNotifications, ServerNoti
 /**
  * The readers of `readers` as functions of a raw result, made once per method rather than per
  * call: a client may make many calls a second. Errors name the field ("result: \"content\" ...");
- * Connection.request turns them into a MalformedResponseError naming the method, since a result we
+ * OurRequests.request (protocol/our-requests.ts) turns them into a MalformedResponseError naming the method, since a result we
  * cannot read is our failure, not an error the peer answered.
  */
 export function resultReaders<T extends { [method: string]: { params: object; result: { [key: string]: unknown } } }>(

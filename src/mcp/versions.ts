@@ -2,7 +2,8 @@
 // Spec: https://modelcontextprotocol.io/specification/2025-11-25/basic/lifecycle#version-negotiation
 // and the changelogs, e.g. https://modelcontextprotocol.io/specification/2025-11-25/changelog
 // A feature is named once here with the first version that has it; code asks `supports(v, f)`.
-// Also here: the one capability rule that depends on the version (undeclaredServerCapability).
+// Also here: whether a server's declared capabilities cover a client request at a version
+// (undeclaredServerCapability), since one of those rules depends on the version.
 
 import type { ServerCapabilities } from "./lifecycle.js";
 import { SERVER_CAPABILITY_NEEDED, type CapabilityNeed, type ClientRequestMethod } from "./methods.js";

@@ -77,7 +77,18 @@ export function notificationRows<T>(read: NotificationReaders<T>, handlers: Noti
 }
 
 function notificationRow<P>(method: string, read: (params: Params) => P, handle: (params: P) => void | Promise<void>): NotificationRow {
-  return { method, kind: "notification", handle: (params) => handle(read(params)) };
+  return { method, kind: "notification", handle: (params) => handle(readNotification(read, params)) };
+}
+
+/** A notification whose params its reader refused: dropped, and reported as that, not as a handler's failure. */
+class MalformedNotificationError extends Error {}
+
+function readNotification<P>(read: (params: Params) => P, params: Params): P {
+  try {
+    return read(params);
+  } catch (error) {
+    throw new MalformedNotificationError(error instanceof Error ? error.message : String(error));
+  }
 }
 
 export interface DispatcherOptions<C> {
@@ -95,11 +106,11 @@ export interface DispatcherOptions<C> {
 }
 
 /**
- * One line for a failure onInternalError heard: an RpcError there can only be a notification's
- * reader refusing its params (a request's goes back to the peer), anything else a handler's bug.
+ * One line for a failure onInternalError heard: a notification its reader refused (tagged by
+ * readNotification), or else a handler's failure.
  */
 export function describeFailure(method: string, error: unknown): string {
-  if (error instanceof RpcError) return `dropped a malformed notification: ${error.message}`;
+  if (error instanceof MalformedNotificationError) return `dropped a malformed notification: ${error.message}`;
   return `${method}: handler failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`;
 }
 

@@ -5,7 +5,7 @@ import assert from "node:assert/strict";
 import { indexReadingOrder, namedFiles, readme, section, sourceFiles, tourStops } from "../helpers/tour.js";
 
 const MAX_FILES = 13;
-const MAX_LINES = 414;
+const MAX_LINES = 415;
 const all = sourceFiles().filter((file) => file !== "index.ts").sort();
 
 test("reading order: src/index.ts names every source file, and only files that exist", () => {

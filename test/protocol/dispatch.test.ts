@@ -85,3 +85,20 @@ test("dispatcher: a gated notification is dropped without running its handler", 
   assert.equal(await gated.handleNotification({ jsonrpc: "2.0", method: "n" }), undefined);
   assert.equal(ran, false);
 });
+
+test("dispatcher: a notification its reader refuses is reported as dropped; a handler's own RpcError as the handler's failure", async () => {
+  const { describeFailure, notificationRows } = await import("../../src/protocol/dispatch.js");
+  const { readServerNotification } = await import("../../src/mcp/read.js");
+  const heard: string[] = [];
+  const rows = notificationRows(readServerNotification, {
+    "notifications/resources/updated": () => {
+      throw new RpcError(-32000, "the application's listener refused it");
+    },
+  });
+  const notes = new Dispatcher<null>(rows, { onInternalError: (method, error) => heard.push(describeFailure(method, error)) });
+  await notes.handleNotification({ jsonrpc: "2.0", method: "notifications/resources/updated", params: {} });
+  await notes.handleNotification({ jsonrpc: "2.0", method: "notifications/resources/updated", params: { uri: "file:///a" } });
+  assert.equal(heard.length, 2);
+  assert.match(heard[0]!, /^dropped a malformed notification: .*"uri" is required/);
+  assert.match(heard[1]!, /^notifications\/resources\/updated: handler failed: .*the application's listener refused it/);
+});

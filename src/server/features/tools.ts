@@ -44,8 +44,9 @@ export function toolHandlers(session: ServerSession): ClientRequestHandlers {
         // Spec (server/tools#error-handling): failures inside the tool are reported in the result.
         return errorResult(`tools/call ${name}: ${error instanceof Error ? error.message : String(error)}`);
       }
-      if (!isObject(result) || !Array.isArray(result.content)) {
-        throw new Error(`tool "${name}" returned no content array`);
+      // Checked here, for every version: the newest one sends the blocks on as they are.
+      if (!isObject(result) || !Array.isArray(result.content) || result.content.some((block) => !isObject(block) || typeof block.type !== "string")) {
+        throw new Error(`tool "${name}" returned no content array of blocks, each with a type`);
       }
       if (tool.outputSchema && !result.isError) checkStructuredContent(name, tool.outputSchema, result);
       return callToolResultFor(result, version);
