@@ -3,7 +3,8 @@
 // ClientRequest/ServerResult unions (schema/2025-11-25/schema.ts). These maps are the contract:
 // the dispatcher's handlers, the readers (mcp/read.ts) and the typed requests of both roles are
 // written over them. Spec: https://modelcontextprotocol.io/specification/2025-11-25/basic
-// Leaves out the 2025-11-25 `tasks/*` methods and `notifications/tasks/status` (mcp-wire has no tasks).
+// Leaves out the 2025-11-25 `tasks/*` methods and `notifications/tasks/status`: their shapes are in
+// tasks.ts, and mcp-wire offers no tasks (they get -32601).
 
 import type { EmptyResult, NotificationParams, PaginatedRequestParams, RequestParams } from "./base.js";
 import type { CreateMessageRequestParams, CreateMessageResult, ListRootsResult } from "./client-features.js";
