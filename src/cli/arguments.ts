@@ -1,8 +1,9 @@
 // The command line of `mcp-wire`: options, one command with its arguments, then `--` and the
 // server, or `--url` for a server that is already running and speaks HTTP.
 // Spec: https://modelcontextprotocol.io/specification/2025-11-25/server (the methods the commands send)
-// Pure parsing, no I/O: it turns argv into a value or throws UsageError (exit code 2). Tool
-// arguments given as key=value stay text here; only the tool's inputSchema can say their types.
+// Pure parsing, no I/O: it turns argv into a value or throws UsageError (exit code 2). `call` and
+// `get` take their arguments the same two ways, through one parser. Tool arguments given as
+// key=value stay text here; only the tool's inputSchema can say their types.
 
 import type { PromptReference, ResourceTemplateReference } from "../mcp/completion.js";
 import type { LoggingLevel } from "../mcp/logging.js";
@@ -23,7 +24,9 @@ commands:
   read <uri>                             read a resource
   templates                              list every resource template
   prompts                                list every prompt
-  get <prompt> [key=value ...]           get a prompt (its arguments are strings)
+  get <prompt> [JSON_OBJECT | key=value ...]
+                                         get a prompt; its arguments are strings, so every value
+                                         of the JSON object must be a string
   complete <prompt | template-uri> <argument> <value>
                                          suggest values for an argument; a reference containing
                                          "://" or "{" is a resource template URI, else a prompt name
@@ -55,6 +58,8 @@ exit codes:
 
 examples:
   mcp-wire call add a=3 b=4 -- node dist/server.js
+  mcp-wire call add '{"a":3,"b":4}' -- node dist/server.js
+  mcp-wire get explain_topic '{"topic":"tools"}' -- node dist/server.js
   mcp-wire --url http://127.0.0.1:3000/mcp tools`;
 
 /** A command line that cannot be run; the message says what is wrong with it. */
@@ -65,15 +70,15 @@ export class UsageError extends Error {
   }
 }
 
-/** How `call` was given its tool arguments. */
-export type ToolArguments =
+/** How `call` or `get` was given its arguments. */
+export type GivenArguments =
   | { kind: "none" }
   | { kind: "json"; value: { [key: string]: unknown } }
   | { kind: "pairs"; pairs: [key: string, text: string][] };
 
 export type Command =
   | { name: "tools" | "resources" | "templates" | "prompts" | "ping" }
-  | { name: "call"; tool: string; args: ToolArguments }
+  | { name: "call"; tool: string; args: GivenArguments }
   | { name: "read"; uri: string }
   | { name: "get"; prompt: string; args: { [key: string]: string } }
   | { name: "complete"; ref: PromptReference | ResourceTemplateReference; argument: string; value: string }
@@ -205,13 +210,13 @@ function parseCommand(name: string, rest: string[]): Command {
       return { name };
     case "call":
       count(1, Infinity, "<tool> [JSON_OBJECT | key=value ...]");
-      return { name, tool: rest[0], args: toolArguments(rest.slice(1)) };
+      return { name, tool: rest[0], args: givenArguments(name, rest.slice(1)) };
     case "read":
       count(1, 1, "<uri>");
       return { name, uri: rest[0] };
     case "get":
-      count(1, Infinity, "<prompt> [key=value ...]");
-      return { name, prompt: rest[0], args: Object.fromEntries(pairs("get", rest.slice(1))) };
+      count(1, Infinity, "<prompt> [JSON_OBJECT | key=value ...]");
+      return { name, prompt: rest[0], args: promptArguments(givenArguments(name, rest.slice(1))) };
     case "complete": {
       count(3, 3, "<prompt | template-uri> <argument> <value>");
       const [target, argument, value] = rest;
@@ -230,13 +235,30 @@ function parseCommand(name: string, rest: string[]): Command {
   }
 }
 
-function toolArguments(words: string[]): ToolArguments {
+/** The arguments of `call` or `get` (named by `context`): none, one JSON object, or key=value pairs. */
+function givenArguments(context: string, words: string[]): GivenArguments {
   if (words.length === 0) return { kind: "none" };
   if (words[0].trimStart().startsWith("{")) {
-    if (words.length > 1) throw new UsageError("call: give the arguments either as one JSON object or as key=value pairs, not both");
-    return { kind: "json", value: jsonObject("call: JSON arguments", words[0]) };
+    if (words.length > 1) throw new UsageError(`${context}: give the arguments either as one JSON object or as key=value pairs, not both`);
+    return { kind: "json", value: jsonObject(`${context}: JSON arguments`, words[0]) };
   }
-  return { kind: "pairs", pairs: pairs("call", words) };
+  return { kind: "pairs", pairs: pairs(context, words) };
+}
+
+/**
+ * Prompt arguments as the wire carries them. A JSON value that is not a string is refused rather
+ * than turned into one: `{"n":3}` could mean "3" or a mistake, and only the user knows which.
+ */
+function promptArguments(given: GivenArguments): { [key: string]: string } {
+  if (given.kind === "none") return {};
+  if (given.kind === "pairs") return Object.fromEntries(given.pairs);
+  for (const [key, value] of Object.entries(given.value)) {
+    // Spec (server/prompts): prompts/get `arguments` maps each name to a string.
+    if (typeof value !== "string") {
+      throw new UsageError(`get: argument ${JSON.stringify(key)} must be a string (prompt arguments are strings), got ${JSON.stringify(value)}`);
+    }
+  }
+  return given.value as { [key: string]: string };
 }
 
 function pairs(context: string, words: string[]): [string, string][] {

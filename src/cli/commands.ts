@@ -6,7 +6,7 @@
 
 import type { CallOptions, McpClient } from "../client/client.js";
 import { isObject } from "../jsonrpc/messages.js";
-import type { Command, ToolArguments } from "./arguments.js";
+import type { Command, GivenArguments } from "./arguments.js";
 import { ExitCode, step, StepFailure } from "./failures.js";
 
 export interface CommandOutcome {
@@ -64,7 +64,7 @@ export function renderResult(outcome: CommandOutcome): string {
 
 /** The arguments object for tools/call; key=value pairs need the tool's inputSchema, so tools/list comes first. */
 async function toolArguments(
-  client: McpClient, tool: string, given: ToolArguments, options: CallOptions,
+  client: McpClient, tool: string, given: GivenArguments, options: CallOptions,
 ): Promise<{ [key: string]: unknown } | undefined> {
   if (given.kind === "none") return undefined;
   if (given.kind === "json") return given.value;

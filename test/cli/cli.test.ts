@@ -56,6 +56,12 @@ const parsed: { name: string; argv: string[]; expected: CommandLine }[] = [
     expected: { help: false, options: defaults, command: { name: "get", prompt: "explain_topic", args: { topic: "tools", audience: "expert" } }, server },
   },
   {
+    name: "get with one JSON object, as call takes it",
+    argv: ["get", "explain_topic", ' {"topic":"tools","audience":"expert"}', "--", "node", "s.js", "--flag"],
+    expected: { help: false, options: defaults, command: { name: "get", prompt: "explain_topic", args: { topic: "tools", audience: "expert" } }, server },
+  },
+  { name: "get without arguments", argv: ["get", "p", "--", "node", "s.js", "--flag"], expected: { help: false, options: defaults, command: { name: "get", prompt: "p", args: {} }, server } },
+  {
     name: "complete against a prompt name",
     argv: ["complete", "explain_topic", "topic", "li", "--", "node", "s.js", "--flag"],
     expected: { help: false, options: defaults, command: { name: "complete", ref: { type: "ref/prompt", name: "explain_topic" }, argument: "topic", value: "li" }, server },
@@ -99,6 +105,13 @@ const refused: { argv: string[]; message: RegExp }[] = [
   { argv: ["call", "add", '{"a":1}', "b=2", "--", "x"], message: /^call: give the arguments either as one JSON object or as key=value pairs/ },
   { argv: ["call", "add", "a=1", "a=2", "--", "x"], message: /^call: argument "a" is given twice$/ },
   { argv: ["get", "p", "=x", "--", "x"], message: /^get: expected key=value, got "=x"$/ },
+  { argv: ["get", "p", "{bad", "--", "x"], message: /^get: JSON arguments is not valid JSON/ },
+  { argv: ["get", "p", '{"a":"x"}', "b=y", "--", "x"], message: /^get: give the arguments either as one JSON object or as key=value pairs/ },
+  { argv: ["get", "p", "a=1", "a=2", "--", "x"], message: /^get: argument "a" is given twice$/ },
+  { argv: ["get", "p", '{"topic":"tools","n":3}', "--", "x"], message: /^get: argument "n" must be a string \(prompt arguments are strings\), got 3$/ },
+  { argv: ["get", "p", '{"on":true}', "--", "x"], message: /^get: argument "on" must be a string .*, got true$/ },
+  { argv: ["get", "p", '{"list":["a"]}', "--", "x"], message: /^get: argument "list" must be a string .*, got \["a"\]$/ },
+  { argv: ["get", "p", '{"none":null}', "--", "x"], message: /^get: argument "none" must be a string .*, got null$/ },
   { argv: ["request", "m", "[1]", "--", "x"], message: /^request: PARAMS_JSON must be a JSON object, got \[1\]$/ },
   { argv: ["--timeout", "abc", "ping", "--", "x"], message: /^--timeout needs a positive whole number of milliseconds, got "abc"$/ },
   { argv: ["--timeout", "0", "ping", "--", "x"], message: /^--timeout needs a positive whole number/ },
@@ -273,6 +286,18 @@ describe("cli program", { concurrency: 2 }, () => {
     assert.equal(got.description, 'Explain "Lifecycle" at expert level');
   });
 
+  test("get takes one JSON object, as call does", async () => {
+    const got = await runJson(["get", "explain_topic", '{"topic":"tools","audience":"beginner"}', ...DEMO]);
+    assert.equal(got.description, 'Explain "Tools" at beginner level');
+  });
+
+  test("get refuses a JSON value that is not a string: exit 2, naming the argument", async () => {
+    const result = await run(["get", "explain_topic", '{"topic":"tools","audience":5}', ...DEMO]);
+    assert.equal(result.code, ExitCode.usage);
+    assert.equal(result.stdout, "");
+    assert.equal(result.stderr, 'mcp-wire: get: argument "audience" must be a string (prompt arguments are strings), got 5\n(mcp-wire --help shows the usage)\n');
+  });
+
   test("complete against a prompt and against a resource template", async () => {
     const [prompt, template] = await Promise.all([
       runJson(["complete", "explain_topic", "audience", "ex", ...DEMO]),
@@ -316,6 +341,8 @@ describe("cli program", { concurrency: 2 }, () => {
     assert.match(result.stdout, /^ {7}mcp-wire \[options\] --url URL \[--header NAME:VALUE\]\.\.\. <command> \[arguments\]$/m);
     assert.match(result.stdout, /^ {2}--url URL {16}connect over HTTP/m);
     assert.match(result.stdout, /^ {2}--header NAME:VALUE {6}send this header on every HTTP request/m);
+    assert.match(result.stdout, /^ {2}call <tool> \[JSON_OBJECT \| key=value \.\.\.\]$/m);
+    assert.match(result.stdout, /^ {2}get <prompt> \[JSON_OBJECT \| key=value \.\.\.\]$/m);
     assert.match(result.stdout, /exit codes:\n {2}0 {2}success\n {2}1 .*\n {2}2 {2}usage error.*\n {2}3 {2}the tool ran and reported failure/);
   });
 
