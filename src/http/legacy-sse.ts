@@ -1,15 +1,19 @@
 // The HTTP+SSE transport of protocol 2024-11-05, kept for old clients next to Streamable HTTP:
 // GET /sse opens a stream whose first event, `endpoint`, names the URL to POST messages to; each
-// POST is answered 202, and every server message travels on the stream as an event `message`.
+// POST of a message is answered 202, and every server message travels on the stream as an event
+// `message`. A body that is not a message at all gets 400 with its JSON-RPC error instead.
 // A session lives as long as its stream, is capped in number, ends when idle, and takes no new
 // request while its work in flight is at its bound.
 // Spec: https://modelcontextprotocol.io/specification/2024-11-05/basic/transports#http-with-sse
 
 import { randomBytes } from "node:crypto";
-import { classify, decodeMessage, type JSONRPCMessage } from "../jsonrpc/messages.js";
+import { DEFAULT_MAX_BATCH_ITEMS, type JSONRPCMessage } from "../jsonrpc/messages.js";
+import { supports } from "../mcp/versions.js";
 import { DEFAULT_MAX_IN_FLIGHT } from "../protocol/connection.js";
 import type { Transport, TransportHandlers } from "../protocol/transport.js";
 import type { McpServer } from "../server/definition.js";
+import type { ServerSession } from "../server/session.js";
+import { judgePostText } from "./post-body.js";
 import { DEFAULT_KEEP_ALIVE_MS, DEFAULT_MAX_BODY_BYTES, DEFAULT_SESSION_IDLE_MS, errorResponse, readJsonText } from "./responses.js";
 import { formatEvent, SSE_HEADERS } from "./sse.js";
 import { DEFAULT_MAX_BACKLOG_BYTES, SseSink } from "./streams.js";
@@ -20,6 +24,8 @@ class LegacySessionTransport implements Transport {
   lastSeen = Date.now();
   /** Set while the connection has as much work in flight as it may take (see post()). */
   paused = false;
+  /** The session this transport carries, set as soon as it is connected (see open()). */
+  session: ServerSession | undefined;
   #handlers: TransportHandlers | undefined;
 
   constructor(sink: SseSink) {
@@ -123,6 +129,7 @@ export class LegacySseHandler {
     }, { maxBacklogBytes: this.#options.maxStreamBacklogBytes });
     const transport = new LegacySessionTransport(sink);
     const session = this.#server.connect(transport, { maxInFlight: this.#options.maxInFlight, onProblem: this.#options.onProblem });
+    transport.session = session;
     this.#sessions.set(id, transport);
     session.onClose(() => this.#sessions.delete(id));
     // Spec (2024-11-05 transports#http-with-sse): the first event MUST be `endpoint`, with the URI for POSTs.
@@ -130,7 +137,11 @@ export class LegacySseHandler {
     return new Response(sink.body, { status: 200, headers: SSE_HEADERS });
   }
 
-  /** POST /messages?sessionId=...: the message goes to its session; the answer comes on the stream. */
+  /**
+   * POST /messages?sessionId=...: the message goes to its session; the answer comes on the stream.
+   * A body refused whole is answered here instead, as the SDK's SSEServerTransport does (the spec
+   * names no status): on the stream, an error without an id would match nothing the client sent.
+   */
   async post(request: Request): Promise<Response> {
     const id = new URL(request.url).searchParams.get("sessionId");
     const transport = id === null ? undefined : this.#sessions.get(id);
@@ -140,10 +151,16 @@ export class LegacySseHandler {
     if (text instanceof Response) return text;
     // The stream may have closed while the body was read; then nobody would get the answer.
     if (!transport.sink.open) return errorResponse(404, "session not found: its stream closed while the message was read");
+    // Not JSON, one message that is not JSON-RPC, or a batch that is empty or past the connection's
+    // (default) bound: refused whole, by the rule Streamable HTTP uses. Any other batch goes on: its
+    // session answers a bad item inside the batch's answer, and, by its version, the batch itself.
+    const omitUnreadableId = supports(transport.session!.protocolVersion, "omitUnreadableId");
+    const body = judgePostText(text, { maxBatchItems: DEFAULT_MAX_BATCH_ITEMS, omitUnreadableId });
+    if (body instanceof Response) return body;
     // The connection's bound on work in flight, applied where the client can be told: a request
     // waits for the client to retry, while responses and notifications (cancellations, answers to
     // the server's own requests) still go in, or handlers waiting on them would never finish.
-    if (transport.paused && carriesRequest(text)) {
+    if (transport.paused && body.requestIds.length > 0) {
       return errorResponse(429, `too many requests: a session may have ${this.#options.maxInFlight} messages in flight at once`);
     }
     transport.receive(text);
@@ -175,11 +192,4 @@ export class LegacySseHandler {
       else transport.sink.keepAlive();
     }
   }
-}
-
-/** Whether a POST body holds a request (alone or in a batch): only read while a session is paused. */
-function carriesRequest(text: string): boolean {
-  const incoming = decodeMessage(text);
-  const items = incoming.kind === "batch" ? incoming.items.map(classify) : [incoming];
-  return items.some((item) => item.kind === "request");
 }

@@ -1,8 +1,9 @@
-// A Streamable HTTP POST body, read and judged before any session sees it: the size limit, UTF-8,
-// JSON, the batch bounds, and which items are requests (they are owed an answer on this POST).
+// An HTTP POST body, read and judged before any session sees it: the size limit, UTF-8, JSON, the
+// batch bounds, and which items are requests (on Streamable HTTP they are owed an answer on this
+// POST). The legacy HTTP+SSE handler judges its bodies here too, so both refuse a body alike.
 // Spec: https://modelcontextprotocol.io/specification/2025-11-25/basic/transports#sending-messages-to-the-server
 // and https://www.jsonrpc.org/specification#batch. Version rules (batches at all) need the session,
-// so the handler applies them.
+// so the handlers apply them.
 
 import { batchRefusal, classify, ErrorCode, errorResponseTo, isObject, RpcError, type JSONRPCResponse, type RequestId } from "../jsonrpc/messages.js";
 import { errorResponse, jsonResponse, readJsonText } from "./responses.js";
@@ -26,6 +27,16 @@ export interface PostBody {
 export async function readPostBody(request: Request, limits: { maxBodyBytes: number; maxBatchItems: number }): Promise<PostBody | Response> {
   const text = await readJsonText(request, limits.maxBodyBytes);
   if (text instanceof Response) return text;
+  return judgePostText(text, limits);
+}
+
+/**
+ * Judges a POST body's text: a 400 Response when the whole body is refused (not JSON, one message
+ * that is not JSON-RPC, a batch past its bounds), else its items. Both HTTP transports use it, so
+ * a body is refused by one rule. `omitUnreadableId` is the session's version rule when a session
+ * is known; without one, the newest rule applies: an unreadable id is left out.
+ */
+export function judgePostText(text: string, limits: { maxBatchItems: number; omitUnreadableId?: boolean }): PostBody | Response {
   let parsed: unknown;
   try {
     parsed = JSON.parse(text);
@@ -36,8 +47,7 @@ export async function readPostBody(request: Request, limits: { maxBodyBytes: num
     // One message that is not JSON-RPC gets 400 with the reason, as it would on stdio.
     const checked = classify(parsed);
     // A broken response is never answered: the session drops it and fails the call it was for.
-    // No session is known yet, so an unreadable id follows the newest rule: left out.
-    if (checked.kind === "invalid" && checked.looksLike !== "response") return jsonResponse(400, errorResponseTo(checked.id, checked.error, true));
+    if (checked.kind === "invalid" && checked.looksLike !== "response") return jsonResponse(400, errorResponseTo(checked.id, checked.error, limits.omitUnreadableId ?? true));
     return judged(false, [parsed]);
   }
   // Refused before any item runs, so a large batch costs nothing but its parse.

@@ -1,6 +1,6 @@
 // The 2024-11-05 HTTP+SSE transport served next to Streamable HTTP: GET /sse announces the POST
-// endpoint in an `endpoint` event, each POST there gets 202, and every answer travels on the
-// stream as an `event: message`.
+// endpoint in an `endpoint` event, each POST of a message there gets 202, and every answer travels
+// on the stream as an `event: message`; a body that is not a message gets 400 with its error.
 // Spec: https://modelcontextprotocol.io/specification/2024-11-05/basic/transports#http-with-sse
 import { test } from "node:test";
 import assert from "node:assert/strict";
@@ -18,7 +18,7 @@ async function openLegacy(served: Served): Promise<{ reader: SseReader; endpoint
   assert.equal(first.event, "endpoint");
   assert.match(first.data, /^\/messages\?sessionId=[\x21-\x7e]+$/);
   const endpoint = new URL(first.data, served.origin);
-  const send = (body: unknown) => fetch(endpoint, { method: "POST", headers: { "content-type": "application/json" }, body: typeof body === "string" ? body : JSON.stringify(body) });
+  const send = (body: unknown) => fetch(endpoint, { method: "POST", headers: { "content-type": "application/json" }, body: typeof body === "string" || Buffer.isBuffer(body) ? body : JSON.stringify(body) });
   return { reader, endpoint, send };
 }
 
@@ -194,20 +194,61 @@ test("legacy: a POST whose session's stream closes while its body is read gets 4
   }
 });
 
-test("legacy: a body that is not valid UTF-8 gets 400 with -32700, not a 202 and an error on the stream", async () => {
+test("legacy: a body that is not JSON (or not UTF-8) gets 400 with -32700 in the body, and nothing on the stream", async () => {
   const served = await serve();
   try {
-    const { endpoint } = await openLegacy(served);
-    const bytes = Buffer.concat([Buffer.from('{"jsonrpc":"2.0","id":1,"method":"ping","params":{"x":"'), Buffer.from([0xc3, 0x28]), Buffer.from('"}}')]);
-    const response = await fetch(endpoint, { method: "POST", headers: { "content-type": "application/json" }, body: bytes });
-    assert.equal(response.status, 400);
-    const body = (await response.json()) as { error: { code: number; message: string } };
-    assert.equal(body.error.code, -32700);
-    assert.match(body.error.message, /UTF-8/);
+    const { reader, send } = await openLegacy(served);
+    const notUtf8 = Buffer.concat([Buffer.from('{"jsonrpc":"2.0","id":1,"method":"ping","params":{"x":"'), Buffer.from([0xc3, 0x28]), Buffer.from('"}}')]);
+    for (const [bytes, reason] of [[notUtf8, /UTF-8/], ['{"jsonrpc":"2.0","id":1,"method":"ping"', /not valid JSON/]] as const) {
+      const response = await send(bytes);
+      assert.equal(response.status, 400);
+      assert.match(response.headers.get("content-type") ?? "", /^application\/json/);
+      const body = (await response.json()) as { jsonrpc: string; error: { code: number; message: string } };
+      assert.equal(body.jsonrpc, "2.0");
+      assert.equal(body.error.code, -32700);
+      assert.match(body.error.message, reason);
+    }
+    await assertStreamQuiet(reader, send);
   } finally {
     await served.close();
   }
 });
+
+test("legacy: a body that is not a JSON-RPC message gets 400 with -32600 in the body, its id as it reads by the session's version", async () => {
+  const served = await serve();
+  try {
+    const { reader, send } = await openLegacy(served);
+    // Before initialize the newest rules apply: an unreadable id is left out.
+    const scalar = await send("42");
+    assert.equal(scalar.status, 400);
+    assert.deepEqual(Object.keys((await scalar.json()) as object).sort(), ["error", "jsonrpc"]);
+    const bad = await send('{"jsonrpc":"2.0","id":"bad","method":7}');
+    assert.equal(bad.status, 400);
+    const badBody = (await bad.json()) as { id: string; error: { code: number; message: string } };
+    assert.equal(badBody.id, "bad");
+    assert.equal(badBody.error.code, -32600);
+    assert.match(badBody.error.message, /"method" must be a string/);
+    await assertStreamQuiet(reader, send);
+    // Spec (2024-11-05, JSON-RPC 2.0): an unreadable id is answered as null.
+    assert.equal((await send(initializeRequest(1, "2024-11-05"))).status, 202);
+    assert.equal((await nextMessage(reader)).id, 1);
+    const old = await send("42");
+    assert.equal(old.status, 400);
+    const oldBody = (await old.json()) as { id: unknown; error: { code: number } };
+    assert.equal(oldBody.id, null);
+    assert.equal(oldBody.error.code, -32600);
+    await assertStreamQuiet(reader, send);
+  } finally {
+    await served.close();
+  }
+});
+
+/** Nothing came on the stream for the refused POSTs: the next event there answers a ping sent now. */
+async function assertStreamQuiet(reader: SseReader, send: (body: unknown) => Promise<Response>): Promise<void> {
+  const id = `quiet-${Math.random()}`;
+  assert.equal((await send(request(id, "ping"))).status, 202);
+  assert.deepEqual(await nextMessage(reader), { jsonrpc: "2.0", id, result: {} });
+}
 
 test("legacy: a client that never reads its stream loses the session once the backlog passes its bound; POSTs then get 404", async () => {
   const mcp = createDemoServer();
@@ -274,9 +315,8 @@ test("legacy: at maxLegacyInFlight a POST carrying a request gets 429 with a JSO
     // The cancelled request got no answer; the ping did.
     assert.deepEqual(await nextMessage(reader), { jsonrpc: "2.0", id: "p3", result: {} });
     // The session reports its problems to the handler's onProblem, as Streamable HTTP sessions do.
-    assert.equal((await send('{"jsonrpc":"2.0","id":"bad","method":7}')).status, 202);
-    assert.equal((await nextMessage(reader)).id, "bad");
-    assert.ok(problems.some((p) => p.includes('"method" must be a string')), JSON.stringify(problems));
+    assert.equal((await send({ jsonrpc: "2.0", id: "nobody", result: {} })).status, 202);
+    await eventually("the stray response to be reported", () => problems.some((p) => p.includes('dropped a response for id "nobody"')));
     await reader.cancel();
   } finally {
     await served.close();
