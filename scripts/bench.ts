@@ -35,15 +35,12 @@ const HTTP_IN_FLIGHT = 64;
 const HTTP_RUNS = 3;
 /** Below this share of the baseline's HTTP calls/s the summary points at the profiler; not a target. */
 const HTTP_PROFILE_BELOW = 0.5;
-/** Room for a 64 MiB text plus the JSON-RPC envelope around it. */
-const LARGE_LIMIT_BYTES = 80 * MIB;
 /** Per-MiB time at 64 MiB over that at 16 MiB, up to which growth counts as linear. */
 const LINEAR_TOLERANCE = 1.5;
 
 const root = fileURLToPath(new URL("..", import.meta.url));
 const ours: ServerCommand = { name: "ours", script: `${root}dist/server.js`, args: [] };
 const baseline: ServerCommand = { name: "baseline", script: `${root}scripts/bench/baseline-server.mjs`, args: [] };
-const oursLarge: ServerCommand = { ...ours, args: ["--max-message-bytes", String(LARGE_LIMIT_BYTES)] };
 
 /** Runs `measure` `runs` times for each side of the pair, alternating which goes first, and keeps every result. */
 async function interleaved<S, T>(runs: number, pair: [S, S], measure: (side: S) => Promise<T>) {
@@ -109,7 +106,7 @@ async function main(): Promise<number> {
   const perMib: Record<string, number[]> = { ours: [], baseline: [], "ours client": [], "raw client": [] };
   for (const size of LARGE_MIB) {
     const request = largeRequest(size * MIB);
-    const [oursTimes, baseTimes] = await interleaved(LARGE_RUNS, [oursLarge, baseline], (server) => largeEcho(server, request, size * MIB));
+    const [oursTimes, baseTimes] = await interleaved(LARGE_RUNS, [ours, baseline], (server) => largeEcho(server, request, size * MIB));
     const oursTime = median(oursTimes);
     const baseTime = median(baseTimes);
     perMib.ours!.push(oursTime / size);

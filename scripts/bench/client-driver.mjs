@@ -12,8 +12,6 @@ import { performance } from "node:perf_hooks";
 const SERVER = new URL("./baseline-server.mjs", import.meta.url).pathname;
 /** How long the load may go without an answer before the missing ones are reported. */
 const STALL_MS = 10_000;
-/** Room for a 64 MiB text plus the JSON-RPC envelope around it. */
-const LARGE_LIMIT_BYTES = 80 * 1024 * 1024;
 
 const [side, mode, first, second] = process.argv.slice(2);
 /** Wrong answers, the first few of them: any at all fails the run. */
@@ -33,7 +31,7 @@ function usage() {
 async function oursClient() {
   const { McpClient, StdioClientTransport } = await import("../../dist/index.js");
   const mcp = new McpClient({ name: "bench", version: "1" }, { onProblem: (message) => problem(`ours: ${message}`) });
-  const transport = new StdioClientTransport({ command: process.execPath, args: [SERVER], maxMessageBytes: LARGE_LIMIT_BYTES });
+  const transport = new StdioClientTransport({ command: process.execPath, args: [SERVER] });
   return {
     connect: () => mcp.connect(transport),
     callEcho: async (text) => (await mcp.callTool("echo", { text })).content[0].text,

@@ -37,7 +37,7 @@ const profilerArgs = ["--cpu-prof", `--cpu-prof-dir=${directory}`, "--cpu-prof-i
 const server = {
   name: target,
   script: scripts[target] ?? target,
-  args: scenario === "large" && target !== "baseline" ? ["--max-message-bytes", String(80 * MIB)] : [],
+  args: [],
   nodeArgs: profilerArgs,
 };
 

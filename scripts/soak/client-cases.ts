@@ -76,7 +76,7 @@ function cliChecks(run: { cli: Tracked; ms: number; timedOut: boolean }, limitMs
   ];
 }
 
-/** At the stdio client's 64 MiB cap, loopback delivers the bytes in about a second. */
+/** At the stdio client's default cap (64 MiB of content + 1 MiB), loopback delivers the bytes in about a second. */
 const ENDLESS_LIMIT_MS = 10_000;
 
 export const endlessBodyCase: SoakCase = {

@@ -7,6 +7,7 @@
 import "../transports/stdout-guard.js";
 import { createDemoServer } from "./server-definition.js";
 import { serveStdio } from "../transports/stdio-server.js";
+import { DEFAULT_MAX_MESSAGE_BYTES } from "../jsonrpc/framing.js";
 
 const USAGE = `usage: mcp-wire-server [--page-size N] [--max-message-bytes N]
        mcp-wire-server --http [--port N] [--host H] [--allowed-host H]... [--allowed-origin O]...
@@ -16,7 +17,9 @@ Serves the mcp-wire demo server over stdio (newline-delimited JSON-RPC on stdin/
 transport at /sse. Requests must name a loopback Host (localhost, 127.0.0.1, [::1]) or one given
 with --allowed-host (a name, or name:port); a browser page's Origin must be a loopback one, or,
 once --allowed-origin is given, one of those. Set MCP_WIRE_TOKEN to require
-"Authorization: Bearer <token>" over HTTP; if it is set, it must not be empty.`;
+"Authorization: Bearer <token>" over HTTP; if it is set, it must not be empty.
+--max-message-bytes bounds one stdio message (default ${DEFAULT_MAX_MESSAGE_BYTES}: 64 MiB of content, such as a text
+argument, plus 1 MiB for the message around it).`;
 
 interface HttpFlags {
   port: number;

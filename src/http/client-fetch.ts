@@ -18,8 +18,9 @@ export interface HttpClientOptions {
   /** Problems nobody is waiting on, such as a GET stream the server refused. */
   onProblem?: (message: string) => void;
   /**
-   * The largest message accepted from the server, in bytes (default 64 MiB, as on stdio): a JSON
-   * body, one SSE event, one SSE line. Past it the transport stops reading and the call fails.
+   * The largest message accepted from the server, in bytes (default DEFAULT_MAX_MESSAGE_BYTES, 64 MiB
+   * of content + 1 MiB, as on stdio): a JSON body, one SSE event, one SSE line. Past it the
+   * transport stops reading and the call fails.
    */
   maxMessageBytes?: number;
 }

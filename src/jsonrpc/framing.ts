@@ -19,11 +19,25 @@ export type Frame =
   | { kind: "too-large"; bytes: number; id?: RequestId; looksLike?: "request" | "response" };
 
 export interface LineDecoderOptions {
-  /** The largest line accepted, in bytes. Defaults to 64 MiB. */
+  /** The largest line accepted, in bytes (default DEFAULT_MAX_MESSAGE_BYTES: 64 MiB of content + 1 MiB). */
   maxMessageBytes?: number;
 }
 
-export const DEFAULT_MAX_MESSAGE_BYTES = 64 * 1024 * 1024;
+/** The content the default limit is for: a 64 MiB text argument or result, say, as written in JSON. */
+export const DEFAULT_CONTENT_BYTES = 64 * 1024 * 1024;
+/**
+ * Room for the JSON-RPC and MCP envelope around that content, so that a user who reads "64 MiB"
+ * sees a 64 MiB payload go through rather than be refused for its wrapper. The envelope itself is
+ * a few hundred bytes (jsonrpc, id, method, the tool's name, _meta, "echo: " before an echoed
+ * text); 1 MiB also holds the call's other, small arguments, and adds under 2% to the memory a
+ * message this size takes anyway. Escapes count as written: a quote in the content costs 2 bytes.
+ */
+export const ENVELOPE_ALLOWANCE_BYTES = 1024 * 1024;
+/**
+ * The default limit on one message, in bytes, wherever messages are read whole: stdio both ways,
+ * and what an HTTP client accepts from a server (a JSON body, an SSE event or line).
+ */
+export const DEFAULT_MAX_MESSAGE_BYTES = DEFAULT_CONTENT_BYTES + ENVELOPE_ALLOWANCE_BYTES;
 const NEWLINE = 0x0a;
 const CARRIAGE_RETURN = 0x0d;
 

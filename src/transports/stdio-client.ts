@@ -18,7 +18,7 @@ export interface StdioServerParameters {
   cwd?: string;
   /** Each line the server writes to stderr, as it comes. stderr is for logs: it never means failure. */
   onStderr?: (line: string) => void;
-  /** The largest message accepted from the server, in bytes (default 64 MiB). */
+  /** The largest message accepted from the server, in bytes (default DEFAULT_MAX_MESSAGE_BYTES: 64 MiB of content + 1 MiB). */
   maxMessageBytes?: number;
   /** How long each step of close() waits: after closing stdin, then after SIGTERM (default 2000 ms each). */
   graceMs?: number;

@@ -11,7 +11,7 @@ import { encodeMessage, type JSONRPCMessage } from "../jsonrpc/messages.js";
 import type { Transport, TransportHandlers } from "../protocol/transport.js";
 
 export interface StreamTransportOptions {
-  /** The largest incoming message, in bytes (default 64 MiB). */
+  /** The largest incoming message, in bytes (default DEFAULT_MAX_MESSAGE_BYTES: 64 MiB of content + 1 MiB). */
   maxMessageBytes?: number;
   /**
    * Stop reading input while the output is backed up (default false). Right for a server, whose

@@ -9,6 +9,9 @@ import { PassThrough } from "node:stream";
 import { StreamTransport } from "../../src/transports/stdio.js";
 import { Dispatcher } from "../../src/protocol/dispatch.js";
 import { Connection, type RequestContext } from "../../src/protocol/connection.js";
+import { McpClient } from "../../src/client/client.js";
+import { StdioClientTransport } from "../../src/transports/stdio-client.js";
+import { DEFAULT_CONTENT_BYTES, DEFAULT_MAX_MESSAGE_BYTES } from "../../src/jsonrpc/framing.js";
 
 const SERVER = fileURLToPath(new URL("../../dist/server.js", import.meta.url));
 const INIT = '{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"t","version":"1"}}}\n{"jsonrpc":"2.0","method":"notifications/initialized"}\n';
@@ -58,6 +61,25 @@ test("stdio: a line over the limit gets an error to its id, and the stream recov
   assert.equal(out[1]!.error!.code, -32600);
   assert.match(out[1]!.error!.message, /exceeds the limit of 100000 bytes/);
   assert.deepEqual(out[2], { jsonrpc: "2.0", id: 8, result: {} });
+});
+
+test("stdio: with default options, a 64 MiB text argument is echoed end to end; a message past the limit is still refused", { timeout: 30_000 }, async () => {
+  // The default limit is 64 MiB of content plus room for the envelope, on both sides: the server
+  // reads the request, our client reads the answer ("echo: " and the text). About 2 s on loopback.
+  const client = new McpClient({ name: "t", version: "1" });
+  await client.connect(new StdioClientTransport({ command: process.execPath, args: [SERVER] }));
+  try {
+    const result = await client.callTool("echo", { text: "a".repeat(DEFAULT_CONTENT_BYTES) });
+    const echoed = (result.content[0] as { text: string }).text;
+    assert.equal(echoed.length, "echo: ".length + DEFAULT_CONTENT_BYTES);
+    assert.ok(/^echo: a+$/.test(echoed));
+    // A text as long as the whole limit makes a message past it: the server drops it as it
+    // arrives and answers its id with -32600, as before.
+    await assert.rejects(client.callTool("echo", { text: "a".repeat(DEFAULT_MAX_MESSAGE_BYTES) }), { code: -32600, message: new RegExp(`exceeds the limit of ${DEFAULT_MAX_MESSAGE_BYTES} bytes`) });
+    await client.ping();
+  } finally {
+    await client.close();
+  }
 });
 
 test("stdio: hostile arguments (deep nesting, huge ids, odd types) get answers, not crashes", async () => {
