@@ -1,6 +1,6 @@
 // The built CLI against servers that misbehave or are asked the impossible: a request timeout that
 // must end the process while the server stalls, and failures that must name their step.
-// Run `npm run build` first: these tests spawn dist/cli.js.
+// Run `npm run build` first: these tests spawn the built CLI.
 import { describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { spawn } from "node:child_process";
@@ -8,7 +8,9 @@ import { fileURLToPath } from "node:url";
 import { ExitCode } from "../../src/cli/failures.js";
 import { initializeResult, json, routine, scriptedServer } from "../helpers/scripted-http.js";
 
-const CLI = fileURLToPath(new URL("../../dist/cli.js", import.meta.url));
+// tsc's CLI, unbundled and with source maps, so that coverage reaches src/cli/; dist/cli.js is the
+// same program in one file (scripts/bundle.ts), and test/programs/bundle.test.ts runs that one.
+const CLI = fileURLToPath(new URL("../../dist/cli.unbundled.js", import.meta.url));
 
 interface Run { code: number | null; stdout: string; stderr: string }
 

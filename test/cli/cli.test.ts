@@ -1,5 +1,5 @@
 // The mcp-wire CLI: its argument parser, key=value typing, tracing and failure messages as units,
-// then the built program (`node dist/cli.js ... -- node dist/server.js`) as a child process.
+// then the built program (`node dist/cli.unbundled.js ... -- node dist/server.js`) as a child process.
 // Run `npm run build` first: the program tests need dist/.
 import { describe, test } from "node:test";
 import assert from "node:assert/strict";
@@ -19,7 +19,9 @@ import { ConnectionClosedError, RequestTimeoutError } from "../../src/jsonrpc/pe
 import { createMemoryPair } from "../../src/protocol/transport.js";
 import { ServerExitedError, SpawnError } from "../../src/transports/stdio-client.js";
 
-const CLI = fileURLToPath(new URL("../../dist/cli.js", import.meta.url));
+// tsc's CLI, unbundled and with source maps, so that coverage reaches src/cli/; dist/cli.js is the
+// same program in one file (scripts/bundle.ts), and test/programs/bundle.test.ts runs that one.
+const CLI = fileURLToPath(new URL("../../dist/cli.unbundled.js", import.meta.url));
 const SERVER = fileURLToPath(new URL("../../dist/server.js", import.meta.url));
 const DEMO = ["--", process.execPath, SERVER];
 
