@@ -20,7 +20,7 @@ import type { LoggingLevel } from "../mcp/logging.js";
 import type { GetPromptResult, ListPromptsResult, Prompt } from "../mcp/prompts.js";
 import type { ListResourcesResult, ListResourceTemplatesResult, ReadResourceResult, Resource, ResourceTemplate } from "../mcp/resources.js";
 import type { CallToolResult, ListToolsResult, Tool } from "../mcp/tools.js";
-import { isSupportedVersion, LATEST_PROTOCOL_VERSION, SUPPORTED_PROTOCOL_VERSIONS, wirePolicy, type ProtocolVersion } from "../mcp/versions.js";
+import { isSupportedVersion, LATEST_PROTOCOL_VERSION, SUPPORTED_PROTOCOL_VERSIONS, wirePolicy, type HandshakeVersion } from "../mcp/versions.js";
 import { HandshakeTimeoutError, NotConnectedError, VersionRefusedError } from "./errors.js";
 import { declaredClientCapabilities, undeclaredByServer } from "./capabilities.js";
 import { serverRequestRows, type ClientHandlers } from "./handlers.js";
@@ -38,7 +38,7 @@ export interface ClientOptions extends ClientHandlers {
   /** Default timeouts for every request; each call may override them. */
   timeouts?: Partial<TimeoutPolicy>;
   /** The version to ask for (default: the newest we speak). */
-  protocolVersion?: ProtocolVersion;
+  protocolVersion?: HandshakeVersion;
   /** Local problems: garbage from the server, stray responses, malformed notifications, failed writes. */
   onProblem?: (message: string) => void;
 }
@@ -80,7 +80,7 @@ export class McpClient extends EventEmitter {
   get serverInfo(): Implementation | undefined { return this.#initialized?.serverInfo; }
   get serverCapabilities(): ServerCapabilities | undefined { return this.#initialized?.capabilities; }
   get instructions(): string | undefined { return this.#initialized?.instructions; }
-  get protocolVersion(): ProtocolVersion | undefined { return this.#initialized?.protocolVersion as ProtocolVersion | undefined; }
+  get protocolVersion(): HandshakeVersion | undefined { return this.#initialized?.protocolVersion as HandshakeVersion | undefined; }
   get isConnected(): boolean { return this.#initialized !== undefined && !this.#connection?.isClosed; }
 
   /** Opens the session: initialize, check the version, then notifications/initialized. */

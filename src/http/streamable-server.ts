@@ -5,7 +5,7 @@
 // Left out: OAuth (only an optional static bearer token), and SSE polling by closing streams early.
 
 import { randomBytes } from "node:crypto";
-import { isSupportedVersion, supports, type ProtocolVersion } from "../mcp/versions.js";
+import { isSupportedVersion, supports, type HandshakeVersion } from "../mcp/versions.js";
 import type { McpServer } from "../server/definition.js";
 import { bearerMatches, checkTokenStrength, hostAllowed, originAllowed } from "./security.js";
 import { EventStore, ReplayBudget } from "./event-store.js";
@@ -20,7 +20,7 @@ import { withDefaults, type ResolvedOptions, type StreamableHttpOptions } from "
 export type { StreamableHttpOptions } from "./streamable-options.js";
 
 /** Spec (transports#protocol-version-header): with no header and no other hint, assume 2025-03-26. */
-const DEFAULT_HEADER_VERSION: ProtocolVersion = "2025-03-26";
+const DEFAULT_HEADER_VERSION: HandshakeVersion = "2025-03-26";
 
 export class StreamableHttpHandler {
   readonly #server: McpServer;
@@ -102,7 +102,7 @@ export class StreamableHttpHandler {
     if (refusal) return refusal;
     let live: LiveSession;
     if (this.#options.stateless) {
-      live = this.#open({ stateless: isInitialize ? {} : { protocolVersion: (versionHeader as ProtocolVersion | null) ?? DEFAULT_HEADER_VERSION } });
+      live = this.#open({ stateless: isInitialize ? {} : { protocolVersion: (versionHeader as HandshakeVersion | null) ?? DEFAULT_HEADER_VERSION } });
     } else if (isInitialize) {
       // Spec (basic#batching): initialize is never part of a batch.
       if (isBatch) return errorResponse(400, "invalid request: initialize must not be sent inside a batch", {}, -32600);

@@ -75,6 +75,22 @@ export const ErrorCode = {
    * (URLElicitationRequiredErrorData in mcp/elicitation.ts); the client may then retry it.
    */
   URLElicitationRequired: -32042,
+  /**
+   * MCP (2026-07-28, basic/transports/streamable-http): an HTTP header that mirrors the body
+   * (`MCP-Protocol-Version`, `Mcp-Method`, `Mcp-Name`, `Mcp-Param-*`) is missing, malformed or
+   * different from it. Sent with HTTP 400.
+   */
+  HeaderMismatch: -32020,
+  /**
+   * MCP (2026-07-28): serving the request needs a client capability its `_meta` envelope did not
+   * declare; `error.data.requiredCapabilities` names it. Sent with HTTP 400.
+   */
+  MissingRequiredClientCapability: -32021,
+  /**
+   * MCP (2026-07-28): the request's `_meta` names a protocol version the receiver does not speak;
+   * `error.data` is `{ supported, requested }`. Sent with HTTP 400.
+   */
+  UnsupportedProtocolVersion: -32022,
 } as const;
 
 /**

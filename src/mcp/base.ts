@@ -4,6 +4,8 @@
 // https://modelcontextprotocol.io/specification/2025-11-25/server/utilities/pagination
 // Request ids are plain `string | number` here; the JSON-RPC layer owns their definition.
 
+import type { CacheableResult, ResultType } from "./modern.js";
+
 /**
  * The `_meta` object: a reserved slot on params, results and many data types where either side may
  * attach extra information without colliding with protocol fields.
@@ -117,11 +119,16 @@ export interface PaginatedRequestParams extends RequestParams {
 export interface Result {
   /** Extension metadata (see `Meta`). */
   _meta?: Meta;
+  /**
+   * Since 2026-07-28, required there on every result: `"complete"`, or `"input_required"` for an
+   * interim answer (InputRequiredResult in modern.ts). Legacy results never carry it.
+   */
+  resultType?: ResultType;
   [key: string]: unknown;
 }
 
 /** A result from a list method that pages. The server picks the page size; clients MUST NOT assume one. */
-export interface PaginatedResult extends Result {
+export interface PaginatedResult extends Result, CacheableResult {
   /** Where the next page starts. Absent: this was the last page. */
   nextCursor?: Cursor;
 }

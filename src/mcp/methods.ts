@@ -1,8 +1,9 @@
-// The method table of the handshake-era protocol (2024-11-05 to 2025-11-25): one map per
-// direction from each method name to its params and result types, taken from the spec's
-// ClientRequest/ServerResult unions (schema/2025-11-25/schema.ts). These maps are the contract:
-// the dispatcher's handlers, the readers (mcp/read.ts) and the typed requests of both roles are
-// written over them. Spec: https://modelcontextprotocol.io/specification/2025-11-25/basic
+// The method table of both generations: one map per direction from each method name to its params
+// and result types, taken from the spec's ClientRequest/ServerResult unions (schema/2025-11-25 and
+// schema/2026-07-28/schema.ts). These maps are the contract: the dispatcher's handlers, the readers
+// (mcp/read.ts) and the typed requests of both roles are written over them. Which generation has
+// which method is METHOD_ERA below. Spec: https://modelcontextprotocol.io/specification/2025-11-25/basic
+// and https://modelcontextprotocol.io/specification/2026-07-28/basic
 // Leaves out the 2025-11-25 `tasks/*` methods and `notifications/tasks/status`: their shapes are in
 // tasks.ts, and mcp-wire offers no tasks (they get -32601).
 
@@ -19,38 +20,47 @@ import type {
 } from "./resources.js";
 import type { CallToolRequestParams, CallToolResult, ListToolsResult } from "./tools.js";
 import type { CancelledNotificationParams, PingRequestParams, ProgressNotificationParams } from "./utilities.js";
+import type { DiscoverResult, InputResponseFields, SubscriptionsAcknowledgedNotificationParams, SubscriptionsListenRequestParams, SubscriptionsListenResult } from "./modern.js";
 
 /** Requests a client sends to a server. */
 export type ClientRequests = {
-  /** Liveness check; answered with {}. */
+  /** Liveness check; answered with {}. Legacy only. */
   ping: { params: PingRequestParams; result: EmptyResult };
-  /** First message: exchange versions, capabilities and identities. */
+  /** First message: exchange versions, capabilities and identities. Legacy only. */
   initialize: { params: InitializeRequestParams; result: InitializeResult };
+  /** Learn the server's versions, capabilities and instructions, without a session. Since 2026-07-28. */
+  "server/discover": { params: RequestParams; result: DiscoverResult };
+  /** Open a stream of change notifications, held until either side ends it. Since 2026-07-28. */
+  "subscriptions/listen": { params: SubscriptionsListenRequestParams; result: SubscriptionsListenResult };
   /** Suggest values for a prompt argument or template variable. */
   "completion/complete": { params: CompleteRequestParams; result: CompleteResult };
-  /** Set the lowest log severity the client wants. */
+  /** Set the lowest log severity the client wants. Legacy only (2026-07-28: `_meta` logLevel per request). */
   "logging/setLevel": { params: SetLevelRequestParams; result: EmptyResult };
   /** List prompts, paginated. */
   "prompts/list": { params: PaginatedRequestParams; result: ListPromptsResult };
-  /** Expand one prompt with arguments. */
-  "prompts/get": { params: GetPromptRequestParams; result: GetPromptResult };
+  /** Expand one prompt with arguments (2026-07-28: may answer input_required, see modern.ts). */
+  "prompts/get": { params: GetPromptRequestParams & InputResponseFields; result: GetPromptResult };
   /** List concrete resources, paginated. */
   "resources/list": { params: PaginatedRequestParams; result: ListResourcesResult };
   /** List resource templates, paginated. */
   "resources/templates/list": { params: PaginatedRequestParams; result: ListResourceTemplatesResult };
-  /** Fetch the contents at a URI. */
-  "resources/read": { params: ReadResourceRequestParams; result: ReadResourceResult };
-  /** Ask to hear when a resource changes. */
+  /** Fetch the contents at a URI (2026-07-28: may answer input_required). */
+  "resources/read": { params: ReadResourceRequestParams & InputResponseFields; result: ReadResourceResult };
+  /** Ask to hear when a resource changes. Legacy only (2026-07-28: subscriptions/listen). */
   "resources/subscribe": { params: SubscribeRequestParams; result: EmptyResult };
-  /** Stop hearing about a resource. */
+  /** Stop hearing about a resource. Legacy only. */
   "resources/unsubscribe": { params: UnsubscribeRequestParams; result: EmptyResult };
   /** List tools, paginated. */
   "tools/list": { params: PaginatedRequestParams; result: ListToolsResult };
-  /** Run one tool. */
-  "tools/call": { params: CallToolRequestParams; result: CallToolResult };
+  /** Run one tool (2026-07-28: may answer input_required). */
+  "tools/call": { params: CallToolRequestParams & InputResponseFields; result: CallToolResult };
 };
 
-/** Requests a server sends to a client; each needs the matching client capability (server/capabilities.ts). */
+/**
+ * Requests a server sends to a client; each needs the matching client capability (server/capabilities.ts).
+ * Legacy only as requests: in 2026-07-28 the last three travel inside input_required results
+ * (InputRequest in modern.ts), and ping is gone.
+ */
 export type ServerRequests = {
   /** Liveness check; answered with {}. */
   ping: { params: PingRequestParams; result: EmptyResult };
@@ -94,8 +104,10 @@ export type ServerNotifications = {
   "notifications/tools/list_changed": NotificationParams;
   /** The set of prompts changed. */
   "notifications/prompts/list_changed": NotificationParams;
-  /** A URL-mode elicitation finished (since 2025-11-25). */
+  /** A URL-mode elicitation finished (2025-11-25 only). */
   "notifications/elicitation/complete": ElicitationCompleteNotificationParams;
+  /** The first message of a listen stream: what the server will send on it. Since 2026-07-28. */
+  "notifications/subscriptions/acknowledged": SubscriptionsAcknowledgedNotificationParams;
 };
 
 /**
@@ -150,6 +162,9 @@ const SUBSCRIPTIONS: CapabilityNeed = { name: "resource subscriptions", flag: "r
 export const SERVER_CAPABILITY_NEEDED = {
   ping: null,
   initialize: null,
+  "server/discover": null,
+  // Always accepted: its acknowledgement says which of the asked-for notifications the server has.
+  "subscriptions/listen": null,
   "completion/complete": { name: "completions", flag: "completions" },
   "logging/setLevel": { name: "logging", flag: "logging" },
   "prompts/list": PROMPTS,
@@ -162,3 +177,35 @@ export const SERVER_CAPABILITY_NEEDED = {
   "tools/list": TOOLS,
   "tools/call": TOOLS,
 } as const satisfies { [M in ClientRequestMethod]: CapabilityNeed | null };
+
+/**
+ * Which generation has each client request: `legacy` methods exist only in a handshake session,
+ * `modern` ones only for requests carrying the 2026-07-28 envelope; `both` are shared, with the
+ * differences of their shapes noted in the table above. A request outside its generation is -32601.
+ * Spec: https://modelcontextprotocol.io/specification/2026-07-28/changelog (removed methods).
+ */
+export const METHOD_ERA = {
+  ping: "legacy",
+  initialize: "legacy",
+  "logging/setLevel": "legacy",
+  "resources/subscribe": "legacy",
+  "resources/unsubscribe": "legacy",
+  "server/discover": "modern",
+  "subscriptions/listen": "modern",
+  "completion/complete": "both",
+  "prompts/list": "both",
+  "prompts/get": "both",
+  "resources/list": "both",
+  "resources/templates/list": "both",
+  "resources/read": "both",
+  "tools/list": "both",
+  "tools/call": "both",
+} as const satisfies { [M in ClientRequestMethod]: "legacy" | "modern" | "both" };
+
+/** The requests that may answer `input_required` (2026-07-28, basic/patterns/mrtr): no others may. */
+export const INPUT_REQUIRED_METHODS: readonly ClientRequestMethod[] = ["tools/call", "prompts/get", "resources/read"];
+
+/** The requests whose complete results carry ttlMs and cacheScope (2026-07-28, basic/utilities/caching). */
+export const CACHEABLE_METHODS: readonly ClientRequestMethod[] = [
+  "server/discover", "tools/list", "prompts/list", "resources/list", "resources/templates/list", "resources/read",
+];

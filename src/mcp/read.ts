@@ -14,6 +14,7 @@ import type { NotificationReaders, ParamsReaders, ResultReaders } from "../proto
 import { Params } from "../jsonrpc/params.js";
 import { LOGGING_LEVELS } from "./logging.js";
 import type { ClientNotifications, ClientRequests, RoleNotifications, ServerNotifications, ServerRequests } from "./methods.js";
+import { META, type InputRequest, type RequestEnvelope, type SubscriptionFilter } from "./modern.js";
 
 /**
  * The readers of `readers` as functions of a raw result, made once per method rather than per
@@ -90,9 +91,69 @@ function uri<T>(p: Params): T {
   return checked<T>(meta(p));
 }
 
+/**
+ * The fields a 2026-07-28 retry adds (InputResponseFields in modern.ts). Each answer's shape is read
+ * by the server, against the question it answers (server/modern/input-rounds.ts).
+ */
+function inputResponseFields(p: Params): void {
+  p.optionalRecord("inputResponses");
+  p.optionalString("requestState");
+}
+
+/** A SubscriptionFilter: every field optional, each of its type (strings for the URIs). */
+function subscriptionFilter(p: Params): SubscriptionFilter {
+  for (const flag of ["toolsListChanged", "promptsListChanged", "resourcesListChanged"]) p.optionalBoolean(flag);
+  p.optionalArray("resourceSubscriptions")?.forEach((uri, i) => {
+    if (typeof uri !== "string") throw p.error(`resourceSubscriptions[${i}]`, "must be a string");
+  });
+  return checked(p);
+}
+
+/**
+ * The 2026-07-28 envelope in a request's `_meta` (basic/index#request-metadata), read once the
+ * request claims the modern era by carrying a protocolVersion there. Throws -32602 naming the key:
+ * Spec (basic/versioning): a request missing a required key is -32602; an unknown logLevel SHOULD be.
+ */
+export function readRequestEnvelope(method: string, meta: { [key: string]: unknown }): RequestEnvelope {
+  const p = new Params(method, meta, "_meta");
+  const info = p.optionalObject(META.clientInfo);
+  if (info) implementation(info);
+  return {
+    protocolVersion: p.string(META.protocolVersion),
+    clientCapabilities: checked(p.object(META.clientCapabilities)),
+    clientInfo: info && checked(info),
+    logLevel: p.optionalChoice(META.logLevel, LOGGING_LEVELS),
+  };
+}
+
+/**
+ * One question of an input_required result, as a client reads it (InputRequest in modern.ts): the
+ * method must be one the client can answer, and its params are read as that request's would be,
+ * except that a URL-mode elicitation has no elicitationId in 2026-07-28.
+ */
+export function readInputRequest(key: string, value: unknown): InputRequest {
+  const p = new Params("result", value, `inputRequests.${key}`);
+  const method = p.choice("method", ["elicitation/create", "sampling/createMessage", "roots/list"]);
+  const params = p.optionalObject("params") ?? new Params("result", {}, `inputRequests.${key}.params`);
+  if (method === "elicitation/create" && params.value.mode === "url") {
+    params.string("message");
+    params.string("url");
+    meta(params);
+  } else {
+    readServerRequestParams[method](params);
+  }
+  if (p.value.params === undefined && method !== "roots/list") throw p.error("params", "is required");
+  return checked(p);
+}
+
 /** The params of the requests a client sends, as a server reads them. */
 export const readClientRequestParams: ParamsReaders<ClientRequests> = {
   ping: nothing,
+  "server/discover": nothing,
+  "subscriptions/listen"(p) {
+    subscriptionFilter(p.object("notifications"));
+    return checked(meta(p));
+  },
   initialize(p) {
     p.string("protocolVersion");
     p.object("capabilities");
@@ -118,17 +179,23 @@ export const readClientRequestParams: ParamsReaders<ClientRequests> = {
   "prompts/get"(p) {
     p.string("name");
     p.optionalStringRecord("arguments");
+    inputResponseFields(p);
     return checked(meta(p));
   },
   "resources/list": paginated,
   "resources/templates/list": paginated,
-  "resources/read": uri,
+  "resources/read"(p) {
+    p.string("uri");
+    inputResponseFields(p);
+    return checked(meta(p));
+  },
   "resources/subscribe": uri,
   "resources/unsubscribe": uri,
   "tools/list": paginated,
   "tools/call"(p) {
     p.string("name");
     p.optionalRecord("arguments");
+    inputResponseFields(p);
     return checked(meta(p));
   },
 };
@@ -136,6 +203,15 @@ export const readClientRequestParams: ParamsReaders<ClientRequests> = {
 /** The results of the requests a client sends, as the client reads them. */
 export const readClientRequestResult: ResultReaders<ClientRequests> = {
   ping: nothing,
+  "server/discover"(p) {
+    p.array("supportedVersions").forEach((version, i) => {
+      if (typeof version !== "string") throw p.error(`supportedVersions[${i}]`, "must be a string");
+    });
+    p.object("capabilities");
+    nullAsAbsent(p, "instructions").optionalString("instructions");
+    return checked(meta(p));
+  },
+  "subscriptions/listen": nothing,
   initialize(p) {
     p.string("protocolVersion");
     p.object("capabilities");
@@ -176,7 +252,8 @@ export const readClientRequestResult: ResultReaders<ClientRequests> = {
   "tools/call"(p) {
     p.objectsWith("content", TYPE);
     nullAsAbsent(p, "structuredContent", "isError");
-    p.optionalRecord("structuredContent");
+    // Since 2026-07-28 structuredContent may be any JSON value; before, only an object.
+    if (p.value.resultType === undefined) p.optionalRecord("structuredContent");
     p.optionalBoolean("isError");
     return checked(meta(p));
   },
@@ -264,6 +341,10 @@ export const readServerNotification: NotificationReaders<RoleNotifications<Serve
   "notifications/prompts/list_changed": nothing,
   "notifications/elicitation/complete"(p) {
     p.string("elicitationId");
+    return checked(meta(p));
+  },
+  "notifications/subscriptions/acknowledged"(p) {
+    subscriptionFilter(p.object("notifications"));
     return checked(meta(p));
   },
 };

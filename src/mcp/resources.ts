@@ -2,6 +2,7 @@
 // plus subscriptions to changes. Spec: https://modelcontextprotocol.io/specification/2025-11-25/server/resources
 // Contents types live in content.ts; `notifications/resources/list_changed` has only `NotificationParams`.
 
+import type { CacheableResult } from "./modern.js";
 import type {
   Annotations,
   BaseMetadata,
@@ -69,7 +70,7 @@ export interface ResourceRequestParams extends RequestParams {
 export interface ReadResourceRequestParams extends ResourceRequestParams {}
 
 /** The result of `resources/read`. */
-export interface ReadResourceResult extends Result {
+export interface ReadResourceResult extends Result, CacheableResult {
   /** The contents; several entries when one URI stands for many (e.g. a directory). */
   contents: (TextResourceContents | BlobResourceContents)[];
 }

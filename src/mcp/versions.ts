@@ -1,6 +1,9 @@
-// The protocol versions mcp-wire speaks in the handshake era, and which features each one has.
-// Spec: https://modelcontextprotocol.io/specification/2025-11-25/basic/lifecycle#version-negotiation
-// and the changelogs, e.g. https://modelcontextprotocol.io/specification/2025-11-25/changelog
+// The protocol versions mcp-wire speaks, and which features each one has. Two generations: the
+// handshake era (2024-11-05 to 2025-11-25: `initialize` fixes one version for a session) and the
+// stateless one (2026-07-28: every request names its version in `_meta`). A peer that speaks both is
+// "dual-era". Spec: https://modelcontextprotocol.io/specification/2025-11-25/basic/lifecycle#version-negotiation,
+// https://modelcontextprotocol.io/specification/2026-07-28/basic/versioning, and the changelogs, e.g.
+// https://modelcontextprotocol.io/specification/2026-07-28/changelog
 // A feature is named once here with the first version that has it; code asks `supports(v, f)`.
 // Also here: whether a server's declared capabilities cover a client request at a version
 // (undeclaredServerCapability), since one of those rules depends on the version.
@@ -8,15 +11,45 @@
 import type { ServerCapabilities } from "./lifecycle.js";
 import { SERVER_CAPABILITY_NEEDED, type CapabilityNeed, type ClientRequestMethod } from "./methods.js";
 
-/** Newest first. A version string is the date of the revision that defined it. */
+/**
+ * The handshake-era versions, newest first: the ones `initialize` negotiates. A version string is
+ * the date of the revision that defined it.
+ */
 export const SUPPORTED_PROTOCOL_VERSIONS = ["2025-11-25", "2025-06-18", "2025-03-26", "2024-11-05"] as const;
 
-export type ProtocolVersion = (typeof SUPPORTED_PROTOCOL_VERSIONS)[number];
+/** A version a handshake can settle on. */
+export type HandshakeVersion = (typeof SUPPORTED_PROTOCOL_VERSIONS)[number];
 
-export const LATEST_PROTOCOL_VERSION: ProtocolVersion = SUPPORTED_PROTOCOL_VERSIONS[0];
+/** The newest handshake-era version: what `initialize` asks for, and offers when it cannot echo. */
+export const LATEST_PROTOCOL_VERSION: HandshakeVersion = SUPPORTED_PROTOCOL_VERSIONS[0];
 
-export function isSupportedVersion(version: unknown): version is ProtocolVersion {
-  return SUPPORTED_PROTOCOL_VERSIONS.includes(version as ProtocolVersion);
+/** Whether `initialize` can settle on `version`. Never a modern version: those have no handshake. */
+export function isSupportedVersion(version: unknown): version is HandshakeVersion {
+  return SUPPORTED_PROTOCOL_VERSIONS.includes(version as HandshakeVersion);
+}
+
+/**
+ * The stateless versions, newest first. Since 2026-07-28. A request carrying one of these in
+ * `params._meta["io.modelcontextprotocol/protocolVersion"]` is served on its own, with no session.
+ */
+export const MODERN_PROTOCOL_VERSIONS = ["2026-07-28"] as const;
+
+export type ModernVersion = (typeof MODERN_PROTOCOL_VERSIONS)[number];
+
+export const LATEST_MODERN_VERSION: ModernVersion = MODERN_PROTOCOL_VERSIONS[0];
+
+/** Every version mcp-wire speaks, of either generation. */
+export type ProtocolVersion = HandshakeVersion | ModernVersion;
+
+/**
+ * Every version mcp-wire speaks, newest first: what a -32022 error lists in `data.supported`, so a
+ * client of either generation learns what it may use (SPEC_2026.md §11.2: the spec's own example
+ * lists a legacy version beside the modern one).
+ */
+export const ALL_PROTOCOL_VERSIONS: readonly ProtocolVersion[] = [...MODERN_PROTOCOL_VERSIONS, ...SUPPORTED_PROTOCOL_VERSIONS];
+
+export function isModernVersion(version: unknown): version is ModernVersion {
+  return MODERN_PROTOCOL_VERSIONS.includes(version as ModernVersion);
 }
 
 /** Each feature that differs between versions, with the first version that has it. */
@@ -57,11 +90,20 @@ const FIRST_VERSION_WITH = {
   ssePriming: "2025-11-25",
   /** `tools` and `toolChoice` in sampling requests. */
   samplingTools: "2025-11-25",
+  /**
+   * Since 2026-07-28: `resultType` on every result, `serverInfo` in result `_meta`, cache fields on
+   * cacheable results, -32602 for an unknown resource (ErrorCode.ResourceNotFound, -32002, before).
+   */
+  statelessResults: "2026-07-28",
 } as const satisfies Record<string, ProtocolVersion>;
 
 export type VersionedFeature = keyof typeof FIRST_VERSION_WITH;
 
-/** Features that a later version removed again, with the first version without them. */
+/**
+ * Features that a later version removed again, with the first version without them. (What
+ * 2026-07-28 removed whole, such as initialize or ping, is a matter of methods, not features:
+ * METHOD_ERA in mcp/methods.ts.)
+ */
 const REMOVED_IN: Partial<Record<VersionedFeature, ProtocolVersion>> = {
   batches: "2025-06-18",
 };
@@ -73,7 +115,7 @@ export function supports(version: ProtocolVersion, feature: VersionedFeature): b
 }
 
 /** The JSON-RPC rules that depend on the negotiated version: a connection's WirePolicy. */
-export function wirePolicy(version: ProtocolVersion): { batches: boolean; omitUnreadableId: boolean } {
+export function wirePolicy(version: HandshakeVersion): { batches: boolean; omitUnreadableId: boolean } {
   return { batches: supports(version, "batches"), omitUnreadableId: supports(version, "omitUnreadableId") };
 }
 

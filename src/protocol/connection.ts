@@ -58,6 +58,7 @@ export class Connection {
   #policy: WirePolicy;
   #closed = false;
   #closeListeners: ((cause?: Error) => void)[] = [];
+  #inputEndListeners: (() => void)[] = [];
   readonly #maxBatchItems: number;
   readonly #inbox: Inbox;
   readonly #badInput: BadInput;
@@ -109,6 +110,11 @@ export class Connection {
 
   onClose(listener: (cause?: Error) => void): void {
     this.#closeListeners.push(listener);
+  }
+
+  /** The peer's input ended: the role ends what only the peer could have ended (a held listen). */
+  onInputEnd(listener: () => void): void {
+    this.#inputEndListeners.push(listener);
   }
 
   /**
@@ -164,6 +170,7 @@ export class Connection {
    */
   async #finishThenClose(): Promise<void> {
     this.#ourRequests.stopWaiting(new Error("the peer closed its output"));
+    for (const listener of this.#inputEndListeners) listener();
     await this.#inbox.idle();
     await this.close();
   }

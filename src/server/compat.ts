@@ -74,7 +74,7 @@ export function contentFor(block: ContentBlock, version: ProtocolVersion): Conte
  * (test/server/compat.test.ts checks that fitting to it changes nothing), so its blocks go as they are.
  */
 export function callToolResultFor(result: CallToolResult, version: ProtocolVersion): CallToolResult {
-  const content = version === LATEST_PROTOCOL_VERSION ? result.content : result.content.map((block) => contentFor(block, version));
+  const content = version >= LATEST_PROTOCOL_VERSION ? result.content : result.content.map((block) => contentFor(block, version));
   const out: CallToolResult = { ...result, content };
   if (result.structuredContent !== undefined) {
     // Spec (server/tools#structured-content): a tool returning structured content SHOULD also

@@ -15,6 +15,9 @@ import type { HandlerContext } from "./session.js";
 import { DEFAULT_PAGE_SIZE } from "./pagination.js";
 import { ServerSession, type ServerSessionOptions } from "./session.js";
 import type { Transport } from "../protocol/transport.js";
+import { NO_CACHING, type CacheHint } from "./modern/results.js";
+import { RequestStateCodec, type RequestStateOptions } from "./modern/request-state.js";
+import { DEFAULT_MAX_INPUT_ASKS } from "./modern/input-rounds.js";
 
 /** Runs a tool. Throwing (anything but an RpcError) makes an `isError` result for the model. */
 export type ToolHandler = (args: { [key: string]: unknown }, context: HandlerContext) => CallToolResult | Promise<CallToolResult>;
@@ -37,17 +40,35 @@ export interface ServerOptions {
   pageSize?: number;
   /** The longest uri resources/read, subscribe and unsubscribe accept (default DEFAULT_MAX_URI_LENGTH). */
   maxUriLength?: number;
-  /** The most resources one session may subscribe to (default DEFAULT_MAX_SUBSCRIPTIONS). */
+  /** The most resources one session may subscribe to, or one listen may name (default DEFAULT_MAX_SUBSCRIPTIONS). */
   maxSubscriptions?: number;
+  /** The most 2026-07-28 listens open at once, over every connection (default DEFAULT_MAX_LISTENS). */
+  maxListens?: number;
+  /**
+   * What 2026-07-28 results say about caching (default NO_CACHING, true of any server): for
+   * `server/discover` and the four lists. Say more only when it is true: a server whose tools may
+   * change at run time must keep `ttlMs` at 0. Each resource may say its own (`resource()`).
+   */
+  cache?: { discover?: CacheHint; lists?: CacheHint };
+  /**
+   * How 2026-07-28 input rounds seal their requestState (server/modern/request-state.ts): give
+   * every process behind one load balancer the same `key`, or a retry that lands on another
+   * process is refused as forged.
+   */
+  requestState?: RequestStateOptions;
+  /** The most asks of the client one 2026-07-28 request may make over all its rounds (default DEFAULT_MAX_INPUT_ASKS). */
+  maxInputAsks?: number;
 }
 
 /** Characters: the long-standing practical limit for a URL. Longer ones get -32602. */
 export const DEFAULT_MAX_URI_LENGTH = 2048;
 /** Per session: subscriptions are held until the session ends, so a session gets a budget. */
 export const DEFAULT_MAX_SUBSCRIPTIONS = 100;
+/** Over all connections: each open listen is a held request, and on HTTP an open stream. */
+export const DEFAULT_MAX_LISTENS = 64;
 
 export interface RegisteredTool { tool: Tool; handler: ToolHandler }
-export interface RegisteredResource { resource: Resource; read: ResourceReader }
+export interface RegisteredResource { resource: Resource; read: ResourceReader; cache: CacheHint }
 export interface RegisteredTemplate { template: ResourceTemplate; matcher: UriTemplate; read: TemplateReader; complete: Record<string, Completer> }
 export interface RegisteredPrompt { prompt: Prompt; render: PromptRenderer; complete: Record<string, Completer> }
 
@@ -56,6 +77,11 @@ export class McpServer {
   readonly pageSize: number;
   readonly maxUriLength: number;
   readonly maxSubscriptions: number;
+  readonly maxListens: number;
+  readonly cache: { discover: CacheHint; lists: CacheHint };
+  readonly requestStates: RequestStateCodec;
+  readonly maxInputAsks: number;
+  #listens = 0;
   readonly #tools = new Map<string, RegisteredTool>();
   readonly #resources = new Map<string, RegisteredResource>();
   readonly #templates = new Map<string, RegisteredTemplate>();
@@ -68,6 +94,10 @@ export class McpServer {
     if (!(this.pageSize >= 1)) throw new Error("server: pageSize must be at least 1");
     this.maxUriLength = options.maxUriLength ?? DEFAULT_MAX_URI_LENGTH;
     this.maxSubscriptions = options.maxSubscriptions ?? DEFAULT_MAX_SUBSCRIPTIONS;
+    this.maxListens = options.maxListens ?? DEFAULT_MAX_LISTENS;
+    this.requestStates = new RequestStateCodec(options.requestState);
+    this.maxInputAsks = options.maxInputAsks ?? DEFAULT_MAX_INPUT_ASKS;
+    this.cache = { discover: options.cache?.discover ?? NO_CACHING, lists: options.cache?.lists ?? NO_CACHING };
   }
 
   /** Serves one connection over `transport`. */
@@ -90,8 +120,9 @@ export class McpServer {
     return this.#changed("tools");
   }
 
-  resource(resource: Resource, read: ResourceReader): this {
-    this.#resources.set(resource.uri, { resource, read });
+  /** `cache`: what 2026-07-28 reads of it say about caching (default NO_CACHING). */
+  resource(resource: Resource, read: ResourceReader, cache: CacheHint = NO_CACHING): this {
+    this.#resources.set(resource.uri, { resource, read, cache });
     return this.#changed("resources");
   }
 
@@ -133,6 +164,17 @@ export class McpServer {
   findTemplate(uriTemplate: string): RegisteredTemplate | undefined { return this.#templates.get(uriTemplate); }
   findPrompt(name: string): RegisteredPrompt | undefined { return this.#prompts.get(name); }
   get sessionCount(): number { return this.#sessions.size; }
+
+  /** Takes one of the maxListens slots; false when none is free. */
+  claimListen(): boolean {
+    if (this.#listens >= this.maxListens) return false;
+    this.#listens++;
+    return true;
+  }
+
+  releaseListen(): void {
+    this.#listens--;
+  }
 
   #changed(kind: ChangingList): this {
     for (const session of this.#sessions) session.listChanged(kind);

@@ -1,8 +1,10 @@
-// One client's connection to a server definition: the lifecycle state machine, the negotiated
-// version and capabilities, everything the server sends on its own (list changes, resource
-// updates, log messages, requests to the client), and the context its handlers get.
-// Spec: https://modelcontextprotocol.io/specification/2025-11-25/basic/lifecycle, and for the
-// handlers' context basic/utilities/progress, client/sampling, client/elicitation, client/roots.
+// One client's connection to a server definition. Dual-era: each request is served either in the
+// connection's handshake session (the lifecycle state machine, the negotiated version and
+// capabilities) or, when it carries the 2026-07-28 envelope, on its own (server/modern/). Also
+// everything the server sends on its own (list changes, resource updates, log messages, requests
+// to the client, listen streams), and the context its handlers get (handler-context.ts).
+// Spec: https://modelcontextprotocol.io/specification/2025-11-25/basic/lifecycle and
+// https://modelcontextprotocol.io/specification/2026-07-28/basic/versioning (era per message).
 
 import { describeFailure, Dispatcher, notificationRows, requestRows, type ParamsAndOptions, type RequestHandlers } from "../protocol/dispatch.js";
 import { ErrorCode, RpcError } from "../jsonrpc/messages.js";
@@ -11,12 +13,19 @@ import type { SendOptions, Transport } from "../protocol/transport.js";
 import type { CreateMessageRequestParams, CreateMessageResult, ListRootsResult } from "../mcp/client-features.js";
 import type { ElicitRequestParams, ElicitResult } from "../mcp/elicitation.js";
 import type { ClientCapabilities, Implementation, ServerCapabilities } from "../mcp/lifecycle.js";
+import { LATEST_MODERN_VERSION, type ModernVersion } from "../mcp/versions.js";
+import { ModernHandlerContext, SessionHandlerContext, type HandlerContext } from "./handler-context.js";
+import { checkModernRequest, claimsModern, modernMethodWithoutEnvelope, validModernClaim } from "./modern/envelope.js";
+import type { InputRounds } from "./modern/input-rounds.js";
+import { Listens } from "./modern/listen.js";
+import { modernRows } from "./modern/serve.js";
+import { modernHandlers } from "./features/modern.js";
 import type { LoggingLevel, LoggingMessageNotificationParams } from "../mcp/logging.js";
 import type {
   ChangingList, ClientRequests, ServerNotificationMethod, ServerNotifications, ServerRequestMethod, ServerRequests,
 } from "../mcp/methods.js";
 import { readClientNotification, readClientRequestParams, readServerResult } from "../mcp/read.js";
-import { LATEST_PROTOCOL_VERSION, supports, wirePolicy, type ProtocolVersion } from "../mcp/versions.js";
+import { LATEST_PROTOCOL_VERSION, supports, wirePolicy, type HandshakeVersion } from "../mcp/versions.js";
 import { ClientRequestError, declaredCapabilities, refusedMethods, requireClientCapability } from "./capabilities.js";
 import type { McpServer } from "./definition.js";
 import { completionHandlers } from "./features/completion.js";
@@ -28,6 +37,27 @@ import { toolHandlers } from "./features/tools.js";
 
 /** The server's handlers for the client's requests, over the method table: params typed, results checked. */
 export type ClientRequestHandlers = RequestHandlers<ClientRequests, RequestContext>;
+
+export type { HandlerContext } from "./handler-context.js";
+
+/** How one request is served: at which version, for which client. A handshake session serves its requests as itself. */
+export interface Served {
+  readonly protocolVersion: HandshakeVersion | ModernVersion;
+  readonly clientInfo: Implementation;
+  readonly clientCapabilities: ClientCapabilities;
+}
+
+/** One 2026-07-28 request, served by what its own envelope says (server/modern/envelope.ts). */
+export interface ModernServed extends Served {
+  readonly protocolVersion: ModernVersion;
+  /** The lowest level of log message to send for it; none when absent. */
+  readonly logLevel: LoggingLevel | undefined;
+  /** Its asks of the client, for the methods that may answer input_required (server/modern/serve.ts). */
+  rounds?: InputRounds;
+}
+
+/** Who an envelope without clientInfo comes from (it is a SHOULD). */
+const UNNAMED_CLIENT: Implementation = { name: "unknown", version: "unknown" };
 
 /**
  * Where the handshake stands. Requests other than ping wait for `initialize`; the server itself
@@ -43,33 +73,11 @@ export interface ServerSessionOptions {
    * given a protocolVersion, starts operating at it without a handshake (for any request but
    * initialize, which it answers as usual).
    */
-  stateless?: { protocolVersion?: ProtocolVersion };
+  stateless?: { protocolVersion?: HandshakeVersion };
   /** The most messages one JSON-RPC batch may hold (see batchRefusal in jsonrpc/messages.ts). */
   maxBatchItems?: number;
   /** The most of the client's messages taken in and not yet finished (see ConnectionOptions.maxInFlight). */
   maxInFlight?: number;
-}
-
-/**
- * What a tool, resource or prompt handler can do while it runs: notice cancellation, report
- * progress, log, and ask the client for things (sampling, elicitation, roots).
- */
-export interface HandlerContext {
-  /** Aborted when the client cancels this request or the connection closes. */
-  readonly signal: AbortSignal;
-  readonly protocolVersion: ProtocolVersion;
-  readonly clientInfo: Implementation;
-  readonly clientCapabilities: ClientCapabilities;
-  /** Reports progress, if the client asked for it; `progress` must increase each time. */
-  progress(progress: number, total?: number, message?: string): Promise<void>;
-  /** Sends a log message to the client, if it is at or above the level the client set. */
-  log(level: LoggingLevel, data: unknown, logger?: string): Promise<void>;
-  /** Asks the client's model for a completion (sampling/createMessage). */
-  sample(params: CreateMessageRequestParams): Promise<CreateMessageResult>;
-  /** Asks the user for input through the client (elicitation/create). */
-  elicit(params: ElicitRequestParams): Promise<ElicitResult>;
-  /** Asks the client for its filesystem roots (roots/list). */
-  listRoots(): Promise<ListRootsResult>;
 }
 
 /** A settled promise, for the many log calls that send nothing. */
@@ -80,7 +88,7 @@ export class ServerSession {
   readonly connection: Connection;
   #state: LifecycleState = "awaiting-initialize";
   /** Until negotiation, the newest version's rules apply. */
-  #protocolVersion: ProtocolVersion = LATEST_PROTOCOL_VERSION;
+  #protocolVersion: HandshakeVersion = LATEST_PROTOCOL_VERSION;
   #clientInfo: Implementation = { name: "unknown", version: "unknown" };
   #clientCapabilities: ClientCapabilities = {};
   /** What this session offers, fixed when initialize is answered. */
@@ -93,6 +101,11 @@ export class ServerSession {
   readonly subscriptions = new Set<string>();
   /** True for a stateless HTTP request's session: there is no channel back to the client. */
   readonly stateless: boolean;
+  /** The 2026-07-28 requests in flight, each with what its envelope says; the rest are the session's. */
+  readonly #modern = new WeakMap<RequestContext, ModernServed>();
+  /** The client requests a 2026-07-28 request is refused for want of a capability, worked out at first use. */
+  #modernRefused: Map<string, RpcError> | undefined;
+  #listens: Listens | undefined;
   readonly #onProblem: (message: string) => void;
 
   constructor(server: McpServer, transport: Transport, options: ServerSessionOptions = {}) {
@@ -100,11 +113,11 @@ export class ServerSession {
     this.#onProblem = options.onProblem ?? (() => {});
     const handlers: ClientRequestHandlers = {
       ...lifecycleHandlers(this), ...toolHandlers(this), ...resourceHandlers(this),
-      ...promptHandlers(this), ...completionHandlers(this), ...loggingHandlers(this),
+      ...promptHandlers(this), ...completionHandlers(this), ...loggingHandlers(this), ...modernHandlers(this),
     };
     const dispatcher = new Dispatcher(
       [
-        ...requestRows(readClientRequestParams, handlers),
+        ...modernRows(this, requestRows(readClientRequestParams, handlers)),
         ...notificationRows(readClientNotification, { "notifications/initialized": () => this.#confirmInitialized() }),
       ],
       {
@@ -116,6 +129,9 @@ export class ServerSession {
     this.connection.onClose(() => {
       this.#state = "closed";
     });
+    // The client will send nothing more, so it cannot cancel its listens: they end gracefully,
+    // with their results, and the connection can finish what it owes (basic/lifecycle#shutdown).
+    this.connection.onInputEnd(() => this.#listens?.endAll());
     this.stateless = options.stateless !== undefined;
     if (options.stateless?.protocolVersion) {
       this.#negotiated(options.stateless.protocolVersion);
@@ -124,16 +140,28 @@ export class ServerSession {
   }
 
   get state(): LifecycleState { return this.#state; }
-  get protocolVersion(): ProtocolVersion { return this.#protocolVersion; }
+  get protocolVersion(): HandshakeVersion { return this.#protocolVersion; }
   get clientInfo(): Implementation { return this.#clientInfo; }
   get clientCapabilities(): ClientCapabilities { return this.#clientCapabilities; }
   get capabilities(): ServerCapabilities { return this.#capabilities; }
+
+  /** What the server offers a 2026-07-28 request: listens carry changes on any transport, so list changes and subscriptions too. */
+  get modernCapabilities(): ServerCapabilities { return declaredCapabilities(this.server, LATEST_MODERN_VERSION); }
+
+  /** This connection's open listens (2026-07-28). */
+  get listens(): Listens { return (this.#listens ??= new Listens(this)); }
+
+  /** How `request` is served: by its own envelope, or as part of this session. */
+  served(request: RequestContext): Served { return this.#modern.get(request) ?? this; }
+
+  /** The envelope's view of a 2026-07-28 request; undefined for the session's own requests. */
+  modernServed(request: RequestContext): ModernServed | undefined { return this.#modern.get(request); }
 
   /**
    * initialize is being answered (not yet confirmed: that is notifications/initialized): the
    * version and both sides' capabilities are fixed now.
    */
-  acceptInitialize(version: ProtocolVersion, clientInfo: Implementation, clientCapabilities: ClientCapabilities): void {
+  acceptInitialize(version: HandshakeVersion, clientInfo: Implementation, clientCapabilities: ClientCapabilities): void {
     this.#clientInfo = clientInfo;
     this.#clientCapabilities = clientCapabilities;
     this.#negotiated(version);
@@ -145,7 +173,7 @@ export class ServerSession {
     if (this.#state === "awaiting-initialized") this.#state = "operating";
   }
 
-  #negotiated(version: ProtocolVersion): void {
+  #negotiated(version: HandshakeVersion): void {
     this.#protocolVersion = version;
     this.connection.setPolicy(wirePolicy(version));
     this.#capabilities = declaredCapabilities(this.server, version, this.stateless);
@@ -166,11 +194,13 @@ export class ServerSession {
 
   /** The context a handler of `request` gets; requests it makes of the client share its abort signal. */
   handlerContext(request: RequestContext): HandlerContext {
-    return new SessionHandlerContext(this, request);
+    const modern = this.#modern.get(request);
+    return modern ? new ModernHandlerContext(this, request, modern) : new SessionHandlerContext(this, request);
   }
 
   /** The definition changed: tell the client, if it asked to hear about it. */
   listChanged(kind: ChangingList): void {
+    this.#listens?.listChanged(kind);
     // Spec (basic/lifecycle#initialization): nothing but pings and logs before initialized.
     if (this.state !== "operating") return;
     // Spec (server/tools#list-changed-notification): only when listChanged was declared.
@@ -179,6 +209,7 @@ export class ServerSession {
   }
 
   resourceUpdated(uri: string): void {
+    this.#listens?.resourceUpdated(uri);
     // Spec (server/resources#subscriptions): updates go only to clients subscribed to that URI.
     if (this.state !== "operating" || !this.subscriptions.has(uri)) return;
     void this.notify("notifications/resources/updated", { uri });
@@ -240,8 +271,13 @@ export class ServerSession {
   }
 
   #gate(method: string, kind: "request" | "notification", context?: RequestContext): RpcError | undefined {
-    // Never refused: ping, and notifications (notifications/initialized checks the state itself).
-    if (kind === "notification" || method === "ping") return undefined;
+    // Never refused: notifications (notifications/initialized checks the state itself).
+    if (kind === "notification") return undefined;
+    // Spec (2026-07-28 basic/versioning): the era is judged per request, by its own `_meta`.
+    if (claimsModern(context!.meta) && !(method === "initialize" && !validModernClaim(method, context!.meta))) return this.#modernGate(method, context!);
+    const modernOnly = modernMethodWithoutEnvelope(method);
+    if (modernOnly) return modernOnly;
+    if (method === "ping") return undefined;
     if (method === "initialize") return this.#initializeRefusal(context!);
     if (this.#state === "awaiting-initialize") {
       return new RpcError(ErrorCode.InvalidRequest, `${method}: the session is not initialized: send initialize first`);
@@ -252,49 +288,29 @@ export class ServerSession {
     return this.#refused.get(method);
   }
 
+  /** A 2026-07-28 request: checked on its own, whatever state the session is in; remembered with its envelope. */
+  #modernGate(method: string, context: RequestContext): RpcError | undefined {
+    this.#modernRefused ??= refusedMethods(LATEST_MODERN_VERSION, this.modernCapabilities);
+    try {
+      const envelope = checkModernRequest(method, context.meta!, this.#modernRefused);
+      this.#modern.set(context, {
+        protocolVersion: envelope.protocolVersion,
+        clientCapabilities: envelope.clientCapabilities,
+        clientInfo: envelope.clientInfo ?? UNNAMED_CLIENT,
+        logLevel: envelope.logLevel,
+      });
+      return undefined;
+    } catch (error) {
+      if (error instanceof RpcError) return error;
+      throw error;
+    }
+  }
+
   /** Checked here, before initialize's params are read, so these answers do not depend on them. */
   #initializeRefusal(context: RequestContext): RpcError | undefined {
     // Spec (basic#batching, 2025-03-26): initialize MUST NOT be part of a JSON-RPC batch.
     if (context.inBatch) return new RpcError(ErrorCode.InvalidRequest, "initialize: must not be sent inside a batch");
     if (this.#state !== "awaiting-initialize") return new RpcError(ErrorCode.InvalidRequest, "initialize: the session is already initialized");
     return undefined;
-  }
-}
-
-/** Methods on the prototype, not closures per request: a busy server makes many of these. */
-class SessionHandlerContext implements HandlerContext {
-  readonly protocolVersion: ProtocolVersion;
-  readonly #session: ServerSession;
-  readonly #request: RequestContext;
-
-  constructor(session: ServerSession, request: RequestContext) {
-    this.#session = session;
-    this.#request = request;
-    this.protocolVersion = session.protocolVersion;
-  }
-
-  /** A getter: an AbortSignal costs a little to make, and most handlers never look at it. */
-  get signal(): AbortSignal { return this.#request.signal; }
-  get clientInfo(): Implementation { return this.#session.clientInfo; }
-  get clientCapabilities(): ClientCapabilities { return this.#session.clientCapabilities; }
-
-  progress(progress: number, total?: number, message?: string): Promise<void> {
-    return this.#request.progress(progress, total, supports(this.protocolVersion, "progressMessage") ? message : undefined);
-  }
-
-  log(level: LoggingLevel, data: unknown, logger?: string): Promise<void> {
-    return this.#session.log(level, data, logger, this.#request);
-  }
-
-  sample(params: CreateMessageRequestParams): Promise<CreateMessageResult> {
-    return this.#session.createMessage(params, { signal: this.#request.signal, relatedRequestId: this.#request.id });
-  }
-
-  elicit(params: ElicitRequestParams): Promise<ElicitResult> {
-    return this.#session.elicit(params, { signal: this.#request.signal, relatedRequestId: this.#request.id });
-  }
-
-  listRoots(): Promise<ListRootsResult> {
-    return this.#session.listRoots({ signal: this.#request.signal, relatedRequestId: this.#request.id });
   }
 }

@@ -3,7 +3,7 @@
 
 import type { InitializeResult } from "../../mcp/lifecycle.js";
 import type { Written } from "../../protocol/dispatch.js";
-import { isSupportedVersion, LATEST_PROTOCOL_VERSION, type ProtocolVersion } from "../../mcp/versions.js";
+import { isSupportedVersion, LATEST_PROTOCOL_VERSION, type HandshakeVersion } from "../../mcp/versions.js";
 import { implementationFor } from "../compat.js";
 import type { ClientRequestHandlers, ServerSession } from "../session.js";
 
@@ -13,7 +13,7 @@ export function lifecycleHandlers(session: ServerSession): ClientRequestHandlers
     initialize({ protocolVersion: requested, capabilities, clientInfo }) {
       // Spec (basic/lifecycle#version-negotiation): answer with the client's version if we support
       // it, and otherwise with another version we support, our newest. The client decides then.
-      const version: ProtocolVersion = isSupportedVersion(requested) ? requested : LATEST_PROTOCOL_VERSION;
+      const version: HandshakeVersion = isSupportedVersion(requested) ? requested : LATEST_PROTOCOL_VERSION;
       session.acceptInitialize(version, clientInfo, capabilities);
 
       const { instructions, ...implementation } = session.server.info;

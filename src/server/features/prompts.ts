@@ -9,8 +9,8 @@ import type { ClientRequestHandlers, ServerSession } from "../session.js";
 
 export function promptHandlers(session: ServerSession): ClientRequestHandlers {
   return {
-    "prompts/list"(params) {
-      const version = session.protocolVersion;
+    "prompts/list"(params, context) {
+      const version = session.served(context).protocolVersion;
       const all = session.server.prompts().map(({ prompt }) => {
         const copy = describedFor({ ...prompt }, version);
         if (prompt.arguments) copy.arguments = prompt.arguments.map((argument) => describedFor({ ...argument }, version));
@@ -28,7 +28,8 @@ export function promptHandlers(session: ServerSession): ClientRequestHandlers {
         }
       }
       const result: GetPromptResult = await registered.render(args, session.handlerContext(context));
-      const messages = result.messages.map((message) => ({ ...message, content: contentFor(message.content, session.protocolVersion) }));
+      const version = session.served(context).protocolVersion;
+      const messages = result.messages.map((message) => ({ ...message, content: contentFor(message.content, version) }));
       return { ...result, messages };
     },
   };

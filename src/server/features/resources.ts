@@ -14,18 +14,21 @@ import type { McpServer } from "../definition.js";
 export function resourceHandlers(session: ServerSession): ClientRequestHandlers {
   const server = session.server;
   return {
-    "resources/list"(params) {
-      const all = server.resources().map(({ resource }) => describedFor({ ...resource }, session.protocolVersion));
+    "resources/list"(params, context) {
+      const version = session.served(context).protocolVersion;
+      const all = server.resources().map(({ resource }) => describedFor({ ...resource }, version));
       return paginate("resources", all, params, server.pageSize);
     },
-    "resources/templates/list"(params) {
-      const all = server.templates().map(({ template }) => describedFor({ ...template }, session.protocolVersion));
+    "resources/templates/list"(params, context) {
+      const version = session.served(context).protocolVersion;
+      const all = server.templates().map(({ template }) => describedFor({ ...template }, version));
       return paginate("resourceTemplates", all, params, server.pageSize);
     },
     async "resources/read"({ uri }, context) {
       checkUri(server, "resources/read", uri);
       const contents = await read(server, "resources/read", uri, session.handlerContext(context));
-      return { contents: contents.map((item) => describedFor({ ...item }, session.protocolVersion)) };
+      const version = session.served(context).protocolVersion;
+      return { contents: contents.map((item) => describedFor({ ...item }, version)) };
     },
     async "resources/subscribe"({ uri }, context) {
       checkUri(server, "resources/subscribe", uri);

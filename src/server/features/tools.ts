@@ -14,13 +14,13 @@ import type { ClientRequestHandlers, ServerSession } from "../session.js";
 
 export function toolHandlers(session: ServerSession): ClientRequestHandlers {
   return {
-    "tools/list"(params) {
-      const version = session.protocolVersion;
+    "tools/list"(params, context) {
+      const version = session.served(context).protocolVersion;
       const all = session.server.tools().map(({ tool }) => describedFor({ ...tool }, version, TOOL_FIELDS));
       return paginate("tools", all, params, session.server.pageSize);
     },
     async "tools/call"({ name, arguments: args = {} }, context) {
-      const version = session.protocolVersion;
+      const version = session.served(context).protocolVersion;
       const registered = session.server.findTool(name);
       // Spec (server/tools#error-handling): an unknown tool is a protocol error, -32602.
       if (!registered) throw invalidParams("tools/call", "name", `names no tool of this server: ${JSON.stringify(name)}`, { name });

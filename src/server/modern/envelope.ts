@@ -1,0 +1,80 @@
+// The era of one request, judged by its body alone, and the checks a 2026-07-28 request passes before
+// its handler runs: its envelope (-32602), its version (-32022), whether its method exists in that
+// generation (-32601) and whether the server offers what it needs (-32601). A request is modern when
+// its `params._meta` carries a protocolVersion; `initialize` without one opens a handshake session.
+// Spec: https://modelcontextprotocol.io/specification/2026-07-28/basic/versioning and
+// https://modelcontextprotocol.io/specification/2026-07-28/changelog; the order of the checks is
+// SPEC_2026.md §8.1 (the spec fixes none). The HTTP transport runs the same checks before it picks
+// a status code (http/modern-post.ts), so both transports answer alike.
+
+import { ErrorCode, RpcError } from "../../jsonrpc/messages.js";
+import type { Implementation } from "../../mcp/lifecycle.js";
+import { METHOD_ERA, type ClientRequestMethod } from "../../mcp/methods.js";
+import { META, type RequestEnvelope } from "../../mcp/modern.js";
+import { readRequestEnvelope } from "../../mcp/read.js";
+import { ALL_PROTOCOL_VERSIONS, isModernVersion, type ModernVersion } from "../../mcp/versions.js";
+
+/** Whether a request claims the 2026-07-28 generation: its `_meta` has a protocolVersion key. */
+export function claimsModern(meta: { [key: string]: unknown } | undefined): meta is { [key: string]: unknown } {
+  return meta !== undefined && Object.hasOwn(meta, META.protocolVersion);
+}
+
+/**
+ * Whether a claim is a valid modern envelope. Only `initialize` asks: one without a valid claim opens
+ * a handshake session as always (SPEC_2026.md §8.1, step 2), since that is what its sender can speak.
+ */
+export function validModernClaim(method: string, meta: { [key: string]: unknown }): boolean {
+  try {
+    return isModernVersion(readRequestEnvelope(method, meta).protocolVersion);
+  } catch {
+    return false;
+  }
+}
+
+/** A modern request's envelope, checked: the version is one we speak. */
+export interface CheckedEnvelope extends RequestEnvelope {
+  protocolVersion: ModernVersion;
+  clientInfo?: Implementation;
+}
+
+/**
+ * Checks a request that claims the modern era, in the order SPEC_2026.md §8.1 suggests, and returns
+ * its envelope; throws the RpcError to answer with. `refused` holds the methods the server's modern
+ * capabilities do not cover (server/capabilities.ts, refusedMethods).
+ */
+export function checkModernRequest(method: string, meta: { [key: string]: unknown }, refused: ReadonlyMap<string, RpcError>): CheckedEnvelope {
+  // Spec (basic/versioning): a malformed claim is -32602, never a fall back to the legacy era.
+  const envelope = readRequestEnvelope(method, meta);
+  const requested = envelope.protocolVersion;
+  // Spec (basic/versioning): a version the server does not implement is -32022 with both lists.
+  if (!isModernVersion(requested)) throw unsupportedVersion(requested);
+  const era = METHOD_ERA[method as ClientRequestMethod];
+  // Spec (changelog, removed methods): initialize, ping, logging/setLevel and resources/(un)subscribe
+  // do not exist for a 2026-07-28 request, whatever the same connection did before.
+  if (era === "legacy") {
+    throw new RpcError(ErrorCode.MethodNotFound, `${method}: not a method of protocol ${requested} (it belongs to the handshake era, 2025-11-25 and before)`);
+  }
+  const refusal = refused.get(method);
+  if (refusal) throw refusal;
+  return { ...envelope, protocolVersion: requested };
+}
+
+/** The -32022 error for a version we do not speak: every version we do, newest first (SPEC_2026.md §11.2). */
+export function unsupportedVersion(requested: string): RpcError {
+  return new RpcError(ErrorCode.UnsupportedProtocolVersion, `Unsupported protocol version: ${requested}`, {
+    supported: [...ALL_PROTOCOL_VERSIONS],
+    requested,
+  });
+}
+
+/**
+ * The refusal of a 2026-07-28 method sent without the envelope (a legacy-era request): there is no
+ * such method in a handshake session.
+ */
+export function modernMethodWithoutEnvelope(method: string): RpcError | undefined {
+  if (METHOD_ERA[method as ClientRequestMethod] !== "modern") return undefined;
+  return new RpcError(
+    ErrorCode.MethodNotFound,
+    `${method}: a method of protocol 2026-07-28: send it with "${META.protocolVersion}" and "${META.clientCapabilities}" in params._meta`,
+  );
+}
