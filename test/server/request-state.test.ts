@@ -3,6 +3,7 @@
 // everything else is refused with -32602 and a `data.reason`, cheapest checks first.
 import { test } from "node:test";
 import assert from "node:assert/strict";
+import { createHmac } from "node:crypto";
 import { ErrorCode, RpcError } from "../../src/jsonrpc/messages.js";
 import {
   askFingerprint, DEFAULT_MAX_REMEMBERED_USES, DEFAULT_MAX_REQUEST_STATE_BYTES, DEFAULT_REQUEST_STATE_TTL_MS,
@@ -92,6 +93,19 @@ test("request-state: a truncated token is malformed without its mac, forged with
   for (const length of [dot + 2, token.length - 1]) refused(() => c.open(token.slice(0, length), METHOD, PARAMS), "forged");
   refused(() => c.open(`${token}.x`, METHOD, PARAMS), "malformed");
   refused(() => c.open(`${token}=`, METHOD, PARAMS), "malformed");
+});
+
+test("request-state: a correctly signed token that this version did not write is malformed", () => {
+  const { codec: c } = codec();
+  const signed = (payload: string) => {
+    const body = Buffer.from(payload, "utf8").toString("base64url");
+    return `${body}.${createHmac("sha256", KEY).update(body).digest("base64url")}`;
+  };
+  const good = { v: 1, b: "x", e: 2_000_000, n: "n", a: [] };
+  for (const payload of ["not json", "[]", JSON.stringify({ ...good, v: 2 }), JSON.stringify({ ...good, e: "later" }), JSON.stringify({ ...good, a: [{ answer: 1 }] })]) {
+    assert.match(refused(() => c.open(signed(payload), METHOD, PARAMS), "malformed"), /signed but unreadable/, payload);
+  }
+  refused(() => c.open(signed(JSON.stringify(good)), METHOD, PARAMS), "other-request");
 });
 
 test("request-state: a token that is not a string is malformed", () => {

@@ -117,9 +117,9 @@ export class RequestStateCodec {
   /**
    * Remembers a used nonce until its token expires (after that the expiry check refuses it anyway).
    * All tokens live for the same ttlMs, so opening order is close to expiry order: dropping expired
-   * entries from the front is cheap, and one that expires behind a later one only waits, within the
-   * bound. When the bound is still full, the oldest entry is forgotten: its token (the one nearest
-   * to expiry) could then be opened once more until it expires. That is the price of a bound that a
+   * entries from the front is cheap, and an expired entry behind a live one only stays a little
+   * longer, within the bound. When the bound is still full, the oldest entry is forgotten: its token
+   * (usually the one nearest to expiry) could then be opened once more until it expires. That is the price of a bound that a
    * flood of retries cannot turn into refusing honest ones. The memory is per process: processes
    * that share a key behind a load balancer do not share it, so a token may be used once on each.
    */
