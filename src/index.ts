@@ -39,6 +39,7 @@
 //      server/features/prompts.ts, server/features/completion.ts, server/features/logging.ts
 //      server/pagination.ts       pages behind opaque cursors
 //    * server/compat.ts           fitting results to older protocol versions
+//      server/modern/request-state.ts  2026-07-28 MRTR: the signed requestState that carries earlier rounds' answers
 //      schema/json-schema.ts, schema/json-schema-check.ts, schema/json-schema-assertions.ts,
 //      schema/json-schema-values.ts, schema/json-schema-formats.ts, schema/json-pointer.ts,
 //      schema/uri-template.ts, schema/uri-template-syntax.ts, schema/uri-template-match.ts

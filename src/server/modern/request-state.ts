@@ -1,0 +1,186 @@
+// The `requestState` of a Multi Round-Trip Request, sealed by the server and opened on the retry.
+// Spec: https://modelcontextprotocol.io/specification/2026-07-28/basic/patterns/mrtr#server-requirements-basic-workflow
+// A handler that asks the client something is run again from the start on each retry; the state
+// carries the answers of earlier rounds, in ask order, each labelled with the fingerprint of the ask
+// it answers. The token is signed (HMAC-SHA256), not encrypted: it holds nothing but the client's
+// own answers, so there is nothing to hide from the client, only tampering to detect.
+
+import { createHash, createHmac, randomBytes, timingSafeEqual } from "node:crypto";
+import { invalidParams, typeName } from "../../jsonrpc/params.js";
+import { isObject, type RpcError } from "../../jsonrpc/messages.js";
+import { canonicalJson } from "../../schema/json-schema-values.js";
+
+/** How long a sealed state may be presented back: long enough for a person to answer a form. */
+export const DEFAULT_REQUEST_STATE_TTL_MS = 10 * 60_000;
+/** The longest token minted or accepted, in bytes (a token is ASCII: one character, one byte). */
+export const DEFAULT_MAX_REQUEST_STATE_BYTES = 256 * 1024;
+/** How many used tokens are remembered to refuse their replay (see #remember). */
+export const DEFAULT_MAX_REMEMBERED_USES = 100_000;
+/** HMAC-SHA256 keys shorter than its output weaken it. */
+export const MIN_REQUEST_STATE_KEY_BYTES = 32;
+
+/** One earlier round's answer: `ask` is askFingerprint() of the question, `answer` the client's result. */
+export interface StoredAnswer {
+  ask: string;
+  answer: unknown;
+}
+
+export interface RequestStateOptions {
+  /** Shared by every process behind one load balancer; default: 32 random bytes per process. */
+  key?: string | Uint8Array;
+  ttlMs?: number;
+  maxStateBytes?: number;
+  maxRememberedUses?: number;
+  /** The clock, in ms since the epoch; tests pass their own. */
+  now?: () => number;
+}
+
+/** Why `open` refused a token; sent to the client as `error.data.reason`. */
+export type RequestStateRejection = "malformed" | "too-long" | "forged" | "expired" | "replayed" | "other-request";
+
+/** `seal` could not make a token within the bounds. Local: the caller answers with an error result. */
+export class RequestStateTooLargeError extends Error {
+  constructor(why: string) {
+    super(`requestState: cannot seal: ${why}`);
+    this.name = "RequestStateTooLargeError";
+  }
+}
+
+const VERSION = 1;
+const TOKEN_SHAPE = /^[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+$/;
+/** Retry fields that change from round to round, and the envelope, which is not the request's content. */
+const UNBOUND_PARAMS = new Set(["_meta", "inputResponses", "requestState"]);
+
+export class RequestStateCodec {
+  readonly #key: Uint8Array;
+  readonly #ttlMs: number;
+  readonly #maxStateBytes: number;
+  readonly #maxRememberedUses: number;
+  readonly #now: () => number;
+  /** Nonce -> expiry of every token opened and not yet expired, in the order they were opened. */
+  readonly #used = new Map<string, number>();
+
+  constructor(options: RequestStateOptions = {}) {
+    const key = options.key ?? randomBytes(MIN_REQUEST_STATE_KEY_BYTES);
+    this.#key = typeof key === "string" ? Buffer.from(key, "utf8") : key;
+    if (this.#key.byteLength < MIN_REQUEST_STATE_KEY_BYTES) {
+      throw new RangeError(`RequestStateCodec: the key must be at least ${MIN_REQUEST_STATE_KEY_BYTES} bytes, got ${this.#key.byteLength}`);
+    }
+    this.#ttlMs = positive("ttlMs", options.ttlMs ?? DEFAULT_REQUEST_STATE_TTL_MS);
+    this.#maxStateBytes = positive("maxStateBytes", options.maxStateBytes ?? DEFAULT_MAX_REQUEST_STATE_BYTES);
+    this.#maxRememberedUses = positive("maxRememberedUses", options.maxRememberedUses ?? DEFAULT_MAX_REMEMBERED_USES);
+    this.#now = options.now ?? Date.now;
+  }
+
+  /** The token for a round's `input_required` result; throws RequestStateTooLargeError past the bounds. */
+  seal(round: { method: string; params: object; answers: StoredAnswer[] }): string {
+    const binding = bindingOf(round.method, round.params);
+    if (binding === undefined) throw new RequestStateTooLargeError("the params nest too deeply to be bound");
+    const payload = { v: VERSION, b: binding, e: this.#now() + this.#ttlMs, n: randomBytes(16).toString("base64url"), a: round.answers };
+    const body = Buffer.from(JSON.stringify(payload), "utf8").toString("base64url");
+    const token = `${body}.${this.#mac(body)}`;
+    if (token.length > this.#maxStateBytes) {
+      throw new RequestStateTooLargeError(`the state is ${token.length} bytes, over the ${this.#maxStateBytes}-byte limit`);
+    }
+    return token;
+  }
+
+  /**
+   * The answers of earlier rounds in a retry's `requestState`, or an RpcError -32602 with
+   * `data.reason`. Cheap checks come first, so a huge or forged token costs no decoding.
+   */
+  open(token: unknown, method: string, params: object): StoredAnswer[] {
+    const refuse = (reason: RequestStateRejection, problem: string): RpcError =>
+      invalidParams(method, "requestState", problem, { reason });
+    if (typeof token !== "string") throw refuse("malformed", `must be a string, got ${typeName(token)}`);
+    if (token.length > this.#maxStateBytes) {
+      throw refuse("too-long", `is ${token.length} bytes long, over the ${this.#maxStateBytes}-byte limit`);
+    }
+    if (!TOKEN_SHAPE.test(token)) throw refuse("malformed", "is not a requestState this server issued");
+    const [body = "", mac = ""] = token.split(".");
+    // Spec (basic/patterns/mrtr#server-requirements-basic-workflow): requestState is attacker-controlled; reject state that fails verification.
+    if (!this.#verify(body, mac)) throw refuse("forged", "failed its integrity check (altered, or issued under another key)");
+    const payload = decode(body);
+    if (payload === undefined) throw refuse("malformed", "is signed but unreadable (another version of this server?)");
+    // Spec (basic/patterns/mrtr#server-requirements-basic-workflow): bind method, params and expiry into the state; reject a mismatch.
+    if (payload.binding !== bindingOf(method, params)) {
+      throw refuse("other-request", "was issued for another request (a different method or different params)");
+    }
+    const now = this.#now();
+    if (now >= payload.expiresAt) throw refuse("expired", `expired ${Math.ceil((now - payload.expiresAt) / 1000)} s ago; start the request again`);
+    // Spec (basic/patterns/mrtr#server-requirements-basic-workflow): single use is enforced server-side.
+    if (this.#used.has(payload.nonce)) throw refuse("replayed", "was already used; each requestState is accepted once");
+    this.#remember(payload.nonce, payload.expiresAt, now);
+    return payload.answers;
+  }
+
+  /**
+   * Remembers a used nonce until its token expires (after that the expiry check refuses it anyway).
+   * All tokens live for the same ttlMs, so opening order is close to expiry order: dropping expired
+   * entries from the front is cheap, and an expired entry behind a live one only stays a little
+   * longer, within the bound. When the bound is still full, the oldest entry is forgotten: its token
+   * (usually the one nearest to expiry) could then be opened once more until it expires. That is the price of a bound that a
+   * flood of retries cannot turn into refusing honest ones. The memory is per process: processes
+   * that share a key behind a load balancer do not share it, so a token may be used once on each.
+   */
+  #remember(nonce: string, expiresAt: number, now: number): void {
+    for (const [oldNonce, oldExpiry] of this.#used) {
+      if (oldExpiry > now && this.#used.size < this.#maxRememberedUses) break;
+      this.#used.delete(oldNonce);
+    }
+    this.#used.set(nonce, expiresAt);
+  }
+
+  #mac(body: string): string {
+    return createHmac("sha256", this.#key).update(body).digest("base64url");
+  }
+
+  /** Compares the encoded texts, so that two spellings of one MAC (loose base64 padding bits) are not both accepted. */
+  #verify(body: string, mac: string): boolean {
+    const expected = Buffer.from(this.#mac(body), "ascii");
+    const given = Buffer.from(mac, "ascii");
+    return given.length === expected.length && timingSafeEqual(given, expected);
+  }
+}
+
+/** A short label of what a handler asked (method and params), to tell on replay whether it asks the same. */
+export function askFingerprint(method: string, params: unknown): string {
+  const text = canonicalJson([method, params ?? {}]);
+  if (text === undefined) throw new RequestStateTooLargeError(`the params of ${method} nest too deeply to be fingerprinted`);
+  return createHash("sha256").update(text).digest("base64url").slice(0, 22);
+}
+
+/**
+ * What a token is bound to: a digest of the method and of the params without the retry fields and
+ * the envelope, in canonical JSON (sorted keys), so re-serialising in another key order still matches.
+ * Undefined for params nested deeper than canonicalJson reads; seal never binds such params.
+ */
+function bindingOf(method: string, params: object): string | undefined {
+  const bound = Object.fromEntries(Object.entries(params).filter(([name]) => !UNBOUND_PARAMS.has(name)));
+  const text = canonicalJson([method, bound]);
+  return text === undefined ? undefined : createHash("sha256").update(text).digest("base64url");
+}
+
+/** The payload of a verified token; undefined if it is not one this version wrote. */
+function decode(body: string): { binding: string; expiresAt: number; nonce: string; answers: StoredAnswer[] } | undefined {
+  let value: unknown;
+  try {
+    value = JSON.parse(Buffer.from(body, "base64url").toString("utf8"));
+  } catch {
+    return undefined;
+  }
+  if (!isObject(value) || value.v !== VERSION || !Array.isArray(value.a)) return undefined;
+  const { b: binding, e: expiresAt, n: nonce } = value;
+  if (typeof binding !== "string" || typeof expiresAt !== "number" || typeof nonce !== "string") return undefined;
+  const answers: StoredAnswer[] = [];
+  for (const item of value.a) {
+    if (!isObject(item) || typeof item.ask !== "string") return undefined;
+    answers.push({ ask: item.ask, answer: item.answer });
+  }
+  return { binding, expiresAt, nonce, answers };
+}
+
+function positive(name: string, value: number): number {
+  if (!Number.isSafeInteger(value) || value <= 0) throw new RangeError(`RequestStateCodec: ${name} must be a positive integer, got ${value}`);
+  return value;
+}

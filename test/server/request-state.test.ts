@@ -1,0 +1,227 @@
+// The requestState codec of Multi Round-Trip Requests (src/server/modern/request-state.ts): a
+// sealed token opens once, for the request it was issued for, before it expires, under its key;
+// everything else is refused with -32602 and a `data.reason`, cheapest checks first.
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { createHmac } from "node:crypto";
+import { ErrorCode, RpcError } from "../../src/jsonrpc/messages.js";
+import {
+  askFingerprint, DEFAULT_MAX_REMEMBERED_USES, DEFAULT_MAX_REQUEST_STATE_BYTES, DEFAULT_REQUEST_STATE_TTL_MS,
+  RequestStateCodec, RequestStateTooLargeError, type RequestStateOptions, type RequestStateRejection, type StoredAnswer,
+} from "../../src/server/modern/request-state.js";
+
+const KEY = "k".repeat(32);
+const METHOD = "tools/call";
+const PARAMS = { name: "greet", arguments: { who: "Ada", times: 2 } };
+const ANSWERS: StoredAnswer[] = [
+  { ask: askFingerprint("elicitation/create", { message: "Name?" }), answer: { action: "accept", content: { name: "Ada" } } },
+  { ask: askFingerprint("roots/list", undefined), answer: { roots: [] } },
+];
+
+/** A codec on a clock the test moves by hand. */
+function codec(options: RequestStateOptions = {}): { codec: RequestStateCodec; clock: { now: number } } {
+  const clock = { now: 1_000_000 };
+  return { codec: new RequestStateCodec({ key: KEY, now: () => clock.now, ...options }), clock };
+}
+
+/** Asserts that `open` throws -32602 with `data.reason` === reason, and returns the message. */
+function refused(open: () => unknown, reason: RequestStateRejection): string {
+  let message = "";
+  assert.throws(open, (error: unknown) => {
+    assert.ok(error instanceof RpcError, `an RpcError, got ${String(error)}`);
+    assert.equal(error.code, ErrorCode.InvalidParams);
+    assert.deepEqual(error.data, { reason });
+    assert.match(error.message, /^[a-z/]+: "requestState" /);
+    message = error.message;
+    return true;
+  });
+  return message;
+}
+
+/** The token with one character at `index` replaced by another of the base64url alphabet. */
+function flip(token: string, index: number): string {
+  const replacement = token[index] === "A" ? "B" : "A";
+  return token.slice(0, index) + replacement + token.slice(index + 1);
+}
+
+test("request-state: the defaults are the documented ones", () => {
+  assert.equal(DEFAULT_REQUEST_STATE_TTL_MS, 600_000);
+  assert.equal(DEFAULT_MAX_REQUEST_STATE_BYTES, 262_144);
+  assert.equal(DEFAULT_MAX_REMEMBERED_USES, 100_000);
+});
+
+test("request-state: a sealed token opens to the same answers, in order", () => {
+  const { codec: c } = codec();
+  const token = c.seal({ method: METHOD, params: PARAMS, answers: ANSWERS });
+  assert.match(token, /^[A-Za-z0-9_-]+\.[A-Za-z0-9_-]{43}$/);
+  assert.deepEqual(c.open(token, METHOD, PARAMS), ANSWERS);
+  const random = new RequestStateCodec();
+  assert.deepEqual(random.open(random.seal({ method: METHOD, params: {}, answers: [] }), METHOD, {}), [], "the default random key works");
+  refused(() => new RequestStateCodec().open(random.seal({ method: METHOD, params: {}, answers: [] }), METHOD, {}), "forged");
+});
+
+test("request-state: two seals of one round differ (a nonce each), and each opens once", () => {
+  const { codec: c } = codec();
+  const first = c.seal({ method: METHOD, params: PARAMS, answers: ANSWERS });
+  const second = c.seal({ method: METHOD, params: PARAMS, answers: ANSWERS });
+  assert.notEqual(first, second);
+  assert.deepEqual(c.open(first, METHOD, PARAMS), ANSWERS);
+  assert.deepEqual(c.open(second, METHOD, PARAMS), ANSWERS);
+});
+
+test("request-state: an altered payload, an altered mac, or another key's token is forged", () => {
+  const { codec: c } = codec();
+  const token = c.seal({ method: METHOD, params: PARAMS, answers: ANSWERS });
+  const dot = token.indexOf(".");
+  for (const index of [0, dot - 1, dot + 1, token.length - 1]) refused(() => c.open(flip(token, index), METHOD, PARAMS), "forged");
+  // The mac's last character carries 4 bits and 2 unused ones: a loose decoder reads this spelling as the same mac.
+  const alphabet = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_";
+  const respelled = token.slice(0, -1) + alphabet[alphabet.indexOf(token.at(-1)!) ^ 1];
+  assert.deepEqual(Buffer.from(respelled.slice(dot + 1), "base64url"), Buffer.from(token.slice(dot + 1), "base64url"));
+  refused(() => c.open(respelled, METHOD, PARAMS), "forged");
+  const other = new RequestStateCodec({ key: "o".repeat(32) }).seal({ method: METHOD, params: PARAMS, answers: ANSWERS });
+  const message = refused(() => c.open(other, METHOD, PARAMS), "forged");
+  assert.match(message, /integrity check/);
+  assert.deepEqual(c.open(token, METHOD, PARAMS), ANSWERS, "the refused tries did not use the token up");
+});
+
+test("request-state: a truncated token is malformed without its mac, forged with part of it", () => {
+  const { codec: c } = codec();
+  const token = c.seal({ method: METHOD, params: PARAMS, answers: ANSWERS });
+  const dot = token.indexOf(".");
+  for (const length of [0, 1, dot - 1, dot, dot + 1]) refused(() => c.open(token.slice(0, length), METHOD, PARAMS), "malformed");
+  for (const length of [dot + 2, token.length - 1]) refused(() => c.open(token.slice(0, length), METHOD, PARAMS), "forged");
+  refused(() => c.open(`${token}.x`, METHOD, PARAMS), "malformed");
+  refused(() => c.open(`${token}=`, METHOD, PARAMS), "malformed");
+});
+
+test("request-state: a correctly signed token that this version did not write is malformed", () => {
+  const { codec: c } = codec();
+  const signed = (payload: string) => {
+    const body = Buffer.from(payload, "utf8").toString("base64url");
+    return `${body}.${createHmac("sha256", KEY).update(body).digest("base64url")}`;
+  };
+  const good = { v: 1, b: "x", e: 2_000_000, n: "n", a: [] };
+  for (const payload of ["not json", "[]", JSON.stringify({ ...good, v: 2 }), JSON.stringify({ ...good, e: "later" }), JSON.stringify({ ...good, a: [{ answer: 1 }] })]) {
+    assert.match(refused(() => c.open(signed(payload), METHOD, PARAMS), "malformed"), /signed but unreadable/, payload);
+  }
+  refused(() => c.open(signed(JSON.stringify(good)), METHOD, PARAMS), "other-request");
+});
+
+test("request-state: a token that is not a string is malformed", () => {
+  const { codec: c } = codec();
+  for (const token of [undefined, null, 42, {}, ["a.b"], true]) refused(() => c.open(token, METHOD, PARAMS), "malformed");
+});
+
+test("request-state: a 10 MB token is too long, refused before any decoding or hashing", () => {
+  const { codec: c } = codec();
+  // Not even base64: had it been decoded or matched against the token shape first, it would be "malformed".
+  const message = refused(() => c.open("!".repeat(10 * 1024 * 1024), METHOD, PARAMS), "too-long");
+  assert.match(message, /10485760 bytes long, over the 262144-byte limit/);
+  const { codec: small } = codec({ maxStateBytes: 100 });
+  refused(() => small.open("!".repeat(101), METHOD, PARAMS), "too-long");
+  refused(() => small.open("!".repeat(100), METHOD, PARAMS), "malformed");
+});
+
+test("request-state: a token opened after its expiry is expired, one just before it opens", () => {
+  const { codec: c, clock } = codec({ ttlMs: 60_000 });
+  const late = c.seal({ method: METHOD, params: PARAMS, answers: ANSWERS });
+  const onTime = c.seal({ method: METHOD, params: PARAMS, answers: ANSWERS });
+  clock.now += 59_999;
+  assert.deepEqual(c.open(onTime, METHOD, PARAMS), ANSWERS);
+  clock.now += 1;
+  assert.match(refused(() => c.open(late, METHOD, PARAMS), "expired"), /expired 0 s ago/);
+});
+
+test("request-state: a token opens once; the second time it is replayed", () => {
+  const { codec: c } = codec();
+  const token = c.seal({ method: METHOD, params: PARAMS, answers: ANSWERS });
+  c.open(token, METHOD, PARAMS);
+  assert.match(refused(() => c.open(token, METHOD, PARAMS), "replayed"), /already used/);
+});
+
+test("request-state: a token is bound to its method and its params", () => {
+  const { codec: c } = codec();
+  const token = c.seal({ method: METHOD, params: PARAMS, answers: ANSWERS });
+  refused(() => c.open(token, "prompts/get", PARAMS), "other-request");
+  refused(() => c.open(token, METHOD, { ...PARAMS, name: "other" }), "other-request");
+  refused(() => c.open(token, METHOD, { ...PARAMS, arguments: { who: "Ada", times: 3 } }), "other-request");
+  refused(() => c.open(token, METHOD, { ...PARAMS, task: {} }), "other-request");
+  refused(() => c.open(token, METHOD, { name: "greet" }), "other-request");
+  assert.deepEqual(c.open(token, METHOD, PARAMS), ANSWERS, "the refused tries did not use the token up");
+});
+
+test("request-state: key order in params does not matter", () => {
+  const { codec: c } = codec();
+  const token = c.seal({ method: METHOD, params: PARAMS, answers: ANSWERS });
+  assert.deepEqual(c.open(token, METHOD, { arguments: { times: 2, who: "Ada" }, name: "greet" }), ANSWERS);
+});
+
+test("request-state: _meta, inputResponses and requestState in params are not bound", () => {
+  const { codec: c } = codec();
+  const sealedWith = { ...PARAMS, _meta: { "io.modelcontextprotocol/protocolVersion": "2026-07-28" }, requestState: "earlier" };
+  const token = c.seal({ method: METHOD, params: sealedWith, answers: ANSWERS });
+  const retry = { ...PARAMS, _meta: { progressToken: 1 }, inputResponses: { a: { roots: [] } }, requestState: token };
+  assert.deepEqual(c.open(token, METHOD, retry), ANSWERS);
+});
+
+test("request-state: the remembered uses stay within maxRememberedUses, expired ones dropped first", () => {
+  const { codec: c, clock } = codec({ maxRememberedUses: 2, ttlMs: 1000 });
+  const seal = () => c.seal({ method: METHOD, params: PARAMS, answers: [] });
+  const [a, b, d] = [seal(), seal(), seal()];
+  c.open(a, METHOD, PARAMS);
+  c.open(b, METHOD, PARAMS);
+  c.open(d, METHOD, PARAMS); // full: a, the oldest, is forgotten
+  refused(() => c.open(d, METHOD, PARAMS), "replayed");
+  refused(() => c.open(b, METHOD, PARAMS), "replayed");
+  assert.deepEqual(c.open(a, METHOD, PARAMS), [], "the documented trade-off: the forgotten one opens once more");
+
+  // Expired entries make room before any live one is forgotten.
+  clock.now += 500;
+  const e = seal();
+  clock.now += 600; // a, b, d expired; e is live
+  const f = seal();
+  c.open(e, METHOD, PARAMS);
+  c.open(f, METHOD, PARAMS);
+  refused(() => c.open(e, METHOD, PARAMS), "replayed");
+  refused(() => c.open(f, METHOD, PARAMS), "replayed");
+});
+
+test("request-state: a seal longer than maxStateBytes throws a local error, not an RpcError", () => {
+  const { codec: c } = codec({ maxStateBytes: 300 });
+  assert.ok(c.seal({ method: METHOD, params: PARAMS, answers: [] }).length <= 300);
+  const big = [{ ask: "x", answer: "y".repeat(300) }];
+  assert.throws(() => c.seal({ method: METHOD, params: PARAMS, answers: big }), (error: unknown) =>
+    error instanceof RequestStateTooLargeError && /over the 300-byte limit/.test(error.message));
+});
+
+test("request-state: params too deep to bind cannot be sealed, and do not open a token", () => {
+  const { codec: c } = codec();
+  let deep: object = {};
+  for (let i = 0; i < 300; i++) deep = { d: deep };
+  assert.throws(() => c.seal({ method: METHOD, params: deep, answers: [] }), RequestStateTooLargeError);
+  assert.throws(() => askFingerprint("sampling/createMessage", deep), RequestStateTooLargeError);
+  const token = c.seal({ method: METHOD, params: PARAMS, answers: [] });
+  refused(() => c.open(token, METHOD, deep), "other-request");
+});
+
+test("request-state: a key shorter than 32 bytes, or a bound that is not a positive integer, throws at construction", () => {
+  assert.throws(() => new RequestStateCodec({ key: "k".repeat(31) }), /at least 32 bytes, got 31/);
+  assert.throws(() => new RequestStateCodec({ key: new Uint8Array(16) }), /at least 32 bytes, got 16/);
+  assert.throws(() => new RequestStateCodec({ key: "é".repeat(15) }), /got 30/, "counted in UTF-8 bytes");
+  assert.doesNotThrow(() => new RequestStateCodec({ key: new Uint8Array(32) }));
+  for (const bad of [0, -1, 1.5, Number.NaN]) {
+    assert.throws(() => new RequestStateCodec({ ttlMs: bad }), /ttlMs must be a positive integer/);
+    assert.throws(() => new RequestStateCodec({ maxStateBytes: bad }), /maxStateBytes/);
+    assert.throws(() => new RequestStateCodec({ maxRememberedUses: bad }), /maxRememberedUses/);
+  }
+});
+
+test("request-state: askFingerprint is short, ignores key order, and tells asks apart", () => {
+  const a = askFingerprint("elicitation/create", { message: "Name?", requestedSchema: { type: "object", properties: {} } });
+  assert.match(a, /^[A-Za-z0-9_-]{22}$/);
+  assert.equal(askFingerprint("elicitation/create", { requestedSchema: { properties: {}, type: "object" }, message: "Name?" }), a);
+  assert.notEqual(askFingerprint("elicitation/create", { message: "Age?" }), askFingerprint("elicitation/create", { message: "Name?" }));
+  assert.notEqual(askFingerprint("roots/list", {}), askFingerprint("sampling/createMessage", {}));
+  assert.equal(askFingerprint("roots/list", undefined), askFingerprint("roots/list", {}));
+});
