@@ -1,5 +1,5 @@
 // mcp-wire: a hand-written Model Context Protocol implementation, written to be read.
-// Spec: https://modelcontextprotocol.io/specification/2025-11-25
+// Spec: https://modelcontextprotocol.io/specification/2025-11-25 and .../2026-07-28 (dual-era)
 // The public API: what this file exports (package.json's "exports" offers it as "mcp-wire").
 //
 // Reading order, from the wire up: every file of src/, once. README.md lists the same order, and
@@ -27,19 +27,25 @@
 //      mcp/utilities.ts           ping, cancellation, progress
 //      mcp/client-features.ts     roots and sampling; mcp/elicitation.ts elicitation (and -32042)
 //      mcp/tasks.ts               tasks (experimental; types only: mcp-wire offers none)
+//      mcp/modern.ts              2026-07-28: the envelope, resultType, caching, discover, input rounds, listen
 //      mcp/versions.ts            the versions, which feature each one has, and which capability a request needs
 //      mcp/methods.ts             the method table: each method's params and result, per direction
 //    * mcp/read.ts                where untrusted JSON becomes those types, checked, once
 //   4. The server role (schema/ is the JSON Schema validator and the RFC 6570 URI templates it
 //      relies on: optional reading)
 //      server/definition.ts       what a server offers; one definition serves many sessions
-//    * server/session.ts          one client's session: the lifecycle, the gate, the handlers' context
+//    * server/session.ts          one client's connection: the era of each request, the lifecycle, the gate
+//    * server/handler-context.ts  what a handler may do: progress, logs, asks of the client (both eras)
 //      server/capabilities.ts     what the server declares, refuses, and needs of the client
 //      server/features/lifecycle.ts, server/features/tools.ts (*), server/features/resources.ts,
 //      server/features/prompts.ts, server/features/completion.ts, server/features/logging.ts
+//      server/features/modern.ts  server/discover and subscriptions/listen (2026-07-28)
 //      server/pagination.ts       pages behind opaque cursors
 //    * server/compat.ts           fitting results to older protocol versions
-//      server/modern/request-state.ts  2026-07-28 MRTR: the signed requestState that carries earlier rounds' answers
+//      The 2026-07-28 generation, served beside the handshake: server/modern/envelope.ts (the era
+//      and checks of one request), server/modern/serve.ts (*) (modern results, input rounds),
+//      server/modern/results.ts, server/modern/input-rounds.ts (Multi Round-Trip Requests),
+//      server/modern/request-state.ts (their signed state), server/modern/listen.ts (subscriptions/listen)
 //      schema/json-schema.ts, schema/json-schema-check.ts, schema/json-schema-assertions.ts,
 //      schema/json-schema-values.ts, schema/json-schema-formats.ts, schema/json-pointer.ts,
 //      schema/uri-template.ts, schema/uri-template-syntax.ts, schema/uri-template-match.ts
@@ -86,10 +92,10 @@ export { Connection, DEFAULT_MAX_IN_FLIGHT, type ConnectionOptions, type Request
 export type { ByName, RequestOptions } from "./protocol/our-requests.js";
 export { createMemoryPair, type SendOptions, type Transport, type TransportHandlers, type UnreadableInput } from "./protocol/transport.js";
 export * from "./mcp/versions.js";
-export { McpServer, text, DEFAULT_MAX_URI_LENGTH, DEFAULT_MAX_SUBSCRIPTIONS, type ServerInfo, type ServerOptions, type ToolHandler, type Completer } from "./server/definition.js";
+export { McpServer, text, DEFAULT_MAX_URI_LENGTH, DEFAULT_MAX_SUBSCRIPTIONS, DEFAULT_MAX_LISTENS, type ServerInfo, type ServerOptions, type ToolHandler, type Completer } from "./server/definition.js";
 export { ServerSession, type ServerSessionOptions } from "./server/session.js";
 export { CapabilityError, ClientRequestError } from "./server/capabilities.js";
-export type { HandlerContext, ClientRequestHandlers, LifecycleState } from "./server/session.js";
+export type { HandlerContext, ClientRequestHandlers, LifecycleState, Served, ModernServed } from "./server/session.js";
 export { StreamTransport, type StreamTransportOptions } from "./transports/stdio.js";
 export { StdioClientTransport, ServerExitedError, ServerClosedStdoutError, SpawnError, type StdioServerParameters } from "./transports/stdio-client.js";
 export { traceTransport, type TraceListener, type TraceEvent } from "./protocol/trace.js";
@@ -134,7 +140,12 @@ export type * from "./mcp/elicitation.js";
 export type * from "./mcp/utilities.js";
 export type * from "./mcp/tasks.js";
 export type * from "./mcp/methods.js";
-export { LIST_METHODS } from "./mcp/methods.js";
+export type * from "./mcp/modern.js";
+export { LIST_METHODS, METHOD_ERA, INPUT_REQUIRED_METHODS, CACHEABLE_METHODS } from "./mcp/methods.js";
+export { META } from "./mcp/modern.js";
+export { NO_CACHING, type CacheHint } from "./server/modern/results.js";
+export { RequestStateCodec, type RequestStateOptions, DEFAULT_REQUEST_STATE_TTL_MS, DEFAULT_MAX_REQUEST_STATE_BYTES, DEFAULT_MAX_REMEMBERED_USES } from "./server/modern/request-state.js";
+export { DEFAULT_MAX_INPUT_ASKS } from "./server/modern/input-rounds.js";
 export { LOGGING_LEVELS } from "./mcp/logging.js";
 export {
   readClientRequestParams, readClientRequestResult, readServerRequestParams, readServerRequestResult, readClientNotification, readServerNotification,

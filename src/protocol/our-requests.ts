@@ -15,6 +15,8 @@ export interface RequestOptions {
   /** The peer's request this one is made for (see SendOptions). */
   relatedRequestId?: RequestId;
   timeouts?: Partial<TimeoutPolicy>;
+  /** Extra HTTP headers for this request (see SendOptions.headers). */
+  headers?: Record<string, string>;
   /** Receives the peer's progress reports; asking for them adds a progressToken to the request. */
   onProgress?: (progress: { progress: number; total?: number; message?: string }) => void;
 }
@@ -52,7 +54,7 @@ export class OurRequests {
     // Aborted when we stop waiting without a readable answer (a timeout, the caller's abort, a
     // failed write, a malformed answer, the close), so that a transport holding a POST open for
     // the answer lets it go.
-    const sendOptions = new RequestSendOptions(options.relatedRequestId);
+    const sendOptions = new RequestSendOptions(options.relatedRequestId, options.headers);
     // Registered before the write, so that even an immediate response finds its caller.
     const response = this.#pending.track(id, method, {
       signal: options.signal,

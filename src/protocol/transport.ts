@@ -41,6 +41,12 @@ export interface SendOptions {
    * HTTP POST and its response stream) stops it locally; stdio has nothing to stop and ignores it.
    */
   signal?: AbortSignal;
+  /**
+   * Extra HTTP headers for this message: the `Mcp-Param-*` headers of a 2026-07-28 tools/call,
+   * which mirror arguments its tool marked `x-mcp-header` (http/mcp-headers.ts). Only the HTTP
+   * client transport reads them.
+   */
+  headers?: Record<string, string>;
 }
 
 /**
@@ -50,11 +56,13 @@ export interface SendOptions {
  */
 export class RequestSendOptions implements SendOptions {
   readonly relatedRequestId: RequestId | undefined;
+  readonly headers: Record<string, string> | undefined;
   #controller: AbortController | undefined;
   #stopped: { reason: unknown } | undefined;
 
-  constructor(relatedRequestId: RequestId | undefined) {
+  constructor(relatedRequestId: RequestId | undefined, headers?: Record<string, string>) {
     this.relatedRequestId = relatedRequestId;
+    this.headers = headers;
   }
 
   get signal(): AbortSignal {

@@ -68,13 +68,11 @@ export function unsupportedVersion(requested: string): RpcError {
 }
 
 /**
- * The refusal of a 2026-07-28 method sent without the envelope (a legacy-era request): there is no
- * such method in a handshake session.
+ * The refusal of a 2026-07-28 method sent without the envelope (a handshake-era request): no such
+ * method exists in a handshake session, and its client gets the very answer it got before mcp-wire
+ * spoke 2026-07-28 (the goldens hold it byte for byte).
  */
 export function modernMethodWithoutEnvelope(method: string): RpcError | undefined {
   if (METHOD_ERA[method as ClientRequestMethod] !== "modern") return undefined;
-  return new RpcError(
-    ErrorCode.MethodNotFound,
-    `${method}: a method of protocol 2026-07-28: send it with "${META.protocolVersion}" and "${META.clientCapabilities}" in params._meta`,
-  );
+  return new RpcError(ErrorCode.MethodNotFound, `method not found: ${method}`);
 }
