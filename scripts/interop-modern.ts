@@ -158,7 +158,8 @@ function definitions(peers: string): Definition[] {
       list.push({ name: `(4) mcp-wire CLI [--protocol-version ${version}] -> server-everything ${transport}`, body: () => cliSession(s.everything, transport, ["--protocol-version", version], "everything", false) });
     }
   }
-  return list;
+  // Grouped by what they prove, (1) to (4); the sort is stable, so each group keeps its order.
+  return list.sort((a, b) => a.name.slice(0, 3).localeCompare(b.name.slice(0, 3)));
 }
 
 export interface ModernInteropOptions {
