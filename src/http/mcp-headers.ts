@@ -9,6 +9,7 @@
 
 import { isObject } from "../jsonrpc/messages.js";
 import type { ClientRequestMethod } from "../mcp/methods.js";
+import { META } from "../mcp/modern.js";
 
 /** One tool argument that clients mirror into `Mcp-Param-{header}` on every `tools/call`. */
 export interface HeaderParam {
@@ -38,8 +39,6 @@ export type MirroredMessage = { method: string; params?: unknown };
 /** The most `x-mcp-header` declarations one tool may have: each is a header on every call. */
 export const DEFAULT_MAX_HEADER_PARAMS = 100;
 
-// The envelope key of the body's version (META.protocolVersion in mcp/modern.ts).
-const VERSION_KEY = "io.modelcontextprotocol/protocolVersion";
 const ANNOTATION = "x-mcp-header";
 const [PREFIX, SUFFIX] = ["=?base64?", "?="];
 // RFC 9110 section 5.6.2: token = 1*tchar.
@@ -226,7 +225,7 @@ function mirrorable(value: unknown): string | number | boolean | undefined {
 }
 
 function versionOf(params: unknown): string | undefined {
-  const version = isObject(params) && isObject(params._meta) ? params._meta[VERSION_KEY] : undefined;
+  const version = isObject(params) && isObject(params._meta) ? params._meta[META.protocolVersion] : undefined;
   return typeof version === "string" ? version : undefined;
 }
 
