@@ -68,6 +68,7 @@
 //      http/session-table.ts, http/session-transport.ts, http/streams.ts, http/sse.ts,
 //      http/event-store.ts, http/responses.ts, http/security.ts, http/legacy-sse.ts, http/node.ts
 //      (node:http), http/connections.ts (its limits)
+//      both sides, 2026-07-28: http/mcp-headers.ts (the headers that mirror the body, and their check)
 //      client side: http/client.ts (the one to use), http/client-transport.ts,
 //      http/client-session.ts, http/client-reconnect.ts, http/client-messages.ts,
 //      http/sse-parser.ts, http/client-fetch.ts, http/legacy-client.ts
