@@ -147,6 +147,10 @@ export { META } from "./mcp/modern.js";
 export { NO_CACHING, type CacheHint } from "./server/modern/results.js";
 export { RequestStateCodec, type RequestStateOptions, DEFAULT_REQUEST_STATE_TTL_MS, DEFAULT_MAX_REQUEST_STATE_BYTES, DEFAULT_MAX_REMEMBERED_USES } from "./server/modern/request-state.js";
 export { DEFAULT_MAX_INPUT_ASKS } from "./server/modern/input-rounds.js";
+export {
+  encodeHeaderValue, decodeHeaderValue, headerParams, mirroredHeaders, headerMismatch, mcpNameOf, DEFAULT_MAX_HEADER_PARAMS,
+  type HeaderParam, type HeaderMismatch, type MirroredMessage,
+} from "./http/mcp-headers.js";
 export { LOGGING_LEVELS } from "./mcp/logging.js";
 export {
   readClientRequestParams, readClientRequestResult, readServerRequestParams, readServerRequestResult, readClientNotification, readServerNotification,
