@@ -5,7 +5,7 @@
 
 import type { JSONRPCMessage } from "../jsonrpc/messages.js";
 import type { SendOptions, Transport, TransportHandlers } from "../protocol/transport.js";
-import { HttpProtocolError, HttpStatusError, HttpTransportClosedError } from "./client-fetch.js";
+import { HttpProtocolError, HttpStatusError, HttpTransportClosedError, peerKeyOf } from "./client-fetch.js";
 import { StreamableHttpClientTransport, type StreamableHttpClientOptions } from "./client-transport.js";
 import { LegacySseClientTransport, type LegacySseClientOptions } from "./legacy-client.js";
 
@@ -19,6 +19,8 @@ const LEGACY_HINTS = new Set([400, 404, 405]);
  */
 export class HttpClientTransport implements Transport {
   readonly url: URL;
+  /** The server, for what a client keeps per server (the era it speaks): origin and path. */
+  readonly peerKey: string;
   readonly #options: StreamableHttpClientOptions & LegacySseClientOptions;
   readonly #streamable: StreamableHttpClientTransport;
   #active: Transport | undefined;
@@ -27,6 +29,7 @@ export class HttpClientTransport implements Transport {
 
   constructor(url: string | URL, options: StreamableHttpClientOptions & LegacySseClientOptions = {}) {
     this.url = new URL(url);
+    this.peerKey = peerKeyOf(this.url);
     this.#options = options;
     this.#streamable = new StreamableHttpClientTransport(this.url, options);
   }
