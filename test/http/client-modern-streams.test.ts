@@ -116,6 +116,12 @@ test("a notifications/cancelled naming a modern request in flight closes its str
   assert.equal(peer.bodies.length, 1);
 });
 
+test("a cancel that itself claims the modern era is never POSTed, even for a request no longer in flight", bounded, async () => {
+  await using peer = await open(holding());
+  await peer.transport.send({ jsonrpc: "2.0", method: "notifications/cancelled", params: { requestId: 9, _meta: envelope } });
+  assert.deepEqual(peer.bodies, []);
+});
+
 test("a legacy request's cancel is still POSTed, with the session id", bounded, async () => {
   await using peer = await open(holding());
   await peer.transport.send({ jsonrpc: "2.0", id: 0, method: "initialize", params: { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "t", version: "1" } } });
