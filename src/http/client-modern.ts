@@ -44,7 +44,8 @@ export class ModernStreams {
 /**
  * A 2026-07-28 request `id` was refused with `response`: a JSON-RPC error in a 4xx body goes to
  * `deliver` as its answer (-32022 says "modern, but not this version"; -32601 from a legacy server
- * says "not modern"); without one, or for 401, 403 and 5xx, the HttpStatusError is thrown.
+ * says "not modern"); without one, or for 401, 403 and 5xx, the HttpStatusError is thrown. The
+ * body is read up to the bound of any error body (client-fetch.ts errorBody): refusals are short.
  * Spec (streamable-http#backward-compatibility): on 400 the client SHOULD inspect the body before falling back.
  */
 export async function refusedModern(step: string, response: Response, id: RequestId | undefined, deliver: (text: string) => void): Promise<void> {

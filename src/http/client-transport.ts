@@ -39,6 +39,7 @@ export class StreamableHttpClientTransport implements Transport {
   #protocolVersion: string | undefined;
   /** Requests not answered yet, each with the controller of the POST waiting for it. */
   readonly #waiting = new Map<RequestId, AbortController>();
+  /** The 2026-07-28 requests in flight: cancelling one closes its stream. */
   readonly #modern = new ModernStreams();
   /** Every request and stream in flight, so that close() can abort them all; each with what unhooks it from its sender's signal. */
   readonly #inFlight = new Map<AbortController, () => void>();
@@ -156,6 +157,7 @@ export class StreamableHttpClientTransport implements Transport {
     if (outgoing.initialize) this.#session.id = response.headers.get("mcp-session-id") ?? undefined;
     // Spec (transports#sending-messages-to-the-server): notifications and responses get 202, no body.
     if (ids.length === 0 || (response.status === 202 && !modern)) return discard(response);
+    // A legacy 202 to a request leaves its answer to the GET stream; the 2026-07-28 era has none.
     if (response.status === 202) {
       discard(response);
       throw new HttpProtocolError(`${step}: the server answered 202, with no response; a 2026-07-28 request has no other stream its answer could come on`);

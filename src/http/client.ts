@@ -16,6 +16,8 @@ const LEGACY_HINTS = new Set([400, 404, 405]);
  * Streamable HTTP first; if the server refuses the initialize POST with 400, 404 or 405, the
  * HTTP+SSE transport, found at the same URL or else at `sse` next to it (where servers that host
  * both, like ours, keep it). Which one won shows in `kind` once initialize has gone out.
+ * A 2026-07-28 request (the client's server/discover probe) goes to Streamable HTTP only: its
+ * refusal tells the client to fall back to initialize, which then takes the path above.
  */
 export class HttpClientTransport implements Transport {
   readonly url: URL;
