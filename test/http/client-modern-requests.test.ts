@@ -147,3 +147,23 @@ test("a modern notification is POSTed with the mirror and no session; 202 is its
   const [seen] = peer.server.seen;
   assert.deepEqual([seen?.headers["mcp-method"], seen?.headers["mcp-protocol-version"], seen?.headers["mcp-session-id"]], ["notifications/example", MODERN, undefined]);
 });
+
+test("HttpClientTransport: a refused modern probe fails with HttpStatusError and opens no HTTP+SSE stream; initialize still falls back as before", async () => {
+  const server = await scriptedServer((seen, response) => {
+    if (seen.method === "GET") return void response.writeHead(405).end();
+    response.writeHead(seen.rpc === "server/discover" ? 400 : 404).end();
+  });
+  const transport = new HttpClientTransport(server.url);
+  transport.start({ message: () => {}, unreadable: () => {}, close: () => {} });
+  try {
+    await assert.rejects(transport.send(modern(1, "server/discover")), (e: unknown) => e instanceof HttpStatusError && e.status === 400);
+    assert.deepEqual(server.seen.map((s) => s.method), ["POST"]);
+    assert.equal(transport.kind, undefined, "no transport chosen yet: the client falls back to initialize next");
+    // The fallback initialize is refused too, so it looks for HTTP+SSE (at /mcp, then /sse): a GET.
+    await assert.rejects(transport.send({ jsonrpc: "2.0", id: 2, method: "initialize", params: { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "t", version: "1" } } }));
+    assert.ok(server.seen.some((s) => s.method === "GET"));
+  } finally {
+    await transport.close();
+    await server.close();
+  }
+});
