@@ -30,6 +30,7 @@ async function open(route: Route) {
   return { server, transport, received, [Symbol.asyncDispose]: async () => { await transport.close(); await server.close(); } };
 }
 
+const legacyInit: JSONRPCMessage = { jsonrpc: "2.0", id: 0, method: "initialize", params: { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "t", version: "1" } } };
 const answer = (id: unknown) => JSON.stringify({ jsonrpc: "2.0", id, result: { resultType: "complete", content: [] } });
 
 test("a modern tools/call: Accept, Content-Type, the version, Mcp-Method, a Base64 Mcp-Name, the sender's Mcp-Param-*; no session id", async () => {
@@ -71,7 +72,6 @@ test("a legacy session and modern requests on one transport: the session keeps i
     if (seen.rpc === "initialize") return json(response, initializeResult(seen.body!.id), { "mcp-session-id": "s-1" });
     json(response, answer(seen.body!.id));
   });
-  const legacyInit: JSONRPCMessage = { jsonrpc: "2.0", id: 0, method: "initialize", params: { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "t", version: "1" } } };
   await peer.transport.send(legacyInit);
   await peer.transport.send({ jsonrpc: "2.0", method: "notifications/initialized" });
   await peer.transport.send({ jsonrpc: "2.0", id: 1, method: "tools/list" });
@@ -84,6 +84,20 @@ test("a legacy session and modern requests on one transport: the session keeps i
     [3, "s-1", "2025-11-25", undefined],
   ]);
   assert.equal(peer.transport.sessionId, "s-1");
+});
+
+test("a 404 to a modern request does not end the legacy session beside it (the request carried no session id)", async () => {
+  await using peer = await open((seen, response) => {
+    if (routine(seen, response)) return;
+    if (seen.rpc === "initialize") return json(response, initializeResult(seen.body!.id), { "mcp-session-id": "s-1" });
+    if (seen.headers["mcp-method"] !== undefined) return void response.writeHead(404).end();
+    json(response, answer(seen.body!.id));
+  });
+  await peer.transport.send(legacyInit);
+  await assert.rejects(peer.transport.send(modern(1, "server/discover")), (e: unknown) => e instanceof HttpStatusError && e.name === "HttpStatusError" && e.status === 404);
+  await peer.transport.send({ jsonrpc: "2.0", id: 2, method: "tools/list" });
+  assert.equal(peer.server.seen.filter((s) => s.rpc === "initialize").length, 1, "no new session was opened");
+  assert.equal(peer.server.seen.at(-1)?.headers["mcp-session-id"], "s-1");
 });
 
 test("peerKey: the server's origin and path, on both HTTP transports", () => {
@@ -160,7 +174,7 @@ test("HttpClientTransport: a refused modern probe fails with HttpStatusError and
     assert.deepEqual(server.seen.map((s) => s.method), ["POST"]);
     assert.equal(transport.kind, undefined, "no transport chosen yet: the client falls back to initialize next");
     // The fallback initialize is refused too, so it looks for HTTP+SSE (at /mcp, then /sse): a GET.
-    await assert.rejects(transport.send({ jsonrpc: "2.0", id: 2, method: "initialize", params: { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "t", version: "1" } } }));
+    await assert.rejects(transport.send(legacyInit));
     assert.ok(server.seen.some((s) => s.method === "GET"));
   } finally {
     await transport.close();
