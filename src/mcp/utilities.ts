@@ -13,7 +13,7 @@ import type { NotificationParams, ProgressToken, RequestParams } from "./base.js
 /**
  * Params of `ping`: nothing beyond the optional `_meta`. The receiver MUST reply promptly with an
  * empty result `{}`; a sender that gets no reply may treat the connection as dead. Legacy only
- * (removed in 2026-07-28: with no session there is no connection to keep alive; timeouts remain).
+ * (removed in 2026-07-28, along with the session it kept alive; nothing replaces it).
  */
 export type PingRequestParams = RequestParams;
 
