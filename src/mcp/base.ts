@@ -20,9 +20,9 @@ import type { CacheableResult, ResultType } from "./modern.js";
  * Reserved for MCP itself: every prefix whose *second* label is `modelcontextprotocol` or `mcp`
  * (`io.modelcontextprotocol/`, `dev.mcp/`; but not `com.example.mcp/`), plus bare names the schema
  * assigns, such as `progressToken`. Code MUST NOT assume anything about values under reserved keys.
- * Since 2026-07-28 the naming rules are in the schema, the protocol itself uses
- * `io.modelcontextprotocol/` keys (META in modern.ts), and `traceparent`, `tracestate` and `baggage`
- * are reserved for W3C trace context (basic/index#meta).
+ * Since 2026-07-28 the request envelope and other protocol keys live under `io.modelcontextprotocol/`
+ * (META in modern.ts), and the bare `traceparent`, `tracestate` and `baggage` are reserved for W3C
+ * trace context (basic/index#meta).
  */
 export interface Meta {
   [key: string]: unknown;

@@ -116,9 +116,9 @@ export interface CallToolResult extends Result {
   /**
    * The same result as a JSON object, matching `outputSchema` if the tool declares one. A tool
    * that sends this SHOULD also put the serialized JSON in a text block, for older clients.
-   * Since 2025-06-18. Since 2026-07-28 any JSON value (array, string, null...); mcp-wire's servers
-   * keep to an object, which legacy clients require, though its client passes a modern one through
-   * as received (mcp/read.ts).
+   * Since 2025-06-18. Since 2026-07-28 any JSON value (array, string, null...). The type stays an
+   * object, which legacy clients require of a server; note that mcp-wire's client passes a modern
+   * server's non-object value through as received (mcp/read.ts), so there it may hold more.
    */
   structuredContent?: { [key: string]: unknown };
   /** The tool failed; `content` describes how. Absent means false. */
