@@ -53,7 +53,7 @@ export interface ClientCapabilities {
     /**
      * The client honours `includeContext` values other than `"none"`. Without it, servers SHOULD
      * send only `"none"` or leave the field out. Since 2025-11-25. The values it unlocks are
-     * deprecated in 2026-07-28 (client/sampling#capabilities).
+     * deprecated (see `includeContext`; client/sampling#capabilities).
      */
     context?: object;
     /** The client accepts `tools` and `toolChoice` in sampling requests. Since 2025-11-25. */
