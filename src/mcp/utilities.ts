@@ -4,8 +4,8 @@
 // https://modelcontextprotocol.io/specification/2025-11-25/basic/utilities/progress
 // 2026-07-28 (no ping): https://modelcontextprotocol.io/specification/2026-07-28/basic/patterns/cancellation
 // https://modelcontextprotocol.io/specification/2026-07-28/basic/patterns/progress
-// Unless marked, the same in both generations; in 2026-07-28 only the client sends requests, so
-// only it cancels them and only it hands out progress tokens.
+// Unless marked, the same in both generations; in 2026-07-28 only the client sends requests, so a
+// cancellation always names a client's request and only the client hands out progress tokens.
 // Task cancellation (`tasks/cancel`, 2025-11-25, experimental) is shown in tasks.ts: mcp-wire offers no tasks.
 
 import type { NotificationParams, ProgressToken, RequestParams } from "./base.js";
