@@ -114,17 +114,20 @@ export class PostStream {
   readonly #pending = new Set<RequestId>();
   readonly #events: EventStore;
   #sink: SseSink | undefined;
+  /** Whether its events are numbered and kept for a resuming GET (a 2026-07-28 stream has no resumption). */
+  readonly #replayable: boolean;
   /** Answers the HTTP layer made itself (a batch's invalid items), still to join the batch answer. */
   #local: JSONRPCResponse[];
   /** JSON mode: the responses gathered so far, and what to do with them when complete. */
   readonly #json: { responses: JSONRPCMessage[]; done: JsonAnswer; batch: boolean } | undefined;
   #onFinished: () => void;
 
-  constructor(name: string, ids: RequestId[], events: EventStore, mode: { sse: SseSink; local?: JSONRPCResponse[] } | { json: JsonAnswer; batch: boolean; local?: JSONRPCResponse[] }, onFinished: () => void) {
+  constructor(name: string, ids: RequestId[], events: EventStore, mode: { sse: SseSink; local?: JSONRPCResponse[]; replayable?: boolean } | { json: JsonAnswer; batch: boolean; local?: JSONRPCResponse[] }, onFinished: () => void) {
     this.name = name;
     for (const id of ids) this.#pending.add(id);
     this.#events = events;
     this.#sink = "sse" in mode ? mode.sse : undefined;
+    this.#replayable = !("sse" in mode) || mode.replayable !== false;
     this.#local = mode.local ?? [];
     this.#json = "json" in mode ? { responses: [], done: mode.json, batch: mode.batch } : undefined;
     this.#onFinished = onFinished;
@@ -189,6 +192,8 @@ export class PostStream {
 
   #write(message: JSONRPCMessage | JSONRPCMessage[]): void {
     const data = JSON.stringify(message);
+    // Spec (2026-07-28 transports/streamable-http): no resumability: events carry no id and are not kept.
+    if (!this.#replayable) return this.#sink?.write(formatEvent({ data }));
     const id = this.#events.append(this.name, data);
     this.#sink?.write(formatEvent({ id, data }));
   }
