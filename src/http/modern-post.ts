@@ -145,7 +145,8 @@ function answer(host: ModernHost, request: Request, message: { method: string; p
       batch: false,
       json: (response) => {
         close();
-        // Nothing to answer only when the session ended first; the client left, so nobody reads this.
+        // Only a cancelled request goes unanswered, and over HTTP none is cancelled in-band (a
+        // closed stream closes the session, which answers it): 202 keeps this total all the same.
         resolve(response === undefined ? new Response(null, { status: 202 }) : jsonResponse(statusOf(response as JSONRPCMessage), response));
       },
     });

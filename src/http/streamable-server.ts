@@ -1,7 +1,9 @@
 // Streamable HTTP, server side: one endpoint where POST carries client messages (answered with
 // 202, JSON, or an SSE stream), GET opens a stream for the server's own messages, and DELETE ends
-// a session. A web-standard handler, (Request) => Promise<Response>; http/node.ts adapts it.
+// a session. Dual-era: a POST whose body claims 2026-07-28 is served without a session by
+// modern-post.ts. A web-standard handler, (Request) => Promise<Response>; http/node.ts adapts it.
 // Spec: https://modelcontextprotocol.io/specification/2025-11-25/basic/transports#streamable-http
+// and https://modelcontextprotocol.io/specification/2026-07-28/basic/transports/streamable-http
 // Left out: OAuth (only an optional static bearer token), and SSE polling by closing streams early.
 
 import { randomBytes } from "node:crypto";

@@ -1,6 +1,7 @@
 // The response streams of a Streamable HTTP session: one per POST that carried requests (it ends
 // with their responses) and the optional standalone GET stream, each writing SSE events that the
-// session's EventStore keeps for resumption, or (JSON mode) one body with the response(s).
+// session's EventStore keeps for resumption (not a 2026-07-28 stream's: that revision has no
+// resuming), or (JSON mode) one body with the response(s).
 // Spec: https://modelcontextprotocol.io/specification/2025-11-25/basic/transports#sending-messages-to-the-server
 
 import type { JSONRPCMessage, JSONRPCResponse, RequestId } from "../jsonrpc/messages.js";
@@ -40,8 +41,9 @@ export class SseSink {
       start: (controller) => void (this.#controller = controller),
       // The response took a chunk: if the sink has ended, this may have been the last one.
       pull: () => this.#closeIfDrained(),
-      // The client went away. Spec (transports#sending-messages-to-the-server): a disconnect is
-      // not a cancellation; the work goes on and its events stay in the store for resumption.
+      // The client went away. Spec (transports#sending-messages-to-the-server, 2025-11-25): a
+      // disconnect is not a cancellation; the work goes on and its events stay in the store for
+      // resumption. (In 2026-07-28 it is one: that stream's onGone ends the request, modern-post.ts.)
       cancel: () => {
         this.#draining = undefined;
         this.#gone();

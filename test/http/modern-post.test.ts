@@ -7,7 +7,8 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import { createDemoServer } from "../../src/demo/server-definition.js";
 import { McpServer, text } from "../../src/server/definition.js";
-import { notification, post, request, serve, type Message } from "../helpers/http-peer.js";
+import { ACCEPT_BOTH, notification, post, raw, request, serve, type Message } from "../helpers/http-peer.js";
+import { mirroredHeaders } from "../../src/http/mcp-headers.js";
 import { envelope, MODERN, modernRequest, postModern } from "./modern-peer.js";
 
 /** The demo server, plus a tool that mirrors its `region` argument into Mcp-Param-Region. */
@@ -232,7 +233,7 @@ test("modern: GET and DELETE with a modern MCP-Protocol-Version and no session a
   }
 });
 
-test("modern: a bad Origin is 403, a bad token 401, an oversized body 413, as for legacy traffic", async () => {
+test("modern: a bad Origin or Host is 403, a bad token 401, an oversized body 413, as for legacy traffic", async () => {
   const served = await serve({ allowedOrigins: ["http://good.example"], bearerToken: "a-long-enough-test-token-0123456789", maxBodyBytes: 2048 });
   try {
     const auth = { authorization: "Bearer a-long-enough-test-token-0123456789" };
@@ -242,6 +243,9 @@ test("modern: a bad Origin is 403, a bad token 401, an oversized body 413, as fo
     const big = modernRequest(1, "tools/call", { name: "echo", arguments: { text: "x".repeat(4096) } });
     assert.equal((await postModern(served.url, big, { ...auth, origin: "http://good.example" })).status, 413);
     assert.equal((await postModern(served.url, call, { ...auth, origin: "http://good.example" })).status, 200);
+    // A hostile Host (DNS rebinding) is refused before the body is read, modern or not.
+    const headers = { ...mirroredHeaders(call), ...auth, host: "evil.example", accept: ACCEPT_BOTH, "content-type": "application/json" };
+    assert.equal((await raw(served.origin, { method: "POST", headers, body: JSON.stringify(call) })).status, 403);
   } finally {
     await served.close();
   }
