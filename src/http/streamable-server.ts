@@ -89,6 +89,10 @@ export class StreamableHttpHandler {
   /** Ends every session and stops the timer. */
   async close(): Promise<void> {
     clearInterval(this.#timer);
+    // Spec (2026-07-28 subscriptions): a server ending a listen SHOULD send its result. Ending one
+    // sends it in a chain of promise callbacks, all run before the next timer, so before the sessions close.
+    for (const live of this.#modern) live.session.listens.endAll();
+    await new Promise((resolve) => setTimeout(resolve, 0));
     await Promise.all([...this.#sessions.values(), ...this.#modern].map((live) => live.session.close()));
   }
 

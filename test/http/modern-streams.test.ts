@@ -111,6 +111,22 @@ test("modern listen: ack, a tagged list change, and the client closing the strea
   }
 });
 
+test("modern listen: a server that closes ends each listen with its result, the last event of the stream", async () => {
+  const served = await serve();
+  try {
+    const response = await postModern(served.url, modernRequest("L", "subscriptions/listen", { notifications: { toolsListChanged: true } }));
+    const reader = new SseReader(response.body!);
+    assert.equal((JSON.parse((await reader.next())!.data) as Message).method, "notifications/subscriptions/acknowledged");
+    await served.http.close();
+    const rest = (await reader.rest()).map((event) => JSON.parse(event.data) as Message);
+    assert.deepEqual(rest, [{ jsonrpc: "2.0", id: "L", result: rest[0]?.result }]);
+    assert.equal(rest[0]!.result._meta["io.modelcontextprotocol/subscriptionId"], "L");
+    assert.equal(rest[0]!.result.resultType, "complete");
+  } finally {
+    await served.close();
+  }
+});
+
 test("modern listen: the stream gets keep-alive comments like the legacy streams", async () => {
   const served = await serve({ keepAliveMs: 10 });
   try {
