@@ -260,3 +260,19 @@ test("modern: Accept and Content-Type are checked as for legacy traffic (406, 41
     await served.close();
   }
 });
+
+test("modern: a method behind a capability the server does not offer (prompts/list, no prompts) is 404 -32601", async () => {
+  const bare = new McpServer({ name: "bare", version: "1.0.0" }).tool({ name: "one", inputSchema: { type: "object" } }, async () => ({ content: [text("1")] }));
+  const served = await serve({}, bare);
+  try {
+    const response = await postModern(served.url, modernRequest(1, "prompts/list"));
+    assert.equal(response.status, 404);
+    assert.equal((await errorOf(response)).code, -32601);
+    // Refused before the handler runs, so also when the answer would have been an event stream.
+    const logged = await postModern(served.url, modernRequest(2, "prompts/list", {}, { "io.modelcontextprotocol/logLevel": "info" }));
+    assert.equal(logged.status, 404);
+    assert.equal((await postModern(served.url, modernRequest(3, "tools/list"))).status, 200);
+  } finally {
+    await served.close();
+  }
+});

@@ -189,6 +189,21 @@ test("modern bounds: a modern request counts against maxRequestsInFlightTotal (5
   }
 });
 
+test("modern bounds: an open listen holds an in-flight slot until the client closes it", async () => {
+  const served = await serve({ maxRequestsInFlightTotal: 1 });
+  try {
+    const response = await postModern(served.url, modernRequest("L", "subscriptions/listen", { notifications: { toolsListChanged: true } }));
+    const reader = new SseReader(response.body!);
+    await reader.next();
+    assert.equal((await postModern(served.url, modernRequest(1, "tools/list"))).status, 503);
+    await reader.cancel();
+    await eventually("the listen to end", () => served.mcp.sessionCount === 0);
+    assert.equal((await postModern(served.url, modernRequest(2, "tools/list"))).status, 200);
+  } finally {
+    await served.close();
+  }
+});
+
 test("dual-era: a legacy session and modern POSTs side by side on one endpoint", async () => {
   const served = await serve();
   try {
