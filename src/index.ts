@@ -64,8 +64,8 @@
 //      transports/stdio-server.ts serving on our own stdin/stdout; transports/stdout-guard.ts
 //      transports/stdio-client.ts spawning a server (transports/windows-command.ts)
 //      Streamable HTTP and legacy HTTP+SSE, server side: http/server.ts (one front door),
-//      http/streamable-server.ts, http/streamable-options.ts, http/post-body.ts,
-//      http/session-table.ts, http/session-transport.ts, http/streams.ts, http/sse.ts,
+//      http/streamable-server.ts, http/modern-post.ts (2026-07-28 POSTs), http/streamable-options.ts,
+//      http/post-body.ts, http/session-table.ts, http/session-transport.ts, http/streams.ts, http/sse.ts,
 //      http/event-store.ts, http/responses.ts, http/security.ts, http/legacy-sse.ts, http/node.ts
 //      (node:http), http/connections.ts (its limits)
 //      both sides, 2026-07-28: http/mcp-headers.ts (the headers that mirror the body, and their check)
