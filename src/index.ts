@@ -71,6 +71,7 @@
 //      both sides, 2026-07-28: http/mcp-headers.ts (the headers that mirror the body, and their check)
 //      client side: http/client.ts (the one to use), http/client-transport.ts,
 //      http/client-session.ts, http/client-reconnect.ts, http/client-messages.ts,
+//      http/client-modern.ts (2026-07-28: cancel by closing, refusals as answers),
 //      http/sse-parser.ts, http/client-fetch.ts, http/legacy-client.ts
 //   7. Programs
 //    * demo/server-definition.ts  the demo server's tools, resources and prompts
@@ -116,7 +117,7 @@ export type { ReconnectOptions } from "./http/client-reconnect.js";
 export { SessionRenewalError } from "./http/client-session.js";
 export { SseLimitError } from "./http/sse-parser.js";
 export {
-  HttpStatusError, HttpNetworkError, HttpProtocolError, HttpTransportClosedError, SessionEndedError, MessageTooLargeError,
+  HttpStatusError, HttpNetworkError, HttpProtocolError, ResponseStreamBrokenError, HttpTransportClosedError, SessionEndedError, MessageTooLargeError,
   HttpRedirectError, CrossOriginError, type HttpClientOptions,
 } from "./http/client-fetch.js";
 export { McpClientManager, ServerStartError, UnknownToolError, type ManagerOptions, type ServerConfig, type AuditEvent, type AuditBase, type ServerFailure } from "./client/manager.js";
