@@ -346,3 +346,30 @@ test("mrtr: set-aside handlers leave nothing behind: no timers, and their frames
 function activeTimers(): string[] {
   return process.getActiveResourcesInfo().filter((kind) => kind === "Timeout" || kind === "Immediate");
 }
+
+test("mrtr: a handler whose ask is refused -32021 is stopped too: its signal aborts, so work beside the ask ends", async () => {
+  const server = new McpServer({ name: "s", version: "1" });
+  let signal: AbortSignal | undefined;
+  server.tool({ name: "t", inputSchema: { type: "object" } }, async (_args, context) => {
+    signal = context.signal;
+    const beside = new Promise<void>((resolve) => signal!.addEventListener("abort", () => resolve()));
+    await Promise.all([context.elicit(ASK_NAME), beside]);
+    return { content: [] };
+  });
+  const peer = new ModernPeer(server);
+  assert.equal(errorOf(await call(peer, "t", {})).code, -32021);
+  assert.equal(signal?.aborted, true, "the handler was told to stop");
+  assert.match(String((signal?.reason as Error).message), /cannot ask elicitation\/create/);
+});
+
+test("mrtr: a signal first read after the handler was set aside is already aborted", async () => {
+  const server = new McpServer({ name: "s", version: "1" });
+  let kept: { signal: AbortSignal } | undefined;
+  server.tool({ name: "t", inputSchema: { type: "object" } }, async (_args, context) => {
+    kept = context;
+    return { content: [text(String((await context.elicit(ASK_NAME)).action))] };
+  });
+  const peer = new ModernPeer(server);
+  inputRequired(await call(peer, "t", FORM));
+  assert.equal(kept?.signal.aborted, true);
+});

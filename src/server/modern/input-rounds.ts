@@ -38,6 +38,8 @@ export class InputRounds {
   readonly #pending = new Map<string, InputRequest>();
   #asks = 0;
   #controller: AbortController | undefined;
+  /** Why the handler was told to stop (set aside, or an ask refused); its signal is aborted with it. */
+  #stopped: Error | undefined;
   #settle: ((outcome: RoundOutcome) => void) | undefined;
   #fail: ((error: unknown) => void) | undefined;
 
@@ -51,7 +53,11 @@ export class InputRounds {
 
   /** The handler's signal: the request's, aborted also when the handler is set aside. */
   signal(request: AbortSignal): AbortSignal {
-    this.#controller ??= new AbortController();
+    if (!this.#controller) {
+      // Made on first use: most handlers never look at their signal.
+      this.#controller = new AbortController();
+      if (this.#stopped) this.#controller.abort(this.#stopped);
+    }
     return AbortSignal.any([request, this.#controller.signal]);
   }
 
@@ -77,7 +83,10 @@ export class InputRounds {
     const missing = missingCapability(request, this.#served.clientCapabilities);
     if (missing) {
       // Spec (mrtr): a server MUST NOT ask for input this request's capabilities do not declare.
-      this.#fail?.(new RpcError(ErrorCode.MissingRequiredClientCapability, `${this.#method}: cannot ask ${request.method}: this request's client capabilities do not declare it`, { requiredCapabilities: missing }));
+      const refusal = new RpcError(ErrorCode.MissingRequiredClientCapability, `${this.#method}: cannot ask ${request.method}: this request's client capabilities do not declare it`, { requiredCapabilities: missing });
+      // The request is answered with the refusal; like a set-aside handler, this one is told to stop.
+      this.#stop(refusal);
+      this.#fail?.(refusal);
       return new Promise(() => {});
     }
     const index = this.#asks++;
@@ -119,8 +128,13 @@ export class InputRounds {
 
   #setAside(): void {
     this.setAside = true;
-    this.#controller?.abort(new Error(`${this.#method}: set aside until the client answers (input_required)`));
+    this.#stop(new Error(`${this.#method}: set aside until the client answers (input_required)`));
     this.#settle?.({ needsInput: this.#pending });
+  }
+
+  #stop(reason: Error): void {
+    this.#stopped ??= reason;
+    this.#controller?.abort(this.#stopped);
   }
 }
 
