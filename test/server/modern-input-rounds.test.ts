@@ -373,3 +373,12 @@ test("mrtr: a signal first read after the handler was set aside is already abort
   inputRequired(await call(peer, "t", FORM));
   assert.equal(kept?.signal.aborted, true);
 });
+
+test("mrtr: answers too large to carry in requestState to the next round are -32602, not an internal error", async () => {
+  const peer = new ModernPeer(mrtrServer({ requestState: { maxStateBytes: 2000 } }).server);
+  const first = inputRequired(await call(peer, "two-rounds", FORM));
+  const huge = { action: "accept", content: { name: "x".repeat(3000) } };
+  const error = errorOf(await call(peer, "two-rounds", FORM, { inputResponses: { [first.keys[0]!]: huge }, requestState: first.requestState }));
+  assert.equal(error.code, -32602);
+  assert.match(error.message, /tools\/call: .*over the 2000-byte limit/);
+});

@@ -126,7 +126,8 @@ export class InputRounds {
       requestState = this.#codec.seal({ method: this.#method, params: this.#params, answers: this.#answers });
     } catch (error) {
       if (!(error instanceof RequestStateTooLargeError)) throw error;
-      throw new RpcError(ErrorCode.InternalError, `${this.#method}: ${error.message}`);
+      // What does not fit is the client's own: its answers so far (or params nested too deeply to bind).
+      throw new RpcError(ErrorCode.InvalidParams, `${this.#method}: the answers so far cannot be carried to the next round: ${error.message}`);
     }
     return { resultType: "input_required", inputRequests: Object.fromEntries(pending), requestState, _meta: { [META.serverInfo]: serverInfo } };
   }
