@@ -45,7 +45,8 @@
 //      The 2026-07-28 generation, served beside the handshake: server/modern/envelope.ts (the era
 //      and checks of one request), server/modern/serve.ts (*) (modern results, input rounds),
 //      server/modern/results.ts, server/modern/input-rounds.ts (Multi Round-Trip Requests),
-//      server/modern/request-state.ts (their signed state), server/modern/listen.ts (subscriptions/listen)
+//      server/modern/request-state.ts (their signed state), server/modern/listen.ts (subscriptions/listen),
+//      server/modern/request.ts (one modern request as its handlers see it)
 //      schema/json-schema.ts, schema/json-schema-check.ts, schema/json-schema-assertions.ts,
 //      schema/json-schema-values.ts, schema/json-schema-formats.ts, schema/json-pointer.ts,
 //      schema/uri-template.ts, schema/uri-template-syntax.ts, schema/uri-template-match.ts

@@ -33,6 +33,12 @@ interface OpenListen {
 export class Listens {
   readonly #session: ServerSession;
   readonly #open = new Map<RequestId, OpenListen>();
+  /**
+   * Set by endAll. Requests read before the input ended may still be queued behind slow ones; a
+   * listen among them, opened after endAll, must end too, or it would hold the connection's
+   * closing forever and never be answered.
+   */
+  #ending = false;
 
   constructor(session: ServerSession) {
     this.#session = session;
@@ -58,13 +64,13 @@ export class Listens {
       // Spec (subscriptions): the acknowledgement is the first message for this listen, with the
       // honoured part of the filter, tagged like every message of the stream.
       await this.#session.notify("notifications/subscriptions/acknowledged", { notifications: filter, _meta: { [META.subscriptionId]: subscriptionId } }, { relatedRequestId: subscriptionId });
-      await ended;
+      if (!this.#ending) await ended;
     } finally {
       this.#open.delete(subscriptionId);
       server.releaseListen();
     }
     // Sent only when the server ended the listen: a cancelled request gets no answer (dispatch.ts).
-    return { _meta: { [META.subscriptionId]: subscriptionId } };
+    return listenResult(subscriptionId);
   }
 
   /** A list changed: every listen that asked for it hears so. */
@@ -81,6 +87,7 @@ export class Listens {
 
   /** Ends every listen gracefully (the client's input ended, or the server is closing). */
   endAll(): void {
+    this.#ending = true;
     for (const listen of this.#open.values()) listen.end();
   }
 
@@ -89,6 +96,11 @@ export class Listens {
     if (method === "notifications/resources/updated") void this.#session.notify(method, { uri: uri!, _meta }, { relatedRequestId: id });
     else void this.#session.notify(method, { _meta }, { relatedRequestId: id });
   }
+}
+
+/** Spec (subscriptions): a listen the server ends gets its result, tagged like its notifications. */
+function listenResult(subscriptionId: RequestId): SubscriptionsListenResult {
+  return { _meta: { [META.subscriptionId]: subscriptionId } };
 }
 
 /**
