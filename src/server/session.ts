@@ -195,6 +195,8 @@ export class ServerSession {
 
   /** The definition changed: tell the client, if it asked to hear about it. */
   listChanged(kind: ChangingList): void {
+    // What a 2026-07-28 request is refused depends on what the definition has: work it out again.
+    this.#modernRefused = undefined;
     this.#listens?.listChanged(kind);
     // Spec (basic/lifecycle#initialization): nothing but pings and logs before initialized.
     if (this.state !== "operating") return;

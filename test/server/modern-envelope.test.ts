@@ -25,6 +25,7 @@ test("modern: server/discover says the modern versions, capabilities, instructio
   assert.ok(result.cacheScope === "private" || result.cacheScope === "public");
   assert.equal(((result._meta as { [SERVER_INFO]: { name: string } })[SERVER_INFO]).name, "mcp-wire-demo");
   assert.equal(Object.hasOwn((result._meta as object)[SERVER_INFO as never] as object, "instructions"), false, "instructions are not identity");
+  assert.equal((result._meta as { [SERVER_INFO]: { title?: string } })[SERVER_INFO].title, "mcp-wire demo server", "discover names the server in full");
 });
 
 test("modern: a configured cache hint is sent as a whole ttlMs >= 0 with its scope", async () => {
@@ -56,7 +57,7 @@ for (const c of METHODS) {
     const result = resultOf(await peer.modern(c.method, c.params));
     assert.ok(result[c.field] !== undefined, `${c.field} is there`);
     assert.equal(result.resultType, "complete");
-    assert.equal(((result._meta as { [SERVER_INFO]: { name: string } })[SERVER_INFO]).name, "mcp-wire-demo");
+    assert.deepEqual((result._meta as { [SERVER_INFO]: object })[SERVER_INFO], { name: "mcp-wire-demo", version: "0.1.0" }, "other results name it by name and version");
     assert.equal(Number.isInteger(result.ttlMs) && (result.ttlMs as number) >= 0, c.cacheable);
     assert.equal(result.cacheScope !== undefined, c.cacheable);
   });

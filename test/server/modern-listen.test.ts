@@ -187,7 +187,7 @@ const LISTEN = (id: string | number) => ({ jsonrpc: "2.0", id, method: "subscrip
 const COUNTDOWN = { jsonrpc: "2.0", id: "c", method: "tools/call", params: { name: "countdown", arguments: { steps: 1, intervalMs: 5 }, _meta: envelope() } };
 const LISTEN_RESULT = (id: string | number) => ({
   jsonrpc: "2.0", id,
-  result: { _meta: { [SUBSCRIPTION_ID]: id, "io.modelcontextprotocol/serverInfo": { name: "mcp-wire-demo", title: "mcp-wire demo server", version: "0.1.0", description: "A small MCP server written to be read: a few tools, the protocol notes, two prompts." } }, resultType: "complete" },
+  result: { _meta: { [SUBSCRIPTION_ID]: id, "io.modelcontextprotocol/serverInfo": { name: "mcp-wire-demo", version: "0.1.0" } }, resultType: "complete" },
 });
 
 test("listen over stdio: the end of input ends every open listen with its result, even one opened after input ended", async () => {
