@@ -2,7 +2,7 @@
 // `_meta`, and, on the six cacheable results, how long they may be cached and by whom; and the
 // error codes the modern generation renamed. Legacy results get none of this: their shape is 2025's.
 // Spec: https://modelcontextprotocol.io/specification/2026-07-28/basic (results, `_meta`),
-// https://modelcontextprotocol.io/specification/2026-07-28/basic/utilities/caching
+// https://modelcontextprotocol.io/specification/2026-07-28/server/utilities/caching
 
 import { ErrorCode, RpcError } from "../../jsonrpc/messages.js";
 import { META, type CacheScope } from "../../mcp/modern.js";
@@ -38,7 +38,7 @@ export function completeResult(result: Json, serverInfo: Implementation, cache: 
   if (meta === undefined) complete._meta = serverMeta(serverInfo);
   else if (!Object.hasOwn(meta, META.serverInfo)) complete._meta = Object.assign({}, meta, serverMeta(serverInfo));
   if (cache !== undefined) {
-    // Spec (basic/utilities/caching): both fields MUST be on the cacheable results; ttlMs a whole number >= 0.
+    // Spec (server/utilities/caching): both fields MUST be on the cacheable results; ttlMs a whole number >= 0.
     complete.ttlMs = Math.max(0, Math.floor(cache.ttlMs));
     complete.cacheScope = cache.cacheScope;
   }
