@@ -14,6 +14,7 @@ import type { NotificationReaders, ParamsReaders, ResultReaders } from "../proto
 import { Params } from "../jsonrpc/params.js";
 import { LOGGING_LEVELS } from "./logging.js";
 import type { ClientNotifications, ClientRequests, RoleNotifications, ServerNotifications, ServerRequests } from "./methods.js";
+import type { ClientCapabilities } from "./lifecycle.js";
 import { META, type InputRequest, type RequestEnvelope, type SubscriptionFilter } from "./modern.js";
 
 /**
@@ -110,6 +111,22 @@ function subscriptionFilter(p: Params): SubscriptionFilter {
 }
 
 /**
+ * A 2026-07-28 envelope's ClientCapabilities: the server decides what it may ask on them, request by
+ * request, so each capability it reads must be an object (`{"elicitation": null}` or `false` is not a
+ * declaration). Keys it does not know are kept.
+ */
+function clientCapabilities(p: Params): ClientCapabilities {
+  for (const key of ["experimental", "roots", "extensions"]) p.optionalObject(key);
+  const sampling = p.optionalObject("sampling");
+  sampling?.optionalObject("context");
+  sampling?.optionalObject("tools");
+  const elicitation = p.optionalObject("elicitation");
+  elicitation?.optionalObject("form");
+  elicitation?.optionalObject("url");
+  return checked(p);
+}
+
+/**
  * The 2026-07-28 envelope in a request's `_meta` (basic/index#request-metadata), read once the
  * request claims the modern era by carrying a protocolVersion there. Throws -32602 naming the key:
  * Spec (basic/versioning): a request missing a required key is -32602; an unknown logLevel SHOULD be.
@@ -120,7 +137,7 @@ export function readRequestEnvelope(method: string, meta: { [key: string]: unkno
   if (info) implementation(info);
   return {
     protocolVersion: p.string(META.protocolVersion),
-    clientCapabilities: checked(p.object(META.clientCapabilities)),
+    clientCapabilities: clientCapabilities(p.object(META.clientCapabilities)),
     clientInfo: info && checked(info),
     logLevel: p.optionalChoice(META.logLevel, LOGGING_LEVELS),
   };

@@ -103,6 +103,11 @@ export interface DispatcherOptions<C> {
    * internal error), or a notification's that was dropped (see describeFailure).
    */
   onInternalError?: (method: string, error: unknown) => void;
+  /**
+   * The refusal of a request for a method no row serves, when the role has one that comes first
+   * (a 2026-07-28 request's bad envelope or version is judged before its method); else -32601.
+   */
+  unknownMethod?: (method: string, context: C) => RpcError | undefined;
 }
 
 /**
@@ -139,7 +144,7 @@ export class Dispatcher<C> {
   async #run(request: JSONRPCRequest, context: C): Promise<{ [key: string]: unknown }> {
     const row = this.#rows.get(request.method);
     // Spec (basic#responses): an unknown method is answered with -32601.
-    if (!row || row.kind !== "request") throw new RpcError(ErrorCode.MethodNotFound, `method not found: ${request.method}`);
+    if (!row || row.kind !== "request") throw this.#options.unknownMethod?.(request.method, context) ?? new RpcError(ErrorCode.MethodNotFound, `method not found: ${request.method}`);
     const refusal = this.#options.gate?.(request.method, "request", context);
     if (refusal) throw refusal;
     return row.handle(new Params(request.method, request.params), context);
@@ -182,6 +187,8 @@ export interface RequestContext {
   readonly meta: { [key: string]: unknown } | undefined;
   /** The token the requester asked progress to be reported under, if any. */
   readonly progressToken: string | number | undefined;
+  /** True once the request is answered or cancelled: nothing more may be sent for it. */
+  readonly ended: boolean;
   /**
    * Reports progress on this request. Does nothing when the requester asked for none or the
    * request is already answered; throws if `progress` does not increase.
@@ -217,6 +224,10 @@ class PeerRequest implements RequestContext {
     const token = this.meta?.progressToken;
     this.progressToken = typeof token === "string" || Number.isSafeInteger(token) ? (token as string | number) : undefined;
     this.#connection = connection;
+  }
+
+  get ended(): boolean {
+    return this.finished || this.cancelled;
   }
 
   get signal(): AbortSignal {

@@ -106,7 +106,10 @@ export class ModernHandlerContext implements HandlerContext {
     const threshold = this.#served.logLevel;
     // Spec (2026-07-28, server/utilities/logging): no notifications/message for a request whose
     // envelope named no logLevel; with one, only at or above it, and only on this request's stream.
-    if (threshold === undefined || LEVEL_RANK[level] < LEVEL_RANK[threshold] || this.#served.rounds?.setAside) return NOTHING;
+    if (threshold === undefined || LEVEL_RANK[level] < LEVEL_RANK[threshold]) return NOTHING;
+    // Spec (basic/transports/stdio): nothing more for a request once it is cancelled or answered
+    // (input_required is an answer too: a set-aside handler's logs go nowhere).
+    if (this.#request.ended || this.#served.rounds?.setAside) return NOTHING;
     const params: LoggingMessageNotificationParams = { level, data };
     if (logger !== undefined) params.logger = logger;
     return this.#session.notify("notifications/message", params, { relatedRequestId: this.#request.id });

@@ -15,7 +15,7 @@ import type { ElicitRequestParams, ElicitResult } from "../mcp/elicitation.js";
 import type { ClientCapabilities, Implementation, ServerCapabilities } from "../mcp/lifecycle.js";
 import { LATEST_MODERN_VERSION, type ModernVersion } from "../mcp/versions.js";
 import { ModernHandlerContext, SessionHandlerContext, type HandlerContext } from "./handler-context.js";
-import { checkModernRequest, isModernRequest, modernMethodWithoutEnvelope, type CheckedEnvelope } from "./modern/envelope.js";
+import { checkModernRequest, envelopeRefusal, isModernRequest, modernMethodWithoutEnvelope, type CheckedEnvelope } from "./modern/envelope.js";
 import type { InputRounds } from "./modern/input-rounds.js";
 import { Listens } from "./modern/listen.js";
 import { ModernRequest } from "./modern/request.js";
@@ -118,6 +118,7 @@ export class ServerSession {
       ],
       {
         gate: (method, kind, context) => this.#gate(method, kind, context),
+        unknownMethod: (method, context) => (isModernRequest(method, context.meta) ? envelopeRefusal(method, context.meta) : undefined),
         onInternalError: (method, error) => this.#onProblem(describeFailure(method, error)),
       },
     );

@@ -51,11 +51,8 @@ export interface CheckedEnvelope extends RequestEnvelope {
  * capabilities do not cover (server/capabilities.ts, refusedMethods).
  */
 export function checkModernRequest(method: string, meta: { [key: string]: unknown }, refused: ReadonlyMap<string, RpcError>): CheckedEnvelope {
-  // Spec (basic/versioning): a malformed claim is -32602, never a fall back to the legacy era.
-  const envelope = readRequestEnvelope(method, meta);
+  const envelope = readModernEnvelope(method, meta);
   const requested = envelope.protocolVersion;
-  // Spec (basic/versioning): a version the server does not implement is -32022 with both lists.
-  if (!isModernVersion(requested)) throw unsupportedVersion(requested);
   const era = METHOD_ERA[method as ClientRequestMethod];
   // Spec (changelog, removed methods): initialize, ping, logging/setLevel and resources/(un)subscribe
   // do not exist for a 2026-07-28 request, whatever the same connection did before.
@@ -65,6 +62,30 @@ export function checkModernRequest(method: string, meta: { [key: string]: unknow
   const refusal = refused.get(method);
   if (refusal) throw refusal;
   return { ...envelope, protocolVersion: requested };
+}
+
+/**
+ * The first two checks alone, for every modern request, including one for a method no row serves:
+ * its envelope (-32602) and its version (-32022) are judged before the method is (-32601), as on HTTP.
+ */
+export function readModernEnvelope(method: string, meta: { [key: string]: unknown }): CheckedEnvelope {
+  // Spec (basic/versioning): a malformed claim is -32602, never a fall back to the legacy era.
+  const envelope = readRequestEnvelope(method, meta);
+  const requested = envelope.protocolVersion;
+  // Spec (basic/versioning): a version the server does not implement is -32022 with both lists.
+  if (!isModernVersion(requested)) throw unsupportedVersion(requested);
+  return { ...envelope, protocolVersion: requested };
+}
+
+/** The error readModernEnvelope throws, returned; undefined when the envelope and version pass. */
+export function envelopeRefusal(method: string, meta: { [key: string]: unknown }): RpcError | undefined {
+  try {
+    readModernEnvelope(method, meta);
+    return undefined;
+  } catch (error) {
+    if (error instanceof RpcError) return error;
+    throw error;
+  }
 }
 
 /** The -32022 error for a version we do not speak: every version we do, newest first (SPEC_2026.md §11.2). */

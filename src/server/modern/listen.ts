@@ -52,10 +52,17 @@ export class Listens {
   async listen(requested: SubscriptionFilter, context: RequestContext, capabilities: ServerCapabilities): Promise<SubscriptionsListenResult> {
     const server = this.#session.server;
     const filter = honoured(requested, capabilities, server);
+    const subscriptionId = context.id;
+    const acknowledge = () => this.#session.notify("notifications/subscriptions/acknowledged", { notifications: filter, _meta: { [META.subscriptionId]: subscriptionId } }, { relatedRequestId: subscriptionId });
+    if (Object.keys(filter).length === 0) {
+      // Nothing asked for is offered: the listen is acknowledged and ended at once, so that it holds
+      // no slot (a client cannot take every slot with listens that can never carry anything).
+      await acknowledge();
+      return listenResult(subscriptionId);
+    }
     if (!server.claimListen()) {
       throw new RpcError(ErrorCode.InternalError, `subscriptions/listen: the server has ${server.maxListens} listens open, the most it keeps: end one first`, { limit: server.maxListens });
     }
-    const subscriptionId = context.id;
     try {
       const ended = new Promise<void>((resolve) => {
         this.#open.set(subscriptionId, { filter, uris: new Set(filter.resourceSubscriptions), end: resolve });
@@ -63,7 +70,7 @@ export class Listens {
       });
       // Spec (basic/patterns/subscriptions): the acknowledgement is the first message for this listen, with the
       // honoured part of the filter, tagged like every message of the stream.
-      await this.#session.notify("notifications/subscriptions/acknowledged", { notifications: filter, _meta: { [META.subscriptionId]: subscriptionId } }, { relatedRequestId: subscriptionId });
+      await acknowledge();
       if (!this.#ending) await ended;
     } finally {
       this.#open.delete(subscriptionId);

@@ -44,6 +44,7 @@ export class ModernRequest implements RequestContext, ModernServed {
   get inBatch(): boolean { return this.#request.inBatch; }
   get meta(): { [key: string]: unknown } | undefined { return this.#request.meta; }
   get progressToken(): string | number | undefined { return this.#request.progressToken; }
+  get ended(): boolean { return this.#request.ended; }
 
   progress(progress: number, total?: number, message?: string): Promise<void> {
     return this.#request.progress(progress, total, message);

@@ -5,6 +5,7 @@
 // of the handshake session goes straight to its row, at the cost of one `_meta` lookup.
 // Spec: https://modelcontextprotocol.io/specification/2026-07-28/basic/patterns/mrtr and basic#results.
 
+import { ErrorCode, RpcError } from "../../jsonrpc/messages.js";
 import type { Params } from "../../jsonrpc/params.js";
 import type { Implementation } from "../../mcp/lifecycle.js";
 import { CACHEABLE_METHODS, INPUT_REQUIRED_METHODS, type ClientRequestMethod } from "../../mcp/methods.js";
@@ -32,6 +33,9 @@ export function modernRows(session: ServerSession, rows: RequestRow<RequestConte
     kind: "request",
     handle(params, context) {
       if (!isModernRequest(row.method, context.meta)) return row.handle(params, context);
+      // Spec (2026-07-28 basic): no batches. One allowed by the connection's 2025-03-26 handshake
+      // (its wire rules) carries no modern request.
+      if (context.inBatch) throw new RpcError(ErrorCode.InvalidRequest, `${row.method}: a 2026-07-28 request cannot be part of a JSON-RPC batch`);
       return serveModern(session.server, row, params, new ModernRequest(context, session.checkModern(row.method, context.meta)));
     },
   }));
