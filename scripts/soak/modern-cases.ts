@@ -6,7 +6,7 @@
 // ttl (10 min), so an expired state is not soaked here (test/server/request-state.test.ts has it).
 
 import { judge, MIB, mib, NotHeld, retainedCheck, serverChecks, sleep, type CaseContext, type SoakCase, type Tracked } from "./harness.js";
-import { envelopeAttacks, greet, modernRequest, summarize } from "./modern-wire.js";
+import { envelopeAttacks, greet, modernRequest, summarize, unclaimedAttacks } from "./modern-wire.js";
 import { awaitAll, INITIALIZED, initialize, LineReader, notOnce, request, writeLine, type Message } from "./wire.js";
 
 /** Retained heap (after a full GC) may grow by this much at most across a modern case. */
@@ -72,7 +72,7 @@ export const modernEnvelopeCase: SoakCase = {
   limitMs: 120_000,
   async run(context) {
     const peer = new ModernStdio(context);
-    const attacks = envelopeAttacks();
+    const attacks = [...envelopeAttacks(), ...unclaimedAttacks("error -32600")];
     const wrong: string[] = [];
     for (const attack of attacks) {
       const got = await peer.call(attack.message);

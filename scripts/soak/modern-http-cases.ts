@@ -6,7 +6,7 @@
 // Spec: https://modelcontextprotocol.io/specification/2026-07-28/basic/transports/streamable-http
 
 import { judge, MIB, mib, retainedCheck, serverChecks, sleep, type SoakCase } from "./harness.js";
-import { envelopeAttacks, greet, type Attack, MODERN, modernRequest, summarize } from "./modern-wire.js";
+import { envelopeAttacks, greet, type Attack, MODERN, modernRequest, summarize, unclaimedAttacks } from "./modern-wire.js";
 import { describe, exchange, openSession, pingWorks, post, request, within, type Message } from "./wire.js";
 
 /** Retained heap (after a full GC) may grow by this much at most across a modern case. */
@@ -39,12 +39,15 @@ function without(headers: Record<string, string>, name: string): Record<string, 
 /** Up to this much of a reply is read to judge it: a -32022 echoes a 1 MB version twice. */
 const REPLY_KEPT = 4 * MIB;
 
-/** One modern POST: "HTTP <status> <summary>" of its answer (the summary of the message with its id). */
+/**
+ * One modern POST: "HTTP <status> <summary>" of its answer. An HTTP-level refusal (a status before
+ * the body is read as a request) may carry its JSON-RPC error without the request's id: that is its answer too.
+ */
 async function modernPost(url: string, message: Message, headers: Record<string, string>, signal: AbortSignal): Promise<string> {
   try {
     const reply = await exchange(url, message, headers, within(signal, 15_000), REPLY_KEPT);
-    const own = reply.messages.filter((m) => m.id === message.id && m.method === undefined);
-    return `HTTP ${reply.status} ${own.length === 1 ? summarize(own[0]!) : `${own.length} answers`}`;
+    const answers = reply.messages.filter((m) => m.method === undefined && (m.id === message.id || m.id === null || m.id === undefined));
+    return `HTTP ${reply.status} ${answers.length === 1 ? summarize(answers[0]!) : `${answers.length} answers: ${reply.text.slice(0, 80)}`}`;
   } catch (error) {
     return `failed: ${describe(error)}`;
   }
@@ -59,7 +62,7 @@ export const modernHttpEnvelopeCase: SoakCase = {
     const started = await context.httpServer();
     const session = await openSession(started.url, within(context.signal, 10_000)).catch(describe);
     if (typeof session === "string") return { held: false, detail: `legacy session: ${session}` };
-    const attacks = envelopeAttacks();
+    const attacks = [...envelopeAttacks(), ...unclaimedAttacks("error -32602")];
     const idle = await started.server.heapAfterGc();
     const wrong = new Map<string, string>();
     let legacyFailed = 0;
@@ -116,6 +119,8 @@ export const modernHttpHeadersCase: SoakCase = {
       ["Mcp-Name with a Latin-1 byte", { ...base, "mcp-name": "ech\u00e9" }, mismatch],
       ["Mcp-Name encoded, not UTF-8", { ...base, "mcp-name": `=?base64?${Buffer.from([0xff, 0xfe]).toString("base64")}?=` }, mismatch],
       ["Mcp-Name rightly encoded", { ...base, "mcp-name": `=?base64?${Buffer.from("echo").toString("base64")}?=` }, "HTTP 200 result complete"],
+      // echo declares no x-mcp-header: a Mcp-Param-* header mirrors nothing the server checks.
+      ["an undeclared Mcp-Param-Region", { ...base, "mcp-param-region": "=?base64?!!?=" }, "HTTP 200 result complete"],
       ["Mcp-Name missing", without(base, "mcp-name"), mismatch],
       ["Mcp-Method disagreeing", { ...base, "mcp-method": "tools/list" }, mismatch],
       ["MCP-Protocol-Version missing", without(base, "mcp-protocol-version"), mismatch],
@@ -125,7 +130,7 @@ export const modernHttpHeadersCase: SoakCase = {
     const idle = await started.server.heapAfterGc();
     for (let round = 0; round < rounds && started.server.alive; round++) {
       await Promise.all(attacks.map(async ([name, headers, want]) => {
-        const got = await headerPost(started.url, { ...ECHO, id: `${round}:${name}` }, headers, context.signal);
+        const got = await modernPost(started.url, { ...ECHO, id: `${round}:${name}` }, headers, context.signal);
         if (got !== want) wrong.set(name, `${got} (expected ${want})`);
       }));
     }
@@ -136,17 +141,6 @@ export const modernHttpHeadersCase: SoakCase = {
     ]);
   },
 };
-
-/** Like modernPost, but an HTTP-level refusal's JSON-RPC error may come without the request's id. */
-async function headerPost(url: string, message: Message, headers: Record<string, string>, signal: AbortSignal): Promise<string> {
-  try {
-    const reply = await exchange(url, message, headers, within(signal, 15_000));
-    const answers = reply.messages.filter((m) => m.method === undefined && (m.id === message.id || m.id === null || m.id === undefined));
-    return `HTTP ${reply.status} ${answers.length === 1 ? summarize(answers[0]!) : `${answers.length} answers: ${reply.text.slice(0, 80)}`}`;
-  } catch (error) {
-    return `failed: ${describe(error)}`;
-  }
-}
 
 /** One listen POST, read until its acknowledgement or its answer; the stream is left open on acknowledgement. */
 async function openListen(url: string, id: string, signal: AbortSignal): Promise<{ acknowledged: boolean; answer?: string; close: () => void }> {
@@ -174,6 +168,9 @@ async function openListen(url: string, id: string, signal: AbortSignal): Promise
     return { acknowledged: false, answer: `failed: ${describe(error)}`, close };
   }
 }
+
+/** What a forged, a 3 MB and a 10 MB requestState get over HTTP, in that order. */
+const STATE_ANSWERS = ["HTTP 200 error -32602/forged", "HTTP 200 error -32602/too-long", "HTTP 413 error -32000"];
 
 export const modernHttpListensCase: SoakCase = {
   name: "modern-http-listens",
@@ -211,12 +208,14 @@ export const modernHttpListensCase: SoakCase = {
     await Promise.all(Array.from({ length: 16 }, worker));
     const forged = greet("forged", { requestState: "AAAA.BBBB" });
     const huge = greet("huge", { requestState: "A".repeat(3 * 1024 * 1024) });
-    const stateAnswers = [await modernPost(started.url, forged, mirror(forged), context.signal), await modernPost(started.url, huge, mirror(huge), context.signal)];
+    const past = greet("past", { requestState: "A".repeat(10 * 1024 * 1024) });
+    const stateAnswers = await Promise.all([forged, huge, past].map((message) => modernPost(started.url, message, mirror(message), context.signal)));
     const rounds = outcomes.get("HTTP 200 result input_required") ?? 0;
     return judge([
       [problems.length === 0, problems.length ? problems.slice(0, 3).join("; ") : `${cycles} floods of ${MAX_LISTENS + 36} listens: ${MAX_LISTENS} acknowledged and 36 refused -32603 each time, then closed`],
       [rounds === greets, `${greets} greet POSTs: ${[...outcomes].map(([text, n]) => `${n} x ${text}`).join(", ")}`],
-      [stateAnswers[0] === "HTTP 200 error -32602/forged" && stateAnswers[1] === "HTTP 200 error -32602/too-long", `requestState forged: ${stateAnswers[0]}; 3 MB: ${stateAnswers[1]}`],
+      // 10 MB is past the 4 MiB body limit: refused (413) before it is parsed.
+      [stateAnswers.every((got, i) => got === STATE_ANSWERS[i]), `requestState forged: ${stateAnswers[0]}; 3 MB: ${stateAnswers[1]}; 10 MB: ${stateAnswers[2]}`],
       await retainedCheck(started.server, idle, RETAINED_BOUND),
       ...serverChecks(started.server),
     ]);

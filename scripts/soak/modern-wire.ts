@@ -80,3 +80,18 @@ export function envelopeAttacks(): Attack[] {
   add("ping, a handshake-era method", "error -32601", {}, "ping");
   return attacks;
 }
+
+/**
+ * Bodies that do not claim the era at all (`_meta` not an object, or without a protocolVersion).
+ * They are the handshake era's: on stdio without a session that is a -32600; over HTTP a modern
+ * MCP-Protocol-Version header makes them a -32602 (SPEC_2026.md §8.1, step 4). Params that are not
+ * an object are not JSON-RPC: -32600 on both.
+ */
+export function unclaimedAttacks(expect: string): Attack[] {
+  const attacks: [string, unknown, string][] = [
+    ["_meta is a string", { _meta: "x" }, expect],
+    ["_meta lacks protocolVersion", { _meta: envelope({ [VERSION_KEY]: undefined }) }, expect],
+    ["params is a string", "x", "error -32600"],
+  ];
+  return attacks.map(([name, params, want]) => ({ name, expect: want, early: true, message: { jsonrpc: "2.0", id: name, method: "tools/list", params } }));
+}
