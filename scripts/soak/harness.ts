@@ -258,3 +258,10 @@ export function serverChecks(server: Tracked, bound = RSS_BOUND): [boolean, stri
     [server.peakRss < bound && !server.killedForMemory, `server peak RSS ${mib(server.peakRss)} (bound ${mib(bound)})`],
   ];
 }
+
+/** Retained heap growth of a server since `idle` (both after a full GC), as a check against `bound`. */
+export async function retainedCheck(server: Tracked, idle: NodeJS.MemoryUsage | undefined, bound: number): Promise<[boolean, string]> {
+  const after = await server.heapAfterGc();
+  const growth = idle && after ? after.heapUsed - idle.heapUsed : Number.NaN;
+  return [growth < bound, `retained heap after GC +${mib(growth)} (bound ${mib(bound)})`];
+}

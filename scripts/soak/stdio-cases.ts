@@ -2,7 +2,7 @@
 // server's stdout while it keeps asking, and a host that ends stdin while answers are still owed.
 
 import { judge, mib, NotHeld, RSS_BOUND, serverChecks, sleep, type CaseContext, type SoakCase, type Tracked } from "./harness.js";
-import { INITIALIZED, initialize, LineReader, NOTES_URI, request, writeLine } from "./wire.js";
+import { awaitAll, INITIALIZED, initialize, LineReader, notOnce, NOTES_URI, request, writeLine } from "./wire.js";
 
 /** A stdio server past its handshake, with a reader counting its answers. */
 async function handshake(context: CaseContext, what: string): Promise<{ server: Tracked; reader: LineReader }> {
@@ -13,19 +13,6 @@ async function handshake(context: CaseContext, what: string): Promise<{ server: 
   if (!(await reader.answered(0, 10_000, context.signal))) throw new NotHeld(`${what}: no answer to initialize: ${server.describeEnd()}`);
   server.child.stdin!.write(JSON.stringify(INITIALIZED) + "\n");
   return { server, reader };
-}
-
-/** Ids answered not exactly once, as words, or "" when all were. */
-function notOnce(reader: LineReader, ids: (string | number)[]): string {
-  const lost = ids.filter((id) => !reader.answers.has(id)).length;
-  const doubled = ids.filter((id) => (reader.answers.get(id) ?? 0) > 1).length;
-  return [lost ? `${lost} of ${ids.length} never answered` : "", doubled ? `${doubled} answered twice` : ""].filter(Boolean).join(", ");
-}
-
-/** Waits until every id is answered, the stream ends, or `ms` pass in all. */
-async function awaitAll(reader: LineReader, ids: (string | number)[], ms: number, signal: AbortSignal): Promise<void> {
-  const deadline = Date.now() + ms;
-  for (const id of ids) if (!(await reader.answered(id, Math.max(0, deadline - Date.now()), signal))) return;
 }
 
 export const stdioUnreadCase: SoakCase = {

@@ -126,13 +126,19 @@ export async function pingWorks(url: string, headers: Record<string, string>, si
   }
 }
 
-/** Newline-delimited JSON-RPC read from a child's stdout, counted by id; nothing else is kept. */
+/**
+ * Newline-delimited JSON-RPC read from a child's stdout, counted by id. With `summarize`, the last
+ * answer to each id is also kept as the short text it returns; nothing else is kept.
+ */
 export class LineReader {
   readonly answers = new Map<string | number, number>();
+  readonly summaries = new Map<string | number, string>();
   readonly other: Message[] = [];
+  /** How many messages besides answers came (notifications, requests), counted past the 100 kept. */
+  otherCount = 0;
   #buffer = "";
 
-  constructor(readonly input: Readable) {
+  constructor(readonly input: Readable, summarize?: (answer: Message) => string) {
     input.setEncoding("utf8");
     input.on("data", (chunk: string) => {
       this.#buffer += chunk;
@@ -141,8 +147,10 @@ export class LineReader {
         this.#buffer = this.#buffer.slice(end + 1);
         if (line.trim() === "") continue;
         const message = JSON.parse(line) as Message;
-        if (message.method === undefined && message.id !== undefined) this.answers.set(message.id, (this.answers.get(message.id) ?? 0) + 1);
-        else if (this.other.length < 100) this.other.push(message);
+        if (message.method === undefined && message.id !== undefined) {
+          this.answers.set(message.id, (this.answers.get(message.id) ?? 0) + 1);
+          if (summarize) this.summaries.set(message.id, summarize(message));
+        } else if (this.otherCount++ < 100) this.other.push(message);
       }
     });
   }
@@ -156,6 +164,19 @@ export class LineReader {
     }
     return true;
   }
+}
+
+/** Ids answered not exactly once, as words, or "" when all were. */
+export function notOnce(reader: LineReader, ids: (string | number)[]): string {
+  const lost = ids.filter((id) => !reader.answers.has(id)).length;
+  const doubled = ids.filter((id) => (reader.answers.get(id) ?? 0) > 1).length;
+  return [lost ? `${lost} of ${ids.length} never answered` : "", doubled ? `${doubled} answered twice` : ""].filter(Boolean).join(", ");
+}
+
+/** Waits until every id is answered, the stream ends, or `ms` pass in all. */
+export async function awaitAll(reader: LineReader, ids: (string | number)[], ms: number, signal: AbortSignal): Promise<void> {
+  const deadline = Date.now() + ms;
+  for (const id of ids) if (!(await reader.answered(id, Math.max(0, deadline - Date.now()), signal))) return;
 }
 
 /** Writes a line; resolves true once the stream takes more, false if it stays full for `stallMs`. */
