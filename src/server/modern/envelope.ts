@@ -90,7 +90,9 @@ export function envelopeRefusal(method: string, meta: { [key: string]: unknown }
 
 /** The -32022 error for a version we do not speak: every version we do, newest first (SPEC_2026.md §11.2). */
 export function unsupportedVersion(requested: string): RpcError {
-  return new RpcError(ErrorCode.UnsupportedProtocolVersion, `Unsupported protocol version: ${requested}`, {
+  // The message names at most 64 characters of it: a hostile 1 MB "version" is echoed once, in data.
+  const shown = requested.length > 64 ? `${requested.slice(0, 64)}… (${requested.length} characters)` : requested;
+  return new RpcError(ErrorCode.UnsupportedProtocolVersion, `Unsupported protocol version: ${shown}`, {
     supported: [...ALL_PROTOCOL_VERSIONS],
     requested,
   });
