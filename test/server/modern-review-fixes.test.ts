@@ -95,3 +95,12 @@ test("listen: a filter the server can honour none of is acknowledged empty and e
   assert.equal(peer.answered("real"), false, "the real listen is open");
   assert.equal(peer.notifications("notifications/subscriptions/acknowledged").length, 2);
 });
+
+test("modern: a long unsupported version is echoed whole once (data.requested), and cut in the message", async () => {
+  const peer = new ModernPeer(new McpServer({ name: "s", version: "1" }));
+  const version = "9".repeat(10_000);
+  const error = errorOf(await peer.modern("server/discover", {}, { ...envelope(), [PV]: version }));
+  assert.equal(error.code, -32022);
+  assert.equal((error.data as { requested: string }).requested, version);
+  assert.ok(error.message.length < 200, `message is ${error.message.length} characters`);
+});
