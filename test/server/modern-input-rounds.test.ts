@@ -166,12 +166,14 @@ test("mrtr: inputResponses keys the server did not ask under are ignored, even 1
   assert.deepEqual(done.content, [{ type: "text", text: "hi Ada" }]);
 });
 
-test("mrtr: a retry without requestState starts over; an answer without it is still used (the key names the ask)", async () => {
-  const { server } = mrtrServer();
+test("mrtr: a retry without requestState starts over: its inputResponses are not read, even under the right key", async () => {
+  const { server, seen } = mrtrServer();
   const peer = new ModernPeer(server);
   const round = inputRequired(await call(peer, "name", FORM));
-  const done = resultOf(await call(peer, "name", FORM, { inputResponses: { [round.keys[0]!]: ACCEPT_NAME } }));
-  assert.deepEqual(done.content, [{ type: "text", text: "hi Ada" }]);
+  // The key is predictable (position and question): only a requestState naming it as asked lets it be answered.
+  const again = inputRequired(await call(peer, "name", FORM, { inputResponses: { [round.keys[0]!]: ACCEPT_NAME } }));
+  assert.deepEqual(again.keys, round.keys);
+  assert.equal(seen.runs, 2);
 });
 
 const WRONG_SHAPES: { name: string; retry: (key: string, state: string) => Json; match: RegExp }[] = [
