@@ -296,10 +296,10 @@ test("mrtr: the handler's signal aborts when it is set aside, and not when it co
   const { server, seen } = mrtrServer();
   const peer = new ModernPeer(server);
   const round = inputRequired(await call(peer, "watch-signal", FORM));
-  assert.deepEqual(seen.aborted, [], "a set-aside handler never resumes: its finally does not run");
+  assert.deepEqual(seen.aborted, [true], "a set-aside handler's ask rejects: its finally runs, with its signal aborted");
   const done = resultOf(await call(peer, "watch-signal", FORM, { inputResponses: { [round.keys[0]!]: ACCEPT_NAME }, requestState: round.requestState }));
   assert.deepEqual(done.content, [{ type: "text", text: "accept" }]);
-  assert.deepEqual(seen.aborted, [false]);
+  assert.deepEqual(seen.aborted, [true, false]);
 });
 
 test("mrtr: a set-aside handler's signal is aborted with a reason that names the step", async () => {

@@ -1,12 +1,13 @@
 // What the requestState of a Multi Round-Trip Request guards, on the wire: an answer counts only
 // under a key the presented state names as asked; a request takes at most maxInputRounds rounds,
 // even when a handler's question changes from run to run; a state is used up only once its retry
-// produced an answer (a bad answer or a cancel leave it usable; a lost race is refused).
+// produced an answer (a bad answer, a cancel or a lost race leave it, or refuse it, as they should);
+// and a set-aside or refused handler's pending asks reject, so it unwinds at once.
 // Spec: https://modelcontextprotocol.io/specification/2026-07-28/basic/patterns/mrtr (SPEC_2026.md §4)
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { McpServer, text, type ServerOptions } from "../../src/server/definition.js";
-import { DEFAULT_MAX_INPUT_ROUNDS, InputRounds } from "../../src/server/modern/input-rounds.js";
+import { DEFAULT_MAX_INPUT_ROUNDS, InputRounds, InputRoundSetAsideError } from "../../src/server/modern/input-rounds.js";
 import { RequestStateCodec } from "../../src/server/modern/request-state.js";
 import { readServerRequestResult } from "../../src/mcp/read.js";
 import type { HandlerContext } from "../../src/server/handler-context.js";
@@ -144,4 +145,39 @@ test("guards: of two retries sent at once with one requestState, the first to an
   const [a, b] = await both;
   assert.equal(resultOf(a).resultType, "complete");
   assert.deepEqual([errorOf(b).code, errorOf(b).data?.reason], [-32602, "replayed"]);
+});
+
+test("guards: a set-aside handler's pending ask rejects with InputRoundSetAsideError, so it unwinds at once", async () => {
+  const seen: unknown[] = [];
+  const peer = new ModernPeer(serverWith({
+    unwinds: async (context) => {
+      try {
+        return String((await context.elicit(ASK("name?"))).action);
+      } catch (error) {
+        seen.push(error);
+        throw error;
+      }
+    },
+  }));
+  asked(await call(peer, "unwinds"));
+  await settle();
+  assert.equal(seen.length, 1, "the handler is not left suspended");
+  assert.ok(seen[0] instanceof InputRoundSetAsideError);
+  assert.match((seen[0] as Error).message, /tools\/call: set aside until the client answers/);
+});
+
+test("guards: when an ask is refused -32021, the asks pending beside it reject too", async () => {
+  let settled: PromiseSettledResult<unknown>[] | undefined;
+  const peer = new ModernPeer(serverWith({
+    refused: async (context) => {
+      const name = context.elicit(ASK("name?"));
+      const sampled = context.sample({ messages: [], maxTokens: 1 });
+      settled = await Promise.allSettled([name, sampled]);
+      return "unreached";
+    },
+  }));
+  assert.equal(errorOf(await call(peer, "refused")).code, -32021);
+  await settle();
+  assert.deepEqual(settled?.map((outcome) => outcome.status), ["rejected", "rejected"]);
+  assert.match(String((settled?.[0] as PromiseRejectedResult).reason), /cannot ask sampling\/createMessage/);
 });

@@ -4,12 +4,14 @@
 // (carried in the sealed requestState, request-state.ts) or from this retry's inputResponses, read
 // only under the keys the presented requestState says were asked (so a first request, which has
 // none, reads no inputResponses at all); the first ask that has no answer sets the handler aside
-// (its signal aborts, its promise is dropped), and the request is answered
+// (its signal aborts, its pending asks reject, its result is dropped), and the request is answered
 // `input_required` with every unanswered ask made by then. The client retries with a new id, the
 // answers and the requestState; nothing stays on the server in between.
 // Because the handler runs again from the start, its asks must follow from its params and the
 // answers to earlier asks only: an ask that changes between runs (a counter, a clock, a nonce) is
 // never answered, and such a request ends at maxInputRounds.
+// Work a handler starts beside an ask and that ignores its signal runs on after it is set aside, as
+// after a cancel: nothing here can stop it, and what it produces reaches nobody.
 // Spec: https://modelcontextprotocol.io/specification/2026-07-28/basic/patterns/mrtr (SPEC_2026.md §4).
 
 import { ErrorCode, isObject, RpcError } from "../../jsonrpc/messages.js";
@@ -25,10 +27,19 @@ export const DEFAULT_MAX_INPUT_ASKS = 16;
 /** input_required answers per request: the spec sets no bound, and a handler whose asks change never ends. */
 export const DEFAULT_MAX_INPUT_ROUNDS = 8;
 
+/** What a handler's unanswered asks reject with once it is set aside. Local: it never reaches the client. */
+export class InputRoundSetAsideError extends Error {
+  constructor(method: string) {
+    super(`${method}: set aside until the client answers (input_required)`);
+    this.name = "InputRoundSetAsideError";
+  }
+}
+
 /** What one run of the handler came to: its result, or the asks it is waiting on. */
 export type RoundOutcome = { result: { [key: string]: unknown }; needsInput?: undefined } | { needsInput: Map<string, InputRequest> };
 
 const NO_ANSWERS: readonly StoredAnswer[] = [];
+const IGNORE = (): void => {};
 
 /** The short name of each ask in its inputRequests key, for people reading the wire. */
 const KEY_PREFIX: Record<InputRequest["method"], string> = { "elicitation/create": "elicit", "sampling/createMessage": "sample", "roots/list": "roots" };
@@ -50,6 +61,8 @@ export class InputRounds {
   readonly #answers: StoredAnswer[] = [];
   /** The asks nobody answered yet; made at the first one, since most handlers never ask. */
   #pending: Map<string, InputRequest> | undefined;
+  /** How to reject each pending ask's promise once the handler is stopped. */
+  #rejectPending: ((error: Error) => void)[] = [];
   #asks = 0;
   #controller: AbortController | undefined;
   /** Why the handler was told to stop (set aside, or an ask refused); its signal is aborted with it. */
@@ -108,8 +121,8 @@ export class InputRounds {
 
   /**
    * One ask of the handler's (`read` reads its answer, mcp/read.ts): answered at once if an earlier
-   * round or this retry has the answer; otherwise never, since the handler is then set aside (or
-   * it fails at once past maxInputAsks or maxInputRounds, as any failing ask would).
+   * round or this retry has the answer; otherwise rejected when the handler is set aside (or fails
+   * at once past maxInputAsks or maxInputRounds, as any failing ask would).
    */
   ask<R>(request: InputRequest, read: (answer: Params) => R): Promise<R> {
     const missing = missingCapability(request, this.#served.clientCapabilities);
@@ -117,10 +130,12 @@ export class InputRounds {
       // Spec (mrtr): a server MUST NOT ask for input this request's capabilities do not declare.
       const refusal = new RpcError(ErrorCode.MissingRequiredClientCapability, `${this.#method}: cannot ask ${request.method}: this request's client capabilities do not declare it`, { requiredCapabilities: missing });
       // The request is answered with the refusal; like a set-aside handler, this one is told to stop.
-      this.#stop(refusal);
       this.#fail?.(refusal);
-      return new Promise(() => {});
+      this.#stop(refusal);
+      return this.#unanswered();
     }
+    // A stopped handler (set aside, or refused) that asks again is not answered either.
+    if (this.#stopped) return this.#unanswered();
     const index = this.#asks++;
     const ask = askFingerprint(request.method, request.params);
     const earlier = this.#earlier[index];
@@ -149,7 +164,7 @@ export class InputRounds {
     this.#pending.set(key, request);
     // Asks made in the same turn (Promise.all) go out in the same round.
     if (this.#pending.size === 1) setImmediate(() => this.#setAside(this.#pending!));
-    return new Promise(() => {});
+    return this.#unanswered();
   }
 
   /** The input_required answer for the pending asks, with the answers so far sealed into requestState. */
@@ -169,13 +184,33 @@ export class InputRounds {
 
   #setAside(pending: Map<string, InputRequest>): void {
     this.setAside = true;
-    this.#stop(new Error(`${this.#method}: set aside until the client answers (input_required)`));
     this.#settle?.({ needsInput: pending });
+    this.#stop(new InputRoundSetAsideError(this.#method));
   }
 
+  /**
+   * Tells the handler to stop: its signal aborts, and its pending asks reject, so a handler awaiting
+   * one unwinds now (its finally blocks run) instead of staying suspended until it is collected.
+   */
   #stop(reason: Error): void {
     this.#stopped ??= reason;
     this.#controller?.abort(this.#stopped);
+    const rejects = this.#rejectPending;
+    this.#rejectPending = [];
+    for (const reject of rejects) reject(this.#stopped);
+  }
+
+  /**
+   * An ask with no answer in this run: rejected when the handler is stopped. Marked handled, so a
+   * handler that never awaits it (`void context.elicit(...)`) is no unhandled rejection.
+   */
+  #unanswered<R>(): Promise<R> {
+    const promise = new Promise<R>((_resolve, reject) => {
+      if (this.#stopped) reject(this.#stopped);
+      else this.#rejectPending.push(reject);
+    });
+    promise.catch(IGNORE);
+    return promise;
   }
 
   /**
