@@ -181,3 +181,10 @@ test("guards: when an ask is refused -32021, the asks pending beside it reject t
   assert.deepEqual(settled?.map((outcome) => outcome.status), ["rejected", "rejected"]);
   assert.match(String((settled?.[0] as PromiseRejectedResult).reason), /cannot ask sampling\/createMessage/);
 });
+
+test("guards: a modern handler's context.signal is one signal, however often it is read", async () => {
+  let same: boolean | undefined;
+  const peer = new ModernPeer(serverWith({ signal: async (context) => { same = context.signal === context.signal; return "ok"; } }));
+  resultOf(await call(peer, "signal"));
+  assert.equal(same, true);
+});

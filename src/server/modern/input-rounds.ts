@@ -65,6 +65,7 @@ export class InputRounds {
   #rejectPending: ((error: Error) => void)[] = [];
   #asks = 0;
   #controller: AbortController | undefined;
+  #signal: AbortSignal | undefined;
   /** Why the handler was told to stop (set aside, or an ask refused); its signal is aborted with it. */
   #stopped: Error | undefined;
   #settle: ((outcome: RoundOutcome) => void) | undefined;
@@ -82,14 +83,15 @@ export class InputRounds {
     this.#maxRounds = maxRounds;
   }
 
-  /** The handler's signal: the request's, aborted also when the handler is set aside. */
+  /** The handler's signal: the request's, aborted also when the handler is set aside. One per request. */
   signal(request: AbortSignal): AbortSignal {
-    if (!this.#controller) {
+    if (!this.#signal) {
       // Made on first use: most handlers never look at their signal.
       this.#controller = new AbortController();
       if (this.#stopped) this.#controller.abort(this.#stopped);
+      this.#signal = AbortSignal.any([request, this.#controller.signal]);
     }
-    return AbortSignal.any([request, this.#controller.signal]);
+    return this.#signal;
   }
 
   /**
