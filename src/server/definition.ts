@@ -17,7 +17,7 @@ import { ServerSession, type ServerSessionOptions } from "./session.js";
 import type { Transport } from "../protocol/transport.js";
 import { NO_CACHING, type CacheHint } from "./modern/results.js";
 import { RequestStateCodec, type RequestStateOptions } from "./modern/request-state.js";
-import { DEFAULT_MAX_INPUT_ASKS } from "./modern/input-rounds.js";
+import { DEFAULT_MAX_INPUT_ASKS, DEFAULT_MAX_INPUT_ROUNDS } from "./modern/input-rounds.js";
 
 /** Runs a tool. Throwing (anything but an RpcError) makes an `isError` result for the model. */
 export type ToolHandler = (args: { [key: string]: unknown }, context: HandlerContext) => CallToolResult | Promise<CallToolResult>;
@@ -58,6 +58,12 @@ export interface ServerOptions {
   requestState?: RequestStateOptions;
   /** The most asks of the client one 2026-07-28 request may make over all its rounds (default DEFAULT_MAX_INPUT_ASKS). */
   maxInputAsks?: number;
+  /**
+   * The most input_required answers one 2026-07-28 request may get (default DEFAULT_MAX_INPUT_ROUNDS);
+   * past it the handler's ask fails. A handler whose asks follow from its params and earlier answers
+   * needs one round per turn of asks; one whose asks change from run to run would never end.
+   */
+  maxInputRounds?: number;
 }
 
 /** Characters: the long-standing practical limit for a URL. Longer ones get -32602. */
@@ -81,6 +87,7 @@ export class McpServer {
   readonly cache: { discover: CacheHint; lists: CacheHint };
   readonly requestStates: RequestStateCodec;
   readonly maxInputAsks: number;
+  readonly maxInputRounds: number;
   #listens = 0;
   readonly #tools = new Map<string, RegisteredTool>();
   readonly #resources = new Map<string, RegisteredResource>();
@@ -97,6 +104,7 @@ export class McpServer {
     this.maxListens = options.maxListens ?? DEFAULT_MAX_LISTENS;
     this.requestStates = new RequestStateCodec(options.requestState);
     this.maxInputAsks = options.maxInputAsks ?? DEFAULT_MAX_INPUT_ASKS;
+    this.maxInputRounds = options.maxInputRounds ?? DEFAULT_MAX_INPUT_ROUNDS;
     this.cache = { discover: options.cache?.discover ?? NO_CACHING, lists: options.cache?.lists ?? NO_CACHING };
   }
 

@@ -166,12 +166,14 @@ test("mrtr: inputResponses keys the server did not ask under are ignored, even 1
   assert.deepEqual(done.content, [{ type: "text", text: "hi Ada" }]);
 });
 
-test("mrtr: a retry without requestState starts over; an answer without it is still used (the key names the ask)", async () => {
-  const { server } = mrtrServer();
+test("mrtr: a retry without requestState starts over: its inputResponses are not read, even under the right key", async () => {
+  const { server, seen } = mrtrServer();
   const peer = new ModernPeer(server);
   const round = inputRequired(await call(peer, "name", FORM));
-  const done = resultOf(await call(peer, "name", FORM, { inputResponses: { [round.keys[0]!]: ACCEPT_NAME } }));
-  assert.deepEqual(done.content, [{ type: "text", text: "hi Ada" }]);
+  // The key is predictable (position and question): only a requestState naming it as asked lets it be answered.
+  const again = inputRequired(await call(peer, "name", FORM, { inputResponses: { [round.keys[0]!]: ACCEPT_NAME } }));
+  assert.deepEqual(again.keys, round.keys);
+  assert.equal(seen.runs, 2);
 });
 
 const WRONG_SHAPES: { name: string; retry: (key: string, state: string) => Json; match: RegExp }[] = [
@@ -294,10 +296,10 @@ test("mrtr: the handler's signal aborts when it is set aside, and not when it co
   const { server, seen } = mrtrServer();
   const peer = new ModernPeer(server);
   const round = inputRequired(await call(peer, "watch-signal", FORM));
-  assert.deepEqual(seen.aborted, [], "a set-aside handler never resumes: its finally does not run");
+  assert.deepEqual(seen.aborted, [true], "a set-aside handler's ask rejects: its finally runs, with its signal aborted");
   const done = resultOf(await call(peer, "watch-signal", FORM, { inputResponses: { [round.keys[0]!]: ACCEPT_NAME }, requestState: round.requestState }));
   assert.deepEqual(done.content, [{ type: "text", text: "accept" }]);
-  assert.deepEqual(seen.aborted, [false]);
+  assert.deepEqual(seen.aborted, [true, false]);
 });
 
 test("mrtr: a set-aside handler's signal is aborted with a reason that names the step", async () => {

@@ -7,7 +7,7 @@ import { createHmac } from "node:crypto";
 import { ErrorCode, RpcError } from "../../src/jsonrpc/messages.js";
 import {
   askFingerprint, DEFAULT_MAX_REMEMBERED_USES, DEFAULT_MAX_REQUEST_STATE_BYTES, DEFAULT_REQUEST_STATE_TTL_MS,
-  RequestStateCodec, RequestStateTooLargeError, type RequestStateOptions, type RequestStateRejection, type StoredAnswer,
+  RequestStateCodec, RequestStateTooLargeError, type RequestStateOptions, type RequestStateRejection, type SealedRound, type StoredAnswer,
 } from "../../src/server/modern/request-state.js";
 
 const KEY = "k".repeat(32);
@@ -17,6 +17,8 @@ const ANSWERS: StoredAnswer[] = [
   { ask: askFingerprint("elicitation/create", { message: "Name?" }), answer: { action: "accept", content: { name: "Ada" } } },
   { ask: askFingerprint("roots/list", undefined), answer: { roots: [] } },
 ];
+/** One round of a request: what it was answered so far, and what it asks next. */
+const ROUND: SealedRound = { method: METHOD, params: PARAMS, answers: ANSWERS, asked: ["elicit-3-abcdefgh"], round: 2 };
 
 /** A codec on a clock the test moves by hand. */
 function codec(options: RequestStateOptions = {}): { codec: RequestStateCodec; clock: { now: number } } {
@@ -50,28 +52,31 @@ test("request-state: the defaults are the documented ones", () => {
   assert.equal(DEFAULT_MAX_REMEMBERED_USES, 100_000);
 });
 
-test("request-state: a sealed token opens to the same answers, in order", () => {
+test("request-state: a sealed token opens to the same answers, in order, with the keys asked and the round count", () => {
   const { codec: c } = codec();
-  const token = c.seal({ method: METHOD, params: PARAMS, answers: ANSWERS });
+  const token = c.seal(ROUND);
   assert.match(token, /^[A-Za-z0-9_-]+\.[A-Za-z0-9_-]{43}$/);
-  assert.deepEqual(c.open(token, METHOD, PARAMS), ANSWERS);
+  const opened = c.open(token, METHOD, PARAMS);
+  assert.deepEqual(opened.answers, ANSWERS);
+  assert.deepEqual([...opened.asked], ["elicit-3-abcdefgh"]);
+  assert.equal(opened.round, 2);
   const random = new RequestStateCodec();
-  assert.deepEqual(random.open(random.seal({ method: METHOD, params: {}, answers: [] }), METHOD, {}), [], "the default random key works");
-  refused(() => new RequestStateCodec().open(random.seal({ method: METHOD, params: {}, answers: [] }), METHOD, {}), "forged");
+  assert.deepEqual(random.open(random.seal({ ...ROUND, params: {}, answers: [] }), METHOD, {}).answers, [], "the default random key works");
+  refused(() => new RequestStateCodec().open(random.seal({ ...ROUND, params: {}, answers: [] }), METHOD, {}), "forged");
 });
 
 test("request-state: two seals of one round differ (a nonce each), and each opens once", () => {
   const { codec: c } = codec();
-  const first = c.seal({ method: METHOD, params: PARAMS, answers: ANSWERS });
-  const second = c.seal({ method: METHOD, params: PARAMS, answers: ANSWERS });
+  const first = c.seal(ROUND);
+  const second = c.seal(ROUND);
   assert.notEqual(first, second);
-  assert.deepEqual(c.open(first, METHOD, PARAMS), ANSWERS);
-  assert.deepEqual(c.open(second, METHOD, PARAMS), ANSWERS);
+  assert.deepEqual(c.open(first, METHOD, PARAMS).answers, ANSWERS);
+  assert.deepEqual(c.open(second, METHOD, PARAMS).answers, ANSWERS);
 });
 
 test("request-state: an altered payload, an altered mac, or another key's token is forged", () => {
   const { codec: c } = codec();
-  const token = c.seal({ method: METHOD, params: PARAMS, answers: ANSWERS });
+  const token = c.seal(ROUND);
   const dot = token.indexOf(".");
   for (const index of [0, dot - 1, dot + 1, token.length - 1]) refused(() => c.open(flip(token, index), METHOD, PARAMS), "forged");
   // The mac's last character carries 4 bits and 2 unused ones: a loose decoder reads this spelling as the same mac.
@@ -79,15 +84,15 @@ test("request-state: an altered payload, an altered mac, or another key's token 
   const respelled = token.slice(0, -1) + alphabet[alphabet.indexOf(token.at(-1)!) ^ 1];
   assert.deepEqual(Buffer.from(respelled.slice(dot + 1), "base64url"), Buffer.from(token.slice(dot + 1), "base64url"));
   refused(() => c.open(respelled, METHOD, PARAMS), "forged");
-  const other = new RequestStateCodec({ key: "o".repeat(32) }).seal({ method: METHOD, params: PARAMS, answers: ANSWERS });
+  const other = new RequestStateCodec({ key: "o".repeat(32) }).seal(ROUND);
   const message = refused(() => c.open(other, METHOD, PARAMS), "forged");
   assert.match(message, /integrity check/);
-  assert.deepEqual(c.open(token, METHOD, PARAMS), ANSWERS, "the refused tries did not use the token up");
+  assert.deepEqual(c.open(token, METHOD, PARAMS).answers, ANSWERS, "the refused tries did not use the token up");
 });
 
 test("request-state: a truncated token is malformed without its mac, forged with part of it", () => {
   const { codec: c } = codec();
-  const token = c.seal({ method: METHOD, params: PARAMS, answers: ANSWERS });
+  const token = c.seal(ROUND);
   const dot = token.indexOf(".");
   for (const length of [0, 1, dot - 1, dot, dot + 1]) refused(() => c.open(token.slice(0, length), METHOD, PARAMS), "malformed");
   for (const length of [dot + 2, token.length - 1]) refused(() => c.open(token.slice(0, length), METHOD, PARAMS), "forged");
@@ -101,8 +106,13 @@ test("request-state: a correctly signed token that this version did not write is
     const body = Buffer.from(payload, "utf8").toString("base64url");
     return `${body}.${createHmac("sha256", KEY).update(body).digest("base64url")}`;
   };
-  const good = { v: 1, b: "x", e: 2_000_000, n: "n", a: [] };
-  for (const payload of ["not json", "[]", JSON.stringify({ ...good, v: 2 }), JSON.stringify({ ...good, e: "later" }), JSON.stringify({ ...good, a: [{ answer: 1 }] })]) {
+  const good = { v: 2, b: "x", e: 2_000_000, n: "n", r: 1, k: ["elicit-1-abcdefgh"], a: [] };
+  const { k: _noKeys, ...keyless } = good;
+  const bad = [
+    { ...good, v: 1 }, { ...good, v: 3 }, { ...good, e: "later" }, { ...good, a: [{ answer: 1 }] },
+    { ...good, r: 0 }, { ...good, r: "1" }, { ...good, r: 1.5 }, { ...good, k: [1] }, { ...good, k: "elicit-1-abcdefgh" }, keyless,
+  ];
+  for (const payload of ["not json", "[]", ...bad.map((value) => JSON.stringify(value))]) {
     assert.match(refused(() => c.open(signed(payload), METHOD, PARAMS), "malformed"), /signed but unreadable/, payload);
   }
   refused(() => c.open(signed(JSON.stringify(good)), METHOD, PARAMS), "other-request");
@@ -125,73 +135,96 @@ test("request-state: a 10 MB token is too long, refused before any decoding or h
 
 test("request-state: a token opened after its expiry is expired, one just before it opens", () => {
   const { codec: c, clock } = codec({ ttlMs: 60_000 });
-  const late = c.seal({ method: METHOD, params: PARAMS, answers: ANSWERS });
-  const onTime = c.seal({ method: METHOD, params: PARAMS, answers: ANSWERS });
+  const late = c.seal(ROUND);
+  const onTime = c.seal(ROUND);
   clock.now += 59_999;
-  assert.deepEqual(c.open(onTime, METHOD, PARAMS), ANSWERS);
+  assert.deepEqual(c.open(onTime, METHOD, PARAMS).answers, ANSWERS);
   clock.now += 1;
   assert.match(refused(() => c.open(late, METHOD, PARAMS), "expired"), /expired 0 s ago/);
 });
 
-test("request-state: a token opens once; the second time it is replayed", () => {
+test("request-state: opening does not use a token up; once consumed it is replayed", () => {
   const { codec: c } = codec();
-  const token = c.seal({ method: METHOD, params: PARAMS, answers: ANSWERS });
+  const token = c.seal(ROUND);
   c.open(token, METHOD, PARAMS);
+  const opened = c.open(token, METHOD, PARAMS);
+  c.consume(opened, METHOD);
   assert.match(refused(() => c.open(token, METHOD, PARAMS), "replayed"), /already used/);
+});
+
+test("request-state: of two retries that opened one token, only the first to consume it may", () => {
+  const { codec: c } = codec();
+  const token = c.seal(ROUND);
+  const [first, second] = [c.open(token, METHOD, PARAMS), c.open(token, METHOD, PARAMS)];
+  c.consume(first, METHOD);
+  refused(() => c.consume(second, METHOD), "replayed");
+});
+
+test("request-state: a principal, when given, is bound: another caller's or none is another request", () => {
+  const { codec: c } = codec();
+  const alice = c.seal({ ...ROUND, principal: "alice" });
+  refused(() => c.open(alice, METHOD, PARAMS, "bob"), "other-request");
+  refused(() => c.open(alice, METHOD, PARAMS), "other-request");
+  assert.deepEqual(c.open(alice, METHOD, PARAMS, "alice").answers, ANSWERS);
+  const nobody = c.seal(ROUND);
+  refused(() => c.open(nobody, METHOD, PARAMS, "alice"), "other-request");
+  refused(() => c.open(c.seal({ ...ROUND, principal: "" }), METHOD, PARAMS), "other-request");
+  assert.deepEqual(c.open(nobody, METHOD, PARAMS).answers, ANSWERS);
 });
 
 test("request-state: a token is bound to its method and its params", () => {
   const { codec: c } = codec();
-  const token = c.seal({ method: METHOD, params: PARAMS, answers: ANSWERS });
+  const token = c.seal(ROUND);
   refused(() => c.open(token, "prompts/get", PARAMS), "other-request");
   refused(() => c.open(token, METHOD, { ...PARAMS, name: "other" }), "other-request");
   refused(() => c.open(token, METHOD, { ...PARAMS, arguments: { who: "Ada", times: 3 } }), "other-request");
   refused(() => c.open(token, METHOD, { ...PARAMS, task: {} }), "other-request");
   refused(() => c.open(token, METHOD, { name: "greet" }), "other-request");
-  assert.deepEqual(c.open(token, METHOD, PARAMS), ANSWERS, "the refused tries did not use the token up");
+  assert.deepEqual(c.open(token, METHOD, PARAMS).answers, ANSWERS, "the refused tries did not use the token up");
 });
 
 test("request-state: key order in params does not matter", () => {
   const { codec: c } = codec();
-  const token = c.seal({ method: METHOD, params: PARAMS, answers: ANSWERS });
-  assert.deepEqual(c.open(token, METHOD, { arguments: { times: 2, who: "Ada" }, name: "greet" }), ANSWERS);
+  const token = c.seal(ROUND);
+  assert.deepEqual(c.open(token, METHOD, { arguments: { times: 2, who: "Ada" }, name: "greet" }).answers, ANSWERS);
 });
 
 test("request-state: _meta, inputResponses and requestState in params are not bound", () => {
   const { codec: c } = codec();
   const sealedWith = { ...PARAMS, _meta: { "io.modelcontextprotocol/protocolVersion": "2026-07-28" }, requestState: "earlier" };
-  const token = c.seal({ method: METHOD, params: sealedWith, answers: ANSWERS });
+  const token = c.seal({ ...ROUND, params: sealedWith });
   const retry = { ...PARAMS, _meta: { progressToken: 1 }, inputResponses: { a: { roots: [] } }, requestState: token };
-  assert.deepEqual(c.open(token, METHOD, retry), ANSWERS);
+  assert.deepEqual(c.open(token, METHOD, retry).answers, ANSWERS);
 });
 
 test("request-state: the remembered uses stay within maxRememberedUses, expired ones dropped first", () => {
   const { codec: c, clock } = codec({ maxRememberedUses: 2, ttlMs: 1000 });
-  const seal = () => c.seal({ method: METHOD, params: PARAMS, answers: [] });
+  const seal = () => c.seal({ ...ROUND, answers: [] });
+  const use = (token: string) => c.consume(c.open(token, METHOD, PARAMS), METHOD);
   const [a, b, d] = [seal(), seal(), seal()];
-  c.open(a, METHOD, PARAMS);
-  c.open(b, METHOD, PARAMS);
-  c.open(d, METHOD, PARAMS); // full: a, the oldest, is forgotten
+  use(a);
+  use(b);
+  use(d); // full: a, the oldest, is forgotten
   refused(() => c.open(d, METHOD, PARAMS), "replayed");
   refused(() => c.open(b, METHOD, PARAMS), "replayed");
-  assert.deepEqual(c.open(a, METHOD, PARAMS), [], "the documented trade-off: the forgotten one opens once more");
+  assert.deepEqual(c.open(a, METHOD, PARAMS).answers, [], "the documented trade-off: the forgotten one opens once more");
 
   // Expired entries make room before any live one is forgotten.
   clock.now += 500;
   const e = seal();
   clock.now += 600; // a, b, d expired; e is live
   const f = seal();
-  c.open(e, METHOD, PARAMS);
-  c.open(f, METHOD, PARAMS);
+  use(e);
+  use(f);
   refused(() => c.open(e, METHOD, PARAMS), "replayed");
   refused(() => c.open(f, METHOD, PARAMS), "replayed");
 });
 
 test("request-state: a seal longer than maxStateBytes throws a local error, not an RpcError", () => {
   const { codec: c } = codec({ maxStateBytes: 300 });
-  assert.ok(c.seal({ method: METHOD, params: PARAMS, answers: [] }).length <= 300);
+  assert.ok(c.seal({ ...ROUND, answers: [] }).length <= 300);
   const big = [{ ask: "x", answer: "y".repeat(300) }];
-  assert.throws(() => c.seal({ method: METHOD, params: PARAMS, answers: big }), (error: unknown) =>
+  assert.throws(() => c.seal({ ...ROUND, answers: big }), (error: unknown) =>
     error instanceof RequestStateTooLargeError && /over the 300-byte limit/.test(error.message));
 });
 
@@ -199,9 +232,9 @@ test("request-state: params too deep to bind cannot be sealed, and do not open a
   const { codec: c } = codec();
   let deep: object = {};
   for (let i = 0; i < 300; i++) deep = { d: deep };
-  assert.throws(() => c.seal({ method: METHOD, params: deep, answers: [] }), RequestStateTooLargeError);
+  assert.throws(() => c.seal({ ...ROUND, params: deep, answers: [] }), RequestStateTooLargeError);
   assert.throws(() => askFingerprint("sampling/createMessage", deep), RequestStateTooLargeError);
-  const token = c.seal({ method: METHOD, params: PARAMS, answers: [] });
+  const token = c.seal({ ...ROUND, answers: [] });
   refused(() => c.open(token, METHOD, deep), "other-request");
 });
 

@@ -1,26 +1,45 @@
 // Multi Round-Trip Requests, server side: how a handler written once (it awaits context.elicit(),
 // sample() or listRoots()) is served to a 2026-07-28 client, which takes no requests. The handler
 // runs from the start on every round. Its n-th ask is answered from the answers of earlier rounds
-// (carried in the sealed requestState, request-state.ts) or from this round's inputResponses; the
-// first ask that has no answer sets the handler aside (its signal aborts, its promise is dropped),
-// and the request is answered `input_required` with every unanswered ask made by then. The client
-// retries with a new id, the answers and the requestState; nothing stays on the server in between.
+// (carried in the sealed requestState, request-state.ts) or from this retry's inputResponses, read
+// only under the keys the presented requestState says were asked (so a first request, which has
+// none, reads no inputResponses at all); the first ask that has no answer sets the handler aside
+// (its signal aborts, its pending asks reject, its result is dropped), and the request is answered
+// `input_required` with every unanswered ask made by then. The client retries with a new id, the
+// answers and the requestState; nothing stays on the server in between.
+// Because the handler runs again from the start, its asks must follow from its params and the
+// answers to earlier asks only: an ask that changes between runs (a counter, a clock, a nonce) is
+// never answered, and such a request ends at maxInputRounds.
+// Work a handler starts beside an ask and that ignores its signal runs on after it is set aside, as
+// after a cancel: nothing here can stop it, and what it produces reaches nobody.
 // Spec: https://modelcontextprotocol.io/specification/2026-07-28/basic/patterns/mrtr (SPEC_2026.md §4).
 
-import { ErrorCode, RpcError } from "../../jsonrpc/messages.js";
+import { ErrorCode, isObject, RpcError } from "../../jsonrpc/messages.js";
 import { Params } from "../../jsonrpc/params.js";
 import type { ClientCapabilities, Implementation } from "../../mcp/lifecycle.js";
 import { META, type InputRequest, type InputRequiredResult } from "../../mcp/modern.js";
+import type { RequestContext } from "../../protocol/dispatch.js";
 import type { ModernServed } from "../session.js";
-import { askFingerprint, RequestStateTooLargeError, type RequestStateCodec, type StoredAnswer } from "./request-state.js";
+import { askFingerprint, RequestStateTooLargeError, type OpenedState, type RequestStateCodec, type StoredAnswer } from "./request-state.js";
 
 /** Asks per request, over all its rounds: the spec sets no bound, and each answer rides in requestState. */
 export const DEFAULT_MAX_INPUT_ASKS = 16;
+/** input_required answers per request: the spec sets no bound, and a handler whose asks change never ends. */
+export const DEFAULT_MAX_INPUT_ROUNDS = 8;
+
+/** What a handler's unanswered asks reject with once it is set aside. Local: it never reaches the client. */
+export class InputRoundSetAsideError extends Error {
+  constructor(method: string) {
+    super(`${method}: set aside until the client answers (input_required)`);
+    this.name = "InputRoundSetAsideError";
+  }
+}
 
 /** What one run of the handler came to: its result, or the asks it is waiting on. */
 export type RoundOutcome = { result: { [key: string]: unknown }; needsInput?: undefined } | { needsInput: Map<string, InputRequest> };
 
 const NO_ANSWERS: readonly StoredAnswer[] = [];
+const IGNORE = (): void => {};
 
 /** The short name of each ask in its inputRequests key, for people reading the wire. */
 const KEY_PREFIX: Record<InputRequest["method"], string> = { "elicitation/create": "elicit", "sampling/createMessage": "sample", "roots/list": "roots" };
@@ -30,58 +49,82 @@ export class InputRounds {
   setAside = false;
   readonly #method: string;
   readonly #params: { [key: string]: unknown };
-  readonly #served: ModernServed;
+  readonly #served: ModernServed & Pick<RequestContext, "signal">;
   readonly #codec: RequestStateCodec;
   readonly #maxAsks: number;
+  readonly #maxRounds: number;
+  /** The retry's requestState, verified; used up only once this run produced an answer (#consume). */
+  #opened: OpenedState | undefined;
   /** Earlier rounds' answers, from requestState, in ask order. */
   #earlier: readonly StoredAnswer[] = NO_ANSWERS;
   /** The answers this run was given, in ask order: the next requestState. */
   readonly #answers: StoredAnswer[] = [];
   /** The asks nobody answered yet; made at the first one, since most handlers never ask. */
   #pending: Map<string, InputRequest> | undefined;
+  /** How to reject each pending ask's promise once the handler is stopped. */
+  #rejectPending: ((error: Error) => void)[] = [];
   #asks = 0;
   #controller: AbortController | undefined;
+  #signal: AbortSignal | undefined;
   /** Why the handler was told to stop (set aside, or an ask refused); its signal is aborted with it. */
   #stopped: Error | undefined;
   #settle: ((outcome: RoundOutcome) => void) | undefined;
   #fail: ((error: unknown) => void) | undefined;
 
-  constructor(method: string, params: { [key: string]: unknown }, served: ModernServed, codec: RequestStateCodec, maxAsks = DEFAULT_MAX_INPUT_ASKS) {
+  constructor(
+    method: string, params: { [key: string]: unknown }, served: ModernServed & Pick<RequestContext, "signal">, codec: RequestStateCodec,
+    maxAsks = DEFAULT_MAX_INPUT_ASKS, maxRounds = DEFAULT_MAX_INPUT_ROUNDS,
+  ) {
     this.#method = method;
     this.#params = params;
     this.#served = served;
     this.#codec = codec;
     this.#maxAsks = maxAsks;
+    this.#maxRounds = maxRounds;
   }
 
-  /** The handler's signal: the request's, aborted also when the handler is set aside. */
+  /** The handler's signal: the request's, aborted also when the handler is set aside. One per request. */
   signal(request: AbortSignal): AbortSignal {
-    if (!this.#controller) {
+    if (!this.#signal) {
       // Made on first use: most handlers never look at their signal.
       this.#controller = new AbortController();
       if (this.#stopped) this.#controller.abort(this.#stopped);
+      this.#signal = AbortSignal.any([request, this.#controller.signal]);
     }
-    return AbortSignal.any([request, this.#controller.signal]);
+    return this.#signal;
   }
 
   /**
    * Runs the handler to its result, or until it waits on asks nobody answered yet. A forged,
-   * expired or replayed requestState is refused (-32602) before the handler runs.
+   * expired or used-up requestState is refused (-32602) before the handler runs.
    */
   run(handler: () => Promise<{ [key: string]: unknown }> | { [key: string]: unknown }): Promise<RoundOutcome> {
-    if (this.#params.requestState !== undefined) this.#earlier = this.#codec.open(this.#params.requestState, this.#method, this.#params);
+    if (this.#params.requestState !== undefined) {
+      this.#opened = this.#codec.open(this.#params.requestState, this.#method, this.#params);
+      this.#earlier = this.#opened.answers;
+    }
     // Settled by whichever comes first: the handler's answer, or its asks (#setAside, a refusal).
     // One promise rather than a race of two: this runs for every tools/call (npm run bench).
     return new Promise<RoundOutcome>((resolve, reject) => {
       this.#settle = resolve;
       this.#fail = reject;
-      Promise.resolve(handler()).then((result) => resolve({ result }), reject);
+      Promise.resolve(handler()).then((result) => {
+        // A handler set aside or refused has been answered for: what it returns later is dropped.
+        if (this.#stopped) return;
+        try {
+          this.#consume();
+        } catch (error) {
+          return reject(error);
+        }
+        resolve({ result });
+      }, reject);
     });
   }
 
   /**
    * One ask of the handler's (`read` reads its answer, mcp/read.ts): answered at once if an earlier
-   * round or this one has the answer; otherwise never, since the handler is then set aside.
+   * round or this retry has the answer; otherwise rejected when the handler is set aside (or fails
+   * at once past maxInputAsks or maxInputRounds, as any failing ask would).
    */
   ask<R>(request: InputRequest, read: (answer: Params) => R): Promise<R> {
     const missing = missingCapability(request, this.#served.clientCapabilities);
@@ -89,10 +132,12 @@ export class InputRounds {
       // Spec (mrtr): a server MUST NOT ask for input this request's capabilities do not declare.
       const refusal = new RpcError(ErrorCode.MissingRequiredClientCapability, `${this.#method}: cannot ask ${request.method}: this request's client capabilities do not declare it`, { requiredCapabilities: missing });
       // The request is answered with the refusal; like a set-aside handler, this one is told to stop.
-      this.#stop(refusal);
       this.#fail?.(refusal);
-      return new Promise(() => {});
+      this.#stop(refusal);
+      return this.#unanswered();
     }
+    // A stopped handler (set aside, or refused) that asks again is not answered either.
+    if (this.#stopped) return this.#unanswered();
     const index = this.#asks++;
     const ask = askFingerprint(request.method, request.params);
     const earlier = this.#earlier[index];
@@ -105,42 +150,78 @@ export class InputRounds {
       return Promise.reject(new Error(`${this.#method}: the handler asked the client ${index + 1} times; the most one request may ask is ${this.#maxAsks}`));
     }
     const key = `${KEY_PREFIX[request.method]}-${index + 1}-${ask.slice(0, 8)}`;
-    const responses = this.#params.inputResponses as { [key: string]: unknown } | undefined;
-    // Spec (mrtr): keys the server did not ask under are ignored.
-    if (responses && Object.hasOwn(responses, key) && this.#answers.length === index) {
+    const responses = this.#params.inputResponses;
+    // Spec (mrtr): keys the server did not ask under are ignored; so are keys a valid requestState
+    // does not name as asked in its round, or any key at all without one (keys are predictable).
+    if (this.#opened?.asked.has(key) && isObject(responses) && Object.hasOwn(responses, key) && this.#answers.length === index) {
       const answer = read(new Params(this.#method, responses[key], `inputResponses.${key}`));
       this.#answers.push({ ask, answer });
       return Promise.resolve(answer);
+    }
+    const rounds = (this.#opened?.round ?? 0) + 1;
+    if (!this.#pending && rounds > this.#maxRounds) {
+      return Promise.reject(new Error(`${this.#method}: the handler needs input round ${rounds}; the most one request may take is ${this.#maxRounds} (does an ask change from run to run?)`));
     }
     this.#pending ??= new Map();
     this.#pending.set(key, request);
     // Asks made in the same turn (Promise.all) go out in the same round.
     if (this.#pending.size === 1) setImmediate(() => this.#setAside(this.#pending!));
-    return new Promise(() => {});
+    return this.#unanswered();
   }
 
   /** The input_required answer for the pending asks, with the answers so far sealed into requestState. */
   inputRequired(pending: Map<string, InputRequest>, serverInfo: Implementation): InputRequiredResult {
     let requestState: string;
     try {
-      requestState = this.#codec.seal({ method: this.#method, params: this.#params, answers: this.#answers });
+      const round = (this.#opened?.round ?? 0) + 1;
+      requestState = this.#codec.seal({ method: this.#method, params: this.#params, answers: this.#answers, asked: [...pending.keys()], round });
     } catch (error) {
       if (!(error instanceof RequestStateTooLargeError)) throw error;
       // What does not fit is the client's own: its answers so far (or params nested too deeply to bind).
       throw new RpcError(ErrorCode.InvalidParams, `${this.#method}: the answers so far cannot be carried to the next round: ${error.message}`);
     }
+    this.#consume();
     return { resultType: "input_required", inputRequests: Object.fromEntries(pending), requestState, _meta: { [META.serverInfo]: serverInfo } };
   }
 
   #setAside(pending: Map<string, InputRequest>): void {
     this.setAside = true;
-    this.#stop(new Error(`${this.#method}: set aside until the client answers (input_required)`));
     this.#settle?.({ needsInput: pending });
+    this.#stop(new InputRoundSetAsideError(this.#method));
   }
 
+  /**
+   * Tells the handler to stop: its signal aborts, and its pending asks reject, so a handler awaiting
+   * one unwinds now (its finally blocks run) instead of staying suspended until it is collected.
+   */
   #stop(reason: Error): void {
     this.#stopped ??= reason;
     this.#controller?.abort(this.#stopped);
+    const rejects = this.#rejectPending;
+    this.#rejectPending = [];
+    for (const reject of rejects) reject(this.#stopped);
+  }
+
+  /**
+   * An ask with no answer in this run: rejected when the handler is stopped. Marked handled, so a
+   * handler that never awaits it (`void context.elicit(...)`) is no unhandled rejection.
+   */
+  #unanswered<R>(): Promise<R> {
+    const promise = new Promise<R>((_resolve, reject) => {
+      if (this.#stopped) reject(this.#stopped);
+      else this.#rejectPending.push(reject);
+    });
+    promise.catch(IGNORE);
+    return promise;
+  }
+
+  /**
+   * Uses up the presented requestState, now that this run produced an answer. Not when the request
+   * was cancelled (or its stream dropped) meanwhile: that answer reaches nobody, and the client may
+   * retry with the same state.
+   */
+  #consume(): void {
+    if (this.#opened && !this.#served.signal.aborted) this.#codec.consume(this.#opened, this.#method);
   }
 }
 

@@ -2,8 +2,11 @@
 // Spec: https://modelcontextprotocol.io/specification/2026-07-28/basic/patterns/mrtr#server-requirements-basic-workflow
 // A handler that asks the client something is run again from the start on each retry; the state
 // carries the answers of earlier rounds, in ask order, each labelled with the fingerprint of the ask
-// it answers. The token is signed (HMAC-SHA256), not encrypted: it holds nothing but the client's
-// own answers, so there is nothing to hide from the client, only tampering to detect.
+// it answers, the keys its own round asked under (only those may be answered with it), and how many
+// rounds the request has taken. The token is signed (HMAC-SHA256), not encrypted: it holds nothing
+// but the client's own answers and the server's questions, so there is nothing to hide from the
+// client, only tampering to detect. Opening a token verifies it; it is used up only by `consume`,
+// once the retry it came with has produced an answer (input-rounds.ts).
 
 import { createHash, createHmac, randomBytes, timingSafeEqual } from "node:crypto";
 import { invalidParams, typeName } from "../../jsonrpc/params.js";
@@ -35,10 +38,36 @@ export interface RequestStateOptions {
   now?: () => number;
 }
 
-/** Why `open` refused a token; sent to the client as `error.data.reason`. */
+/** What a round seals for the next one. */
+export interface SealedRound {
+  method: string;
+  params: object;
+  /** The answers so far, in ask order. */
+  answers: StoredAnswer[];
+  /** The inputRequests keys this round asked under: the retry's inputResponses are read for these only. */
+  asked: string[];
+  /** How many input_required answers this request has had, this one included (1 for the first). */
+  round: number;
+  /**
+   * Who the caller is, when the server knows (an authenticated identity): a token is then refused
+   * for anyone else. Nothing passes one yet; authorization (OAuth) will.
+   */
+  principal?: string;
+}
+
+/** A verified token, not yet used up: pass it to `consume` once its retry has produced an answer. */
+export interface OpenedState {
+  readonly answers: readonly StoredAnswer[];
+  readonly asked: ReadonlySet<string>;
+  readonly round: number;
+  readonly nonce: string;
+  readonly expiresAt: number;
+}
+
+/** Why `open` or `consume` refused a token; sent to the client as `error.data.reason`. */
 export type RequestStateRejection = "malformed" | "too-long" | "forged" | "expired" | "replayed" | "other-request";
 
-/** `seal` could not make a token within the bounds. Local: the caller answers with an error result. */
+/** `seal` could not make a token within the bounds. Local: the caller answers -32602 (input-rounds.ts). */
 export class RequestStateTooLargeError extends Error {
   constructor(why: string) {
     super(`requestState: cannot seal: ${why}`);
@@ -46,7 +75,8 @@ export class RequestStateTooLargeError extends Error {
   }
 }
 
-const VERSION = 1;
+/** 2: the asked keys, the round count and the principal joined the payload and the binding. */
+const VERSION = 2;
 const TOKEN_SHAPE = /^[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+$/;
 /** Retry fields that change from round to round, and the envelope, which is not the request's content. */
 const UNBOUND_PARAMS = new Set(["_meta", "inputResponses", "requestState"]);
@@ -57,7 +87,7 @@ export class RequestStateCodec {
   readonly #maxStateBytes: number;
   readonly #maxRememberedUses: number;
   readonly #now: () => number;
-  /** Nonce -> expiry of every token opened and not yet expired, in the order they were opened. */
+  /** Nonce -> expiry of every token used up and not yet expired, in the order they were used. */
   readonly #used = new Map<string, number>();
 
   constructor(options: RequestStateOptions = {}) {
@@ -73,10 +103,13 @@ export class RequestStateCodec {
   }
 
   /** The token for a round's `input_required` result; throws RequestStateTooLargeError past the bounds. */
-  seal(round: { method: string; params: object; answers: StoredAnswer[] }): string {
-    const binding = bindingOf(round.method, round.params);
+  seal(round: SealedRound): string {
+    const binding = bindingOf(round.method, round.params, round.principal);
     if (binding === undefined) throw new RequestStateTooLargeError("the params nest too deeply to be bound");
-    const payload = { v: VERSION, b: binding, e: this.#now() + this.#ttlMs, n: randomBytes(16).toString("base64url"), a: round.answers };
+    const payload = {
+      v: VERSION, b: binding, e: this.#now() + this.#ttlMs, n: randomBytes(16).toString("base64url"),
+      r: round.round, k: round.asked, a: round.answers,
+    };
     const body = Buffer.from(JSON.stringify(payload), "utf8").toString("base64url");
     const token = `${body}.${this.#mac(body)}`;
     if (token.length > this.#maxStateBytes) {
@@ -86,12 +119,11 @@ export class RequestStateCodec {
   }
 
   /**
-   * The answers of earlier rounds in a retry's `requestState`, or an RpcError -32602 with
-   * `data.reason`. Cheap checks come first, so a huge or forged token costs no decoding.
+   * What a retry's `requestState` carries, verified but not used up (see `consume`), or an RpcError
+   * -32602 with `data.reason`. Cheap checks come first, so a huge or forged token costs no decoding.
    */
-  open(token: unknown, method: string, params: object): StoredAnswer[] {
-    const refuse = (reason: RequestStateRejection, problem: string): RpcError =>
-      invalidParams(method, "requestState", problem, { reason });
+  open(token: unknown, method: string, params: object, principal?: string): OpenedState {
+    const refuse = refuser(method);
     if (typeof token !== "string") throw refuse("malformed", `must be a string, got ${typeName(token)}`);
     if (token.length > this.#maxStateBytes) {
       throw refuse("too-long", `is ${token.length} bytes long, over the ${this.#maxStateBytes}-byte limit`);
@@ -103,19 +135,28 @@ export class RequestStateCodec {
     const payload = decode(body);
     if (payload === undefined) throw refuse("malformed", "is signed but unreadable (another version of this server?)");
     // Spec (basic/patterns/mrtr#server-requirements-basic-workflow): bind method, params and expiry into the state; reject a mismatch.
-    if (payload.binding !== bindingOf(method, params)) {
-      throw refuse("other-request", "was issued for another request (a different method or different params)");
+    if (payload.binding !== bindingOf(method, params, principal)) {
+      throw refuse("other-request", "was issued for another request (a different method, different params or another caller)");
     }
     const now = this.#now();
     if (now >= payload.expiresAt) throw refuse("expired", `expired ${Math.ceil((now - payload.expiresAt) / 1000)} s ago; start the request again`);
-    // Spec (basic/patterns/mrtr#server-requirements-basic-workflow): single use is enforced server-side.
-    if (this.#used.has(payload.nonce)) throw refuse("replayed", "was already used; each requestState is accepted once");
-    this.#remember(payload.nonce, payload.expiresAt, now);
-    return payload.answers;
+    if (this.#used.has(payload.nonce)) throw refuse("replayed", REPLAYED);
+    return payload;
   }
 
   /**
-   * Remembers a used nonce until its token expires (after that the expiry check refuses it anyway).
+   * Uses up an opened token, once the retry it came with has produced an answer: until then a bad
+   * answer, a cancel or a dropped stream leaves it usable. Throws -32602 `replayed` if another
+   * retry with the same token used it up first (two sent at once both open).
+   */
+  consume(opened: OpenedState, method: string): void {
+    // Spec (basic/patterns/mrtr#server-requirements-basic-workflow): single use is enforced server-side.
+    if (this.#used.has(opened.nonce)) throw refuser(method)("replayed", REPLAYED);
+    this.#remember(opened.nonce, opened.expiresAt, this.#now());
+  }
+
+  /**
+   * Remembers a used-up nonce until its token expires (after that the expiry check refuses it anyway).
    * All tokens live for the same ttlMs, so opening order is close to expiry order: dropping expired
    * entries from the front is cheap, and an expired entry behind a live one only stays a little
    * longer, within the bound. When the bound is still full, the oldest entry is forgotten: its token
@@ -150,34 +191,47 @@ export function askFingerprint(method: string, params: unknown): string {
   return createHash("sha256").update(text).digest("base64url").slice(0, 22);
 }
 
+const REPLAYED = "was already used; each requestState is accepted once";
+
+function refuser(method: string): (reason: RequestStateRejection, problem: string) => RpcError {
+  return (reason, problem) => invalidParams(method, "requestState", problem, { reason });
+}
+
 /**
- * What a token is bound to: a digest of the method and of the params without the retry fields and
- * the envelope, in canonical JSON (sorted keys), so re-serialising in another key order still matches.
- * Undefined for params nested deeper than canonicalJson reads; seal never binds such params.
+ * What a token is bound to: a digest of the method, of the params without the retry fields and the
+ * envelope, and of the caller's identity if known, in canonical JSON (sorted keys), so
+ * re-serialising in another key order still matches. Undefined for params nested deeper than
+ * canonicalJson reads; seal never binds such params.
  */
-function bindingOf(method: string, params: object): string | undefined {
+function bindingOf(method: string, params: object, principal: string | undefined): string | undefined {
   const bound = Object.fromEntries(Object.entries(params).filter(([name]) => !UNBOUND_PARAMS.has(name)));
-  const text = canonicalJson([method, bound]);
+  const text = canonicalJson([method, bound, principal ?? null]);
   return text === undefined ? undefined : createHash("sha256").update(text).digest("base64url");
 }
 
 /** The payload of a verified token; undefined if it is not one this version wrote. */
-function decode(body: string): { binding: string; expiresAt: number; nonce: string; answers: StoredAnswer[] } | undefined {
+function decode(body: string): (OpenedState & { binding: string }) | undefined {
   let value: unknown;
   try {
     value = JSON.parse(Buffer.from(body, "base64url").toString("utf8"));
   } catch {
     return undefined;
   }
-  if (!isObject(value) || value.v !== VERSION || !Array.isArray(value.a)) return undefined;
-  const { b: binding, e: expiresAt, n: nonce } = value;
+  if (!isObject(value) || value.v !== VERSION || !Array.isArray(value.a) || !Array.isArray(value.k)) return undefined;
+  const { b: binding, e: expiresAt, n: nonce, r: round } = value;
   if (typeof binding !== "string" || typeof expiresAt !== "number" || typeof nonce !== "string") return undefined;
+  if (typeof round !== "number" || !Number.isSafeInteger(round) || round < 1) return undefined;
+  const asked = new Set<string>();
+  for (const key of value.k) {
+    if (typeof key !== "string") return undefined;
+    asked.add(key);
+  }
   const answers: StoredAnswer[] = [];
   for (const item of value.a) {
     if (!isObject(item) || typeof item.ask !== "string") return undefined;
     answers.push({ ask: item.ask, answer: item.answer });
   }
-  return { binding, expiresAt, nonce, answers };
+  return { binding, expiresAt, nonce, round, asked, answers };
 }
 
 function positive(name: string, value: number): number {
