@@ -147,8 +147,8 @@ export type * from "./mcp/modern.js";
 export { LIST_METHODS, METHOD_ERA, INPUT_REQUIRED_METHODS, CACHEABLE_METHODS } from "./mcp/methods.js";
 export { META } from "./mcp/modern.js";
 export { NO_CACHING, type CacheHint } from "./server/modern/results.js";
-export { RequestStateCodec, type RequestStateOptions, DEFAULT_REQUEST_STATE_TTL_MS, DEFAULT_MAX_REQUEST_STATE_BYTES, DEFAULT_MAX_REMEMBERED_USES } from "./server/modern/request-state.js";
-export { DEFAULT_MAX_INPUT_ASKS } from "./server/modern/input-rounds.js";
+export { RequestStateCodec, type RequestStateOptions, type SealedRound, type OpenedState, DEFAULT_REQUEST_STATE_TTL_MS, DEFAULT_MAX_REQUEST_STATE_BYTES, DEFAULT_MAX_REMEMBERED_USES } from "./server/modern/request-state.js";
+export { DEFAULT_MAX_INPUT_ASKS, DEFAULT_MAX_INPUT_ROUNDS, InputRoundSetAsideError } from "./server/modern/input-rounds.js";
 export {
   encodeHeaderValue, decodeHeaderValue, headerParams, mirroredHeaders, headerMismatch, mcpNameOf, DEFAULT_MAX_HEADER_PARAMS,
   type HeaderParam, type HeaderMismatch, type MirroredMessage,

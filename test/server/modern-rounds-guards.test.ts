@@ -75,6 +75,16 @@ test(`guards: a handler whose question changes each run ends at maxInputRounds (
   assert.match(JSON.stringify(result.content), /tools\/call: the handler needs input round 9; the most one request may take is 8/);
 });
 
+test("guards: ServerOptions.maxInputRounds reaches the rounds: with 2, the third round's ask fails in the handler", async () => {
+  let runs = 0;
+  const peer = new ModernPeer(serverWith({ nonce: async (context) => String((await context.elicit(ASK(`question ${runs++}`))).action) }, { maxInputRounds: 2 }));
+  let retry: Json = {};
+  for (let round = 1; round <= 2; round++) retry = answering(asked(await call(peer, "nonce", retry)));
+  const result = resultOf(await call(peer, "nonce", retry));
+  assert.equal(result.isError, true, JSON.stringify(result));
+  assert.match(JSON.stringify(result.content), /input round 3; the most one request may take is 2/);
+});
+
 test("guards: InputRounds' round bound is its own: with maxRounds 1, a second round's ask fails in the handler", async () => {
   const codec = new RequestStateCodec();
   const served = { protocolVersion: "2026-07-28" as const, logLevel: undefined, clientInfo: { name: "c", version: "1" }, clientCapabilities: FORM, signal: new AbortController().signal };

@@ -47,7 +47,7 @@ async function serveModern(server: McpServer, row: RequestRow<RequestContext>, p
     if (!INPUT_REQUIRED_METHODS.includes(method as ClientRequestMethod)) {
       return completeResult(await row.handle(params, request), serverInfoOf(server, method), cacheHint(server, method, params));
     }
-    const rounds = new InputRounds(method, params.value, request, server.requestStates, server.maxInputAsks);
+    const rounds = new InputRounds(method, params.value, request, server.requestStates, server.maxInputAsks, server.maxInputRounds);
     request.rounds = rounds;
     const outcome = await rounds.run(() => row.handle(params, request));
     if (outcome.needsInput) return rounds.inputRequired(outcome.needsInput, serverInfoOf(server, method));
