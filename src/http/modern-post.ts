@@ -1,7 +1,7 @@
 // Streamable HTTP for 2026-07-28, beside the handshake era on the same endpoint: which generation a
 // POST body belongs to (by its own `_meta`, SPEC_2026.md §8.1), and the serving of a modern one:
 // no session (none minted, none read), its checks each with its status, then a one-request
-// ServerSession answered with JSON or, when it may send notifications first, an SSE stream that
+// ServerSession answered with JSON or, when it sends a notification first, an SSE stream that
 // ends with the response. Closing the response is the request's cancellation.
 // Spec: https://modelcontextprotocol.io/specification/2026-07-28/basic/transports/streamable-http
 // Left out: resumability and GET streams (the revision has neither), and client notifications,
@@ -77,7 +77,7 @@ export async function serveModernPost(host: ModernHost, request: Request, body: 
   }
   const refusal = judge(host.server, message, get);
   if (refusal) return errorAnswer(refusal.status, message.id!, refusal.error);
-  return host.overloaded() ?? answer(host, request, message, body);
+  return host.overloaded() ?? answer(host, request, body.requestIds[0]!, JSON.stringify(message));
 }
 
 /** The checks before the handler runs, in SPEC_2026.md §8.1's order: the first that fails, with its status. */
@@ -120,29 +120,29 @@ function paramsOfTool(server: McpServer, message: { method: string; params?: unk
 const HEADER_PARAMS = new WeakMap<object, readonly HeaderParam[]>();
 
 /**
- * Runs the request in its own session and answers: an SSE stream when it may send notifications
- * before its response (progress asked for, a log level given, or a listen), else one JSON body.
+ * Runs the request in its own session and answers with what its first message calls for: the
+ * response alone is one JSON body with the status that fits it; anything else first (a progress,
+ * a log, a listen's acknowledgement) opens an SSE stream, which ends with the response. The HTTP
+ * response is held until then: a status sent before the handler ran could not fit its answer.
  */
-function answer(host: ModernHost, request: Request, message: { method: string; params?: unknown }, body: PostBody): Promise<Response> | Response {
+function answer(host: ModernHost, request: Request, id: RequestId, text: string): Promise<Response> {
   const { session, transport } = host.open();
-  const id = body.requestIds[0]!;
   const close = () => void session.close();
   // Spec (streamable-http#cancellation): the client closing the response stream cancels the request:
-  // the session ends, which aborts its handler's signal, and nothing more is sent for it.
+  // the session ends, which aborts its handler's signal, and nothing more is sent for it. Until the
+  // response is sent the request's signal says so; then the event stream's end does too.
   if (request.signal.aborted) close();
   request.signal.addEventListener("abort", close, { once: true });
-  const text = JSON.stringify(message);
-  const meta = metaOf(message)!;
-  if (message.method === "subscriptions/listen" || Object.hasOwn(meta, "progressToken") || Object.hasOwn(meta, META.logLevel)) {
-    // The sink ends with the response (then the session closes), or when the client goes away.
-    const sink = new SseSink(close, { maxBacklogBytes: host.maxStreamBacklogBytes });
-    transport.openPost([id], { sse: sink, replayable: false });
-    transport.receive(text);
-    return new Response(sink.body, { status: 200, headers: SSE_HEADERS });
-  }
   return new Promise<Response>((resolve) => {
     transport.openPost([id], {
       batch: false,
+      replayable: false,
+      // The sink ends with the response (then the session closes), or when the client goes away.
+      orSse: () => {
+        const sink = new SseSink(close, { maxBacklogBytes: host.maxStreamBacklogBytes });
+        resolve(new Response(sink.body, { status: 200, headers: SSE_HEADERS }));
+        return sink;
+      },
       json: (response) => {
         close();
         // Only a cancelled request goes unanswered, and over HTTP none is cancelled in-band (a
@@ -155,10 +155,10 @@ function answer(host: ModernHost, request: Request, message: { method: string; p
 }
 
 /**
- * The HTTP status of a handler's answer sent as JSON. Spec (basic#error-codes, SPEC_2026.md §6):
+ * The HTTP status of an answer sent alone as JSON. Spec (basic#error-codes, SPEC_2026.md §6):
  * -32021 is 400 and -32601 is 404; the spec fixes no status for other errors, which are answers
- * like any result (200, as SDK v2 does), so a client reads them as it reads a result. (On an SSE
- * stream the status is sent before the answer is known: always 200.)
+ * like any result (200, as SDK v2 does), so a client reads them as it reads a result. (An answer
+ * after a notification ends an SSE stream, whose 200 went out with that notification.)
  */
 function statusOf(response: JSONRPCMessage): number {
   const code = "error" in response ? response.error.code : undefined;

@@ -8,7 +8,7 @@ import type { JSONRPCMessage, RequestId } from "../jsonrpc/messages.js";
 import type { SendOptions, Transport, TransportHandlers } from "../protocol/transport.js";
 import { EventStore } from "./event-store.js";
 import { formatEvent } from "./sse.js";
-import { PostStream, SseSink } from "./streams.js";
+import { PostStream, SseSink, type PostMode } from "./streams.js";
 
 export class HttpSessionTransport implements Transport {
   readonly events: EventStore;
@@ -40,7 +40,7 @@ export class HttpSessionTransport implements Transport {
   }
 
   /** Opens the stream that will carry the answers to `ids` (registered before the body is delivered). */
-  openPost(ids: RequestId[], mode: ConstructorParameters<typeof PostStream>[3]): PostStream {
+  openPost(ids: RequestId[], mode: PostMode): PostStream {
     const name = `p${++this.#streamCount}`;
     const stream = new PostStream(name, ids, this.events, mode, () => {
       for (const id of ids) {
@@ -114,6 +114,7 @@ export class HttpSessionTransport implements Transport {
     const isResponse = !Array.isArray(message) && !("method" in message);
     // In JSON mode a request's own notifications and requests have no place in its body; they
     // take the GET stream like unrelated messages (Spec: each message goes on exactly one stream).
+    // A held body (PostMode's orSse) takes them: the first one turns it into an event stream.
     if (stream && (isResponse || Array.isArray(message) || !stream.carriesOnlyResponses)) return stream.send(message);
     // Spec (transports#listening-for-messages-from-the-server): the GET stream MUST NOT carry
     // responses; other messages go there when the client opened it.

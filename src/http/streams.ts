@@ -1,7 +1,8 @@
 // The response streams of a Streamable HTTP session: one per POST that carried requests (it ends
 // with their responses) and the optional standalone GET stream, each writing SSE events that the
 // session's EventStore keeps for resumption (not a 2026-07-28 stream's: that revision has no
-// resuming), or (JSON mode) one body with the response(s).
+// resuming), or (JSON mode) one body with the response(s), which a 2026-07-28 answer holds until
+// its first message decides between the two.
 // Spec: https://modelcontextprotocol.io/specification/2025-11-25/basic/transports#sending-messages-to-the-server
 
 import type { JSONRPCMessage, JSONRPCResponse, RequestId } from "../jsonrpc/messages.js";
@@ -108,6 +109,15 @@ export class SseSink {
 export type JsonAnswer = (body: JSONRPCMessage | JSONRPCMessage[] | undefined) => void;
 
 /**
+ * How a POST stream answers: as SSE events on `sse`, or as one JSON body. With `orSse` (one request
+ * only) the JSON body is held until the request's first message: its response keeps it JSON; any
+ * other message (a progress, a log) comes first, and the body becomes the event stream `orSse`
+ * opens, which carries the rest. `local` holds answers the HTTP layer made itself (a batch's invalid
+ * items); `replayable: false` writes events without ids and keeps none (2026-07-28).
+ */
+export type PostMode = ({ sse: SseSink } | { json: JsonAnswer; batch: boolean; orSse?: () => SseSink }) & { local?: JSONRPCResponse[]; replayable?: boolean };
+
+/**
  * The stream of one POST: it carries the messages related to its requests and ends once every
  * one of them is answered. Spec: after the last response the server SHOULD end the stream.
  */
@@ -121,17 +131,20 @@ export class PostStream {
   /** Answers the HTTP layer made itself (a batch's invalid items), still to join the batch answer. */
   #local: JSONRPCResponse[];
   /** JSON mode: the responses gathered so far, and what to do with them when complete. */
-  readonly #json: { responses: JSONRPCMessage[]; done: JsonAnswer; batch: boolean } | undefined;
+  #json: { responses: JSONRPCMessage[]; done: JsonAnswer; batch: boolean } | undefined;
+  /** A held answer's way out to SSE, until its first message decides (see PostMode). */
+  #toSse: (() => SseSink) | undefined;
   #onFinished: () => void;
 
-  constructor(name: string, ids: RequestId[], events: EventStore, mode: { sse: SseSink; local?: JSONRPCResponse[]; replayable?: boolean } | { json: JsonAnswer; batch: boolean; local?: JSONRPCResponse[] }, onFinished: () => void) {
+  constructor(name: string, ids: RequestId[], events: EventStore, mode: PostMode, onFinished: () => void) {
     this.name = name;
     for (const id of ids) this.#pending.add(id);
     this.#events = events;
     this.#sink = "sse" in mode ? mode.sse : undefined;
-    this.#replayable = !("sse" in mode) || mode.replayable !== false;
+    this.#replayable = mode.replayable !== false;
     this.#local = mode.local ?? [];
     this.#json = "json" in mode ? { responses: [], done: mode.json, batch: mode.batch } : undefined;
+    this.#toSse = "json" in mode ? mode.orSse : undefined;
     this.#onFinished = onFinished;
   }
 
@@ -141,7 +154,7 @@ export class PostStream {
 
   /** A JSON body carries responses only: other messages for its requests must go elsewhere. */
   get carriesOnlyResponses(): boolean {
-    return this.#json !== undefined;
+    return this.#json !== undefined && this.#toSse === undefined;
   }
 
   /** A resuming GET takes over the writing; events already sent were replayed to it first. */
@@ -155,6 +168,14 @@ export class PostStream {
     // The batch answer: the items the HTTP layer answered join it, so the batch gets one array.
     if (Array.isArray(message) && this.#local.length > 0) message = [...message, ...this.#local.splice(0)];
     const answers = (Array.isArray(message) ? message : [message]).filter((m) => !("method" in m) && "id" in m);
+    const toSse = this.#toSse;
+    this.#toSse = undefined;
+    // A held answer's first message is not its response: the body becomes an event stream. (One
+    // request per held body, so nothing is gathered yet: its response would have finished it.)
+    if (toSse && answers.length === 0) {
+      this.#json = undefined;
+      this.#sink = toSse();
+    }
     if (this.#json) {
       // JSON mode has no room for notifications or requests: only responses go in the body.
       this.#json.responses.push(...answers);

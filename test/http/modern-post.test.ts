@@ -111,6 +111,16 @@ const refusals: { name: string; message: object; headers?: Record<string, string
     name: "an in-band -32021 (greet asks for elicitation the request does not declare) is 400",
     message: modernRequest(1, "tools/call", { name: "greet", arguments: {} }), status: 400, code: -32021,
   },
+  {
+    // The SDK v2 client sends a progressToken whenever it is given a progress callback: the answer,
+    // not the token, decides between JSON and SSE, so the refusal keeps its status.
+    name: "an in-band -32021 for a request with a progressToken is still 400, as JSON",
+    message: modernRequest(1, "tools/call", { name: "greet", arguments: {} }, { progressToken: 1 }), status: 400, code: -32021,
+  },
+  {
+    name: "an in-band -32021 for a request with a logLevel is still 400, as JSON",
+    message: modernRequest(1, "tools/call", { name: "greet", arguments: {} }, { "io.modelcontextprotocol/logLevel": "debug" }), status: 400, code: -32021,
+  },
 ];
 
 for (const c of refusals) {
@@ -119,6 +129,7 @@ for (const c of refusals) {
     try {
       const response = await postModern(served.url, c.message, c.headers);
       assert.equal(response.status, c.status);
+      assert.match(response.headers.get("content-type") ?? "", /^application\/json/);
       const error = await errorOf(response);
       assert.equal(error.code, c.code, JSON.stringify(error));
       if (c.data) assert.deepEqual(error.data, c.data);
@@ -268,7 +279,7 @@ test("modern: a method behind a capability the server does not offer (prompts/li
     const response = await postModern(served.url, modernRequest(1, "prompts/list"));
     assert.equal(response.status, 404);
     assert.equal((await errorOf(response)).code, -32601);
-    // Refused before the handler runs, so also when the answer would have been an event stream.
+    // Refused before the handler runs: a log level (which may turn an answer into an event stream) changes nothing.
     const logged = await postModern(served.url, modernRequest(2, "prompts/list", {}, { "io.modelcontextprotocol/logLevel": "info" }));
     assert.equal(logged.status, 404);
     assert.equal((await postModern(served.url, modernRequest(3, "tools/list"))).status, 200);

@@ -1,7 +1,8 @@
-// 2026-07-28 answers that take time over Streamable HTTP: SSE when the request may send notifications
-// first (progress, a log level, a listen), MRTR rounds as plain POSTs, closing the response as the
-// request's cancellation (JSON and SSE), subscriptions/listen as a long-lived stream bounded by the
-// server's maxListens and the HTTP in-flight bounds, and a legacy session beside modern POSTs.
+// 2026-07-28 answers that take time over Streamable HTTP: the first message decides (SSE when a
+// notification comes before the response: progress, a log, a listen's ack; else JSON), MRTR rounds
+// as plain POSTs, closing the response as the request's cancellation (held, JSON and SSE),
+// subscriptions/listen as a long-lived stream bounded by the server's maxListens and the HTTP
+// in-flight bounds, and a legacy session beside modern POSTs.
 // Spec: https://modelcontextprotocol.io/specification/2026-07-28/basic/transports/streamable-http
 // and basic/utilities/subscriptions (SPEC_2026.md §7.2, §10 items 15-19).
 import { test } from "node:test";
@@ -11,10 +12,14 @@ import { McpServer, text } from "../../src/server/definition.js";
 import { eventually, openSession, SseReader, serve, type Message } from "../helpers/http-peer.js";
 import { MODERN, modernRequest, postModern } from "./modern-peer.js";
 
-/** The demo server plus `wait`, which runs until its signal aborts and records that it did. */
+/**
+ * The demo server plus `wait`, which runs until its signal aborts and records that it did; with
+ * `{ report: true }` it first reports progress (sent only when the call carries a progressToken).
+ */
 function withWaitTool(): { mcp: McpServer; seen: { started: number; aborted: number } } {
   const seen = { started: 0, aborted: 0 };
-  const mcp = createDemoServer({ maxListens: 1 }).tool({ name: "wait", inputSchema: { type: "object" } }, async (_args, context) => {
+  const mcp = createDemoServer({ maxListens: 1 }).tool({ name: "wait", inputSchema: { type: "object" } }, async (args, context) => {
+    if (args.report === true) await context.progress(0);
     seen.started++;
     await new Promise<void>((resolve) => context.signal.addEventListener("abort", () => resolve(), { once: true }));
     seen.aborted++;
@@ -43,16 +48,34 @@ test("modern SSE: a request with a progressToken gets its progress, then its res
   }
 });
 
-test("modern SSE: a request with a logLevel gets an event stream; without one, JSON", async () => {
+test("modern SSE: a logLevel request whose handler logs gets an event stream: the log, then the response", async () => {
   const served = await serve();
   try {
-    const logged = await postModern(served.url, modernRequest(1, "tools/list", {}, { "io.modelcontextprotocol/logLevel": "debug" }));
+    const logged = await postModern(served.url, modernRequest(1, "tools/call", { name: "echo", arguments: { text: "hi" } }, { "io.modelcontextprotocol/logLevel": "debug" }));
+    assert.equal(logged.status, 200);
     assert.equal(logged.headers.get("content-type"), "text/event-stream");
     const messages = (await new SseReader(logged.body!).rest()).map((event) => JSON.parse(event.data) as Message);
+    assert.deepEqual(messages.map((m) => m.method), ["notifications/message", undefined]);
     assert.equal(messages.at(-1)!.result.resultType, "complete");
-    const plain = await postModern(served.url, modernRequest(2, "tools/list"));
-    assert.match(plain.headers.get("content-type") ?? "", /^application\/json/);
-    await plain.body?.cancel();
+  } finally {
+    await served.close();
+  }
+});
+
+test("modern JSON: the first message decides: a logLevel or progressToken whose handler sends nothing first is answered as JSON", async () => {
+  const served = await serve();
+  try {
+    // tools/list never logs, and echo never reports progress: the response is the first and only message.
+    const calls = [
+      modernRequest(1, "tools/list", {}, { "io.modelcontextprotocol/logLevel": "debug" }),
+      modernRequest(2, "tools/call", { name: "echo", arguments: { text: "hi" } }, { progressToken: "p" }),
+    ];
+    for (const call of calls) {
+      const response = await postModern(served.url, call);
+      assert.equal(response.status, 200);
+      assert.match(response.headers.get("content-type") ?? "", /^application\/json/, call.method);
+      assert.equal(((await response.json()) as Message).result.resultType, "complete");
+    }
   } finally {
     await served.close();
   }
@@ -95,10 +118,11 @@ test("modern listen: ack, a tagged list change, and the client closing the strea
     const change = JSON.parse((await reader.next())!.data) as Message;
     assert.equal(change.method, "notifications/tools/list_changed");
     assert.equal(change.params._meta["io.modelcontextprotocol/subscriptionId"], "L1");
-    // maxListens is 1: a second listen is refused while the first is open.
+    // maxListens is 1: a second listen is refused while the first is open; no ack came first, so
+    // the refusal is a JSON answer.
     const second = await postModern(served.url, modernRequest("L2", "subscriptions/listen", { notifications: { toolsListChanged: true } }));
-    const refused = JSON.parse((await new SseReader(second.body!).next())!.data) as Message;
-    assert.match(refused.error.message, /listens open/);
+    assert.match(second.headers.get("content-type") ?? "", /^application\/json/);
+    assert.match(((await second.json()) as Message).error.message, /listens open/);
     // Spec (streamable-http): closing the stream ends the listen; its slot is free again.
     await reader.cancel();
     await eventually("the listen to end", () => mcp.sessionCount === 0);
@@ -140,30 +164,36 @@ test("modern listen: the stream gets keep-alive comments like the legacy streams
   }
 });
 
-test("modern cancellation: a client that drops a JSON request aborts its handler", async () => {
-  const { mcp, seen } = withWaitTool();
-  const served = await serve({}, mcp);
-  try {
-    const controller = new AbortController();
-    const pending = postModern(served.url, modernRequest(1, "tools/call", { name: "wait", arguments: {} }), {}, [], controller.signal);
-    await eventually("the handler to start", () => seen.started === 1);
-    controller.abort();
-    await assert.rejects(pending);
-    await eventually("the handler to see its signal abort", () => seen.aborted === 1);
-    await eventually("the session to close", () => mcp.sessionCount === 0);
-  } finally {
-    await served.close();
-  }
-});
+// Every answer is held until its first message; a progressToken (or a logLevel) with nothing sent yet changes nothing.
+for (const [name, meta] of [["a plain request", {}], ["a request with a progressToken, no progress yet", { progressToken: 1 }]] as const) {
+  test(`modern cancellation: a client that drops ${name} while its answer is held aborts its handler`, async () => {
+    const { mcp, seen } = withWaitTool();
+    const served = await serve({}, mcp);
+    try {
+      const controller = new AbortController();
+      const pending = postModern(served.url, modernRequest(1, "tools/call", { name: "wait", arguments: {} }, meta), {}, [], controller.signal);
+      await eventually("the handler to start", () => seen.started === 1);
+      controller.abort();
+      // No response had come: the fetch itself fails.
+      await assert.rejects(pending);
+      await eventually("the handler to see its signal abort", () => seen.aborted === 1);
+      await eventually("the session to close", () => mcp.sessionCount === 0);
+    } finally {
+      await served.close();
+    }
+  });
+}
 
 test("modern cancellation: closing an SSE response aborts its handler, and nothing more is sent", async () => {
   const { mcp, seen } = withWaitTool();
   const served = await serve({}, mcp);
   try {
-    const response = await postModern(served.url, modernRequest(1, "tools/call", { name: "wait", arguments: {} }, { progressToken: 1 }));
+    const response = await postModern(served.url, modernRequest(1, "tools/call", { name: "wait", arguments: { report: true } }, { progressToken: 1 }));
     assert.equal(response.headers.get("content-type"), "text/event-stream");
     await eventually("the handler to start", () => seen.started === 1);
-    await response.body!.cancel();
+    const reader = new SseReader(response.body!);
+    assert.equal((JSON.parse((await reader.next())!.data) as Message).method, "notifications/progress");
+    await reader.cancel();
     await eventually("the handler to see its signal abort", () => seen.aborted === 1);
     await eventually("the session to close", () => mcp.sessionCount === 0);
   } finally {
