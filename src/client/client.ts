@@ -1,6 +1,9 @@
-// The client role: opens a session with a server (initialize, version check, initialized), then
-// offers one method per server feature, each checked against what the server declared.
-// Spec: https://modelcontextprotocol.io/specification/2025-11-25/basic/lifecycle and server/*
+// The client role, dual-era: it finds out which generation the server speaks (modern/probe.ts),
+// then either opens a handshake session (initialize, version check, initialized) or talks
+// 2026-07-28 without one (modern/session.ts), and offers one method per server feature in both,
+// each checked against what the server declared.
+// Spec: https://modelcontextprotocol.io/specification/2025-11-25/basic/lifecycle, server/*, and
+// https://modelcontextprotocol.io/specification/2026-07-28/basic/versioning (dual-era clients).
 // The transport (a spawned process, HTTP, a memory pair) is the caller's choice.
 
 import { EventEmitter } from "node:events";
@@ -20,12 +23,28 @@ import type { LoggingLevel } from "../mcp/logging.js";
 import type { GetPromptResult, ListPromptsResult, Prompt } from "../mcp/prompts.js";
 import type { ListResourcesResult, ListResourceTemplatesResult, ReadResourceResult, Resource, ResourceTemplate } from "../mcp/resources.js";
 import type { CallToolResult, ListToolsResult, Tool } from "../mcp/tools.js";
-import { isSupportedVersion, LATEST_PROTOCOL_VERSION, SUPPORTED_PROTOCOL_VERSIONS, wirePolicy, type HandshakeVersion } from "../mcp/versions.js";
-import { HandshakeTimeoutError, NotConnectedError, VersionRefusedError } from "./errors.js";
+import {
+  isModernVersion, isSupportedVersion, LATEST_PROTOCOL_VERSION, SUPPORTED_PROTOCOL_VERSIONS, wirePolicy, type ProtocolVersion,
+} from "../mcp/versions.js";
+import { METHOD_ERA } from "../mcp/methods.js";
+import { ErrorCode, RpcError } from "../jsonrpc/messages.js";
+import { HandshakeTimeoutError, NotConnectedError, RemovedMethodError, VersionRefusedError } from "./errors.js";
+import { Envelope } from "./modern/envelope.js";
+import { peerKeyOf, sharedEraCache, type EraCache } from "./modern/era-cache.js";
+import { DEFAULT_MAX_INPUT_ROUNDS } from "./modern/input-rounds.js";
+import { DEFAULT_PROBE_TIMEOUT_MS, probe, type EraVerdict } from "./modern/probe.js";
+import { ModernSession } from "./modern/session.js";
 import { declaredClientCapabilities, undeclaredByServer } from "./capabilities.js";
 import { serverRequestRows, type ClientHandlers } from "./handlers.js";
 import { collectPages, type ListCache } from "./lists.js";
 import { SessionSetup } from "./session-setup.js";
+
+/**
+ * The era choice when ClientOptions.protocolVersion is not given. Issue 9 makes the client
+ * dual-era by default ("auto"); until the HTTP client transport speaks 2026-07-28 and the tests
+ * that record handshake sessions pin their version, it stays the newest handshake version.
+ */
+export const DEFAULT_PROTOCOL_MODE: "auto" | ProtocolVersion = LATEST_PROTOCOL_VERSION;
 
 export interface ClientOptions extends ClientHandlers {
   /**
@@ -37,8 +56,18 @@ export interface ClientOptions extends ClientHandlers {
   enforceServerCapabilities?: boolean;
   /** Default timeouts for every request; each call may override them. */
   timeouts?: Partial<TimeoutPolicy>;
-  /** The version to ask for (default: the newest we speak). */
-  protocolVersion?: HandshakeVersion;
+  /**
+   * Which generation and version to speak (default DEFAULT_PROTOCOL_MODE): "auto" probes with
+   * server/discover and speaks 2026-07-28 to a server that answers it, the handshake to any other;
+   * a modern version probes with no fallback; a handshake version sends initialize only, as before.
+   */
+  protocolVersion?: "auto" | ProtocolVersion;
+  /** How long the server/discover probe waits (default 3 s, and never longer than the handshake timeout). */
+  probeTimeoutMs?: number;
+  /** Rounds of input (input_required) one 2026-07-28 request may take (default 10). */
+  maxInputRounds?: number;
+  /** Where the era verdict of each server is remembered (default: one cache shared by all clients). */
+  eraCache?: EraCache;
   /** Local problems: garbage from the server, stray responses, malformed notifications, failed writes. */
   onProblem?: (message: string) => void;
 }
@@ -70,23 +99,48 @@ export class McpClient extends EventEmitter {
   #listGeneration = 0;
   readonly #openUrlElicitations = new Set<string>();
   readonly #setup = new SessionSetup();
+  readonly #envelope: Envelope;
+  #modern: ModernSession | undefined;
+  #verdict: EraVerdict | undefined;
+  /** The verdict of this client's last probe, for transports with no peerKey (stdio: per instance). */
+  #ownVerdict: EraVerdict | undefined;
+  /** What the transport of the current connection says identifies its server (era-cache.ts). */
+  #peerKey: string | undefined;
 
   constructor(info: Implementation, options: ClientOptions = {}) {
     super();
     this.info = info;
     this.#options = options;
+    this.#envelope = new Envelope(options, info);
   }
 
-  get serverInfo(): Implementation | undefined { return this.#initialized?.serverInfo; }
+  get serverInfo(): Implementation | undefined { return this.#modern ? this.#modern.serverInfo : this.#initialized?.serverInfo; }
   get serverCapabilities(): ServerCapabilities | undefined { return this.#initialized?.capabilities; }
   get instructions(): string | undefined { return this.#initialized?.instructions; }
-  get protocolVersion(): HandshakeVersion | undefined { return this.#initialized?.protocolVersion as HandshakeVersion | undefined; }
+  /** The version in use: a modern one, or the one the handshake settled on (checked, so a ProtocolVersion). */
+  get protocolVersion(): ProtocolVersion | undefined {
+    const version = this.#initialized?.protocolVersion;
+    return isSupportedVersion(version) || isModernVersion(version) ? version : undefined;
+  }
+  /** "modern" (2026-07-28, no session) or "handshake" (initialize), once connected. */
+  get era(): "modern" | "handshake" | undefined { return this.#verdict?.era; }
+  /** One line saying why the client chose its era (what the probe heard, or the pinned version). */
+  get eraReason(): string | undefined { return this.#verdict?.reason; }
   get isConnected(): boolean { return this.#initialized !== undefined && !this.#connection?.isClosed; }
 
-  /** Opens the session: initialize, check the version, then notifications/initialized. */
+  /**
+   * Opens the conversation. Probes first unless a handshake version is pinned; a 2026-07-28 server
+   * is then talked to without a session, any other gets initialize, the version check, then
+   * notifications/initialized. Returns an InitializeResult in both eras: for a modern server it is
+   * made of the DiscoverResult (protocolVersion is the modern version, serverInfo is the result's
+   * `_meta` serverInfo, or empty strings when the server sent none).
+   */
   async connect(transport: Transport): Promise<InitializeResult> {
     if (this.isConnected) throw new Error("connect: the client is already connected; close() it first");
     this.#initialized = undefined;
+    this.#modern = undefined;
+    this.#verdict = undefined;
+    this.#peerKey = peerKeyOf(transport);
     for (const key of Object.keys(this.#lists)) delete this.#lists[key as keyof ListCache];
     this.#setup.clear();
     const onProblem = this.#options.onProblem;
@@ -102,8 +156,18 @@ export class McpClient extends EventEmitter {
     transport.onNewSession?.(() => void this.#restoreSetup(connection));
     connection.start();
 
-    const requested = this.#options.protocolVersion ?? LATEST_PROTOCOL_VERSION;
     const handshakeMs = this.#options.handshakeTimeoutMs ?? 5000;
+    const mode = this.#options.protocolVersion ?? DEFAULT_PROTOCOL_MODE;
+    let verdict: EraVerdict;
+    try {
+      verdict = isSupportedVersion(mode) ? { era: "handshake", reason: `protocolVersion pinned to ${mode}: initialize, no probe` } : await this.#probe(connection, mode, handshakeMs);
+    } catch (error) {
+      await connection.close();
+      throw error;
+    }
+    this.#verdict = verdict;
+    if (verdict.era === "modern") return this.#startModern(connection, verdict);
+    const requested = isSupportedVersion(mode) ? mode : LATEST_PROTOCOL_VERSION;
     const deadline = Date.now() + handshakeMs;
     // McpClient.request is for an open session; the handshake types its one request itself.
     const params: InitializeRequestParams = { protocolVersion: requested, capabilities: declaredClientCapabilities(this.#options), clientInfo: this.info };
@@ -131,6 +195,42 @@ export class McpClient extends EventEmitter {
     return result;
   }
 
+  /** The era of the server behind `transport`: remembered (unless pinned), or probed and remembered. */
+  async #probe(connection: Connection, mode: "auto" | ProtocolVersion, handshakeMs: number): Promise<EraVerdict> {
+    const key = this.#peerKey;
+    const cache = this.#options.eraCache ?? sharedEraCache;
+    const remembered = mode === "auto" ? (key === undefined ? this.#ownVerdict : cache.get(key)) : undefined;
+    if (remembered) return { ...remembered, reason: `${remembered.reason} (remembered)` };
+    const timeoutMs = Math.min(this.#options.probeTimeoutMs ?? DEFAULT_PROBE_TIMEOUT_MS, handshakeMs);
+    const verdict = await probe(connection, { envelope: this.#envelope, timeoutMs, pinned: isModernVersion(mode) ? mode : undefined });
+    if (mode === "auto") {
+      if (key === undefined) this.#ownVerdict = verdict;
+      else cache.set(key, verdict);
+    }
+    return verdict;
+  }
+
+  /** A call's failure that says the server is no longer what the probe found: the verdict is forgotten, so the next connect() probes. */
+  #forgetEra(): void {
+    this.#ownVerdict = undefined;
+    const key = this.#peerKey;
+    if (key !== undefined) (this.#options.eraCache ?? sharedEraCache).forget(key);
+  }
+
+  #startModern(connection: Connection, verdict: Extract<EraVerdict, { era: "modern" }>): InitializeResult {
+    const onProblem = this.#options.onProblem ?? (() => {});
+    const modern = new ModernSession(connection, this.#envelope, verdict.version, verdict.discover, {
+      handlers: this.#options,
+      maxInputRounds: this.#options.maxInputRounds ?? DEFAULT_MAX_INPUT_ROUNDS,
+      onProblem,
+      onAcknowledged: (filter) => this.emit("subscriptionsAcknowledged", filter),
+    });
+    this.#modern = modern;
+    this.#initialized = modern.asInitializeResult();
+    modern.listen.open();
+    return this.#initialized;
+  }
+
   /**
    * Sends notifications/initialized, giving up after `leftMs` (what is left of the handshake):
    * over HTTP it is a POST the server may stall, and connect() must end on time whatever the
@@ -150,6 +250,7 @@ export class McpClient extends EventEmitter {
 
   /** Ends the session by closing the transport (MCP has no shutdown message). */
   async close(): Promise<void> {
+    this.#modern?.listen.close();
     await this.#connection?.close();
   }
 
@@ -171,12 +272,27 @@ export class McpClient extends EventEmitter {
     if (refusal) return Promise.reject(refusal);
     const defaults = this.#options.timeouts;
     const merged = defaults ? { ...options, timeouts: { ...defaults, ...options.timeouts } } : options;
+    const modern = this.#modern;
+    if (modern) {
+      if (inTable(method) && METHOD_ERA[method] === "legacy") return Promise.reject(new RemovedMethodError(method, "not sent: the server speaks 2026-07-28"));
+      return modern.request(method, params, merged).catch((error: unknown) => {
+        // Spec (basic/versioning): a client MAY re-probe when a call says the server changed:
+        // -32022 (it no longer speaks our version), or -32601 for a method it advertised.
+        if (error instanceof RpcError && (error.code === ErrorCode.UnsupportedProtocolVersion || error.code === ErrorCode.MethodNotFound)) this.#forgetEra();
+        throw error;
+      });
+    }
     if (!inTable(method)) return connection.request(method, params, merged);
     return connection.request(method, params, merged, readClientResult[method]);
   }
 
+  /**
+   * Checks that the server is alive. 2026-07-28 has no ping: a modern server is asked
+   * server/discover instead, which every modern server MUST answer and which changes nothing.
+   */
   async ping(options?: CallOptions): Promise<void> {
-    await this.request("ping", undefined, options);
+    if (this.#modern) await this.request("server/discover", undefined, options);
+    else await this.request("ping", undefined, options);
   }
 
   listTools(cursor?: string, options?: CallOptions): Promise<ListToolsResult> {
@@ -213,15 +329,29 @@ export class McpClient extends EventEmitter {
     return this.request("resources/read", { uri }, options);
   }
 
-  /** Subscribes to a resource; "resourceUpdated" events then carry its URI. */
+  /**
+   * Subscribes to a resource; "resourceUpdated" events then carry its URI. In 2026-07-28 there is
+   * no resources/subscribe: the listen is opened again with the URI among its resourceSubscriptions
+   * (resolved once the new listen is sent; the "subscriptionsAcknowledged" event tells what the server took).
+   */
   async subscribe(uri: string, options?: CallOptions): Promise<void> {
+    if (this.#modern) return this.#modernSetup("resources/subscribe", () => this.#modern?.listen.subscribe(uri));
     await this.request("resources/subscribe", { uri }, options);
     this.#setup.subscribed(uri);
   }
 
   async unsubscribe(uri: string, options?: CallOptions): Promise<void> {
+    if (this.#modern) return this.#modernSetup("resources/unsubscribe", () => this.#modern?.listen.unsubscribe(uri));
     await this.request("resources/unsubscribe", { uri }, options);
     this.#setup.unsubscribed(uri);
+  }
+
+  /** A legacy setup call in 2026-07-28: checked as the request would be, then done locally (no request exists). */
+  async #modernSetup(method: "resources/subscribe" | "resources/unsubscribe" | "logging/setLevel", apply: () => void): Promise<void> {
+    if (!this.isConnected) throw new NotConnectedError(method);
+    const refusal = this.#options.enforceServerCapabilities === false ? undefined : undeclaredByServer(method, this.protocolVersion!, this.#initialized!.capabilities);
+    if (refusal) throw refusal;
+    apply();
   }
 
   listPrompts(cursor?: string, options?: CallOptions): Promise<ListPromptsResult> {
@@ -240,7 +370,9 @@ export class McpClient extends EventEmitter {
     return this.request("completion/complete", params, options);
   }
 
+  /** Sets the lowest log level wanted. In 2026-07-28 nothing is sent: every later request names the level in its `_meta`. */
   async setLoggingLevel(level: LoggingLevel, options?: CallOptions): Promise<void> {
+    if (this.#modern) return this.#modernSetup("logging/setLevel", () => { this.#envelope.logLevel = level; });
     await this.request("logging/setLevel", { level }, options);
     this.#setup.levelSet(level);
   }
@@ -248,7 +380,8 @@ export class McpClient extends EventEmitter {
   /** Tells the server the roots changed, so it asks again (roots/list). */
   async rootsChanged(): Promise<void> {
     // Spec (client/roots#root-list-changes): sent when roots change, if listChanged was declared.
-    if (this.#options.roots && this.isConnected) await this.notify("notifications/roots/list_changed");
+    // 2026-07-28 removed the notification: a modern server asks for the roots each time it needs them.
+    if (this.#options.roots && this.isConnected && !this.#modern) await this.notify("notifications/roots/list_changed");
   }
 
   /**
@@ -282,7 +415,8 @@ export class McpClient extends EventEmitter {
 
   /** What the client does when the server tells it something (its params read by mcp/read.ts). */
   #notificationHandlers(): NotificationHandlers<RoleNotifications<ServerNotifications>> {
-    const changed = (list: (keyof ListCache)[], event: string) => () => {
+    const changed = (list: (keyof ListCache)[], event: string) => (params: { _meta?: object } | undefined) => {
+      if (this.#modern && !this.#modern.listen.isCurrent(params?._meta)) return;
       this.#listGeneration++;
       for (const key of list) delete this.#lists[key];
       this.emit(event);
@@ -291,7 +425,10 @@ export class McpClient extends EventEmitter {
       "notifications/tools/list_changed": changed(["tools"], "toolsChanged"),
       "notifications/resources/list_changed": changed(["resources", "resourceTemplates"], "resourcesChanged"),
       "notifications/prompts/list_changed": changed(["prompts"], "promptsChanged"),
-      "notifications/resources/updated": ({ uri }) => void this.emit("resourceUpdated", uri),
+      "notifications/resources/updated": ({ uri, _meta }) => {
+        if (!this.#modern || this.#modern.listen.isCurrent(_meta)) this.emit("resourceUpdated", uri);
+      },
+      "notifications/subscriptions/acknowledged": (params) => this.#modern?.listen.acknowledged(params),
       "notifications/elicitation/complete": ({ elicitationId }) => {
         // Spec (client/elicitation#completion-notifications): unknown or completed ids MUST be ignored.
         if (this.#openUrlElicitations.delete(elicitationId)) this.emit("elicitationComplete", elicitationId);
