@@ -41,7 +41,8 @@ export async function probe(connection: Connection, options: ProbeOptions): Prom
   if (!("retryWith" in verdict)) return verdict;
   const second = await ask(connection, verdict.retryWith, options);
   if (!("retryWith" in second)) return second;
-  return fallBack(options, `server/discover answered -32022 twice (asked for ${first}, then ${verdict.retryWith})`);
+  // A modern server that refuses the very version it listed: no fallback (it is not a legacy server).
+  throw new ModernRefusedError(verdict.retryWith, `server/discover answered -32022 twice, though it listed ${verdict.retryWith}`);
 }
 
 type Answer = EraVerdict | { retryWith: ModernVersion };
@@ -71,8 +72,10 @@ function judgeFailure(error: unknown, version: ModernVersion, options: ProbeOpti
     // supports, and do not fall back (the fallback MUST NOT hinge on one error code either way).
     if (error.code === ErrorCode.UnsupportedProtocolVersion) {
       const supported = isObject(error.data) && Array.isArray(error.data.supported) ? error.data.supported : [];
-      const retryWith = supported.find((v): v is ModernVersion => isModernVersion(v) && v !== version);
-      if (retryWith !== undefined && options.pinned === undefined) return { retryWith };
+      // The version it lists may be the one we asked for (say, an HTTP header that disagreed with
+      // the body): once more with it. A pinned version is retried only if the server lists it.
+      const retryWith = supported.find((v): v is ModernVersion => isModernVersion(v) && (options.pinned === undefined || v === options.pinned));
+      if (retryWith !== undefined) return { retryWith };
       return fallBack(options, `server/discover answered -32022 (supported: ${JSON.stringify(supported)})`);
     }
     return fallBack(options, `server/discover answered ${error.code} (${error.message})`, error);
