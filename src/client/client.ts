@@ -268,16 +268,17 @@ export class McpClient extends EventEmitter {
     const connection = this.#connection;
     // Failures are rejections, never synchronous throws, whichever method the caller used.
     if (!connection || !this.#initialized || connection.isClosed) return Promise.reject(new NotConnectedError(method));
-    const refusal = this.#options.enforceServerCapabilities === false ? undefined : undeclaredByServer(method, this.protocolVersion!, this.#initialized.capabilities);
+    const modern = this.#modern;
+    if (modern && inTable(method) && METHOD_ERA[method] === "legacy") return Promise.reject(new RemovedMethodError(method, "not sent: the server speaks 2026-07-28"));
+    const refusal = this.#refusal(method);
     if (refusal) return Promise.reject(refusal);
     const defaults = this.#options.timeouts;
     const merged = defaults ? { ...options, timeouts: { ...defaults, ...options.timeouts } } : options;
-    const modern = this.#modern;
     if (modern) {
-      if (inTable(method) && METHOD_ERA[method] === "legacy") return Promise.reject(new RemovedMethodError(method, "not sent: the server speaks 2026-07-28"));
       return modern.request(method, params, merged).catch((error: unknown) => {
         // Spec (basic/versioning): a client MAY re-probe when a call says the server changed:
-        // -32022 (it no longer speaks our version), or -32601 for a method it advertised.
+        // -32022 (it no longer speaks our version), or -32601 for a method that passed the
+        // capability check above, so one the discover result advertised.
         if (error instanceof RpcError && (error.code === ErrorCode.UnsupportedProtocolVersion || error.code === ErrorCode.MethodNotFound)) this.#forgetEra();
         throw error;
       });
@@ -349,9 +350,16 @@ export class McpClient extends EventEmitter {
   /** A legacy setup call in 2026-07-28: checked as the request would be, then done locally (no request exists). */
   async #modernSetup(method: "resources/subscribe" | "resources/unsubscribe" | "logging/setLevel", apply: () => void): Promise<void> {
     if (!this.isConnected) throw new NotConnectedError(method);
-    const refusal = this.#options.enforceServerCapabilities === false ? undefined : undeclaredByServer(method, this.protocolVersion!, this.#initialized!.capabilities);
+    const refusal = this.#refusal(method);
     if (refusal) throw refusal;
     apply();
+  }
+
+  /** The local refusal of `method` when the server did not declare what it needs (unless the check is off). */
+  #refusal(method: string): Error | undefined {
+    const declared = this.#initialized?.capabilities;
+    if (this.#options.enforceServerCapabilities === false || !declared) return undefined;
+    return undeclaredByServer(method, this.protocolVersion!, declared);
   }
 
   listPrompts(cursor?: string, options?: CallOptions): Promise<ListPromptsResult> {
