@@ -50,7 +50,8 @@
 //      schema/json-schema-values.ts, schema/json-schema-formats.ts, schema/json-pointer.ts,
 //      schema/uri-template.ts, schema/uri-template-syntax.ts, schema/uri-template-match.ts
 //   5. The client role
-//      client/client.ts           McpClient: the handshake, one method per server feature
+//      client/client.ts           McpClient: the era, one method per server feature
+//      client/handshake.ts        initialize, the version check, notifications/initialized
 //      client/capabilities.ts     what the client declares, and what it refuses to send
 //      client/handlers.ts         answering the server's requests (roots, sampling, elicitation)
 //      client/lists.ts            following cursors, and the cache list changes clear

@@ -9,7 +9,6 @@
 import { EventEmitter } from "node:events";
 import { describeFailure, Dispatcher, notificationRows, type NotificationHandlers, type ParamsAndOptions } from "../protocol/dispatch.js";
 import type { TimeoutPolicy } from "../jsonrpc/pending.js";
-import { RequestTimeoutError } from "../jsonrpc/pending.js";
 import { Connection, type RequestOptions } from "../protocol/connection.js";
 import type { SendOptions, Transport } from "../protocol/transport.js";
 import type {
@@ -23,14 +22,13 @@ import type { LoggingLevel } from "../mcp/logging.js";
 import type { GetPromptResult, ListPromptsResult, Prompt } from "../mcp/prompts.js";
 import type { ListResourcesResult, ListResourceTemplatesResult, ReadResourceResult, Resource, ResourceTemplate } from "../mcp/resources.js";
 import type { CallToolResult, ListToolsResult, Tool } from "../mcp/tools.js";
-import {
-  isModernVersion, isSupportedVersion, LATEST_PROTOCOL_VERSION, SUPPORTED_PROTOCOL_VERSIONS, wirePolicy, type ProtocolVersion,
-} from "../mcp/versions.js";
+import { isModernVersion, isSupportedVersion, LATEST_PROTOCOL_VERSION, type ProtocolVersion } from "../mcp/versions.js";
 import { METHOD_ERA } from "../mcp/methods.js";
 import { ErrorCode, RpcError } from "../jsonrpc/messages.js";
-import { HandshakeTimeoutError, NotConnectedError, RemovedMethodError, VersionRefusedError } from "./errors.js";
+import { NotConnectedError, RemovedMethodError } from "./errors.js";
 import { Envelope } from "./modern/envelope.js";
-import { peerKeyOf, sharedEraCache, type EraCache } from "./modern/era-cache.js";
+import { EraMemory, sharedEraCache, type EraCache } from "./modern/era-cache.js";
+import { handshake } from "./handshake.js";
 import { DEFAULT_MAX_INPUT_ROUNDS } from "./modern/input-rounds.js";
 import { DEFAULT_PROBE_TIMEOUT_MS, probe, type EraVerdict } from "./modern/probe.js";
 import { ModernSession } from "./modern/session.js";
@@ -87,7 +85,9 @@ function inTable(method: string): method is ClientRequestMethod {
  * "resourceUpdated" (uri), "log" (LoggingMessageNotificationParams), "elicitationComplete" (the id
  * of a URL-mode elicitation the user accepted), "close" (cause?), "sessionRenewed" (Error[]: the
  * transport opened a new session after the server ended the old one, and the subscriptions and
- * log level set through this client were sent again; the array lists what could not be restored).
+ * log level set through this client were sent again; the array lists what could not be restored),
+ * "subscriptionsAcknowledged" (SubscriptionFilter: 2026-07-28, what the server's listen took).
+ * In 2026-07-28 the list and resource events come from the listen (modern/listen.ts).
  */
 export class McpClient extends EventEmitter {
   readonly info: Implementation;
@@ -102,16 +102,14 @@ export class McpClient extends EventEmitter {
   readonly #envelope: Envelope;
   #modern: ModernSession | undefined;
   #verdict: EraVerdict | undefined;
-  /** The verdict of this client's last probe, for transports with no peerKey (stdio: per instance). */
-  #ownVerdict: EraVerdict | undefined;
-  /** What the transport of the current connection says identifies its server (era-cache.ts). */
-  #peerKey: string | undefined;
+  readonly #eras: EraMemory;
 
   constructor(info: Implementation, options: ClientOptions = {}) {
     super();
     this.info = info;
     this.#options = options;
     this.#envelope = new Envelope(options, info);
+    this.#eras = new EraMemory(options.eraCache ?? sharedEraCache);
   }
 
   get serverInfo(): Implementation | undefined { return this.#modern ? this.#modern.serverInfo : this.#initialized?.serverInfo; }
@@ -140,7 +138,7 @@ export class McpClient extends EventEmitter {
     this.#initialized = undefined;
     this.#modern = undefined;
     this.#verdict = undefined;
-    this.#peerKey = peerKeyOf(transport);
+    this.#eras.attach(transport);
     for (const key of Object.keys(this.#lists)) delete this.#lists[key as keyof ListCache];
     this.#setup.clear();
     const onProblem = this.#options.onProblem;
@@ -168,53 +166,20 @@ export class McpClient extends EventEmitter {
     this.#verdict = verdict;
     if (verdict.era === "modern") return this.#startModern(connection, verdict);
     const requested = isSupportedVersion(mode) ? mode : LATEST_PROTOCOL_VERSION;
-    const deadline = Date.now() + handshakeMs;
     // McpClient.request is for an open session; the handshake types its one request itself.
     const params: InitializeRequestParams = { protocolVersion: requested, capabilities: declaredClientCapabilities(this.#options), clientInfo: this.info };
-    let result: InitializeResult;
-    try {
-      result = await connection.request("initialize", params, { timeouts: { idleMs: handshakeMs, maxTotalMs: handshakeMs } }, readClientResult.initialize);
-    } catch (error) {
-      await connection.close();
-      throw error instanceof RequestTimeoutError ? new HandshakeTimeoutError(handshakeMs, error) : error;
-    }
-    // Spec (basic/lifecycle#version-negotiation): a client that does not support the server's
-    // version SHOULD disconnect (the schema says MUST).
-    if (!isSupportedVersion(result.protocolVersion)) {
-      await connection.close();
-      throw new VersionRefusedError(result.protocolVersion, SUPPORTED_PROTOCOL_VERSIONS, requested);
-    }
-    connection.setPolicy(wirePolicy(result.protocolVersion));
-    this.#initialized = result;
-    // Spec (basic/lifecycle#initialization): after a successful initialize, the client MUST send initialized.
-    if (!(await this.#sendInitialized(deadline - Date.now()))) {
-      this.#initialized = undefined;
-      await connection.close();
-      throw new HandshakeTimeoutError(handshakeMs, undefined, "notifications/initialized");
-    }
-    return result;
+    this.#initialized = await handshake(connection, params, handshakeMs);
+    return this.#initialized;
   }
 
-  /** The era of the server behind `transport`: remembered (unless pinned), or probed and remembered. */
+  /** The era of the server behind the transport: remembered (unless pinned), or probed and remembered. */
   async #probe(connection: Connection, mode: "auto" | ProtocolVersion, handshakeMs: number): Promise<EraVerdict> {
-    const key = this.#peerKey;
-    const cache = this.#options.eraCache ?? sharedEraCache;
-    const remembered = mode === "auto" ? (key === undefined ? this.#ownVerdict : cache.get(key)) : undefined;
+    const remembered = mode === "auto" ? this.#eras.recall() : undefined;
     if (remembered) return { ...remembered, reason: `${remembered.reason} (remembered)` };
     const timeoutMs = Math.min(this.#options.probeTimeoutMs ?? DEFAULT_PROBE_TIMEOUT_MS, handshakeMs);
     const verdict = await probe(connection, { envelope: this.#envelope, timeoutMs, pinned: isModernVersion(mode) ? mode : undefined });
-    if (mode === "auto") {
-      if (key === undefined) this.#ownVerdict = verdict;
-      else cache.set(key, verdict);
-    }
+    if (mode === "auto") this.#eras.remember(verdict);
     return verdict;
-  }
-
-  /** A call's failure that says the server is no longer what the probe found: the verdict is forgotten, so the next connect() probes. */
-  #forgetEra(): void {
-    this.#ownVerdict = undefined;
-    const key = this.#peerKey;
-    if (key !== undefined) (this.#options.eraCache ?? sharedEraCache).forget(key);
   }
 
   #startModern(connection: Connection, verdict: Extract<EraVerdict, { era: "modern" }>): InitializeResult {
@@ -229,23 +194,6 @@ export class McpClient extends EventEmitter {
     this.#initialized = modern.asInitializeResult();
     modern.listen.open();
     return this.#initialized;
-  }
-
-  /**
-   * Sends notifications/initialized, giving up after `leftMs` (what is left of the handshake):
-   * over HTTP it is a POST the server may stall, and connect() must end on time whatever the
-   * transport does. Resolves to whether it was sent in time.
-   */
-  async #sendInitialized(leftMs: number): Promise<boolean> {
-    const stop = new AbortController();
-    const timer = setTimeout(() => stop.abort(new Error(`notifications/initialized: not taken within the handshake timeout`)), Math.max(0, leftMs));
-    const expired = new Promise<void>((resolve) => stop.signal.addEventListener("abort", () => resolve(), { once: true }));
-    try {
-      await Promise.race([this.notify("notifications/initialized", undefined, { signal: stop.signal }), expired]);
-    } finally {
-      clearTimeout(timer);
-    }
-    return !stop.signal.aborted;
   }
 
   /** Ends the session by closing the transport (MCP has no shutdown message). */
@@ -279,7 +227,7 @@ export class McpClient extends EventEmitter {
         // Spec (basic/versioning): a client MAY re-probe when a call says the server changed:
         // -32022 (it no longer speaks our version), or -32601 for a method that passed the
         // capability check above, so one the discover result advertised.
-        if (error instanceof RpcError && (error.code === ErrorCode.UnsupportedProtocolVersion || error.code === ErrorCode.MethodNotFound)) this.#forgetEra();
+        if (error instanceof RpcError && (error.code === ErrorCode.UnsupportedProtocolVersion || error.code === ErrorCode.MethodNotFound)) this.#eras.forget();
         throw error;
       });
     }

@@ -38,6 +38,39 @@ export class EraCache {
   }
 }
 
+/**
+ * One client's view of the cache: the transport it is connected through says which server it
+ * talks to (peerKey); without one, the verdict is this client's own (stdio: per McpClient).
+ */
+export class EraMemory {
+  readonly #cache: EraCache;
+  #key: string | undefined;
+  #own: EraVerdict | undefined;
+
+  constructor(cache: EraCache) {
+    this.#cache = cache;
+  }
+
+  attach(transport: Transport): void {
+    this.#key = peerKeyOf(transport);
+  }
+
+  recall(): EraVerdict | undefined {
+    return this.#key === undefined ? this.#own : this.#cache.get(this.#key);
+  }
+
+  remember(verdict: EraVerdict): void {
+    if (this.#key === undefined) this.#own = verdict;
+    else this.#cache.set(this.#key, verdict);
+  }
+
+  /** A call's failure says the server is no longer what the probe found: the next connect() probes. */
+  forget(): void {
+    this.#own = undefined;
+    if (this.#key !== undefined) this.#cache.forget(this.#key);
+  }
+}
+
 /** The cache every McpClient shares unless ClientOptions.eraCache gives it another. */
 export const sharedEraCache = new EraCache();
 
