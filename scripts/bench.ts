@@ -1,11 +1,11 @@
 // `npm run bench`: our stdio demo server against a minimal JSON-line echo server (the baseline,
-// scripts/bench/baseline-server.mjs), then our client against a raw JSON-line client, both driving
-// that baseline server (scripts/bench/client-driver.mjs), then our Streamable HTTP server against
-// a bare node:http echo server (scripts/bench/baseline-http.mjs), with JSON and with SSE answers,
-// both loaded by scripts/bench/http-load.mjs. Each pair is measured in this run,
-// interleaved so they share the noise. Prints absolute numbers, ratios and targets. Exits 0
-// whatever the speed; 1 only for wrong answers. Linux only: server CPU time and peak memory are
-// read from /proc/<pid>.
+// scripts/bench/baseline-server.mjs), and against itself with 2026-07-28 requests (the modern path
+// vs the legacy one), then our client against a raw JSON-line client, both driving that baseline
+// server (scripts/bench/client-driver.mjs), then our Streamable HTTP server against a bare
+// node:http echo server (scripts/bench/baseline-http.mjs), with JSON and with SSE answers, both
+// loaded by scripts/bench/http-load.mjs. Each pair is measured in this run, interleaved so they
+// share the noise. Prints absolute numbers, ratios and targets. Exits 0 whatever the speed; 1 only
+// for wrong answers. Linux only: server CPU time and peak memory are read from /proc/<pid>.
 
 import { availableParallelism, loadavg } from "node:os";
 import { fileURLToPath } from "node:url";
@@ -18,6 +18,10 @@ import { BenchCorrectnessError, coldStart, largeEcho, largeRequest, load, loadRe
 const COLD_RUNS = 15;
 const LOAD_CALLS = 50_000;
 const LOAD_RUNS = 3;
+/** Runs of each era (our server with and without the 2026-07-28 envelope); their ratio is closer than the noise of 3. */
+const ERA_RUNS = 5;
+/** The issue's target for the modern path's CPU per tools/call over our legacy path's (the SDK v2's own is about 1.45). */
+const MODERN_LIMIT = 1.15;
 const LARGE_MIB = [1, 16, 64];
 const LARGE_RUNS = 5;
 /**
@@ -101,6 +105,15 @@ async function main(): Promise<number> {
     target: "ours >= 0.6x baseline (cost <= 1.67)",
   });
   rows.push(costRow("peak RSS (VmHWM) of the load run (median)", loadMedian(oursLoad, "peakRssBytes") / MIB, loadMedian(baseLoad, "peakRssBytes") / MIB, "MiB", 1, 1.3));
+
+  // Our two eras against each other: the same echo calls, with and without the 2026-07-28 envelope.
+  started = performance.now();
+  const modernBatches = loadRequests(LOAD_CALLS, true);
+  const [legacyEra, modernEra] = await interleaved(ERA_RUNS, [batches, modernBatches], (requests) => load(ours, requests, LOAD_CALLS));
+  const legacyCpu = loadMedian(legacyEra, "cpuMicrosecondsPerCall");
+  const modernCpu = loadMedian(modernEra, "cpuMicrosecondsPerCall");
+  phase(`eras (${ERA_RUNS} runs each of ${LOAD_CALLS} echo calls; modern/legacy CPU per call ${(modernCpu / legacyCpu).toFixed(2)}x)`, started);
+  rows.push({ ...costRow(`server CPU per tools/call, 2026-07-28 vs our legacy path (median of ${ERA_RUNS}; baseline = ours, legacy)`, modernCpu, legacyCpu, "µs", 1, MODERN_LIMIT), target: `modern <= ${MODERN_LIMIT}x legacy` });
 
   started = performance.now();
   const perMib: Record<string, number[]> = { ours: [], baseline: [], "ours client": [], "raw client": [] };

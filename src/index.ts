@@ -45,7 +45,8 @@
 //      The 2026-07-28 generation, served beside the handshake: server/modern/envelope.ts (the era
 //      and checks of one request), server/modern/serve.ts (*) (modern results, input rounds),
 //      server/modern/results.ts, server/modern/input-rounds.ts (Multi Round-Trip Requests),
-//      server/modern/request-state.ts (their signed state), server/modern/listen.ts (subscriptions/listen)
+//      server/modern/request-state.ts (their signed state), server/modern/listen.ts (subscriptions/listen),
+//      server/modern/request.ts (one modern request as its handlers see it)
 //      schema/json-schema.ts, schema/json-schema-check.ts, schema/json-schema-assertions.ts,
 //      schema/json-schema-values.ts, schema/json-schema-formats.ts, schema/json-pointer.ts,
 //      schema/uri-template.ts, schema/uri-template-syntax.ts, schema/uri-template-match.ts
@@ -69,12 +70,14 @@
 //      transports/stdio-server.ts serving on our own stdin/stdout; transports/stdout-guard.ts
 //      transports/stdio-client.ts spawning a server (transports/windows-command.ts)
 //      Streamable HTTP and legacy HTTP+SSE, server side: http/server.ts (one front door),
-//      http/streamable-server.ts, http/streamable-options.ts, http/post-body.ts,
-//      http/session-table.ts, http/session-transport.ts, http/streams.ts, http/sse.ts,
+//      http/streamable-server.ts, http/modern-post.ts (2026-07-28 POSTs), http/streamable-options.ts,
+//      http/post-body.ts, http/session-table.ts, http/session-transport.ts, http/streams.ts, http/sse.ts,
 //      http/event-store.ts, http/responses.ts, http/security.ts, http/legacy-sse.ts, http/node.ts
 //      (node:http), http/connections.ts (its limits)
+//      both sides, 2026-07-28: http/mcp-headers.ts (the headers that mirror the body, and their check)
 //      client side: http/client.ts (the one to use), http/client-transport.ts,
 //      http/client-session.ts, http/client-reconnect.ts, http/client-messages.ts,
+//      http/client-modern.ts (2026-07-28: cancel by closing, refusals as answers),
 //      http/sse-parser.ts, http/client-fetch.ts, http/legacy-client.ts
 //   7. Programs
 //    * demo/server-definition.ts  the demo server's tools, resources and prompts
@@ -120,7 +123,7 @@ export type { ReconnectOptions } from "./http/client-reconnect.js";
 export { SessionRenewalError } from "./http/client-session.js";
 export { SseLimitError } from "./http/sse-parser.js";
 export {
-  HttpStatusError, HttpNetworkError, HttpProtocolError, HttpTransportClosedError, SessionEndedError, MessageTooLargeError,
+  HttpStatusError, HttpNetworkError, HttpProtocolError, ResponseStreamBrokenError, HttpTransportClosedError, SessionEndedError, MessageTooLargeError,
   HttpRedirectError, CrossOriginError, type HttpClientOptions,
 } from "./http/client-fetch.js";
 export { McpClientManager, ServerStartError, UnknownToolError, type ManagerOptions, type ServerConfig, type AuditEvent, type AuditBase, type ServerFailure } from "./client/manager.js";
@@ -151,6 +154,10 @@ export { META } from "./mcp/modern.js";
 export { NO_CACHING, type CacheHint } from "./server/modern/results.js";
 export { RequestStateCodec, type RequestStateOptions, DEFAULT_REQUEST_STATE_TTL_MS, DEFAULT_MAX_REQUEST_STATE_BYTES, DEFAULT_MAX_REMEMBERED_USES } from "./server/modern/request-state.js";
 export { DEFAULT_MAX_INPUT_ASKS } from "./server/modern/input-rounds.js";
+export {
+  encodeHeaderValue, decodeHeaderValue, headerParams, mirroredHeaders, headerMismatch, mcpNameOf, DEFAULT_MAX_HEADER_PARAMS,
+  type HeaderParam, type HeaderMismatch, type MirroredMessage,
+} from "./http/mcp-headers.js";
 export { LOGGING_LEVELS } from "./mcp/logging.js";
 export {
   readClientRequestParams, readClientRequestResult, readServerRequestParams, readServerRequestResult, readClientNotification, readServerNotification,

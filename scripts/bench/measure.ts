@@ -33,13 +33,23 @@ export interface LoadResult {
   peakRssBytes: number;
 }
 
-/** The requests of a load run, built once and shared: ids 1..calls, in batches of LOAD_BATCH lines. */
-export function loadRequests(calls: number): Buffer[] {
+/**
+ * The 2026-07-28 envelope of a modern load run's calls, as the SDK v2 client sends it (version,
+ * client identity, capabilities): each call is then served statelessly, not in the handshake session.
+ */
+const MODERN_META = `,"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientInfo":{"name":"bench","version":"1.0.0"},"io.modelcontextprotocol/clientCapabilities":{}}`;
+
+/**
+ * The requests of a load run, built once and shared: ids 1..calls, in batches of LOAD_BATCH lines;
+ * `modern` adds the 2026-07-28 envelope to each.
+ */
+export function loadRequests(calls: number, modern = false): Buffer[] {
   const batches: Buffer[] = [];
+  const meta = modern ? MODERN_META : "";
   for (let first = 1; first <= calls; first += LOAD_BATCH) {
     let text = "";
     for (let id = first; id < first + LOAD_BATCH && id <= calls; id++) {
-      text += `{"jsonrpc":"2.0","id":${id},"method":"tools/call","params":{"name":"echo","arguments":{"text":"call ${id}"}}}\n`;
+      text += `{"jsonrpc":"2.0","id":${id},"method":"tools/call","params":{"name":"echo","arguments":{"text":"call ${id}"}${meta}}}\n`;
     }
     batches.push(Buffer.from(text));
   }

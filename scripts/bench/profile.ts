@@ -2,7 +2,7 @@
 // --cpu-prof dist/server.js` through it (or the client driver, for the client-* scenarios) and prints
 // the top functions by self and by total time, with dist/ positions mapped back to src/ through the
 // source maps. A client profile covers the driver's whole life, start-up and handshake included.
-// Usage: node --import tsx scripts/bench/profile.ts [load|cold|large] [ours|baseline|<server.js>] [top=25]
+// Usage: node --import tsx scripts/bench/profile.ts [load|load-modern|cold|large] [ours|baseline|<server.js>] [top=25]
 //        node --import tsx scripts/bench/profile.ts [client-load|client-large] [ours|raw] [top=25]
 //        node --import tsx scripts/bench/profile.ts [http|http-sse] [ours|baseline] [top=25]
 // (http: JSON responses; an http profile covers the server's whole life, start-up and handshake included.)
@@ -41,10 +41,10 @@ const server = {
   nodeArgs: profilerArgs,
 };
 
-if (scenario === "load") {
+if (scenario === "load" || scenario === "load-modern") {
   const calls = 50_000;
-  const result = await load(server, loadRequests(calls), calls);
-  console.log(`load: ${calls} calls, ${Math.round(result.callsPerSecond)} calls/s, ${result.cpuMicrosecondsPerCall.toFixed(1)} µs CPU per call (profiler on)`);
+  const result = await load(server, loadRequests(calls, scenario === "load-modern"), calls);
+  console.log(`${scenario}: ${calls} calls, ${Math.round(result.callsPerSecond)} calls/s, ${result.cpuMicrosecondsPerCall.toFixed(1)} µs CPU per call (profiler on)`);
 } else if (scenario === "cold") {
   for (let run = 0; run < 10; run++) await coldStart(server);
   console.log("cold: 10 starts, profiles summed");

@@ -29,7 +29,11 @@ export function createDemoServer(options: ServerOptions & { notesPath?: string }
         "model for a one-sentence summary), toggle_extra (adds or removes the tool reverse). " +
         `Read ${NOTES_URI} for notes on the protocol itself.`,
     },
-    options,
+    // What 2026-07-28 results may say about caching, true of this server: nothing it serves differs
+    // from one client to another (public); what discover says does not change while it runs, but
+    // the tool list does (toggle_extra) and the notes file is watched for edits, so those are stale
+    // at once (a listening client hears of changes).
+    { cache: { discover: { ttlMs: 60_000, cacheScope: "public" }, lists: { ttlMs: 0, cacheScope: "public" } }, ...options },
   );
 
   server.tool(
@@ -123,6 +127,7 @@ export function createDemoServer(options: ServerOptions & { notesPath?: string }
       mimeType: "text/markdown",
     },
     (uri) => [{ uri, mimeType: "text/markdown", text: notes() }],
+    { ttlMs: 0, cacheScope: "public" },
   );
 
   const sectionNames = (prefix: string) => sections(notes()).map((s) => s.slug).filter((slug) => slug.startsWith(prefix));

@@ -66,6 +66,17 @@ export class MessageTooLargeError extends Error {
   }
 }
 
+/**
+ * A 2026-07-28 response stream ended before its answer. Such a stream is never resumed: the
+ * request fails, and the sender may issue it again with a new id (its ids are the connection's).
+ */
+export class ResponseStreamBrokenError extends HttpProtocolError {
+  constructor(readonly step: string) {
+    super(`${step}: the response stream ended before the answer; a 2026-07-28 stream is not resumed (send the request again, with a new id)`);
+    this.name = "ResponseStreamBrokenError";
+  }
+}
+
 /** The transport was closed while the request was under way. */
 export class HttpTransportClosedError extends Error {
   constructor(step: string) {
@@ -81,6 +92,11 @@ export async function requestHeaders(options: HttpClientOptions, own: Record<str
   if (token !== undefined) headers.set("authorization", `Bearer ${token}`);
   for (const [name, value] of Object.entries(own)) if (value !== undefined) headers.set(name, value);
   return headers;
+}
+
+/** Which server a transport talks to, for caches kept per server (the client's era cache): the endpoint's origin and path. */
+export function peerKeyOf(url: URL): string {
+  return url.origin + url.pathname;
 }
 
 /** A redirect the client will not follow. Local: never sent on the wire. */
@@ -177,12 +193,21 @@ const REASON_BYTES = 64 * 1024;
 
 /** Reads the body of an error response for the server's reason: a JSON-RPC error message, or short text. */
 export async function statusError(step: string, response: Response): Promise<HttpStatusError> {
-  let text = "";
+  return statusErrorOf(step, response, await errorBody(response));
+}
+
+/** The first REASON_BYTES of an error response's body ("" if it cannot be read). */
+export async function errorBody(response: Response): Promise<string> {
   try {
-    text = (await readUpTo(response, REASON_BYTES)).text;
+    return (await readUpTo(response, REASON_BYTES)).text;
   } catch {
     // The reason is a courtesy; the status alone still says what happened.
+    return "";
   }
+}
+
+/** The error for `response`, whose body `text` has been read already. */
+export function statusErrorOf(step: string, response: Response, text: string): HttpStatusError {
   let reason: string | undefined;
   try {
     const body: unknown = JSON.parse(text);

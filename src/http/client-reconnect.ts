@@ -3,9 +3,10 @@
 // that end without bringing a message, and a bound on those for a response stream, whose caller
 // is waiting). Spec: https://modelcontextprotocol.io/specification/2025-11-25/basic/transports#resumability-and-redelivery
 // How the stream is opened again (a GET with the session's headers) is the transport's part.
+// A 2026-07-28 stream has no resumption: it is read once, and a break fails its request.
 
 import { setTimeout as sleep } from "node:timers/promises";
-import { HttpProtocolError, MessageTooLargeError } from "./client-fetch.js";
+import { HttpProtocolError, MessageTooLargeError, ResponseStreamBrokenError } from "./client-fetch.js";
 import { readEvents, SseLimitError, SseParser } from "./sse-parser.js";
 
 export interface ReconnectOptions {
@@ -65,8 +66,8 @@ export interface FollowedStream {
   /** For a response stream: whether every answer has come. The GET stream has none, and runs until stopped. */
   answered?: () => boolean;
   deliver(text: string): void;
-  /** Opens the stream again where it broke off. */
-  resume(lastEventId: string): Promise<Response>;
+  /** Opens the stream again where it broke off; absent for a 2026-07-28 response stream, which is never resumed. */
+  resume?(lastEventId: string): Promise<Response>;
   isClosed(): boolean;
   signal: AbortSignal;
   maxEventBytes: number;
@@ -98,6 +99,9 @@ export async function followStream(response: Response, stream: FollowedStream, o
     }
     lastEventId = parser.lastEventId ?? lastEventId;
     if (answered() || stream.isClosed()) return;
+    // Spec (2026-07-28 streamable-http#receiving-messages, changelog 9): streams are not resumable; a broken one
+    // loses its request, which the client MUST re-issue with a new id. Ids are the connection's (its correlator's), so the re-issue is the sender's.
+    if (stream.resume === undefined) throw new ResponseStreamBrokenError(step);
     if (stream.answered !== undefined && lastEventId === undefined) {
       throw new HttpProtocolError(`${step}: the server ended the response stream before answering, with no event id to resume from`);
     }

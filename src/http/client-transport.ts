@@ -3,6 +3,9 @@
 // stream is resumed with GET and Last-Event-ID after the server's `retry` delay (backing off:
 // client-reconnect.ts); a session the server ended is replaced by a fresh initialize (client-session.ts).
 // Spec: https://modelcontextprotocol.io/specification/2025-11-25/basic/transports#streamable-http
+// Dual-era: a 2026-07-28 message (its `_meta` claims a version) is POSTed with the header mirror
+// and nothing of the session, its stream is never resumed, and closing that stream cancels it.
+// Spec: https://modelcontextprotocol.io/specification/2026-07-28/basic/transports/streamable-http
 // Left out: OAuth flows (the caller supplies a bearer token), and the fallback to HTTP+SSE (client.ts).
 
 import { DEFAULT_MAX_MESSAGE_BYTES } from "../jsonrpc/framing.js";
@@ -10,10 +13,11 @@ import { isObject, type JSONRPCMessage, type RequestId } from "../jsonrpc/messag
 import type { SendOptions, Transport, TransportHandlers } from "../protocol/transport.js";
 import {
   discard, eventStream, fetchStep, followAbort, HttpNetworkError, HttpProtocolError, HttpTransportClosedError, isEventStream, isJson, MessageTooLargeError,
-  readJsonBody, requestHeaders, SessionEndedError, statusError, type HttpClientOptions, type HttpStatusError,
+  peerKeyOf, readJsonBody, requestHeaders, SessionEndedError, statusError, type HttpClientOptions, type HttpStatusError,
 } from "./client-fetch.js";
 import { followStream, type ReconnectOptions } from "./client-reconnect.js";
-import { answersIn, describe, type Answer, type Outgoing } from "./client-messages.js";
+import { answersIn, describe, modernHeaders, type Answer, type Outgoing } from "./client-messages.js";
+import { ModernStreams, refusedModern } from "./client-modern.js";
 import { ClientSession } from "./client-session.js";
 
 export interface StreamableHttpClientOptions extends HttpClientOptions, ReconnectOptions {
@@ -27,12 +31,16 @@ const POST_ACCEPT = "application/json, text/event-stream";
 
 export class StreamableHttpClientTransport implements Transport {
   readonly url: URL;
+  /** The server, for what a client keeps per server (the era it speaks): origin and path. */
+  readonly peerKey: string;
   readonly #options: StreamableHttpClientOptions;
   #handlers: TransportHandlers | undefined;
   readonly #session: ClientSession;
   #protocolVersion: string | undefined;
   /** Requests not answered yet, each with the controller of the POST waiting for it. */
   readonly #waiting = new Map<RequestId, AbortController>();
+  /** The 2026-07-28 requests in flight: cancelling one closes its stream. */
+  readonly #modern = new ModernStreams();
   /** Every request and stream in flight, so that close() can abort them all; each with what unhooks it from its sender's signal. */
   readonly #inFlight = new Map<AbortController, () => void>();
   #listener: AbortController | undefined;
@@ -41,6 +49,7 @@ export class StreamableHttpClientTransport implements Transport {
 
   constructor(url: string | URL, options: StreamableHttpClientOptions = {}) {
     this.url = new URL(url);
+    this.peerKey = peerKeyOf(this.url);
     this.#options = options;
     this.#maxMessageBytes = options.maxMessageBytes ?? DEFAULT_MAX_MESSAGE_BYTES;
     this.#session = new ClientSession({
@@ -74,10 +83,14 @@ export class StreamableHttpClientTransport implements Transport {
   /**
    * Resolves once the server has taken the message and, for a request, answered it. The request's
    * POST (and its response stream) is aborted when `options.signal` fires: the caller stopped waiting.
+   * `options.headers` (Mcp-Param-*) go with a 2026-07-28 message only, under the transport's own.
    */
   async send(message: JSONRPCMessage | JSONRPCMessage[], options?: SendOptions): Promise<void> {
     const outgoing = describe(message);
     if (this.#closed) throw new HttpTransportClosedError(outgoing.step);
+    const mirrored = modernHeaders(message);
+    if (mirrored) outgoing.modern = { ...options?.headers, ...mirrored };
+    if (this.#modern.cancels(message, outgoing)) return;
     if (outgoing.initialize) this.#session.starting(outgoing);
     await this.#post(outgoing, options?.signal);
     const method = Array.isArray(message) || !("method" in message) ? undefined : message.method;
@@ -105,7 +118,8 @@ export class StreamableHttpClientTransport implements Transport {
 
   /** Sends one message; on a 404 for our session, opens a new session and sends it once more. */
   async #post(outgoing: Outgoing, signal: AbortSignal | undefined, mayReplay = true): Promise<void> {
-    if (!outgoing.initialize) await this.#session.ready(signal);
+    // A 2026-07-28 message needs no session, and never waits for one to be opened again.
+    if (!outgoing.initialize && !outgoing.modern) await this.#session.ready(signal);
     try {
       await this.#send(outgoing, signal, (text) => this.#receive(text));
     } catch (error) {
@@ -129,18 +143,27 @@ export class StreamableHttpClientTransport implements Transport {
 
   /** One POST and its answer: 202, a JSON body, or an event stream followed until it answers. */
   async #exchange(outgoing: Outgoing, controller: AbortController, deliver: (text: string) => void): Promise<void> {
-    const { step, ids } = outgoing;
+    const { step, ids, modern } = outgoing;
     for (const id of ids) this.#waiting.set(id, controller);
-    const sent = this.#session.id;
+    if (modern) this.#modern.opened(ids, controller);
+    const sent = modern ? undefined : this.#session.id;
     // Spec (transports#sending-messages-to-the-server): Accept lists both types; one message per POST.
-    const response = await this.#request("POST", step, controller.signal, { accept: POST_ACCEPT, "content-type": "application/json" }, outgoing.text, outgoing.initialize);
+    // Spec (2026-07-28 streamable-http#request-metadata): a modern POST carries the mirror headers, and no session.
+    const own = { ...modern, accept: POST_ACCEPT, "content-type": "application/json" };
+    const response = await this.#request("POST", step, controller.signal, own, outgoing.text, outgoing.initialize || modern !== undefined);
+    if (!response.ok && modern) return refusedModern(step, response, ids[0], deliver);
     if (!response.ok) throw await this.#refusal(step, response, sent);
     // Spec (transports#session-management): keep the id from the response that carries the InitializeResult.
     if (outgoing.initialize) this.#session.id = response.headers.get("mcp-session-id") ?? undefined;
     // Spec (transports#sending-messages-to-the-server): notifications and responses get 202, no body.
-    if (ids.length === 0 || response.status === 202) return discard(response);
+    if (ids.length === 0 || (response.status === 202 && !modern)) return discard(response);
+    // A legacy 202 to a request leaves its answer to the GET stream; the 2026-07-28 era has none.
+    if (response.status === 202) {
+      discard(response);
+      throw new HttpProtocolError(`${step}: the server answered 202, with no response; a 2026-07-28 request has no other stream its answer could come on`);
+    }
     // Spec (transports#sending-messages-to-the-server): the client MUST handle both JSON and SSE answers.
-    if (isEventStream(response)) return this.#follow(response, step, ids, controller.signal, deliver);
+    if (isEventStream(response)) return this.#follow(response, step, ids, controller.signal, deliver, modern === undefined);
     if (!isJson(response)) {
       discard(response);
       throw new HttpProtocolError(`${step}: the server answered with ${response.headers.get("content-type") ?? "no content type"}, not JSON or an event stream`);
@@ -156,18 +179,18 @@ export class StreamableHttpClientTransport implements Transport {
     if (ids.some((id) => this.#waiting.has(id))) throw new HttpProtocolError(`${step}: the server's JSON answer is not the response to the request`);
   }
 
-  /** Follows a response stream or the GET stream until it is done, resuming it when it drops. */
-  #follow(response: Response, step: string, ids: RequestId[] | undefined, signal: AbortSignal, deliver: (text: string) => void): Promise<void> {
+  /** Follows a response stream or the GET stream until it is done, resuming it when it drops (if `resumable`). */
+  #follow(response: Response, step: string, ids: RequestId[] | undefined, signal: AbortSignal, deliver: (text: string) => void, resumable = true): Promise<void> {
     return followStream(response, {
       step, signal, deliver,
       answered: ids && (() => ids.every((id) => !this.#waiting.has(id))),
       // Spec (transports#resumability-and-redelivery): resume with GET and Last-Event-ID, whether the stream came from POST or GET.
-      resume: async (lastEventId) => {
+      resume: resumable ? async (lastEventId) => {
         const sent = this.#session.id;
         const again = await this.#request("GET", step, signal, { accept: "text/event-stream", "last-event-id": lastEventId });
         if (!again.ok) throw await this.#refusal(step, again, sent);
         return eventStream(step, again, "the resuming GET");
-      },
+      } : undefined,
       isClosed: () => this.#closed,
       maxEventBytes: this.#maxMessageBytes,
     }, this.#options);
@@ -212,12 +235,15 @@ export class StreamableHttpClientTransport implements Transport {
     return kept;
   }
 
-  /** A request with the session headers. Spec: MCP-Session-Id and MCP-Protocol-Version on every request after initialize. */
-  async #request(method: string, step: string, signal: AbortSignal, own: Record<string, string | undefined>, body?: string, initialize = false): Promise<Response> {
-    const headers = await requestHeaders(this.#options, {
+  /**
+   * A request with the session headers, unless `sessionless` (initialize, a 2026-07-28 message).
+   * Spec: MCP-Session-Id and MCP-Protocol-Version on every request after initialize.
+   */
+  async #request(method: string, step: string, signal: AbortSignal, own: Record<string, string | undefined>, body?: string, sessionless = false): Promise<Response> {
+    const headers = await requestHeaders(this.#options, sessionless ? own : {
       ...own,
-      "mcp-session-id": initialize ? undefined : this.#session.id,
-      "mcp-protocol-version": initialize ? undefined : this.#protocolVersion,
+      "mcp-session-id": this.#session.id,
+      "mcp-protocol-version": this.#protocolVersion,
     });
     return fetchStep(this.#options, step, this.url, { method, headers, body, signal });
   }
@@ -245,5 +271,6 @@ export class StreamableHttpClientTransport implements Transport {
     this.#inFlight.get(controller)?.();
     this.#inFlight.delete(controller);
     for (const id of ids) if (this.#waiting.get(id) === controller) this.#waiting.delete(id);
+    this.#modern.closed(ids, controller);
   }
 }

@@ -5,7 +5,7 @@
 
 import type { JSONRPCMessage } from "../jsonrpc/messages.js";
 import type { SendOptions, Transport, TransportHandlers } from "../protocol/transport.js";
-import { HttpProtocolError, HttpStatusError, HttpTransportClosedError } from "./client-fetch.js";
+import { HttpProtocolError, HttpStatusError, HttpTransportClosedError, peerKeyOf } from "./client-fetch.js";
 import { StreamableHttpClientTransport, type StreamableHttpClientOptions } from "./client-transport.js";
 import { LegacySseClientTransport, type LegacySseClientOptions } from "./legacy-client.js";
 
@@ -16,9 +16,13 @@ const LEGACY_HINTS = new Set([400, 404, 405]);
  * Streamable HTTP first; if the server refuses the initialize POST with 400, 404 or 405, the
  * HTTP+SSE transport, found at the same URL or else at `sse` next to it (where servers that host
  * both, like ours, keep it). Which one won shows in `kind` once initialize has gone out.
+ * A 2026-07-28 request (the client's server/discover probe) goes to Streamable HTTP only: its
+ * refusal tells the client to fall back to initialize, which then takes the path above.
  */
 export class HttpClientTransport implements Transport {
   readonly url: URL;
+  /** The server, for what a client keeps per server (the era it speaks): origin and path. */
+  readonly peerKey: string;
   readonly #options: StreamableHttpClientOptions & LegacySseClientOptions;
   readonly #streamable: StreamableHttpClientTransport;
   #active: Transport | undefined;
@@ -27,6 +31,7 @@ export class HttpClientTransport implements Transport {
 
   constructor(url: string | URL, options: StreamableHttpClientOptions & LegacySseClientOptions = {}) {
     this.url = new URL(url);
+    this.peerKey = peerKeyOf(this.url);
     this.#options = options;
     this.#streamable = new StreamableHttpClientTransport(this.url, options);
   }

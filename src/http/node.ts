@@ -28,10 +28,18 @@ async function respond(handle: FetchHandler, req: IncomingMessage, res: ServerRe
     if (value !== undefined) headers.set(name, Array.isArray(value) ? value.join(", ") : value);
   }
   const hasBody = req.method !== "GET" && req.method !== "HEAD" && req.method !== "DELETE";
+  // The client left before its whole answer was written: the handler hears it on request.signal
+  // (for a 2026-07-28 request that is its cancellation). Listened to before the handler runs, so
+  // a client gone while a JSON answer is still being worked out is heard too.
+  const left = new AbortController();
+  res.on("close", () => {
+    if (!res.writableFinished) left.abort();
+  });
   // The URL's host is fixed: the Host header is checked by the handler, and may be hostile.
   const request = new Request(new URL(req.url ?? "/", "http://localhost"), {
     method: req.method,
     headers,
+    signal: left.signal,
     body: hasBody ? (Readable.toWeb(req) as ReadableStream<Uint8Array>) : undefined,
     ...(hasBody ? { duplex: "half" } : {}),
   } as RequestInit);

@@ -1,11 +1,13 @@
 // Streamable HTTP, server side: one endpoint where POST carries client messages (answered with
 // 202, JSON, or an SSE stream), GET opens a stream for the server's own messages, and DELETE ends
-// a session. A web-standard handler, (Request) => Promise<Response>; http/node.ts adapts it.
+// a session. Dual-era: a POST whose body claims 2026-07-28 is served without a session by
+// modern-post.ts. A web-standard handler, (Request) => Promise<Response>; http/node.ts adapts it.
 // Spec: https://modelcontextprotocol.io/specification/2025-11-25/basic/transports#streamable-http
+// and https://modelcontextprotocol.io/specification/2026-07-28/basic/transports/streamable-http
 // Left out: OAuth (only an optional static bearer token), and SSE polling by closing streams early.
 
 import { randomBytes } from "node:crypto";
-import { isSupportedVersion, supports, type HandshakeVersion } from "../mcp/versions.js";
+import { isModernVersion, isSupportedVersion, supports, type HandshakeVersion } from "../mcp/versions.js";
 import type { McpServer } from "../server/definition.js";
 import { bearerMatches, checkTokenStrength, hostAllowed, originAllowed } from "./security.js";
 import { EventStore, ReplayBudget } from "./event-store.js";
@@ -13,6 +15,7 @@ import { SessionTable, type LiveSession } from "./session-table.js";
 import { HttpSessionTransport } from "./session-transport.js";
 import { formatEvent, SSE_HEADERS } from "./sse.js";
 import { SseSink } from "./streams.js";
+import { eraOf, serveModernPost, type ModernHost } from "./modern-post.js";
 import { localAnswers, readPostBody, refuseReusedIds, type PostBody } from "./post-body.js";
 import { errorResponse, jsonResponse, mediaType, wantsBoth, wantsEventStream } from "./responses.js";
 import { withDefaults, type ResolvedOptions, type StreamableHttpOptions } from "./streamable-options.js";
@@ -32,6 +35,10 @@ export class StreamableHttpHandler {
   readonly #inFlight = { awaited: 0 };
   readonly #timer: ReturnType<typeof setInterval>;
   #lastKeepAlive = Date.now();
+  /** The one-request sessions of 2026-07-28 requests still running: no table holds them, but keep-alives and close() must reach them. */
+  readonly #modern = new Set<LiveSession>();
+  /** What the 2026-07-28 path (modern-post.ts) may use of this handler. */
+  readonly #modernHost: ModernHost;
 
   constructor(server: McpServer, options: StreamableHttpOptions = {}) {
     if (options.bearerToken !== undefined) checkTokenStrength(options.bearerToken);
@@ -43,6 +50,12 @@ export class StreamableHttpHandler {
     // One timer for keep-alives and expiry; it never keeps the process alive by itself.
     this.#timer = setInterval(() => this.#tick(), Math.min(this.#options.keepAliveMs, initializedMs, 60_000));
     this.#timer.unref();
+    this.#modernHost = {
+      server,
+      maxStreamBacklogBytes: this.#options.maxStreamBacklogBytes,
+      overloaded: () => this.#overloaded(0, 1),
+      open: () => this.#openModern(),
+    };
   }
 
   get sessionCount(): number {
@@ -54,9 +67,13 @@ export class StreamableHttpHandler {
     const refusal = this.guard(request);
     if (refusal) return refusal;
     const version = request.headers.get("mcp-protocol-version");
-    // Spec (transports#protocol-version-header): an invalid or unsupported version gets 400.
-    if (version !== null && !isSupportedVersion(version)) return errorResponse(400, `bad request: unsupported MCP-Protocol-Version ${JSON.stringify(version)}`);
+    // A POST's body may claim 2026-07-28, whose checks answer an unknown version (-32022): it is judged in #post.
+    if (request.method !== "POST" && unknownVersion(version)) return unsupportedHeader(version);
     if (new URL(request.url).pathname !== this.#options.path) return errorResponse(404, "not found: the MCP endpoint is " + this.#options.path);
+    // Spec (2026-07-28 streamable-http): a modern client only POSTs; GET and DELETE without a session are 405.
+    if (isModernVersion(version) && request.method !== "POST" && request.headers.get("mcp-session-id") === null) {
+      return errorResponse(405, `method not allowed: protocol ${version} serves POST only`, { allow: "POST" });
+    }
     switch (request.method) {
       case "POST":
         return this.#post(request);
@@ -72,7 +89,11 @@ export class StreamableHttpHandler {
   /** Ends every session and stops the timer. */
   async close(): Promise<void> {
     clearInterval(this.#timer);
-    await Promise.all([...this.#sessions.values()].map((live) => live.session.close()));
+    // Spec (2026-07-28 subscriptions): a server ending a listen SHOULD send its result. Ending one
+    // sends it in a chain of promise callbacks, all run before the next timer, so before the sessions close.
+    for (const live of this.#modern) live.session.listens.endAll();
+    await new Promise((resolve) => setTimeout(resolve, 0));
+    await Promise.all([...this.#sessions.values(), ...this.#modern].map((live) => live.session.close()));
   }
 
   /** Host, Origin and the bearer token, checked before anything else; the refusal, if any. */
@@ -93,9 +114,14 @@ export class StreamableHttpHandler {
     if (mediaType(request.headers.get("content-type")) !== "application/json") return errorResponse(415, "unsupported media type: send application/json");
     const body = await readPostBody(request, this.#options);
     if (body instanceof Response) return body;
+    const versionHeader = request.headers.get("mcp-protocol-version");
+    // Spec (2026-07-28 basic/versioning): the era is the body's, judged per message.
+    const era = eraOf(body, versionHeader);
+    if (era instanceof Response) return era;
+    if (era === "modern") return serveModernPost(this.#modernHost, request, body);
+    if (unknownVersion(versionHeader)) return unsupportedHeader(versionHeader);
     const { isBatch, isInitialize } = body;
 
-    const versionHeader = request.headers.get("mcp-protocol-version");
     // A new session is judged before it is made: a refusal must not cost another session its slot.
     const fresh = this.#options.stateless || isInitialize;
     const refusal = fresh ? this.#overloaded(0, body.requestIds.length) : undefined;
@@ -215,9 +241,7 @@ export class StreamableHttpHandler {
 
   #open(options: Parameters<McpServer["connect"]>[1]): LiveSession {
     const events = new EventStore({ budget: this.#replay, maxBytes: this.#options.maxReplayBytesPerSession, maxEvents: this.#options.maxReplayEventsPerSession });
-    const transport = new HttpSessionTransport(events, (message) =>
-      this.#options.onProblem?.(`http: no open stream for ${JSON.stringify(message).slice(0, 200)}`), this.#inFlight);
-    const session = this.#server.connect(transport, { onProblem: this.#options.onProblem, maxBatchItems: this.#options.maxBatchItems, ...options });
+    const { session, transport } = this.#connect(events, options);
     const now = Date.now();
     if (this.#options.stateless) return { id: "", session, transport, opened: now, lastSeen: now };
     // Spec (transports#session-management): the id SHOULD be globally unique and cryptographically
@@ -228,11 +252,39 @@ export class StreamableHttpHandler {
     return live;
   }
 
+  /** One 2026-07-28 request's session: stateless, outside the table, its events never kept (there is no resuming). */
+  #openModern(): LiveSession {
+    const { session, transport } = this.#connect(new EventStore({ maxEvents: 0, maxBytes: 0 }), { stateless: {} });
+    const now = Date.now();
+    const live = { id: "", session, transport, opened: now, lastSeen: now };
+    this.#modern.add(live);
+    session.onClose(() => this.#modern.delete(live));
+    return live;
+  }
+
+  #connect(events: EventStore, options: Parameters<McpServer["connect"]>[1]): Pick<LiveSession, "session" | "transport"> {
+    const transport = new HttpSessionTransport(events, (message) =>
+      this.#options.onProblem?.(`http: no open stream for ${JSON.stringify(message).slice(0, 200)}`), this.#inFlight);
+    const session = this.#server.connect(transport, { onProblem: this.#options.onProblem, maxBatchItems: this.#options.maxBatchItems, ...options });
+    return { session, transport };
+  }
+
   #tick(): void {
     const now = Date.now();
     this.#sessions.sweep(now);
     if (now - this.#lastKeepAlive < this.#options.keepAliveMs) return;
     this.#lastKeepAlive = now;
     for (const live of this.#sessions.values()) live.transport.keepAlive();
+    for (const live of this.#modern) live.transport.keepAlive();
   }
+}
+
+/** A version header naming no version of either generation. */
+function unknownVersion(version: string | null): version is string {
+  return version !== null && !isSupportedVersion(version) && !isModernVersion(version);
+}
+
+/** Spec (transports#protocol-version-header): an invalid or unsupported version gets 400. */
+function unsupportedHeader(version: string): Response {
+  return errorResponse(400, `bad request: unsupported MCP-Protocol-Version ${JSON.stringify(version)}`);
 }

@@ -1,6 +1,7 @@
 // The response streams of a Streamable HTTP session: one per POST that carried requests (it ends
 // with their responses) and the optional standalone GET stream, each writing SSE events that the
-// session's EventStore keeps for resumption, or (JSON mode) one body with the response(s).
+// session's EventStore keeps for resumption (not a 2026-07-28 stream's: that revision has no
+// resuming), or (JSON mode) one body with the response(s).
 // Spec: https://modelcontextprotocol.io/specification/2025-11-25/basic/transports#sending-messages-to-the-server
 
 import type { JSONRPCMessage, JSONRPCResponse, RequestId } from "../jsonrpc/messages.js";
@@ -40,8 +41,9 @@ export class SseSink {
       start: (controller) => void (this.#controller = controller),
       // The response took a chunk: if the sink has ended, this may have been the last one.
       pull: () => this.#closeIfDrained(),
-      // The client went away. Spec (transports#sending-messages-to-the-server): a disconnect is
-      // not a cancellation; the work goes on and its events stay in the store for resumption.
+      // The client went away. Spec (transports#sending-messages-to-the-server, 2025-11-25): a
+      // disconnect is not a cancellation; the work goes on and its events stay in the store for
+      // resumption. (In 2026-07-28 it is one: that stream's onGone ends the request, modern-post.ts.)
       cancel: () => {
         this.#draining = undefined;
         this.#gone();
@@ -114,17 +116,20 @@ export class PostStream {
   readonly #pending = new Set<RequestId>();
   readonly #events: EventStore;
   #sink: SseSink | undefined;
+  /** Whether its events are numbered and kept for a resuming GET (a 2026-07-28 stream has no resumption). */
+  readonly #replayable: boolean;
   /** Answers the HTTP layer made itself (a batch's invalid items), still to join the batch answer. */
   #local: JSONRPCResponse[];
   /** JSON mode: the responses gathered so far, and what to do with them when complete. */
   readonly #json: { responses: JSONRPCMessage[]; done: JsonAnswer; batch: boolean } | undefined;
   #onFinished: () => void;
 
-  constructor(name: string, ids: RequestId[], events: EventStore, mode: { sse: SseSink; local?: JSONRPCResponse[] } | { json: JsonAnswer; batch: boolean; local?: JSONRPCResponse[] }, onFinished: () => void) {
+  constructor(name: string, ids: RequestId[], events: EventStore, mode: { sse: SseSink; local?: JSONRPCResponse[]; replayable?: boolean } | { json: JsonAnswer; batch: boolean; local?: JSONRPCResponse[] }, onFinished: () => void) {
     this.name = name;
     for (const id of ids) this.#pending.add(id);
     this.#events = events;
     this.#sink = "sse" in mode ? mode.sse : undefined;
+    this.#replayable = !("sse" in mode) || mode.replayable !== false;
     this.#local = mode.local ?? [];
     this.#json = "json" in mode ? { responses: [], done: mode.json, batch: mode.batch } : undefined;
     this.#onFinished = onFinished;
@@ -189,6 +194,8 @@ export class PostStream {
 
   #write(message: JSONRPCMessage | JSONRPCMessage[]): void {
     const data = JSON.stringify(message);
+    // Spec (2026-07-28 transports/streamable-http): no resumability: events carry no id and are not kept.
+    if (!this.#replayable) return this.#sink?.write(formatEvent({ data }));
     const id = this.#events.append(this.name, data);
     this.#sink?.write(formatEvent({ id, data }));
   }

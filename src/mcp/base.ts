@@ -1,7 +1,9 @@
 // Building blocks shared by every MCP message: `_meta`, progress tokens, cursors, names, icons,
 // annotations, and the params/result shapes that all requests, notifications and results extend.
 // Spec: https://modelcontextprotocol.io/specification/2025-11-25/basic (general fields) and
-// https://modelcontextprotocol.io/specification/2025-11-25/server/utilities/pagination
+// https://modelcontextprotocol.io/specification/2025-11-25/server/utilities/pagination; for 2026-07-28
+// https://modelcontextprotocol.io/specification/2026-07-28/basic (section names below are under it)
+// and .../2026-07-28/server/utilities/pagination. Unless marked, the same in both generations.
 // Request ids are plain `string | number` here; the JSON-RPC layer owns their definition.
 
 import type { CacheableResult, ResultType } from "./modern.js";
@@ -18,6 +20,9 @@ import type { CacheableResult, ResultType } from "./modern.js";
  * Reserved for MCP itself: every prefix whose *second* label is `modelcontextprotocol` or `mcp`
  * (`io.modelcontextprotocol/`, `dev.mcp/`; but not `com.example.mcp/`), plus bare names the schema
  * assigns, such as `progressToken`. Code MUST NOT assume anything about values under reserved keys.
+ * Since 2026-07-28 the request envelope and other protocol keys live under `io.modelcontextprotocol/`
+ * (META in modern.ts), and the bare `traceparent`, `tracestate` and `baggage` are reserved for W3C
+ * trace context (basic/index#meta).
  */
 export interface Meta {
   [key: string]: unknown;
@@ -30,8 +35,8 @@ export interface Meta {
 export type ProgressToken = string | number;
 
 /**
- * A server-made bookmark into a paginated list. Opaque: clients MUST NOT parse or change it,
- * and MUST NOT reuse it in another session.
+ * A server-made bookmark into a paginated list. Opaque: clients MUST NOT parse or change it.
+ * Legacy only: nor reuse it in another session (2026-07-28 has no sessions, and drops that rule).
  */
 export type Cursor = string;
 
@@ -89,7 +94,11 @@ export interface Annotations {
 
 /** The params every request may carry; the method-specific params types extend it. */
 export interface RequestParams {
-  /** Extension metadata (see `Meta`), with one key the protocol itself defines. */
+  /**
+   * Extension metadata (see `Meta`), with one key the protocol itself defines. Optional in legacy;
+   * required since 2026-07-28, where it carries the request envelope (RequestEnvelope in modern.ts;
+   * basic/index#meta), so a 2026-07-28 request always has `params`.
+   */
   _meta?: {
     /**
      * Ask the receiver for `notifications/progress` about this request, tagged with this token.
@@ -102,7 +111,10 @@ export interface RequestParams {
 
 /** The params every notification may carry; the method-specific params types extend it. */
 export interface NotificationParams {
-  /** Extension metadata (see `Meta`). */
+  /**
+   * Extension metadata (see `Meta`). Since 2026-07-28 it holds `subscriptionId` on every
+   * notification of a `subscriptions/listen` stream (basic/patterns/subscriptions).
+   */
   _meta?: Meta;
 }
 
@@ -117,21 +129,32 @@ export interface PaginatedRequestParams extends RequestParams {
  * the reader does not know, and the reader should keep them rather than fail.
  */
 export interface Result {
-  /** Extension metadata (see `Meta`). */
+  /**
+   * Extension metadata (see `Meta`). Since 2026-07-28 it SHOULD name the server on every result
+   * (`serverInfo`, see META in modern.ts).
+   */
   _meta?: Meta;
   /**
    * Since 2026-07-28, required there on every result: `"complete"`, or `"input_required"` for an
-   * interim answer (InputRequiredResult in modern.ts). Legacy results never carry it.
+   * interim answer (InputRequiredResult in modern.ts). Legacy results never carry it, and a client
+   * reads its absence as `"complete"` (basic/index#resulttype).
    */
   resultType?: ResultType;
   [key: string]: unknown;
 }
 
-/** A result from a list method that pages. The server picks the page size; clients MUST NOT assume one. */
+/**
+ * A result from a list method that pages. The server picks the page size; clients MUST NOT assume one.
+ * The cache fields (`ttlMs`, `cacheScope`) are since 2026-07-28, required there on the four lists.
+ */
 export interface PaginatedResult extends Result, CacheableResult {
   /** Where the next page starts. Absent: this was the last page. */
   nextCursor?: Cursor;
 }
 
-/** The answer to requests that succeed without data to return (`ping`, `logging/setLevel`, ...): `{}`. */
+/**
+ * The answer to requests that succeed without data to return: `{}`. Its legacy users (`ping`,
+ * `logging/setLevel`, `resources/(un)subscribe`) are gone in 2026-07-28, where it would be
+ * `{ "resultType": "complete" }`.
+ */
 export type EmptyResult = Result;

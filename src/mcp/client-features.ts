@@ -1,14 +1,22 @@
 // Features a client offers a server, asked for by server-to-client requests: roots and sampling
-// (elicitation is in elicitation.ts).
+// (elicitation is in elicitation.ts). Both are deprecated in 2026-07-28, where they remain usable
+// but travel inside an `input_required` result (InputRequest in modern.ts) and the answer comes
+// back in the client's retry (InputResponse, without `resultType`).
 // Spec: https://modelcontextprotocol.io/specification/2025-11-25/client/roots
 // https://modelcontextprotocol.io/specification/2025-11-25/client/sampling
-// Leaves out the `task` param of sampling (2025-11-25 tasks, shown in tasks.ts; mcp-wire offers none).
+// https://modelcontextprotocol.io/specification/2026-07-28/client/roots
+// https://modelcontextprotocol.io/specification/2026-07-28/client/sampling
+// Unless marked, the same in both generations.
+// Leaves out the `task` param of sampling (2025-11-25 tasks, shown in tasks.ts; mcp-wire offers none; legacy only).
 
 import type { Meta, RequestParams, Result, Role } from "./base.js";
 import type { AudioContent, ContentBlock, ImageContent, TextContent } from "./content.js";
 import type { Tool } from "./tools.js";
 
-/** A directory or file the client lets the server work in. */
+/**
+ * A directory or file the client lets the server work in. Deprecated in 2026-07-28 with roots: pass
+ * paths as tool arguments, resource URIs or server configuration instead (https://modelcontextprotocol.io/specification/2026-07-28/deprecated).
+ */
 export interface Root {
   /** Where the root is; MUST be a `file://` URI for now. */
   uri: string;
@@ -18,7 +26,10 @@ export interface Root {
   _meta?: Meta;
 }
 
-/** The result of `roots/list` (params: only `_meta`). A client without `roots` answers -32601. */
+/**
+ * The result of `roots/list` (params: only `_meta`). A client without `roots` answers -32601.
+ * 2026-07-28: the server learns of changes only by asking again (no roots list_changed notification).
+ */
 export interface ListRootsResult extends Result {
   /** The current roots. */
   roots: Root[];
@@ -46,7 +57,10 @@ export interface ToolResultContent {
   toolUseId: string;
   /** The tool's output, shaped like `CallToolResult.content`. */
   content: ContentBlock[];
-  /** The output as JSON, which SHOULD fit the tool's `outputSchema` if it has one. */
+  /**
+   * The output as JSON, which SHOULD fit the tool's `outputSchema` if it has one. Since 2026-07-28
+   * any JSON value; kept an object here, the shape both generations accept.
+   */
   structuredContent?: { [key: string]: unknown };
   /** The tool failed. Absent means false. */
   isError?: boolean;
@@ -96,7 +110,10 @@ export interface ToolChoice {
   mode?: "auto" | "required" | "none";
 }
 
-/** Params of `sampling/createMessage`: the server asks the client's model for a reply (a human should review it). */
+/**
+ * Params of `sampling/createMessage`: the server asks the client's model for a reply (a human should
+ * review it). Deprecated in 2026-07-28 with sampling: call an LLM provider directly (https://modelcontextprotocol.io/specification/2026-07-28/deprecated).
+ */
 export interface CreateMessageRequestParams extends RequestParams {
   /** The conversation so far. */
   messages: SamplingMessage[];
@@ -104,7 +121,11 @@ export interface CreateMessageRequestParams extends RequestParams {
   modelPreferences?: ModelPreferences;
   /** A system prompt; the client MAY change or drop it. */
   systemPrompt?: string;
-  /** Context to add; default `"none"`. The others are soft-deprecated: only with `sampling.context`. */
+  /**
+   * Context to add; default `"none"`. The others only with `sampling.context`. They are deprecated
+   * since 2025-11-25; 2026-07-28 puts them under its removal policy, to go no later than sampling
+   * (https://modelcontextprotocol.io/specification/2026-07-28/client/sampling#capabilities).
+   */
   includeContext?: "none" | "thisServer" | "allServers";
   /** Sampling temperature. */
   temperature?: number;

@@ -1,6 +1,8 @@
 // Argument completion: the client asks for likely values of a prompt argument or a URI-template
 // variable while the user types.
-// Spec: https://modelcontextprotocol.io/specification/2025-11-25/server/utilities/completion
+// Spec: https://modelcontextprotocol.io/specification/2025-11-25/server/utilities/completion and
+// https://modelcontextprotocol.io/specification/2026-07-28/server/utilities/completion.
+// The same in both generations (2026-07-28 only adds the request envelope every request carries).
 // Servers must declare the `completions` capability (since 2025-03-26) to be asked.
 
 import type { BaseMetadata, RequestParams, Result } from "./base.js";

@@ -1,7 +1,9 @@
 // Content blocks: the pieces of text, media and resources that tool results and prompt messages
 // are made of, plus the resource contents returned by `resources/read` and embedded in blocks.
 // Spec: https://modelcontextprotocol.io/specification/2025-11-25/server/tools (content types) and
-// https://modelcontextprotocol.io/specification/2025-11-25/server/resources (resource contents)
+// https://modelcontextprotocol.io/specification/2025-11-25/server/resources (resource contents);
+// the same pages under https://modelcontextprotocol.io/specification/2026-07-28/.
+// Everything here is the same in both generations.
 // The sampling-only blocks `tool_use` and `tool_result` live in client-features.ts.
 
 import type { Annotations, Meta } from "./base.js";

@@ -1,7 +1,10 @@
 // Elicitation: a server asking the user for input through the client, as a form or at a URL, and
 // the error (-32042) by which a server says a request needs a URL elicitation first.
-// Spec: https://modelcontextprotocol.io/specification/2025-11-25/client/elicitation
-// Leaves out the `task` param (2025-11-25 tasks, shown in tasks.ts; mcp-wire offers none).
+// Spec: https://modelcontextprotocol.io/specification/2025-11-25/client/elicitation and
+// https://modelcontextprotocol.io/specification/2026-07-28/client/elicitation. Unless marked, the
+// same in both generations; in 2026-07-28 the request travels inside an `input_required` result
+// (InputRequest in modern.ts) and the user's answer comes back in the client's retry.
+// Leaves out the `task` param (2025-11-25 tasks, shown in tasks.ts; mcp-wire offers none; legacy only).
 
 import type { RequestParams, Result } from "./base.js";
 
@@ -30,7 +33,11 @@ export interface ElicitRequestURLParams extends RequestParams {
   mode: "url";
   /** Tells the user why they should visit the page. */
   message: string;
-  /** Identifies this elicitation, unique within the server; opaque to the client. */
+  /**
+   * Identifies this elicitation, unique within the server; opaque to the client. Legacy only
+   * (removed in 2026-07-28: the client's retry reports the outcome; a server that must correlate
+   * puts its own id in `requestState`). ModernElicitRequestParams in modern.ts leaves it out.
+   */
   elicitationId: string;
   /** The page to open, only with consent. MUST NOT embed credentials or personal data. */
   url: string;
@@ -153,7 +160,7 @@ export interface LegacyTitledEnumSchema extends PrimitiveSchemaLabels {
 /** Any choice field. In 2025-06-18 `EnumSchema` was one interface, the shape now called legacy. */
 export type EnumSchema = SingleSelectEnumSchema | MultiSelectEnumSchema | LegacyTitledEnumSchema;
 
-/** The result of `elicitation/create`. */
+/** The result of `elicitation/create`; in 2026-07-28 an InputResponse in the retry, without `resultType`. */
 export interface ElicitResult extends Result {
   /** `"accept"`: submitted (URL mode: agreed to open); `"decline"`: said no; `"cancel"`: dismissed. */
   action: "accept" | "decline" | "cancel";
@@ -161,7 +168,10 @@ export interface ElicitResult extends Result {
   content?: { [key: string]: string | number | boolean | string[] };
 }
 
-/** Params of `notifications/elicitation/complete`: a URL-mode elicitation has finished. Since 2025-11-25. */
+/**
+ * Params of `notifications/elicitation/complete`: a URL-mode elicitation has finished. Since
+ * 2025-11-25; legacy only (removed in 2026-07-28: the client learns the outcome by retrying).
+ */
 export interface ElicitationCompleteNotificationParams {
   /** Which elicitation; a client MUST ignore ids it does not know or already saw finish. */
   elicitationId: string;
@@ -170,7 +180,8 @@ export interface ElicitationCompleteNotificationParams {
 /**
  * `error.data` of a -32042 error (ErrorCode.URLElicitationRequired), since 2025-11-25: the request
  * cannot be served until the user has completed these elicitations. Spec
- * (client/elicitation#url-elicitation-required-error).
+ * (client/elicitation#url-elicitation-required-error). Legacy only (removed in 2026-07-28: the
+ * server answers `input_required` with a URL-mode elicitation instead; basic/patterns/mrtr).
  */
 export interface URLElicitationRequiredErrorData {
   /** What the user must complete first: URL mode only, each with its `elicitationId`. */

@@ -1,6 +1,9 @@
 // Logging: a server with the `logging` capability streams log records to the client, which may
-// choose the minimum severity.
-// Spec: https://modelcontextprotocol.io/specification/2025-11-25/server/utilities/logging
+// choose the minimum severity. Deprecated in 2026-07-28 (stdio servers should log to stderr, others
+// use OpenTelemetry), and there the level is chosen per request: `_meta` logLevel (META in modern.ts).
+// Spec: https://modelcontextprotocol.io/specification/2025-11-25/server/utilities/logging and
+// https://modelcontextprotocol.io/specification/2026-07-28/server/utilities/logging.
+// Unless marked, the same in both generations.
 
 import type { NotificationParams, RequestParams } from "./base.js";
 
@@ -21,7 +24,10 @@ export type LoggingLevel =
 /** The syslog severities (RFC 5424), least severe first: a threshold lets through its level and those after it. */
 export const LOGGING_LEVELS: readonly LoggingLevel[] = ["debug", "info", "notice", "warning", "error", "critical", "alert", "emergency"];
 
-/** Params of `logging/setLevel`. An unknown level is error -32602. Result: `{}`. */
+/**
+ * Params of `logging/setLevel`. An unknown level is error -32602. Result: `{}`. Legacy only
+ * (removed in 2026-07-28: each request names its level in `_meta`, for that request alone).
+ */
 export interface SetLevelRequestParams extends RequestParams {
   /**
    * The lowest severity the client wants; the server then sends only this level and above.
@@ -33,6 +39,8 @@ export interface SetLevelRequestParams extends RequestParams {
 /**
  * Params of `notifications/message`, one log record from server to client. Records MUST NOT carry
  * secrets, personal data or internals useful to an attacker, and servers SHOULD rate-limit them.
+ * Since 2026-07-28 a record belongs to one request: sent only if that request set a level, only on
+ * its response stream, never on a listen stream (server/utilities/logging#per-request-log-level).
  */
 export interface LoggingMessageNotificationParams extends NotificationParams {
   /** How severe this record is. */

@@ -205,7 +205,7 @@ export const METHOD_ERA = {
 /** The requests that may answer `input_required` (2026-07-28, basic/patterns/mrtr): no others may. */
 export const INPUT_REQUIRED_METHODS: readonly ClientRequestMethod[] = ["tools/call", "prompts/get", "resources/read"];
 
-/** The requests whose complete results carry ttlMs and cacheScope (2026-07-28, basic/utilities/caching). */
+/** The requests whose complete results carry ttlMs and cacheScope (2026-07-28, server/utilities/caching). */
 export const CACHEABLE_METHODS: readonly ClientRequestMethod[] = [
   "server/discover", "tools/list", "prompts/list", "resources/list", "resources/templates/list", "resources/read",
 ];

@@ -47,13 +47,13 @@ export type ResultType = "complete" | "input_required";
 /**
  * Who may reuse a cached result: `"public"` holds nothing user-specific, so any client or shared
  * cache may; `"private"` only within the same authorisation context. Access control MUST NOT rest
- * on it. Spec: https://modelcontextprotocol.io/specification/2026-07-28/basic/utilities/caching
+ * on it. Spec: https://modelcontextprotocol.io/specification/2026-07-28/server/utilities/caching
  */
 export type CacheScope = "public" | "private";
 
 /**
  * The freshness hint on the complete results of `server/discover`, the four lists and
- * `resources/read` (servers MUST send both fields there). Spec: basic/utilities/caching.
+ * `resources/read` (servers MUST send both fields there). Spec: server/utilities/caching.
  */
 export interface CacheableResult {
   /** How long the result stays fresh after it is received, in whole milliseconds; 0: stale at once. */

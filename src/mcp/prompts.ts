@@ -1,7 +1,9 @@
 // Prompts: message templates a server offers for the user to pick (e.g. as slash commands),
 // with `prompts/list` and `prompts/get`.
-// Spec: https://modelcontextprotocol.io/specification/2025-11-25/server/prompts
-// `notifications/prompts/list_changed` has no params of its own, only `NotificationParams`.
+// Spec: https://modelcontextprotocol.io/specification/2025-11-25/server/prompts and
+// https://modelcontextprotocol.io/specification/2026-07-28/server/prompts. Unless marked, the same in both generations.
+// `notifications/prompts/list_changed` has no params of its own, only `NotificationParams`
+// (2026-07-28: only on a `subscriptions/listen` stream that asked for it).
 
 import type { BaseMetadata, Icons, Meta, PaginatedResult, RequestParams, Result, Role } from "./base.js";
 import type { ContentBlock } from "./content.js";
@@ -35,13 +37,16 @@ export interface PromptMessage {
   content: ContentBlock;
 }
 
-/** The result of `prompts/list` (params: `PaginatedRequestParams`). */
+/** The result of `prompts/list` (params: `PaginatedRequestParams`). Cacheable since 2026-07-28 (`ttlMs`, `cacheScope`). */
 export interface ListPromptsResult extends PaginatedResult {
   /** One page of the server's prompts. */
   prompts: Prompt[];
 }
 
-/** Params of `prompts/get`. An unknown name is error -32602. */
+/**
+ * Params of `prompts/get`. An unknown name is error -32602. Since 2026-07-28 a retry after
+ * `input_required` adds `inputResponses` and `requestState` (InputResponseFields in modern.ts).
+ */
 export interface GetPromptRequestParams extends RequestParams {
   /** Which prompt to expand. */
   name: string;
@@ -49,7 +54,7 @@ export interface GetPromptRequestParams extends RequestParams {
   arguments?: { [key: string]: string };
 }
 
-/** The result of `prompts/get`: the prompt, filled in. */
+/** The result of `prompts/get`: the prompt, filled in. Since 2026-07-28 it may be preceded by `input_required`. */
 export interface GetPromptResult extends Result {
   /** A description of this expanded prompt. */
   description?: string;

@@ -1,6 +1,9 @@
 // Resources: data a server makes readable by URI, listed directly or described by URI templates,
 // plus subscriptions to changes. Spec: https://modelcontextprotocol.io/specification/2025-11-25/server/resources
-// Contents types live in content.ts; `notifications/resources/list_changed` has only `NotificationParams`.
+// and https://modelcontextprotocol.io/specification/2026-07-28/server/resources. Unless marked, the
+// same in both generations.
+// Contents types live in content.ts; `notifications/resources/list_changed` has only `NotificationParams`
+// (2026-07-28: only on a `subscriptions/listen` stream that asked for it).
 
 import type { CacheableResult } from "./modern.js";
 import type {
@@ -66,22 +69,40 @@ export interface ResourceRequestParams extends RequestParams {
   uri: string;
 }
 
-/** Params of `resources/read`. An unknown URI SHOULD get error -32002 with `data: { uri }`. */
+/**
+ * Params of `resources/read`. An unknown URI gets an error with `data: { uri }`: legacy, -32002
+ * (SHOULD); since 2026-07-28, -32602 (MUST), and clients SHOULD accept either
+ * (2026-07-28 server/resources#error-handling). Since 2026-07-28 a retry after `input_required`
+ * adds `inputResponses` and `requestState` (InputResponseFields in modern.ts).
+ */
 export interface ReadResourceRequestParams extends ResourceRequestParams {}
 
-/** The result of `resources/read`. */
+/**
+ * The result of `resources/read`. Since 2026-07-28 it is cacheable (`ttlMs`, `cacheScope`), and the
+ * read may first answer `input_required` instead (InputRequiredResult in modern.ts).
+ */
 export interface ReadResourceResult extends Result, CacheableResult {
   /** The contents; several entries when one URI stands for many (e.g. a directory). */
   contents: (TextResourceContents | BlobResourceContents)[];
 }
 
-/** Params of `resources/subscribe`; only valid if the server declared `resources.subscribe`. Result: `{}`. */
+/**
+ * Params of `resources/subscribe`; only valid if the server declared `resources.subscribe`. Result: `{}`.
+ * Legacy only (removed in 2026-07-28: list the URI in `resourceSubscriptions` of a `subscriptions/listen`).
+ */
 export interface SubscribeRequestParams extends ResourceRequestParams {}
 
-/** Params of `resources/unsubscribe`, undoing an earlier subscribe. Result: `{}`. */
+/**
+ * Params of `resources/unsubscribe`, undoing an earlier subscribe. Result: `{}`. Legacy only
+ * (removed in 2026-07-28: cancel or close the `subscriptions/listen` stream instead).
+ */
 export interface UnsubscribeRequestParams extends ResourceRequestParams {}
 
-/** Params of `notifications/resources/updated`, sent only to clients that subscribed. */
+/**
+ * Params of `notifications/resources/updated`, sent only to clients that subscribed: legacy, with
+ * `resources/subscribe`; since 2026-07-28, on a `subscriptions/listen` stream whose
+ * `resourceSubscriptions` names the URI, tagged with its `subscriptionId` (server/resources#subscriptions).
+ */
 export interface ResourceUpdatedNotificationParams extends NotificationParams {
   /** The URI that changed; possibly a sub-resource of the one subscribed to. Read it again to see how. */
   uri: string;

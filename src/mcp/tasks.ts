@@ -3,6 +3,11 @@
 // mcp-wire does not offer tasks. It declares no `tasks` capability, so `tasks/*` requests get
 // -32601, and a `task` param on an ordinary request is ignored and the request served as usual.
 // Spec: https://modelcontextprotocol.io/specification/2025-11-25/basic/utilities/tasks
+// Everything in this file is legacy only: 2026-07-28 removed tasks from the core protocol (no
+// `tasks` capability, `task` param, `Tool.execution` or related-task key) and moved them, redesigned,
+// to the `io.modelcontextprotocol/tasks` extension, negotiated in `capabilities.extensions`
+// (polling `tasks/get` plus `tasks/update`; no `tasks/result` or `tasks/list`).
+// Extension: https://modelcontextprotocol.io/extensions/tasks/overview
 
 import type { NotificationParams, PaginatedRequestParams, PaginatedResult, RequestParams, Result } from "./base.js";
 

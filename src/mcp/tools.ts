@@ -1,7 +1,9 @@
 // Tools: functions a server exposes for the model to call, with `tools/list` and `tools/call`.
-// Spec: https://modelcontextprotocol.io/specification/2025-11-25/server/tools
+// Spec: https://modelcontextprotocol.io/specification/2025-11-25/server/tools and
+// https://modelcontextprotocol.io/specification/2026-07-28/server/tools. Unless marked, the same in both generations.
 // Leaves out `Tool.execution` and the `task` param of `tools/call` (2025-11-25 tasks, experimental:
-// shown in tasks.ts as `ToolExecution` and `TaskMetadata`; mcp-wire offers no tasks).
+// shown in tasks.ts as `ToolExecution` and `TaskMetadata`; mcp-wire offers no tasks). Both are
+// legacy only: 2026-07-28 moved them to the `io.modelcontextprotocol/tasks` extension.
 
 import type { BaseMetadata, Icons, Meta, PaginatedResult, RequestParams, Result } from "./base.js";
 import type { ContentBlock } from "./content.js";
@@ -11,6 +13,8 @@ import type { ContentBlock } from "./content.js";
  * this shape inline; mcp-wire names it. Without a `$schema` key the dialect is JSON Schema 2020-12.
  * Deliberately open: the spec's own advice for a tool without arguments is
  * `{ "type": "object", "additionalProperties": false }`, and that needs keywords beyond these.
+ * Since 2026-07-28 the schema spells that openness out (any 2020-12 keyword, `$ref` and `$defs`
+ * included) and forbids following a network `$ref` by default (2026-07-28 basic/index#ref-resolution).
  */
 export interface JSONSchemaObject {
   /** The JSON Schema dialect, as a URI. Since 2025-11-25. */
@@ -35,11 +39,15 @@ export interface Tool extends BaseMetadata, Icons {
   /**
    * The arguments the tool takes. MUST be a valid schema, never `null`; for a tool without
    * arguments use `{ "type": "object", "additionalProperties": false }` (or just `type`).
+   * Since 2026-07-28 a property's schema may carry `x-mcp-header`, which mirrors that argument
+   * into an HTTP header (server/tools#x-mcp-header; http/mcp-headers.ts).
    */
   inputSchema: JSONSchemaObject;
   /**
    * The shape of the tool's `structuredContent`. When present, the server MUST return structured
-   * content matching it, and clients SHOULD check. Since 2025-06-18.
+   * content matching it, and clients SHOULD check. Since 2025-06-18. Since 2026-07-28 any JSON
+   * Schema, not only an object one; mcp-wire keeps the object root, which both generations accept,
+   * because one definition serves legacy clients too.
    */
   outputSchema?: JSONSchemaObject;
   /** Behaviour hints for the client (see `ToolAnnotations`). Since 2025-03-26. */
@@ -75,13 +83,20 @@ export interface ToolAnnotations {
   openWorldHint?: boolean;
 }
 
-/** The result of `tools/list` (params: `PaginatedRequestParams`). */
+/**
+ * The result of `tools/list` (params: `PaginatedRequestParams`). Since 2026-07-28 it is cacheable
+ * (`ttlMs`, `cacheScope`) and its order SHOULD be deterministic (server/tools#listing-tools).
+ */
 export interface ListToolsResult extends PaginatedResult {
   /** One page of the server's tools. */
   tools: Tool[];
 }
 
-/** Params of `tools/call`. Put a progress token in `_meta.progressToken` to get progress updates. */
+/**
+ * Params of `tools/call`. Put a progress token in `_meta.progressToken` to get progress updates.
+ * Since 2026-07-28 a retry after `input_required` adds `inputResponses` and `requestState`
+ * (InputResponseFields in modern.ts); the legacy `task` param is gone (tasks extension).
+ */
 export interface CallToolRequestParams extends RequestParams {
   /** Which tool to run. An unknown name is a protocol error (-32602), not an `isError` result. */
   name: string;
@@ -92,7 +107,8 @@ export interface CallToolRequestParams extends RequestParams {
 /**
  * The outcome of `tools/call`. A tool that runs and fails (bad input, a failing API) answers with
  * a result whose `isError` is true, so the model can read the failure and try again; JSON-RPC
- * errors are kept for protocol problems such as an unknown tool.
+ * errors are kept for protocol problems such as an unknown tool. Since 2026-07-28 the call may
+ * first answer `input_required` instead (InputRequiredResult in modern.ts).
  */
 export interface CallToolResult extends Result {
   /** What the tool produced, as content blocks; may be empty. */
@@ -100,7 +116,9 @@ export interface CallToolResult extends Result {
   /**
    * The same result as a JSON object, matching `outputSchema` if the tool declares one. A tool
    * that sends this SHOULD also put the serialized JSON in a text block, for older clients.
-   * Since 2025-06-18.
+   * Since 2025-06-18. Since 2026-07-28 any JSON value (array, string, null...). The type stays an
+   * object, which legacy clients require of a server; note that mcp-wire's client passes a modern
+   * server's non-object value through as received (mcp/read.ts), so there it may hold more.
    */
   structuredContent?: { [key: string]: unknown };
   /** The tool failed; `content` describes how. Absent means false. */

@@ -15,9 +15,10 @@ import type { ElicitRequestParams, ElicitResult } from "../mcp/elicitation.js";
 import type { ClientCapabilities, Implementation, ServerCapabilities } from "../mcp/lifecycle.js";
 import { LATEST_MODERN_VERSION, type ModernVersion } from "../mcp/versions.js";
 import { ModernHandlerContext, SessionHandlerContext, type HandlerContext } from "./handler-context.js";
-import { checkModernRequest, claimsModern, modernMethodWithoutEnvelope, validModernClaim } from "./modern/envelope.js";
+import { checkModernRequest, isModernRequest, modernMethodWithoutEnvelope, type CheckedEnvelope } from "./modern/envelope.js";
 import type { InputRounds } from "./modern/input-rounds.js";
 import { Listens } from "./modern/listen.js";
+import { ModernRequest } from "./modern/request.js";
 import { modernRows } from "./modern/serve.js";
 import { modernHandlers } from "./features/modern.js";
 import type { LoggingLevel, LoggingMessageNotificationParams } from "../mcp/logging.js";
@@ -47,7 +48,7 @@ export interface Served {
   readonly clientCapabilities: ClientCapabilities;
 }
 
-/** One 2026-07-28 request, served by what its own envelope says (server/modern/envelope.ts). */
+/** One 2026-07-28 request, served by what its own envelope says (server/modern/request.ts). */
 export interface ModernServed extends Served {
   readonly protocolVersion: ModernVersion;
   /** The lowest level of log message to send for it; none when absent. */
@@ -55,9 +56,6 @@ export interface ModernServed extends Served {
   /** Its asks of the client, for the methods that may answer input_required (server/modern/serve.ts). */
   rounds?: InputRounds;
 }
-
-/** Who an envelope without clientInfo comes from (it is a SHOULD). */
-const UNNAMED_CLIENT: Implementation = { name: "unknown", version: "unknown" };
 
 /**
  * Where the handshake stands. Requests other than ping wait for `initialize`; the server itself
@@ -101,8 +99,6 @@ export class ServerSession {
   readonly subscriptions = new Set<string>();
   /** True for a stateless HTTP request's session: there is no channel back to the client. */
   readonly stateless: boolean;
-  /** The 2026-07-28 requests in flight, each with what its envelope says; the rest are the session's. */
-  readonly #modern = new WeakMap<RequestContext, ModernServed>();
   /** The client requests a 2026-07-28 request is refused for want of a capability, worked out at first use. */
   #modernRefused: Map<string, RpcError> | undefined;
   #listens: Listens | undefined;
@@ -152,10 +148,10 @@ export class ServerSession {
   get listens(): Listens { return (this.#listens ??= new Listens(this)); }
 
   /** How `request` is served: by its own envelope, or as part of this session. */
-  served(request: RequestContext): Served { return this.#modern.get(request) ?? this; }
+  served(request: RequestContext): Served { return request instanceof ModernRequest ? request : this; }
 
   /** The envelope's view of a 2026-07-28 request; undefined for the session's own requests. */
-  modernServed(request: RequestContext): ModernServed | undefined { return this.#modern.get(request); }
+  modernServed(request: RequestContext): ModernServed | undefined { return request instanceof ModernRequest ? request : undefined; }
 
   /**
    * initialize is being answered (not yet confirmed: that is notifications/initialized): the
@@ -194,12 +190,13 @@ export class ServerSession {
 
   /** The context a handler of `request` gets; requests it makes of the client share its abort signal. */
   handlerContext(request: RequestContext): HandlerContext {
-    const modern = this.#modern.get(request);
-    return modern ? new ModernHandlerContext(this, request, modern) : new SessionHandlerContext(this, request);
+    return request instanceof ModernRequest ? new ModernHandlerContext(this, request, request) : new SessionHandlerContext(this, request);
   }
 
   /** The definition changed: tell the client, if it asked to hear about it. */
   listChanged(kind: ChangingList): void {
+    // What a 2026-07-28 request is refused depends on what the definition has: work it out again.
+    this.#modernRefused = undefined;
     this.#listens?.listChanged(kind);
     // Spec (basic/lifecycle#initialization): nothing but pings and logs before initialized.
     if (this.state !== "operating") return;
@@ -273,8 +270,9 @@ export class ServerSession {
   #gate(method: string, kind: "request" | "notification", context?: RequestContext): RpcError | undefined {
     // Never refused: notifications (notifications/initialized checks the state itself).
     if (kind === "notification") return undefined;
-    // Spec (2026-07-28 basic/versioning): the era is judged per request, by its own `_meta`.
-    if (claimsModern(context!.meta) && !(method === "initialize" && !validModernClaim(method, context!.meta))) return this.#modernGate(method, context!);
+    // Spec (2026-07-28 basic/versioning): the era is judged per request, by its own `_meta`. A
+    // 2026-07-28 request is checked by its row instead (checkModern, from server/modern/serve.ts).
+    if (isModernRequest(method, context!.meta)) return undefined;
     const modernOnly = modernMethodWithoutEnvelope(method);
     if (modernOnly) return modernOnly;
     if (method === "ping") return undefined;
@@ -288,22 +286,13 @@ export class ServerSession {
     return this.#refused.get(method);
   }
 
-  /** A 2026-07-28 request: checked on its own, whatever state the session is in; remembered with its envelope. */
-  #modernGate(method: string, context: RequestContext): RpcError | undefined {
+  /**
+   * A 2026-07-28 request's envelope, checked on its own whatever state the session is in; throws
+   * the RpcError to answer with (server/modern/envelope.ts).
+   */
+  checkModern(method: string, meta: { [key: string]: unknown }): CheckedEnvelope {
     this.#modernRefused ??= refusedMethods(LATEST_MODERN_VERSION, this.modernCapabilities);
-    try {
-      const envelope = checkModernRequest(method, context.meta!, this.#modernRefused);
-      this.#modern.set(context, {
-        protocolVersion: envelope.protocolVersion,
-        clientCapabilities: envelope.clientCapabilities,
-        clientInfo: envelope.clientInfo ?? UNNAMED_CLIENT,
-        logLevel: envelope.logLevel,
-      });
-      return undefined;
-    } catch (error) {
-      if (error instanceof RpcError) return error;
-      throw error;
-    }
+    return checkModernRequest(method, meta, this.#modernRefused);
   }
 
   /** Checked here, before initialize's params are read, so these answers do not depend on them. */

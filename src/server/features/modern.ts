@@ -1,7 +1,7 @@
 // The two methods 2026-07-28 added: server/discover, which says what initialize once said without
 // opening a session, and subscriptions/listen (server/modern/listen.ts). Both exist only for
 // requests carrying the modern envelope (METHOD_ERA in mcp/methods.ts; the session's gate).
-// Spec: https://modelcontextprotocol.io/specification/2026-07-28/basic/versioning (discovery)
+// Spec: https://modelcontextprotocol.io/specification/2026-07-28/server/discover
 
 import type { DiscoverResult } from "../../mcp/modern.js";
 import { MODERN_PROTOCOL_VERSIONS } from "../../mcp/versions.js";
@@ -11,7 +11,7 @@ import type { ClientRequestHandlers, ServerSession } from "../session.js";
 export function modernHandlers(session: ServerSession): ClientRequestHandlers {
   return {
     "server/discover"() {
-      // Spec (discovery): the modern versions only; the handshake versions are initialize's to offer.
+      // Spec (server/discover): the modern versions only; the handshake versions are initialize's to offer.
       const result: Written<DiscoverResult> = { supportedVersions: [...MODERN_PROTOCOL_VERSIONS], capabilities: session.modernCapabilities };
       const instructions = session.server.info.instructions;
       if (instructions !== undefined) result.instructions = instructions;

@@ -31,6 +31,14 @@ export function validModernClaim(method: string, meta: { [key: string]: unknown 
   }
 }
 
+/**
+ * Whether a request is served the 2026-07-28 way: it claims that era, unless it is an initialize
+ * whose claim is not valid, which opens a handshake session as always.
+ */
+export function isModernRequest(method: string, meta: { [key: string]: unknown } | undefined): meta is { [key: string]: unknown } {
+  return claimsModern(meta) && (method !== "initialize" || validModernClaim(method, meta));
+}
+
 /** A modern request's envelope, checked: the version is one we speak. */
 export interface CheckedEnvelope extends RequestEnvelope {
   protocolVersion: ModernVersion;

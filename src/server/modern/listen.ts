@@ -3,7 +3,7 @@
 // held open: the server acknowledges the part of the filter it will honour, then sends the matching
 // notifications, each tagged with the listen's id, until the client cancels it (stdio:
 // notifications/cancelled, HTTP: closing the stream) or the server ends it with the listen's result.
-// Spec: https://modelcontextprotocol.io/specification/2026-07-28/basic/utilities/subscriptions
+// Spec: https://modelcontextprotocol.io/specification/2026-07-28/basic/patterns/subscriptions
 // (SPEC_2026.md §3.1, §7.1, §9c). One Listens per session; the bound on open listens is the server's.
 
 import { ErrorCode, RpcError, type RequestId } from "../../jsonrpc/messages.js";
@@ -33,6 +33,12 @@ interface OpenListen {
 export class Listens {
   readonly #session: ServerSession;
   readonly #open = new Map<RequestId, OpenListen>();
+  /**
+   * Set by endAll. Requests read before the input ended may still be queued behind slow ones; a
+   * listen among them, opened after endAll, must end too, or it would hold the connection's
+   * closing forever and never be answered.
+   */
+  #ending = false;
 
   constructor(session: ServerSession) {
     this.#session = session;
@@ -55,16 +61,16 @@ export class Listens {
         this.#open.set(subscriptionId, { filter, uris: new Set(filter.resourceSubscriptions), end: resolve });
         context.signal.addEventListener("abort", () => resolve(), { once: true });
       });
-      // Spec (subscriptions): the acknowledgement is the first message for this listen, with the
+      // Spec (basic/patterns/subscriptions): the acknowledgement is the first message for this listen, with the
       // honoured part of the filter, tagged like every message of the stream.
       await this.#session.notify("notifications/subscriptions/acknowledged", { notifications: filter, _meta: { [META.subscriptionId]: subscriptionId } }, { relatedRequestId: subscriptionId });
-      await ended;
+      if (!this.#ending) await ended;
     } finally {
       this.#open.delete(subscriptionId);
       server.releaseListen();
     }
     // Sent only when the server ended the listen: a cancelled request gets no answer (dispatch.ts).
-    return { _meta: { [META.subscriptionId]: subscriptionId } };
+    return listenResult(subscriptionId);
   }
 
   /** A list changed: every listen that asked for it hears so. */
@@ -81,6 +87,7 @@ export class Listens {
 
   /** Ends every listen gracefully (the client's input ended, or the server is closing). */
   endAll(): void {
+    this.#ending = true;
     for (const listen of this.#open.values()) listen.end();
   }
 
@@ -91,9 +98,14 @@ export class Listens {
   }
 }
 
+/** Spec (basic/patterns/subscriptions): a listen the server ends gets its result, tagged like its notifications. */
+function listenResult(subscriptionId: RequestId): SubscriptionsListenResult {
+  return { _meta: { [META.subscriptionId]: subscriptionId } };
+}
+
 /**
  * The part of a filter the server honours: list changes of the lists it has, and resource updates
- * if it offers subscriptions. Spec (subscriptions): the acknowledgement names only what will be sent.
+ * if it offers subscriptions. Spec (basic/patterns/subscriptions): the acknowledgement names only what will be sent.
  * The resource URIs are bounded as resources/subscribe bounded them (count and length): -32602 past that.
  */
 function honoured(requested: SubscriptionFilter, capabilities: ServerCapabilities, server: McpServer): SubscriptionFilter {

@@ -1,0 +1,179 @@
+// Streamable HTTP for 2026-07-28, beside the handshake era on the same endpoint: which generation a
+// POST body belongs to (by its own `_meta`, SPEC_2026.md §8.1), and the serving of a modern one:
+// no session (none minted, none read), its checks each with its status, then a one-request
+// ServerSession answered with JSON or, when it may send notifications first, an SSE stream that
+// ends with the response. Closing the response is the request's cancellation.
+// Spec: https://modelcontextprotocol.io/specification/2026-07-28/basic/transports/streamable-http
+// Left out: resumability and GET streams (the revision has neither), and client notifications,
+// which it does not define over HTTP: they are accepted (202) and dropped.
+
+import { ErrorCode, isObject, RpcError, type JSONRPCMessage, type JSONRPCResponse, type RequestId } from "../jsonrpc/messages.js";
+import { METHOD_ERA, type ClientRequestMethod } from "../mcp/methods.js";
+import { META } from "../mcp/modern.js";
+import { isModernVersion, LATEST_MODERN_VERSION } from "../mcp/versions.js";
+import { declaredCapabilities, refusedMethods } from "../server/capabilities.js";
+import type { McpServer } from "../server/definition.js";
+import { checkModernRequest, claimsModern, validModernClaim } from "../server/modern/envelope.js";
+import type { ServerSession } from "../server/session.js";
+import { headerMismatch, headerParams, type HeaderParam } from "./mcp-headers.js";
+import type { PostBody } from "./post-body.js";
+import { errorResponse, jsonResponse } from "./responses.js";
+import type { HttpSessionTransport } from "./session-transport.js";
+import { SSE_HEADERS } from "./sse.js";
+import { SseSink } from "./streams.js";
+
+type Json = { [key: string]: unknown };
+
+/** What the Streamable HTTP handler lends the modern path: its bounds and a way to open a one-request session. */
+export interface ModernHost {
+  server: McpServer;
+  maxStreamBacklogBytes: number | undefined;
+  /** The refusal if one more request would pass the handler's in-flight bounds. */
+  overloaded(): Response | undefined;
+  /** A fresh stateless session outside the session table; closing it ends the request. */
+  open(): { session: ServerSession; transport: HttpSessionTransport };
+}
+
+/**
+ * The generation of a judged POST body: "modern", "legacy", or the refusal of a body that mixes
+ * them. `versionHeader` is MCP-Protocol-Version; the body decides, the header only mirrors it.
+ */
+export function eraOf(body: PostBody, versionHeader: string | null): "modern" | "legacy" | Response {
+  const modernHeader = isModernVersion(versionHeader);
+  if (body.isBatch) {
+    // Spec (2026-07-28 streamable-http): one message per POST; a batch belongs to the handshake era.
+    if (modernHeader || body.items.some((item) => claimsModern(metaOf(item)))) return errorResponse(400, "invalid request: a 2026-07-28 message cannot be sent in a JSON-RPC batch", {}, ErrorCode.InvalidRequest);
+    return "legacy";
+  }
+  const message = body.items[0];
+  if (!isObject(message) || typeof message.method !== "string") {
+    // 2026-07-28 clients send requests and notifications only (a posted response is legacy).
+    return modernHeader ? errorResponse(400, "invalid request: a 2026-07-28 client sends only requests and notifications", {}, ErrorCode.InvalidRequest) : "legacy";
+  }
+  const meta = metaOf(message);
+  // Spec (SPEC_2026.md §8.1, step 2): initialize without a valid modern claim opens a handshake session.
+  if (message.method === "initialize" && !(claimsModern(meta) && validModernClaim("initialize", meta))) {
+    if (!modernHeader) return "legacy";
+    return errorResponse(400, `Header mismatch: MCP-Protocol-Version header value '${versionHeader}' names a version without initialize; the body opens a handshake session`, {}, ErrorCode.HeaderMismatch);
+  }
+  if (claimsModern(meta)) return "modern";
+  if (!modernHeader) return "legacy";
+  // The SDK v2 client cancels a listen with a bare notifications/cancelled: a notification needs no envelope.
+  if (body.requestIds.length === 0) return "modern";
+  const missing = [META.protocolVersion, META.clientCapabilities].filter((key) => !Object.hasOwn(meta ?? {}, key));
+  // Spec (SPEC_2026.md §8.1, step 4): a modern header on a body without the envelope is invalid params.
+  return errorResponse(400, `invalid params: MCP-Protocol-Version is ${versionHeader}, but params._meta lacks ${missing.map((key) => JSON.stringify(key)).join(" and ")}`, {}, ErrorCode.InvalidParams);
+}
+
+/** Serves one POST whose body eraOf judged modern. */
+export async function serveModernPost(host: ModernHost, request: Request, body: PostBody): Promise<Response> {
+  const message = body.items[0] as { id?: RequestId; method: string; params?: unknown };
+  const get = (name: string) => request.headers.get(name);
+  if (body.requestIds.length === 0) {
+    // Spec (SPEC_2026.md §11.7): no header is defined for a notification; one it carries must agree.
+    const mismatch = headerMismatch(get, message, [], "notification");
+    // Spec (streamable-http#sending-messages): a notification the server accepts gets 202 and no body.
+    return mismatch ? errorResponse(400, mismatch.message, {}, ErrorCode.HeaderMismatch) : new Response(null, { status: 202 });
+  }
+  const refusal = judge(host.server, message, get);
+  if (refusal) return errorAnswer(refusal.status, message.id!, refusal.error);
+  return host.overloaded() ?? answer(host, request, message, body);
+}
+
+/** The checks before the handler runs, in SPEC_2026.md §8.1's order: the first that fails, with its status. */
+function judge(server: McpServer, message: { method: string; params?: unknown }, get: (name: string) => string | null): { status: number; error: RpcError } | undefined {
+  const meta = metaOf(message)!;
+  const refused = refusedMethods(LATEST_MODERN_VERSION, declaredCapabilities(server, LATEST_MODERN_VERSION));
+  let error: RpcError | undefined;
+  try {
+    checkModernRequest(message.method, meta, refused);
+  } catch (caught) {
+    if (!(caught instanceof RpcError)) throw caught;
+    error = caught;
+  }
+  // Spec (streamable-http#protocol-version-header, basic/versioning): an unsupported version (-32022) and a malformed envelope (-32602) are 400.
+  if (error && error.code !== ErrorCode.MethodNotFound) return { status: 400, error };
+  const mismatch = headerMismatch(get, message, paramsOfTool(server, message));
+  // Spec (streamable-http#server-validation): a missing or disagreeing header is 400 with -32020.
+  if (mismatch) return { status: 400, error: new RpcError(ErrorCode.HeaderMismatch, mismatch.message) };
+  if (!error && !Object.hasOwn(METHOD_ERA, message.method)) error = new RpcError(ErrorCode.MethodNotFound, `method not found: ${message.method}`);
+  // Spec (streamable-http#protocol-version-header): a method the server does not implement (removed, or not offered) is 404 with -32601.
+  return error && { status: 404, error };
+}
+
+/** The `x-mcp-header` arguments of the tool a tools/call names (none for an unknown tool or an invalid schema). */
+function paramsOfTool(server: McpServer, message: { method: string; params?: unknown }): readonly HeaderParam[] {
+  if (message.method !== "tools/call" || !isObject(message.params) || typeof message.params.name !== "string") return [];
+  const schema = server.findTool(message.params.name)?.tool.inputSchema;
+  if (schema === undefined) return [];
+  let params = HEADER_PARAMS.get(schema);
+  if (params === undefined) {
+    // A tool with an invalid declaration is one clients drop from their list: nothing to mirror.
+    const declared = headerParams(schema);
+    params = declared.ok ? declared.params : [];
+    HEADER_PARAMS.set(schema, params);
+  }
+  return params;
+}
+
+/** Each tool's `x-mcp-header` declarations, read once per schema rather than per call. */
+const HEADER_PARAMS = new WeakMap<object, readonly HeaderParam[]>();
+
+/**
+ * Runs the request in its own session and answers: an SSE stream when it may send notifications
+ * before its response (progress asked for, a log level given, or a listen), else one JSON body.
+ */
+function answer(host: ModernHost, request: Request, message: { method: string; params?: unknown }, body: PostBody): Promise<Response> | Response {
+  const { session, transport } = host.open();
+  const id = body.requestIds[0]!;
+  const close = () => void session.close();
+  // Spec (streamable-http#cancellation): the client closing the response stream cancels the request:
+  // the session ends, which aborts its handler's signal, and nothing more is sent for it.
+  if (request.signal.aborted) close();
+  request.signal.addEventListener("abort", close, { once: true });
+  const text = JSON.stringify(message);
+  const meta = metaOf(message)!;
+  if (message.method === "subscriptions/listen" || Object.hasOwn(meta, "progressToken") || Object.hasOwn(meta, META.logLevel)) {
+    // The sink ends with the response (then the session closes), or when the client goes away.
+    const sink = new SseSink(close, { maxBacklogBytes: host.maxStreamBacklogBytes });
+    transport.openPost([id], { sse: sink, replayable: false });
+    transport.receive(text);
+    return new Response(sink.body, { status: 200, headers: SSE_HEADERS });
+  }
+  return new Promise<Response>((resolve) => {
+    transport.openPost([id], {
+      batch: false,
+      json: (response) => {
+        close();
+        // Only a cancelled request goes unanswered, and over HTTP none is cancelled in-band (a
+        // closed stream closes the session, which answers it): 202 keeps this total all the same.
+        resolve(response === undefined ? new Response(null, { status: 202 }) : jsonResponse(statusOf(response as JSONRPCMessage), response));
+      },
+    });
+    transport.receive(text);
+  });
+}
+
+/**
+ * The HTTP status of a handler's answer sent as JSON. Spec (basic#error-codes, SPEC_2026.md §6):
+ * -32021 is 400 and -32601 is 404; the spec fixes no status for other errors, which are answers
+ * like any result (200, as SDK v2 does), so a client reads them as it reads a result. (On an SSE
+ * stream the status is sent before the answer is known: always 200.)
+ */
+function statusOf(response: JSONRPCMessage): number {
+  const code = "error" in response ? response.error.code : undefined;
+  if (code === ErrorCode.MissingRequiredClientCapability) return 400;
+  if (code === ErrorCode.MethodNotFound) return 404;
+  return 200;
+}
+
+/** A refusal of request `id` before it ran: the status and a JSON-RPC error response to it. */
+function errorAnswer(status: number, id: RequestId, error: RpcError): Response {
+  const response: JSONRPCResponse = { jsonrpc: "2.0", id, error: error.toErrorObject() };
+  return jsonResponse(status, response);
+}
+
+function metaOf(message: unknown): Json | undefined {
+  const params = isObject(message) ? message.params : undefined;
+  return isObject(params) && isObject(params._meta) ? params._meta : undefined;
+}

@@ -1,0 +1,51 @@
+// One 2026-07-28 request as its handlers see it: the connection's context for it (id, signal,
+// progress), plus what its own envelope says (version, the client's capabilities and identity, the
+// log level) and, for the methods that may answer input_required, its input rounds. Its row makes it
+// once the envelope passed its checks (serve.ts); the handshake session's requests keep the
+// connection's context. Handlers tell the two apart with `instanceof` (ServerSession.served).
+// Spec: https://modelcontextprotocol.io/specification/2026-07-28/basic/versioning (era per request)
+
+import type { RequestId } from "../../jsonrpc/messages.js";
+import type { ClientCapabilities, Implementation } from "../../mcp/lifecycle.js";
+import type { LoggingLevel } from "../../mcp/logging.js";
+import type { ModernVersion } from "../../mcp/versions.js";
+import type { RequestContext } from "../../protocol/dispatch.js";
+import type { ModernServed } from "../session.js";
+import type { CheckedEnvelope } from "./envelope.js";
+import type { InputRounds } from "./input-rounds.js";
+
+/** Who an envelope without clientInfo comes from (it is a SHOULD). */
+const UNNAMED_CLIENT: Implementation = { name: "unknown", version: "unknown" };
+
+/**
+ * A wrapper rather than a WeakMap from the connection's context to the envelope: a WeakMap entry
+ * per request made the modern tools/call cost about 3 µs more (its keys are short-lived, and V8
+ * pays for each at collection; `npm run bench`).
+ */
+export class ModernRequest implements RequestContext, ModernServed {
+  readonly protocolVersion: ModernVersion;
+  readonly clientCapabilities: ClientCapabilities;
+  readonly clientInfo: Implementation;
+  readonly logLevel: LoggingLevel | undefined;
+  rounds: InputRounds | undefined = undefined;
+  readonly #request: RequestContext;
+
+  constructor(request: RequestContext, envelope: CheckedEnvelope) {
+    this.#request = request;
+    this.protocolVersion = envelope.protocolVersion;
+    this.clientCapabilities = envelope.clientCapabilities;
+    this.clientInfo = envelope.clientInfo ?? UNNAMED_CLIENT;
+    this.logLevel = envelope.logLevel;
+  }
+
+  get id(): RequestId { return this.#request.id; }
+  get method(): string { return this.#request.method; }
+  get signal(): AbortSignal { return this.#request.signal; }
+  get inBatch(): boolean { return this.#request.inBatch; }
+  get meta(): { [key: string]: unknown } | undefined { return this.#request.meta; }
+  get progressToken(): string | number | undefined { return this.#request.progressToken; }
+
+  progress(progress: number, total?: number, message?: string): Promise<void> {
+    return this.#request.progress(progress, total, message);
+  }
+}
