@@ -1,12 +1,14 @@
 // A scripted server for the dual-era client's tests: each message the client sends is recorded
 // and handed to `answer`, whose replies (objects, or raw lines) go back to the client.
 import type { JSONRPCMessage } from "../../src/jsonrpc/messages.js";
-import type { Transport, TransportHandlers } from "../../src/protocol/transport.js";
+import type { SendOptions, Transport, TransportHandlers } from "../../src/protocol/transport.js";
 
 export type Sent = { jsonrpc: "2.0"; id?: string | number; method?: string; params?: { [key: string]: unknown }; result?: unknown; error?: unknown };
 
 export class ScriptedServer implements Transport {
   readonly sent: Sent[] = [];
+  /** The extra HTTP headers each message was sent with (SendOptions.headers), in step with `sent`. */
+  readonly headers: (Record<string, string> | undefined)[] = [];
   #handlers: TransportHandlers | undefined;
   peerKey: string | undefined;
 
@@ -16,9 +18,10 @@ export class ScriptedServer implements Transport {
     this.#handlers = handlers;
   }
 
-  async send(message: JSONRPCMessage | JSONRPCMessage[]): Promise<void> {
+  async send(message: JSONRPCMessage | JSONRPCMessage[], options?: SendOptions): Promise<void> {
     const copy: Sent = JSON.parse(JSON.stringify(message));
     this.sent.push(copy);
+    this.headers.push(options?.headers);
     const replies = this.answer(copy, this) ?? [];
     setImmediate(() => this.deliver(...replies));
   }

@@ -14,7 +14,8 @@ import { readClientResult } from "../../mcp/read.js";
 import type { ModernVersion } from "../../mcp/versions.js";
 import { serverRequestHandlers, type ClientHandlers, type ServerRequestContext } from "../handlers.js";
 import type { Envelope } from "./envelope.js";
-import { modernReader, withInputRounds } from "./input-rounds.js";
+import { modernReader, withInputRounds, type ModernOutcome } from "./input-rounds.js";
+import { ToolHeaders } from "./tool-headers.js";
 import { Listen } from "./listen.js";
 
 type Json = { [key: string]: unknown };
@@ -27,6 +28,8 @@ export class ModernSession {
   readonly #connection: Connection;
   readonly #envelope: Envelope;
   readonly #maxInputRounds: number;
+  readonly #onProblem: (message: string) => void;
+  readonly #toolHeaders = new ToolHeaders();
   /** The application's handlers, answering input requests as they answer a legacy server's requests. */
   readonly #answers: RequestHandlers<ServerRequests, ServerRequestContext>;
 
@@ -38,6 +41,7 @@ export class ModernSession {
     this.discover = discover;
     this.serverInfo = serverInfoOf(discover);
     this.#maxInputRounds = options.maxInputRounds;
+    this.#onProblem = options.onProblem;
     // No notifications/elicitation/complete in 2026-07-28: the set of open URL elicitations is never read.
     this.#answers = serverRequestHandlers(options.handlers, new Set());
     this.listen = new Listen(connection, envelope, version, discover.capabilities, { onProblem: options.onProblem, onAcknowledged: options.onAcknowledged });
@@ -58,17 +62,26 @@ export class ModernSession {
   request(method: string, params: object | undefined, options: RequestOptions): Promise<Json> {
     const wrapped = this.#envelope.wrap(this.version, params);
     if (!inTable(method)) return this.#connection.request(method, wrapped, options);
+    if (method === "tools/list") {
+      return this.#connection.request(method, wrapped, options, readToolsList).then((outcome) => this.#toolHeaders.fromList(complete(method, outcome), this.#onProblem));
+    }
+    const headers = method === "tools/call" ? this.#toolHeaders.forCall(wrapped) : undefined;
+    const sendOptions = headers ? { ...options, headers: { ...options.headers, ...headers } } : options;
     const read = modernReader(method, readClientResult[method]);
-    const send = (p: Json) => this.#connection.request(method, p, options, read);
+    const send = (p: Json) => this.#connection.request(method, p, sendOptions, read);
     if (INPUT_REQUIRED_METHODS.includes(method)) {
       return withInputRounds(method, wrapped, send, { maxRounds: this.#maxInputRounds, answers: this.#answers, signal: options.signal });
     }
-    return send(wrapped).then((outcome) => {
-      // modernReader lets only "complete" through for the other methods.
-      if (outcome.resultType !== "complete") throw new Error(`${method}: unreachable: input_required passed the reader`);
-      return outcome.result;
-    });
+    return send(wrapped).then((outcome) => complete(method, outcome));
   }
+}
+
+const readToolsList = modernReader("tools/list", readClientResult["tools/list"]);
+
+/** The result of a method that cannot ask for input: modernReader lets only "complete" through for those. */
+function complete<R>(method: string, outcome: ModernOutcome<R>): R {
+  if (outcome.resultType !== "complete") throw new Error(`${method}: unreachable: input_required passed the reader`);
+  return outcome.result;
 }
 
 function inTable(method: string): method is ClientRequestMethod {
