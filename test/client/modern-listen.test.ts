@@ -123,3 +123,18 @@ test("in 2026-07-28: subscribe needs resources.subscribe, rootsChanged sends not
   assert.deepEqual(server.methods(), ["server/discover"], "no listen (nothing to hear), no roots notification, nothing removed");
   await client.close();
 });
+
+test("an open listen holds no timer (it has no timeout): the process is not kept up, nor woken every millisecond", async () => {
+  const timers = () => process.getActiveResourcesInfo().filter((kind) => kind === "Timeout").length;
+  const server = listenServer();
+  const client = new McpClient(info, { protocolVersion: "auto" });
+  const acknowledged = once(client, "subscriptionsAcknowledged");
+  await client.connect(server);
+  await acknowledged;
+  const before = timers();
+  await settle();
+  assert.equal(listens(server).length, 1);
+  assert.equal(timers(), before, "no timer came and went for the listen");
+  assert.equal(before, 0, "nothing but the listen is pending, and it keeps no timer");
+  await client.close();
+});
