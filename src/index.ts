@@ -61,7 +61,8 @@
 //      The 2026-07-28 generation, spoken beside the handshake: client/modern/probe.ts (which era a
 //      server speaks), client/modern/era-cache.ts (remembered per server), client/modern/envelope.ts
 //      (the _meta of every request), client/modern/session.ts (requests without a session),
-//      client/modern/input-rounds.ts (resultType, Multi Round-Trip Requests), client/modern/listen.ts
+//      client/modern/input-rounds.ts (resultType, Multi Round-Trip Requests), client/modern/listen.ts,
+//      client/modern/tool-headers.ts (x-mcp-header)
 //      client/restart.ts          restarting a crashed stdio server
 //      client/manager.ts          many servers, one tool table for a model (client/tool-names.ts,
 //                                 client/llm-tools.ts)

@@ -227,7 +227,7 @@ export class McpClient extends EventEmitter {
         // Spec (basic/versioning): a client MAY re-probe when a call says the server changed:
         // -32022 (it no longer speaks our version), or -32601 for a method that passed the
         // capability check above, so one the discover result advertised.
-        if (error instanceof RpcError && (error.code === ErrorCode.UnsupportedProtocolVersion || error.code === ErrorCode.MethodNotFound)) this.#eras.forget();
+        if (error instanceof RpcError && (error.code === ErrorCode.UnsupportedProtocolVersion || (error.code === ErrorCode.MethodNotFound && inTable(method)))) this.#eras.forget();
         throw error;
       });
     }

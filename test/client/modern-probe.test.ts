@@ -111,6 +111,12 @@ test("a strict legacy server that exits on the probe: a clear ProbeEndedError", 
   await assert.rejects(client.connect(server), (e: unknown) => e instanceof ProbeEndedError && /pin protocolVersion/.test(e.message));
 });
 
+test("a real process that exits on a request before initialize: ProbeEndedError, promptly", async () => {
+  const exitsOnFirstLine = "process.stdin.once('data', () => process.exit(3))";
+  const client = new McpClient(info, { protocolVersion: "auto", probeTimeoutMs: 10_000 });
+  await assert.rejects(client.connect(new StdioClientTransport({ command: process.execPath, args: ["-e", exitsOnFirstLine] })), ProbeEndedError);
+});
+
 test("a modern-only server: no initialize is ever sent", async () => {
   const server = new ScriptedServer((m) => {
     if (m.method === "server/discover") return [{ jsonrpc: "2.0", id: m.id, result: discoverResult() }];
