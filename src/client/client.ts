@@ -12,7 +12,7 @@ import type { TimeoutPolicy } from "../jsonrpc/pending.js";
 import { Connection, type RequestOptions } from "../protocol/connection.js";
 import type { SendOptions, Transport } from "../protocol/transport.js";
 import type {
-  ClientNotificationMethod, ClientNotifications, ClientRequestMethod, ClientRequests, RoleNotifications, ServerNotifications,
+  ClientNotificationMethod, ClientNotifications, ClientRequestMethod, ClientRequests, ListName, RoleNotifications, ServerNotifications,
 } from "../mcp/methods.js";
 import { readClientResult, readServerNotification } from "../mcp/read.js";
 import type { Root } from "../mcp/client-features.js";
@@ -34,7 +34,7 @@ import { DEFAULT_PROBE_TIMEOUT_MS, probe, type EraVerdict } from "./modern/probe
 import { ModernSession } from "./modern/session.js";
 import { declaredClientCapabilities, undeclaredByServer } from "./capabilities.js";
 import { serverRequestRows, type ClientHandlers } from "./handlers.js";
-import { collectPages, type ListCache } from "./lists.js";
+import { collectPages, Lists } from "./lists.js";
 import { SessionSetup } from "./session-setup.js";
 
 /**
@@ -94,9 +94,7 @@ export class McpClient extends EventEmitter {
   readonly #options: ClientOptions;
   #connection: Connection | undefined;
   #initialized: InitializeResult | undefined;
-  readonly #lists: ListCache = {};
-  /** Counts list_changed notifications, so a listing that raced one is not cached. */
-  #listGeneration = 0;
+  readonly #lists = new Lists();
   readonly #openUrlElicitations = new Set<string>();
   readonly #setup = new SessionSetup();
   readonly #envelope: Envelope;
@@ -139,7 +137,7 @@ export class McpClient extends EventEmitter {
     this.#modern = undefined;
     this.#verdict = undefined;
     this.#eras.attach(transport);
-    for (const key of Object.keys(this.#lists)) delete this.#lists[key as keyof ListCache];
+    this.#lists.clear();
     this.#setup.clear();
     const onProblem = this.#options.onProblem;
     const connection = new Connection(transport, {
@@ -250,7 +248,7 @@ export class McpClient extends EventEmitter {
 
   /** Every page of tools/list, cached until the server says the list changed. */
   async listAllTools(options?: CallOptions): Promise<Tool[]> {
-    return this.#cached("tools", () => collectPages((cursor) => this.request("tools/list", cursor, options), "tools"));
+    return this.#lists.cached("tools", () => collectPages((cursor) => this.request("tools/list", cursor, options), "tools"));
   }
 
   callTool(name: string, args?: { [key: string]: unknown }, options?: CallOptions): Promise<CallToolResult> {
@@ -262,7 +260,7 @@ export class McpClient extends EventEmitter {
   }
 
   async listAllResources(options?: CallOptions): Promise<Resource[]> {
-    return this.#cached("resources", () => collectPages((cursor) => this.request("resources/list", cursor, options), "resources"));
+    return this.#lists.cached("resources", () => collectPages((cursor) => this.request("resources/list", cursor, options), "resources"));
   }
 
   listResourceTemplates(cursor?: string, options?: CallOptions): Promise<ListResourceTemplatesResult> {
@@ -270,7 +268,7 @@ export class McpClient extends EventEmitter {
   }
 
   async listAllResourceTemplates(options?: CallOptions): Promise<ResourceTemplate[]> {
-    return this.#cached("resourceTemplates", () =>
+    return this.#lists.cached("resourceTemplates", () =>
       collectPages((cursor) => this.request("resources/templates/list", cursor, options), "resourceTemplates"));
   }
 
@@ -315,7 +313,7 @@ export class McpClient extends EventEmitter {
   }
 
   async listAllPrompts(options?: CallOptions): Promise<Prompt[]> {
-    return this.#cached("prompts", () => collectPages((cursor) => this.request("prompts/list", cursor, options), "prompts"));
+    return this.#lists.cached("prompts", () => collectPages((cursor) => this.request("prompts/list", cursor, options), "prompts"));
   }
 
   getPrompt(name: string, args?: Record<string, string>, options?: CallOptions): Promise<GetPromptResult> {
@@ -359,22 +357,11 @@ export class McpClient extends EventEmitter {
     this.emit("sessionRenewed", failures);
   }
 
-  /** A whole list from the cache, or fetched and cached unless the list changed meanwhile. */
-  async #cached<K extends keyof ListCache>(key: K, fetch: () => Promise<NonNullable<ListCache[K]>>): Promise<NonNullable<ListCache[K]>> {
-    const cached = this.#lists[key];
-    if (cached) return cached as NonNullable<ListCache[K]>;
-    const generation = this.#listGeneration;
-    const fresh = await fetch();
-    if (generation === this.#listGeneration) this.#lists[key] = fresh;
-    return fresh;
-  }
-
   /** What the client does when the server tells it something (its params read by mcp/read.ts). */
   #notificationHandlers(): NotificationHandlers<RoleNotifications<ServerNotifications>> {
-    const changed = (list: (keyof ListCache)[], event: string) => (params: { _meta?: object } | undefined) => {
+    const changed = (list: ListName[], event: string) => (params: { _meta?: object } | undefined) => {
       if (this.#modern && !this.#modern.listen.isCurrent(params?._meta)) return;
-      this.#listGeneration++;
-      for (const key of list) delete this.#lists[key];
+      this.#lists.changed(list);
       this.emit(event);
     };
     return {
