@@ -37,10 +37,6 @@ export class Envelope {
     this.#clientInfo = clientInfo;
   }
 
-  get capabilities(): ClientCapabilities {
-    return this.#capabilities;
-  }
-
   /**
    * `params` with the envelope in its `_meta`. The caller's own `_meta` keys (a progressToken,
    * a trace context) are kept, but cannot replace the version: that one decides how the server
