@@ -51,12 +51,18 @@
 //      schema/json-schema-values.ts, schema/json-schema-formats.ts, schema/json-pointer.ts,
 //      schema/uri-template.ts, schema/uri-template-syntax.ts, schema/uri-template-match.ts
 //   5. The client role
-//      client/client.ts           McpClient: the handshake, one method per server feature
+//      client/client.ts           McpClient: the era, one method per server feature
+//      client/handshake.ts        initialize, the version check, notifications/initialized
 //      client/capabilities.ts     what the client declares, and what it refuses to send
 //      client/handlers.ts         answering the server's requests (roots, sampling, elicitation)
 //      client/lists.ts            following cursors, and the cache list changes clear
 //      client/session-setup.ts    what to set up again in a session the transport renewed
 //      client/errors.ts           the client's local failures
+//      The 2026-07-28 generation, spoken beside the handshake: client/modern/probe.ts (which era a
+//      server speaks), client/modern/era-cache.ts (remembered per server), client/modern/envelope.ts
+//      (the _meta of every request), client/modern/session.ts (requests without a session),
+//      client/modern/input-rounds.ts (resultType, Multi Round-Trip Requests), client/modern/listen.ts,
+//      client/modern/tool-headers.ts (x-mcp-header)
 //      client/restart.ts          restarting a crashed stdio server
 //      client/manager.ts          many servers, one tool table for a model (client/tool-names.ts,
 //                                 client/llm-tools.ts)

@@ -1,16 +1,18 @@
-// The client role: opens a session with a server (initialize, version check, initialized), then
-// offers one method per server feature, each checked against what the server declared.
-// Spec: https://modelcontextprotocol.io/specification/2025-11-25/basic/lifecycle and server/*
+// The client role, dual-era: it finds out which generation the server speaks (modern/probe.ts),
+// then either opens a handshake session (initialize, version check, initialized) or talks
+// 2026-07-28 without one (modern/session.ts), and offers one method per server feature in both,
+// each checked against what the server declared.
+// Spec: https://modelcontextprotocol.io/specification/2025-11-25/basic/lifecycle, server/*, and
+// https://modelcontextprotocol.io/specification/2026-07-28/basic/versioning (dual-era clients).
 // The transport (a spawned process, HTTP, a memory pair) is the caller's choice.
 
 import { EventEmitter } from "node:events";
 import { describeFailure, Dispatcher, notificationRows, type NotificationHandlers, type ParamsAndOptions } from "../protocol/dispatch.js";
 import type { TimeoutPolicy } from "../jsonrpc/pending.js";
-import { RequestTimeoutError } from "../jsonrpc/pending.js";
 import { Connection, type RequestOptions } from "../protocol/connection.js";
 import type { SendOptions, Transport } from "../protocol/transport.js";
 import type {
-  ClientNotificationMethod, ClientNotifications, ClientRequestMethod, ClientRequests, RoleNotifications, ServerNotifications,
+  ClientNotificationMethod, ClientNotifications, ClientRequestMethod, ClientRequests, ListName, RoleNotifications, ServerNotifications,
 } from "../mcp/methods.js";
 import { readClientResult, readServerNotification } from "../mcp/read.js";
 import type { Root } from "../mcp/client-features.js";
@@ -20,12 +22,27 @@ import type { LoggingLevel } from "../mcp/logging.js";
 import type { GetPromptResult, ListPromptsResult, Prompt } from "../mcp/prompts.js";
 import type { ListResourcesResult, ListResourceTemplatesResult, ReadResourceResult, Resource, ResourceTemplate } from "../mcp/resources.js";
 import type { CallToolResult, ListToolsResult, Tool } from "../mcp/tools.js";
-import { isSupportedVersion, LATEST_PROTOCOL_VERSION, SUPPORTED_PROTOCOL_VERSIONS, wirePolicy, type HandshakeVersion } from "../mcp/versions.js";
-import { HandshakeTimeoutError, NotConnectedError, VersionRefusedError } from "./errors.js";
+import { isModernVersion, isSupportedVersion, LATEST_PROTOCOL_VERSION, type ProtocolVersion } from "../mcp/versions.js";
+import { METHOD_ERA } from "../mcp/methods.js";
+import { ErrorCode, RpcError } from "../jsonrpc/messages.js";
+import { NotConnectedError, RemovedMethodError } from "./errors.js";
+import { Envelope } from "./modern/envelope.js";
+import { EraMemory, sharedEraCache, type EraCache } from "./modern/era-cache.js";
+import { handshake } from "./handshake.js";
+import { DEFAULT_MAX_INPUT_ROUNDS } from "./modern/input-rounds.js";
+import { DEFAULT_PROBE_TIMEOUT_MS, probe, type EraVerdict } from "./modern/probe.js";
+import { ModernSession } from "./modern/session.js";
 import { declaredClientCapabilities, undeclaredByServer } from "./capabilities.js";
 import { serverRequestRows, type ClientHandlers } from "./handlers.js";
-import { collectPages, type ListCache } from "./lists.js";
+import { collectPages, Lists } from "./lists.js";
 import { SessionSetup } from "./session-setup.js";
+
+/**
+ * The era choice when ClientOptions.protocolVersion is not given. Issue 9 makes the client
+ * dual-era by default ("auto"); until the HTTP client transport speaks 2026-07-28 and the tests
+ * that record handshake sessions pin their version, it stays the newest handshake version.
+ */
+export const DEFAULT_PROTOCOL_MODE: "auto" | ProtocolVersion = LATEST_PROTOCOL_VERSION;
 
 export interface ClientOptions extends ClientHandlers {
   /**
@@ -37,8 +54,18 @@ export interface ClientOptions extends ClientHandlers {
   enforceServerCapabilities?: boolean;
   /** Default timeouts for every request; each call may override them. */
   timeouts?: Partial<TimeoutPolicy>;
-  /** The version to ask for (default: the newest we speak). */
-  protocolVersion?: HandshakeVersion;
+  /**
+   * Which generation and version to speak (default DEFAULT_PROTOCOL_MODE): "auto" probes with
+   * server/discover and speaks 2026-07-28 to a server that answers it, the handshake to any other;
+   * a modern version probes with no fallback; a handshake version sends initialize only, as before.
+   */
+  protocolVersion?: "auto" | ProtocolVersion;
+  /** How long the server/discover probe waits (default 3 s, and never longer than the handshake timeout). */
+  probeTimeoutMs?: number;
+  /** Rounds of input (input_required) one 2026-07-28 request may take (default 10). */
+  maxInputRounds?: number;
+  /** Where the era verdict of each server is remembered (default: one cache shared by all clients). */
+  eraCache?: EraCache;
   /** Local problems: garbage from the server, stray responses, malformed notifications, failed writes. */
   onProblem?: (message: string) => void;
 }
@@ -58,36 +85,59 @@ function inTable(method: string): method is ClientRequestMethod {
  * "resourceUpdated" (uri), "log" (LoggingMessageNotificationParams), "elicitationComplete" (the id
  * of a URL-mode elicitation the user accepted), "close" (cause?), "sessionRenewed" (Error[]: the
  * transport opened a new session after the server ended the old one, and the subscriptions and
- * log level set through this client were sent again; the array lists what could not be restored).
+ * log level set through this client were sent again; the array lists what could not be restored),
+ * "subscriptionsAcknowledged" (SubscriptionFilter: 2026-07-28, what the server's listen took).
+ * In 2026-07-28 the list and resource events come from the listen (modern/listen.ts).
  */
 export class McpClient extends EventEmitter {
   readonly info: Implementation;
   readonly #options: ClientOptions;
   #connection: Connection | undefined;
   #initialized: InitializeResult | undefined;
-  readonly #lists: ListCache = {};
-  /** Counts list_changed notifications, so a listing that raced one is not cached. */
-  #listGeneration = 0;
+  readonly #lists = new Lists();
   readonly #openUrlElicitations = new Set<string>();
   readonly #setup = new SessionSetup();
+  readonly #envelope: Envelope;
+  #modern: ModernSession | undefined;
+  #verdict: EraVerdict | undefined;
+  readonly #eras: EraMemory;
 
   constructor(info: Implementation, options: ClientOptions = {}) {
     super();
     this.info = info;
     this.#options = options;
+    this.#envelope = new Envelope(options, info);
+    this.#eras = new EraMemory(options.eraCache ?? sharedEraCache);
   }
 
-  get serverInfo(): Implementation | undefined { return this.#initialized?.serverInfo; }
+  get serverInfo(): Implementation | undefined { return this.#modern ? this.#modern.serverInfo : this.#initialized?.serverInfo; }
   get serverCapabilities(): ServerCapabilities | undefined { return this.#initialized?.capabilities; }
   get instructions(): string | undefined { return this.#initialized?.instructions; }
-  get protocolVersion(): HandshakeVersion | undefined { return this.#initialized?.protocolVersion as HandshakeVersion | undefined; }
+  /** The version in use: a modern one, or the one the handshake settled on (checked, so a ProtocolVersion). */
+  get protocolVersion(): ProtocolVersion | undefined {
+    const version = this.#initialized?.protocolVersion;
+    return isSupportedVersion(version) || isModernVersion(version) ? version : undefined;
+  }
+  /** "modern" (2026-07-28, no session) or "handshake" (initialize), once connected. */
+  get era(): "modern" | "handshake" | undefined { return this.#verdict?.era; }
+  /** One line saying why the client chose its era (what the probe heard, or the pinned version). */
+  get eraReason(): string | undefined { return this.#verdict?.reason; }
   get isConnected(): boolean { return this.#initialized !== undefined && !this.#connection?.isClosed; }
 
-  /** Opens the session: initialize, check the version, then notifications/initialized. */
+  /**
+   * Opens the conversation. Probes first unless a handshake version is pinned; a 2026-07-28 server
+   * is then talked to without a session, any other gets initialize, the version check, then
+   * notifications/initialized. Returns an InitializeResult in both eras: for a modern server it is
+   * made of the DiscoverResult (protocolVersion is the modern version, serverInfo is the result's
+   * `_meta` serverInfo, or empty strings when the server sent none).
+   */
   async connect(transport: Transport): Promise<InitializeResult> {
     if (this.isConnected) throw new Error("connect: the client is already connected; close() it first");
     this.#initialized = undefined;
-    for (const key of Object.keys(this.#lists)) delete this.#lists[key as keyof ListCache];
+    this.#modern = undefined;
+    this.#verdict = undefined;
+    this.#eras.attach(transport);
+    this.#lists.clear();
     this.#setup.clear();
     const onProblem = this.#options.onProblem;
     const connection = new Connection(transport, {
@@ -102,54 +152,51 @@ export class McpClient extends EventEmitter {
     transport.onNewSession?.(() => void this.#restoreSetup(connection));
     connection.start();
 
-    const requested = this.#options.protocolVersion ?? LATEST_PROTOCOL_VERSION;
     const handshakeMs = this.#options.handshakeTimeoutMs ?? 5000;
-    const deadline = Date.now() + handshakeMs;
-    // McpClient.request is for an open session; the handshake types its one request itself.
-    const params: InitializeRequestParams = { protocolVersion: requested, capabilities: declaredClientCapabilities(this.#options), clientInfo: this.info };
-    let result: InitializeResult;
+    const mode = this.#options.protocolVersion ?? DEFAULT_PROTOCOL_MODE;
+    let verdict: EraVerdict;
     try {
-      result = await connection.request("initialize", params, { timeouts: { idleMs: handshakeMs, maxTotalMs: handshakeMs } }, readClientResult.initialize);
+      verdict = isSupportedVersion(mode) ? { era: "handshake", reason: `protocolVersion pinned to ${mode}: initialize, no probe` } : await this.#probe(connection, mode, handshakeMs);
     } catch (error) {
       await connection.close();
-      throw error instanceof RequestTimeoutError ? new HandshakeTimeoutError(handshakeMs, error) : error;
+      throw error;
     }
-    // Spec (basic/lifecycle#version-negotiation): a client that does not support the server's
-    // version SHOULD disconnect (the schema says MUST).
-    if (!isSupportedVersion(result.protocolVersion)) {
-      await connection.close();
-      throw new VersionRefusedError(result.protocolVersion, SUPPORTED_PROTOCOL_VERSIONS, requested);
-    }
-    connection.setPolicy(wirePolicy(result.protocolVersion));
-    this.#initialized = result;
-    // Spec (basic/lifecycle#initialization): after a successful initialize, the client MUST send initialized.
-    if (!(await this.#sendInitialized(deadline - Date.now()))) {
-      this.#initialized = undefined;
-      await connection.close();
-      throw new HandshakeTimeoutError(handshakeMs, undefined, "notifications/initialized");
-    }
-    return result;
+    this.#verdict = verdict;
+    if (verdict.era === "modern") return this.#startModern(connection, verdict);
+    const requested = isSupportedVersion(mode) ? mode : LATEST_PROTOCOL_VERSION;
+    // McpClient.request is for an open session; the handshake types its one request itself.
+    const params: InitializeRequestParams = { protocolVersion: requested, capabilities: declaredClientCapabilities(this.#options), clientInfo: this.info };
+    this.#initialized = await handshake(connection, params, handshakeMs);
+    return this.#initialized;
   }
 
-  /**
-   * Sends notifications/initialized, giving up after `leftMs` (what is left of the handshake):
-   * over HTTP it is a POST the server may stall, and connect() must end on time whatever the
-   * transport does. Resolves to whether it was sent in time.
-   */
-  async #sendInitialized(leftMs: number): Promise<boolean> {
-    const stop = new AbortController();
-    const timer = setTimeout(() => stop.abort(new Error(`notifications/initialized: not taken within the handshake timeout`)), Math.max(0, leftMs));
-    const expired = new Promise<void>((resolve) => stop.signal.addEventListener("abort", () => resolve(), { once: true }));
-    try {
-      await Promise.race([this.notify("notifications/initialized", undefined, { signal: stop.signal }), expired]);
-    } finally {
-      clearTimeout(timer);
-    }
-    return !stop.signal.aborted;
+  /** The era of the server behind the transport: remembered (unless pinned), or probed and remembered. */
+  async #probe(connection: Connection, mode: "auto" | ProtocolVersion, handshakeMs: number): Promise<EraVerdict> {
+    const remembered = mode === "auto" ? this.#eras.recall() : undefined;
+    if (remembered) return { ...remembered, reason: `${remembered.reason} (remembered)` };
+    const timeoutMs = Math.min(this.#options.probeTimeoutMs ?? DEFAULT_PROBE_TIMEOUT_MS, handshakeMs);
+    const verdict = await probe(connection, { envelope: this.#envelope, timeoutMs, pinned: isModernVersion(mode) ? mode : undefined });
+    if (mode === "auto") this.#eras.remember(verdict);
+    return verdict;
+  }
+
+  #startModern(connection: Connection, verdict: Extract<EraVerdict, { era: "modern" }>): InitializeResult {
+    const onProblem = this.#options.onProblem ?? (() => {});
+    const modern = new ModernSession(connection, this.#envelope, verdict.version, verdict.discover, {
+      handlers: this.#options,
+      maxInputRounds: this.#options.maxInputRounds ?? DEFAULT_MAX_INPUT_ROUNDS,
+      onProblem,
+      onAcknowledged: (filter) => this.emit("subscriptionsAcknowledged", filter),
+    });
+    this.#modern = modern;
+    this.#initialized = modern.asInitializeResult();
+    modern.listen.open();
+    return this.#initialized;
   }
 
   /** Ends the session by closing the transport (MCP has no shutdown message). */
   async close(): Promise<void> {
+    this.#modern?.listen.close();
     await this.#connection?.close();
   }
 
@@ -167,16 +214,32 @@ export class McpClient extends EventEmitter {
     const connection = this.#connection;
     // Failures are rejections, never synchronous throws, whichever method the caller used.
     if (!connection || !this.#initialized || connection.isClosed) return Promise.reject(new NotConnectedError(method));
-    const refusal = this.#options.enforceServerCapabilities === false ? undefined : undeclaredByServer(method, this.protocolVersion!, this.#initialized.capabilities);
+    const modern = this.#modern;
+    if (modern && inTable(method) && METHOD_ERA[method] === "legacy") return Promise.reject(new RemovedMethodError(method, "not sent: the server speaks 2026-07-28"));
+    const refusal = this.#refusal(method);
     if (refusal) return Promise.reject(refusal);
     const defaults = this.#options.timeouts;
     const merged = defaults ? { ...options, timeouts: { ...defaults, ...options.timeouts } } : options;
+    if (modern) {
+      return modern.request(method, params, merged).catch((error: unknown) => {
+        // Spec (basic/versioning): a client MAY re-probe when a call says the server changed:
+        // -32022 (it no longer speaks our version), or -32601 for a method that passed the
+        // capability check above, so one the discover result advertised.
+        if (error instanceof RpcError && (error.code === ErrorCode.UnsupportedProtocolVersion || (error.code === ErrorCode.MethodNotFound && inTable(method)))) this.#eras.forget();
+        throw error;
+      });
+    }
     if (!inTable(method)) return connection.request(method, params, merged);
     return connection.request(method, params, merged, readClientResult[method]);
   }
 
+  /**
+   * Checks that the server is alive. 2026-07-28 has no ping: a modern server is asked
+   * server/discover instead, which every modern server MUST answer and which changes nothing.
+   */
   async ping(options?: CallOptions): Promise<void> {
-    await this.request("ping", undefined, options);
+    if (this.#modern) await this.request("server/discover", undefined, options);
+    else await this.request("ping", undefined, options);
   }
 
   listTools(cursor?: string, options?: CallOptions): Promise<ListToolsResult> {
@@ -185,7 +248,7 @@ export class McpClient extends EventEmitter {
 
   /** Every page of tools/list, cached until the server says the list changed. */
   async listAllTools(options?: CallOptions): Promise<Tool[]> {
-    return this.#cached("tools", () => collectPages((cursor) => this.request("tools/list", cursor, options), "tools"));
+    return this.#lists.cached("tools", () => collectPages((cursor) => this.request("tools/list", cursor, options), "tools"));
   }
 
   callTool(name: string, args?: { [key: string]: unknown }, options?: CallOptions): Promise<CallToolResult> {
@@ -197,7 +260,7 @@ export class McpClient extends EventEmitter {
   }
 
   async listAllResources(options?: CallOptions): Promise<Resource[]> {
-    return this.#cached("resources", () => collectPages((cursor) => this.request("resources/list", cursor, options), "resources"));
+    return this.#lists.cached("resources", () => collectPages((cursor) => this.request("resources/list", cursor, options), "resources"));
   }
 
   listResourceTemplates(cursor?: string, options?: CallOptions): Promise<ListResourceTemplatesResult> {
@@ -205,7 +268,7 @@ export class McpClient extends EventEmitter {
   }
 
   async listAllResourceTemplates(options?: CallOptions): Promise<ResourceTemplate[]> {
-    return this.#cached("resourceTemplates", () =>
+    return this.#lists.cached("resourceTemplates", () =>
       collectPages((cursor) => this.request("resources/templates/list", cursor, options), "resourceTemplates"));
   }
 
@@ -213,15 +276,36 @@ export class McpClient extends EventEmitter {
     return this.request("resources/read", { uri }, options);
   }
 
-  /** Subscribes to a resource; "resourceUpdated" events then carry its URI. */
+  /**
+   * Subscribes to a resource; "resourceUpdated" events then carry its URI. In 2026-07-28 there is
+   * no resources/subscribe: the listen is opened again with the URI among its resourceSubscriptions
+   * (resolved once the new listen is sent; the "subscriptionsAcknowledged" event tells what the server took).
+   */
   async subscribe(uri: string, options?: CallOptions): Promise<void> {
+    if (this.#modern) return this.#modernSetup("resources/subscribe", () => this.#modern?.listen.subscribe(uri));
     await this.request("resources/subscribe", { uri }, options);
     this.#setup.subscribed(uri);
   }
 
   async unsubscribe(uri: string, options?: CallOptions): Promise<void> {
+    if (this.#modern) return this.#modernSetup("resources/unsubscribe", () => this.#modern?.listen.unsubscribe(uri));
     await this.request("resources/unsubscribe", { uri }, options);
     this.#setup.unsubscribed(uri);
+  }
+
+  /** A legacy setup call in 2026-07-28: checked as the request would be, then done locally (no request exists). */
+  async #modernSetup(method: "resources/subscribe" | "resources/unsubscribe" | "logging/setLevel", apply: () => void): Promise<void> {
+    if (!this.isConnected) throw new NotConnectedError(method);
+    const refusal = this.#refusal(method);
+    if (refusal) throw refusal;
+    apply();
+  }
+
+  /** The local refusal of `method` when the server did not declare what it needs (unless the check is off). */
+  #refusal(method: string): Error | undefined {
+    const declared = this.#initialized?.capabilities;
+    if (this.#options.enforceServerCapabilities === false || !declared) return undefined;
+    return undeclaredByServer(method, this.protocolVersion!, declared);
   }
 
   listPrompts(cursor?: string, options?: CallOptions): Promise<ListPromptsResult> {
@@ -229,7 +313,7 @@ export class McpClient extends EventEmitter {
   }
 
   async listAllPrompts(options?: CallOptions): Promise<Prompt[]> {
-    return this.#cached("prompts", () => collectPages((cursor) => this.request("prompts/list", cursor, options), "prompts"));
+    return this.#lists.cached("prompts", () => collectPages((cursor) => this.request("prompts/list", cursor, options), "prompts"));
   }
 
   getPrompt(name: string, args?: Record<string, string>, options?: CallOptions): Promise<GetPromptResult> {
@@ -240,7 +324,9 @@ export class McpClient extends EventEmitter {
     return this.request("completion/complete", params, options);
   }
 
+  /** Sets the lowest log level wanted. In 2026-07-28 nothing is sent: every later request names the level in its `_meta`. */
   async setLoggingLevel(level: LoggingLevel, options?: CallOptions): Promise<void> {
+    if (this.#modern) return this.#modernSetup("logging/setLevel", () => { this.#envelope.logLevel = level; });
     await this.request("logging/setLevel", { level }, options);
     this.#setup.levelSet(level);
   }
@@ -248,7 +334,8 @@ export class McpClient extends EventEmitter {
   /** Tells the server the roots changed, so it asks again (roots/list). */
   async rootsChanged(): Promise<void> {
     // Spec (client/roots#root-list-changes): sent when roots change, if listChanged was declared.
-    if (this.#options.roots && this.isConnected) await this.notify("notifications/roots/list_changed");
+    // 2026-07-28 removed the notification: a modern server asks for the roots each time it needs them.
+    if (this.#options.roots && this.isConnected && !this.#modern) await this.notify("notifications/roots/list_changed");
   }
 
   /**
@@ -270,28 +357,21 @@ export class McpClient extends EventEmitter {
     this.emit("sessionRenewed", failures);
   }
 
-  /** A whole list from the cache, or fetched and cached unless the list changed meanwhile. */
-  async #cached<K extends keyof ListCache>(key: K, fetch: () => Promise<NonNullable<ListCache[K]>>): Promise<NonNullable<ListCache[K]>> {
-    const cached = this.#lists[key];
-    if (cached) return cached as NonNullable<ListCache[K]>;
-    const generation = this.#listGeneration;
-    const fresh = await fetch();
-    if (generation === this.#listGeneration) this.#lists[key] = fresh;
-    return fresh;
-  }
-
   /** What the client does when the server tells it something (its params read by mcp/read.ts). */
   #notificationHandlers(): NotificationHandlers<RoleNotifications<ServerNotifications>> {
-    const changed = (list: (keyof ListCache)[], event: string) => () => {
-      this.#listGeneration++;
-      for (const key of list) delete this.#lists[key];
+    const changed = (list: ListName[], event: string) => (params: { _meta?: object } | undefined) => {
+      if (this.#modern && !this.#modern.listen.isCurrent(params?._meta)) return;
+      this.#lists.changed(list);
       this.emit(event);
     };
     return {
       "notifications/tools/list_changed": changed(["tools"], "toolsChanged"),
       "notifications/resources/list_changed": changed(["resources", "resourceTemplates"], "resourcesChanged"),
       "notifications/prompts/list_changed": changed(["prompts"], "promptsChanged"),
-      "notifications/resources/updated": ({ uri }) => void this.emit("resourceUpdated", uri),
+      "notifications/resources/updated": ({ uri, _meta }) => {
+        if (!this.#modern || this.#modern.listen.isCurrent(_meta)) this.emit("resourceUpdated", uri);
+      },
+      "notifications/subscriptions/acknowledged": (params) => this.#modern?.listen.acknowledged(params),
       "notifications/elicitation/complete": ({ elicitationId }) => {
         // Spec (client/elicitation#completion-notifications): unknown or completed ids MUST be ignored.
         if (this.#openUrlElicitations.delete(elicitationId)) this.emit("elicitationComplete", elicitationId);

@@ -41,3 +41,53 @@ export class NotConnectedError extends Error {
     this.name = "NotConnectedError";
   }
 }
+
+/**
+ * A 2026-07-28 server asked for input (an `input_required` result) the application has no handler
+ * for: the client declared no such capability, so the server should not have asked.
+ */
+export class NoInputHandlerError extends Error {
+  constructor(readonly method: string, readonly key: string, readonly inputMethod: string) {
+    super(`${method}: the server asked for input ${JSON.stringify(key)} (${inputMethod}), which this client has no handler for`);
+    this.name = "NoInputHandlerError";
+  }
+}
+
+/** A 2026-07-28 request still asked for input after `maxRounds` rounds of answers (ClientOptions.maxInputRounds). */
+export class InputRoundsExceededError extends Error {
+  constructor(readonly method: string, readonly maxRounds: number) {
+    super(`${method}: the server still asked for input after ${maxRounds} rounds; giving up (maxInputRounds)`);
+    this.name = "InputRoundsExceededError";
+  }
+}
+
+/**
+ * connect() with a pinned 2026-07-28 version: the server/discover probe did not find a modern
+ * server speaking it. `serverSaid` is what the server answered (an error, a timeout, a result).
+ */
+export class ModernRefusedError extends Error {
+  constructor(readonly requested: string, readonly serverSaid: string, cause?: unknown) {
+    super(`server/discover: no 2026-07-28 session with this server (asked for ${requested}; ${serverSaid})`, { cause });
+    this.name = "ModernRefusedError";
+  }
+}
+
+/** A method that 2026-07-28 removed, called on a client talking to the server in that era. */
+export class RemovedMethodError extends Error {
+  constructor(readonly method: string, readonly instead: string) {
+    super(`${method}: 2026-07-28 has no such method (${instead})`);
+    this.name = "RemovedMethodError";
+  }
+}
+
+/**
+ * The connection closed while the server/discover probe waited: a strict handshake-era server may
+ * exit on any request before `initialize`. Pin a handshake version (protocolVersion: "2025-11-25")
+ * to talk to it without the probe.
+ */
+export class ProbeEndedError extends Error {
+  constructor(cause: unknown) {
+    super(`server/discover: the connection closed before the server answered (a legacy server that exits on a request before initialize? pin protocolVersion to a handshake version)`, { cause });
+    this.name = "ProbeEndedError";
+  }
+}

@@ -35,11 +35,14 @@ export interface ClientHandlers {
 }
 
 /**
+ * The application's answer to each server request it has a handler for, one function per method:
+ * the handshake era's dispatcher rows (serverRequestRows) and the 2026-07-28 input rounds
+ * (modern/input-rounds.ts) both call these, so a server's question gets the same answer in either era.
  * @param openUrlElicitations the ids of URL-mode elicitations the user accepted and that have
  *   not completed yet; notifications/elicitation/complete is only heard for these.
  */
-export function serverRequestRows(handlers: ClientHandlers, openUrlElicitations: Set<string>): RequestRow<RequestContext>[] {
-  const table: RequestHandlers<ServerRequests, RequestContext> = { ping: () => ({}) };
+export function serverRequestHandlers(handlers: ClientHandlers, openUrlElicitations: Set<string>): RequestHandlers<ServerRequests, ServerRequestContext> {
+  const table: RequestHandlers<ServerRequests, ServerRequestContext> = { ping: () => ({}) };
   const roots = handlers.roots;
   if (roots) table["roots/list"] = async () => ({ roots: await roots() });
 
@@ -71,7 +74,12 @@ export function serverRequestRows(handlers: ClientHandlers, openUrlElicitations:
       throw new RpcError(ErrorCode.InvalidParams, `elicitation/create: this client does not support ${JSON.stringify(params.mode ?? "form")} mode`);
     };
   }
-  return requestRows(readServerRequestParams, table);
+  return table;
+}
+
+/** The handshake era: the same answers as rows of the client's dispatcher (a request with no handler gets -32601). */
+export function serverRequestRows(handlers: ClientHandlers, openUrlElicitations: Set<string>): RequestRow<RequestContext>[] {
+  return requestRows(readServerRequestParams, serverRequestHandlers(handlers, openUrlElicitations));
 }
 
 /**

@@ -68,8 +68,8 @@ interface Entry {
   id: RequestId;
   resolve(result: { [key: string]: unknown }): void;
   reject(error: Error): void;
-  /** One timer per request, set for whichever deadline comes first. */
-  timer: ReturnType<typeof setTimeout>;
+  /** One timer per request, set for whichever deadline comes first; none when both are Infinity. */
+  timer: ReturnType<typeof setTimeout> | undefined;
   idleMs: number;
   maxTotalMs: number;
   startedAt: number;
@@ -118,7 +118,7 @@ export class PendingRequests {
         lastSignOfLife: now,
         giveUp: options.giveUp,
         release: options.release,
-        timer: setTimeout(() => this.#check(entry), Math.min(idleMs, maxTotalMs)),
+        timer: wake(() => this.#check(entry), Math.min(idleMs, maxTotalMs)),
       };
       if (signal) {
         entry.onAbort = () => this.#abandon(entry, new RequestAbortedError(method, id, signal.reason));
@@ -194,7 +194,7 @@ export class PendingRequests {
     const totalLeft = entry.startedAt + entry.maxTotalMs - now;
     if (totalLeft <= 0) return this.#abandon(entry, new RequestTimeoutError(entry.method, entry.id, entry.maxTotalMs, "total"));
     if (idleLeft <= 0) return this.#abandon(entry, new RequestTimeoutError(entry.method, entry.id, entry.idleMs, "idle"));
-    entry.timer = setTimeout(() => this.#check(entry), Math.min(idleLeft, totalLeft));
+    entry.timer = wake(() => this.#check(entry), Math.min(idleLeft, totalLeft));
   }
 
   /** Stops waiting (timeout or abort), tells the caller, and lets the peer know through giveUp. */
@@ -215,4 +215,13 @@ export class PendingRequests {
     clearTimeout(entry.timer);
     if (entry.onAbort) entry.signal?.removeEventListener("abort", entry.onAbort);
   }
+}
+
+/**
+ * A timer for `ms`, or none when `ms` is Infinity: a request that may wait forever (a
+ * 2026-07-28 subscriptions/listen, which only its end answers) keeps no timer, which would
+ * otherwise fire at once (setTimeout clamps Infinity to 1 ms) and hold the process up.
+ */
+function wake(check: () => void, ms: number): ReturnType<typeof setTimeout> | undefined {
+  return Number.isFinite(ms) ? setTimeout(check, ms) : undefined;
 }

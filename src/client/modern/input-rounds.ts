@@ -1,0 +1,113 @@
+// Reading a 2026-07-28 result by its `resultType`, and Multi Round-Trip Requests from the client's
+// side: an `input_required` result is answered with the application's own handlers (the same ones
+// that answer a handshake-era server's requests, client/handlers.ts), then the request is sent
+// again with the answers, until the server completes it or the rounds run out. Since 2026-07-28.
+// Spec: https://modelcontextprotocol.io/specification/2026-07-28/basic/patterns/mrtr and
+// basic/index#results (resultType). SPEC_2026.md §4.
+
+import type { RequestHandlers } from "../../protocol/dispatch.js";
+import type { ClientRequestMethod, ServerRequests } from "../../mcp/methods.js";
+import { INPUT_REQUIRED_METHODS } from "../../mcp/methods.js";
+import type { InputRequest, InputResponse } from "../../mcp/modern.js";
+import { readInputRequest } from "../../mcp/read.js";
+import type { ServerRequestContext } from "../handlers.js";
+import { InputRoundsExceededError, NoInputHandlerError } from "../errors.js";
+
+/** Rounds of input one request may take before the client gives up (ClientOptions.maxInputRounds). */
+export const DEFAULT_MAX_INPUT_ROUNDS = 10;
+
+/** A modern result, read: the final one, or the server's questions. */
+export type ModernOutcome<R> =
+  | { resultType: "complete"; result: R }
+  | { resultType: "input_required"; inputRequests: [string, InputRequest][]; requestState: string | undefined };
+
+type Json = { [key: string]: unknown };
+
+/**
+ * A reader of `method`'s modern result, for Connection.request: its errors become a
+ * MalformedResponseError naming the method. SPEC_2026.md §11.5 decided strictly: a server that
+ * answered server/discover speaks 2026-07-28, so a result without `resultType` is broken, not
+ * "complete" (the spec's "absent means complete" covers servers of earlier revisions, which this
+ * client talks to in the handshake era, where results are read without it).
+ */
+export function modernReader<R>(method: ClientRequestMethod, read: (result: Json) => R): (result: Json) => ModernOutcome<R> {
+  return (result) => {
+    const resultType = result.resultType;
+    if (resultType === "complete") return { resultType, result: read(result) };
+    // Spec (basic/index#results): a resultType the client does not know MUST be treated as an invalid result.
+    if (resultType === undefined) throw new Error(`result: "resultType" is missing; a 2026-07-28 result must carry it`);
+    if (resultType !== "input_required") throw new Error(`result: unknown "resultType" ${JSON.stringify(resultType)}`);
+    // Spec (basic/patterns/mrtr): only tools/call, prompts/get and resources/read may ask for input.
+    if (!INPUT_REQUIRED_METHODS.includes(method)) throw new Error(`result: "input_required" is not allowed for ${method}`);
+    const requests = result.inputRequests;
+    if (requests !== undefined && (typeof requests !== "object" || requests === null || Array.isArray(requests))) {
+      throw new Error(`result: "inputRequests" must be an object`);
+    }
+    const state = result.requestState;
+    if (state !== undefined && typeof state !== "string") throw new Error(`result: "requestState" must be a string`);
+    // Spec (basic/patterns/mrtr): an input_required result has inputRequests, requestState or both.
+    if (requests === undefined && state === undefined) throw new Error(`result: "input_required" without inputRequests or requestState`);
+    const inputRequests = Object.entries(requests ?? {}).map(([key, value]): [string, InputRequest] => [key, readInputRequest(key, value)]);
+    return { resultType, inputRequests, requestState: state };
+  };
+}
+
+export interface InputRoundsOptions {
+  maxRounds: number;
+  /** The application's handlers (client/handlers.ts serverRequestHandlers). */
+  answers: RequestHandlers<ServerRequests, ServerRequestContext>;
+  signal?: AbortSignal;
+}
+
+/**
+ * Sends `params` and, while the server answers input_required, fulfils every input request and
+ * sends again. `send` makes a new request each time, so each round has a new id.
+ */
+export async function withInputRounds<R>(
+  method: string,
+  params: Json,
+  send: (params: Json) => Promise<ModernOutcome<R>>,
+  options: InputRoundsOptions,
+): Promise<R> {
+  let outcome = await send(params);
+  for (let round = 1; outcome.resultType === "input_required"; round++) {
+    if (round > options.maxRounds) throw new InputRoundsExceededError(method, options.maxRounds);
+    // Spec (basic/patterns/mrtr): the client MUST fulfil every input request before it retries.
+    const answered = await Promise.all(outcome.inputRequests.map(async ([key, request]) => [key, await answer(method, key, request, options)] as const));
+    // Spec (basic/patterns/mrtr): the retry repeats the original params, answers under the same
+    // keys, and echoes requestState byte for byte, or sends none when none was given. Both belong
+    // to this request alone: they are built here, per call, and never kept.
+    const retry: Json = { ...params };
+    if (answered.length > 0) retry.inputResponses = Object.fromEntries(answered);
+    if (outcome.requestState !== undefined) retry.requestState = outcome.requestState;
+    outcome = await send(retry);
+  }
+  return outcome.result;
+}
+
+/** One input request, answered by the application's handler for its method. */
+async function answer(method: string, key: string, request: InputRequest, options: InputRoundsOptions): Promise<InputResponse> {
+  const context: ServerRequestContext = { signal: options.signal ?? new AbortController().signal };
+  const handlers = options.answers;
+  switch (request.method) {
+    case "roots/list": {
+      const roots = handlers["roots/list"];
+      if (roots) return roots(request.params ?? {}, context);
+      break;
+    }
+    case "sampling/createMessage": {
+      const sampling = handlers["sampling/createMessage"];
+      if (sampling) return sampling(request.params, context);
+      break;
+    }
+    case "elicitation/create": {
+      const elicit = handlers["elicitation/create"];
+      const params = request.params;
+      // 2026-07-28 URL elicitations have no elicitationId (the retry tells the outcome); the
+      // handler, written for both eras, gets the input request's key in its place.
+      if (elicit) return elicit(params.mode === "url" ? { ...params, elicitationId: key } : params, context);
+      break;
+    }
+  }
+  throw new NoInputHandlerError(method, key, request.method);
+}

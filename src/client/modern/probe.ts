@@ -1,0 +1,93 @@
+// Which generation a server speaks, found by asking: `server/discover` with the envelope of our
+// newest modern version, on the same connection, before anything else. A DiscoverResult means a
+// 2026-07-28 server; -32022 naming a modern version we speak means one that wants another version
+// (asked once more); anything else (any other error, a malformed result, no answer in time) means
+// a handshake-era server, which gets `initialize` next, exactly as if no probe had been sent.
+// Spec: https://modelcontextprotocol.io/specification/2026-07-28/basic/versioning (dual-era
+// clients) and basic/lifecycle; SPEC_2026.md §8.3. Unlike SDK v2 this probes in place rather
+// than in a throwaway process: a server that exits on the probe ends connect() with ProbeEndedError.
+
+import { ErrorCode, isObject, RpcError } from "../../jsonrpc/messages.js";
+import { ConnectionClosedError, MalformedResponseError, RequestTimeoutError } from "../../jsonrpc/pending.js";
+import type { Connection } from "../../protocol/connection.js";
+import type { DiscoverResult } from "../../mcp/modern.js";
+import { readClientResult } from "../../mcp/read.js";
+import { isModernVersion, LATEST_MODERN_VERSION, type ModernVersion } from "../../mcp/versions.js";
+import { ModernRefusedError, ProbeEndedError } from "../errors.js";
+import type { Envelope } from "./envelope.js";
+import { modernReader } from "./input-rounds.js";
+
+/** How long the probe waits for server/discover by default (ClientOptions.probeTimeoutMs). */
+export const DEFAULT_PROBE_TIMEOUT_MS = 3000;
+
+/** The era a server speaks, and one line saying why the client thinks so. */
+export type EraVerdict =
+  | { era: "modern"; version: ModernVersion; discover: DiscoverResult; reason: string }
+  | { era: "handshake"; reason: string };
+
+export interface ProbeOptions {
+  envelope: Envelope;
+  timeoutMs: number;
+  /** A version the application pinned: no fallback, a failed probe is a ModernRefusedError. */
+  pinned?: ModernVersion;
+}
+
+const readDiscover = modernReader("server/discover", readClientResult["server/discover"]);
+
+/** Sends server/discover (twice at most, after a -32022) and judges the answer. */
+export async function probe(connection: Connection, options: ProbeOptions): Promise<EraVerdict> {
+  const first = options.pinned ?? LATEST_MODERN_VERSION;
+  const verdict = await ask(connection, first, options);
+  if (!("retryWith" in verdict)) return verdict;
+  const second = await ask(connection, verdict.retryWith, options);
+  if (!("retryWith" in second)) return second;
+  // A modern server that refuses the very version it listed: no fallback (it is not a legacy server).
+  throw new ModernRefusedError(verdict.retryWith, `server/discover answered -32022 twice, though it listed ${verdict.retryWith}`);
+}
+
+type Answer = EraVerdict | { retryWith: ModernVersion };
+
+async function ask(connection: Connection, version: ModernVersion, options: ProbeOptions): Promise<Answer> {
+  const timeouts = { idleMs: options.timeoutMs, maxTotalMs: options.timeoutMs };
+  let discover: DiscoverResult;
+  try {
+    const outcome = await connection.request("server/discover", options.envelope.wrap(version, undefined), { timeouts }, readDiscover);
+    // modernReader lets no other resultType through for server/discover.
+    if (outcome.resultType !== "complete") throw new Error("unreachable");
+    discover = outcome.result;
+  } catch (error) {
+    return judgeFailure(error, version, options);
+  }
+  // Spec (basic/versioning): the client picks a version from supportedVersions, ours if listed.
+  const chosen = discover.supportedVersions.includes(version) ? version : discover.supportedVersions.find(isModernVersion);
+  if (chosen === undefined) {
+    return fallBack(options, `server/discover listed ${JSON.stringify(discover.supportedVersions)}, no modern version we speak`);
+  }
+  return { era: "modern", version: chosen, discover, reason: `server/discover answered ${chosen}` };
+}
+
+function judgeFailure(error: unknown, version: ModernVersion, options: ProbeOptions): Answer {
+  if (error instanceof RpcError) {
+    // Spec (basic/versioning): -32022 is a modern server's answer: retry with a version it
+    // supports, and do not fall back (the fallback MUST NOT hinge on one error code either way).
+    if (error.code === ErrorCode.UnsupportedProtocolVersion) {
+      const supported = isObject(error.data) && Array.isArray(error.data.supported) ? error.data.supported : [];
+      // The version it lists may be the one we asked for (say, an HTTP header that disagreed with
+      // the body): once more with it. A pinned version is retried only if the server lists it.
+      const retryWith = supported.find((v): v is ModernVersion => isModernVersion(v) && (options.pinned === undefined || v === options.pinned));
+      if (retryWith !== undefined) return { retryWith };
+      return fallBack(options, `server/discover answered -32022 (supported: ${JSON.stringify(supported)})`);
+    }
+    return fallBack(options, `server/discover answered ${error.code} (${error.message})`, error);
+  }
+  if (error instanceof RequestTimeoutError) return fallBack(options, `server/discover got no answer within ${options.timeoutMs} ms`, error);
+  if (error instanceof MalformedResponseError) return fallBack(options, `server/discover answered a malformed result (${error.message})`, error);
+  if (error instanceof ConnectionClosedError) throw new ProbeEndedError(error);
+  throw error;
+}
+
+/** Auto: the handshake. Pinned: the clear error naming what the server said. */
+function fallBack(options: ProbeOptions, said: string, cause?: unknown): EraVerdict {
+  if (options.pinned !== undefined) throw new ModernRefusedError(options.pinned, said, cause);
+  return { era: "handshake", reason: `${said}: fell back to initialize` };
+}

@@ -1,0 +1,97 @@
+// The client's side of a 2026-07-28 conversation: no session on the server, so this holds what
+// the client learnt from server/discover and sends every request with the envelope, reads each
+// result by its resultType, answers input_required rounds, and keeps the one listen open.
+// McpClient (client/client.ts) delegates here once the probe said "modern". Since 2026-07-28.
+// Spec: https://modelcontextprotocol.io/specification/2026-07-28/basic (and SPEC_2026.md §10, items 24-33).
+
+import type { Connection, RequestOptions } from "../../protocol/connection.js";
+import { isObject } from "../../jsonrpc/messages.js";
+import type { Implementation, InitializeResult } from "../../mcp/lifecycle.js";
+import { INPUT_REQUIRED_METHODS, type ClientRequestMethod, type ServerRequests } from "../../mcp/methods.js";
+import type { RequestHandlers } from "../../protocol/dispatch.js";
+import { META, type DiscoverResult, type SubscriptionFilter } from "../../mcp/modern.js";
+import { readClientResult } from "../../mcp/read.js";
+import type { ModernVersion } from "../../mcp/versions.js";
+import { serverRequestHandlers, type ClientHandlers, type ServerRequestContext } from "../handlers.js";
+import type { Envelope } from "./envelope.js";
+import { modernReader, withInputRounds, type ModernOutcome } from "./input-rounds.js";
+import { ToolHeaders } from "./tool-headers.js";
+import { Listen } from "./listen.js";
+
+type Json = { [key: string]: unknown };
+
+export class ModernSession {
+  readonly version: ModernVersion;
+  readonly discover: DiscoverResult;
+  readonly serverInfo: Implementation | undefined;
+  readonly listen: Listen;
+  readonly #connection: Connection;
+  readonly #envelope: Envelope;
+  readonly #maxInputRounds: number;
+  readonly #onProblem: (message: string) => void;
+  readonly #toolHeaders = new ToolHeaders();
+  /** The application's handlers, answering input requests as they answer a legacy server's requests. */
+  readonly #answers: RequestHandlers<ServerRequests, ServerRequestContext>;
+
+  constructor(connection: Connection, envelope: Envelope, version: ModernVersion, discover: DiscoverResult,
+    options: { handlers: ClientHandlers; maxInputRounds: number; onProblem: (message: string) => void; onAcknowledged: (filter: SubscriptionFilter) => void }) {
+    this.#connection = connection;
+    this.#envelope = envelope;
+    this.version = version;
+    this.discover = discover;
+    this.serverInfo = serverInfoOf(discover);
+    this.#maxInputRounds = options.maxInputRounds;
+    this.#onProblem = options.onProblem;
+    // No notifications/elicitation/complete in 2026-07-28: the set of open URL elicitations is never read.
+    this.#answers = serverRequestHandlers(options.handlers, new Set());
+    this.listen = new Listen(connection, envelope, version, discover.capabilities, { onProblem: options.onProblem, onAcknowledged: options.onAcknowledged });
+  }
+
+  /** What connect() returns in this era: the discover result, shaped as an InitializeResult. */
+  asInitializeResult(): InitializeResult {
+    const result: InitializeResult = {
+      protocolVersion: this.version,
+      capabilities: this.discover.capabilities,
+      serverInfo: this.serverInfo ?? { name: "", version: "" },
+    };
+    if (this.discover.instructions !== undefined) result.instructions = this.discover.instructions;
+    return result;
+  }
+
+  /** Sends `method` with the envelope; a method that may ask for input goes through the rounds. */
+  request(method: string, params: object | undefined, options: RequestOptions): Promise<Json> {
+    const wrapped = this.#envelope.wrap(this.version, params);
+    if (!inTable(method)) return this.#connection.request(method, wrapped, options);
+    if (method === "tools/list") {
+      return this.#connection.request(method, wrapped, options, readToolsList).then((outcome) => this.#toolHeaders.fromList(complete(method, outcome), this.#onProblem));
+    }
+    const headers = method === "tools/call" ? this.#toolHeaders.forCall(wrapped) : undefined;
+    const sendOptions = headers ? { ...options, headers: { ...options.headers, ...headers } } : options;
+    const read = modernReader(method, readClientResult[method]);
+    const send = (p: Json) => this.#connection.request(method, p, sendOptions, read);
+    if (INPUT_REQUIRED_METHODS.includes(method)) {
+      return withInputRounds(method, wrapped, send, { maxRounds: this.#maxInputRounds, answers: this.#answers, signal: options.signal });
+    }
+    return send(wrapped).then((outcome) => complete(method, outcome));
+  }
+}
+
+const readToolsList = modernReader("tools/list", readClientResult["tools/list"]);
+
+/** The result of a method that cannot ask for input: modernReader lets only "complete" through for those. */
+function complete<R>(method: string, outcome: ModernOutcome<R>): R {
+  if (outcome.resultType !== "complete") throw new Error(`${method}: unreachable: input_required passed the reader`);
+  return outcome.result;
+}
+
+function inTable(method: string): method is ClientRequestMethod {
+  return Object.hasOwn(readClientResult, method);
+}
+
+/** result._meta serverInfo, when it is an Implementation (SHOULD be there; never trusted for decisions). */
+function serverInfoOf(discover: DiscoverResult): Implementation | undefined {
+  const info = isObject(discover._meta) ? discover._meta[META.serverInfo] : undefined;
+  if (!isObject(info) || typeof info.name !== "string" || typeof info.version !== "string") return undefined;
+  const implementation: Implementation = { ...info, name: info.name, version: info.version };
+  return implementation;
+}

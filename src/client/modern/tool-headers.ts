@@ -1,0 +1,43 @@
+// The `x-mcp-header` declarations of a 2026-07-28 server's tools, as the client keeps them: a tool
+// whose declarations are invalid is dropped from what tools/list shows (with a warning), and each
+// tools/call of a valid one carries its `Mcp-Param-{Name}` headers (RequestOptions.headers; the
+// HTTP transport sends them, stdio has no headers and ignores them). Since 2026-07-28.
+// Spec: https://modelcontextprotocol.io/specification/2026-07-28/server/tools#x-mcp-header and
+// basic/transports/streamable-http#custom-headers; SPEC_2026.md §7.2, §10 item 32. The rules
+// themselves live in http/mcp-headers.ts, shared with the server's check.
+// Left out: re-fetching tools/list and retrying after a -32020 (SHOULD): the call fails with it.
+
+import { headerParams, mirroredHeaders, type HeaderParam } from "../../http/mcp-headers.js";
+import type { ListToolsResult } from "../../mcp/tools.js";
+
+const PARAM_PREFIX = "mcp-param-";
+
+export class ToolHeaders {
+  /** By tool name, from the latest tools/list pages seen; a tool never listed sends no Mcp-Param-*. */
+  readonly #byTool = new Map<string, HeaderParam[]>();
+
+  /** The page without the tools whose declarations are invalid, each reported to `onProblem`. */
+  fromList(page: ListToolsResult, onProblem: (message: string) => void): ListToolsResult {
+    const tools = page.tools.filter((tool) => {
+      const found = headerParams(tool.inputSchema);
+      // Spec (server/tools#x-mcp-header): a client MUST drop a tool with an invalid declaration (SHOULD warn).
+      if (!found.ok) {
+        this.#byTool.delete(tool.name);
+        onProblem(`tools/list: left out the tool ${JSON.stringify(tool.name)}: its x-mcp-header declarations are invalid (${found.reason})`);
+        return false;
+      }
+      if (found.params.length > 0) this.#byTool.set(tool.name, found.params);
+      else this.#byTool.delete(tool.name);
+      return true;
+    });
+    return tools.length === page.tools.length ? page : { ...page, tools };
+  }
+
+  /** The Mcp-Param-* headers of a tools/call with these params, if its tool declared any. */
+  forCall(params: { [key: string]: unknown }): Record<string, string> | undefined {
+    const declared = typeof params.name === "string" ? this.#byTool.get(params.name) : undefined;
+    if (!declared) return undefined;
+    const headers = Object.entries(mirroredHeaders({ method: "tools/call", params }, declared)).filter(([name]) => name.startsWith(PARAM_PREFIX));
+    return headers.length > 0 ? Object.fromEntries(headers) : undefined;
+  }
+}
