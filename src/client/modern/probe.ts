@@ -83,7 +83,23 @@ function judgeFailure(error: unknown, version: ModernVersion, options: ProbeOpti
   if (error instanceof RequestTimeoutError) return fallBack(options, `server/discover got no answer within ${options.timeoutMs} ms`, error);
   if (error instanceof MalformedResponseError) return fallBack(options, `server/discover answered a malformed result (${error.message})`, error);
   if (error instanceof ConnectionClosedError) throw new ProbeEndedError(error);
+  const status = refusedOverHttp(error);
+  if (status !== undefined) return fallBack(options, `server/discover was refused with HTTP ${status} and no JSON-RPC answer`, error);
   throw error;
+}
+
+/**
+ * The HTTP status of a modern POST that a legacy server refused without a JSON-RPC answer (a 400,
+ * 404 or 405: it does not know the headers or the method); undefined for anything else. Read by
+ * shape, not class: the client does not depend on the HTTP transport (http/client-fetch.ts
+ * HttpStatusError). 401 and 403 are authorization, and 5xx a failing server: neither says "legacy".
+ * Spec (basic/versioning, HTTP): an empty or unknown 4xx body means initialize.
+ */
+function refusedOverHttp(error: unknown): number | undefined {
+  if (typeof error !== "object" || error === null || !("status" in error)) return undefined;
+  const status = error.status;
+  if (typeof status !== "number" || status < 400 || status >= 500 || status === 401 || status === 403) return undefined;
+  return status;
 }
 
 /** Auto: the handshake. Pinned: the clear error naming what the server said. */
