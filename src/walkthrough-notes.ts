@@ -26,7 +26,7 @@ const REQUEST_NOTES: Record<string, string> = {
   "completion/complete": "request `completion/complete`: suggest values for `argument` of this prompt (or template), given what was typed.",
   ping: "request `ping` (handshake era; 2026-07-28 removed it): are you there? The answer is an empty result.",
   "notifications/progress": "notification `notifications/progress`: progress (increasing) of total, under the token the request supplied.",
-  "notifications/message": "notification `notifications/message`: a log message at `level`, sent because the client's level lets it through (set by logging/setLevel, or in 2026-07-28 by the request's _meta logLevel).",
+  "notifications/message": "notification `notifications/message`: a log message at `level`, sent because the level in force lets it through (logging/setLevel's, the server's own before any, or in 2026-07-28 the request's _meta logLevel).",
   "notifications/cancelled": "notification `notifications/cancelled`: the sender gave up on requestId (reason says why); the receiver should stop and send no answer.",
   "logging/setLevel": "request `logging/setLevel` (handshake era): send me log messages at `level` and every more severe one (syslog's eight levels, debug to emergency).",
   "notifications/tools/list_changed": "notification `notifications/tools/list_changed`: the server's tools changed (it declared tools.listChanged); a client may list them again.",
