@@ -85,7 +85,8 @@
 //      demo/two-way-tools.ts      its tools that ask the client (elicitation, sampling) or change the list
 //      demo/notes.ts              PROTOCOL_NOTES.md as a resource
 //      demo/main.ts               `node dist/server.js`: flags, then stdio or HTTP
-//      walkthrough.ts             `npm start` (walkthrough-notes.ts: a note per message)
+//      walkthrough.ts             `npm start`: one session in both generations, side by side
+//                                 (walkthrough-steps.ts: the steps; walkthrough-notes.ts: a note per message)
 //      cli.ts                     `mcp-wire` (cli/arguments.ts, cli/commands.ts, cli/failures.ts, cli/trace.ts)
 //   Every bound against a hostile peer is listed in PROTOCOL_NOTES.md, "Limits".
 
