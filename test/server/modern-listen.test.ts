@@ -2,7 +2,7 @@
 // the acknowledgement narrowed to what is offered, notifications tagged with the listen's id (kept
 // verbatim), nothing after the client's cancel, the bounds (open listens, resource subscriptions),
 // and the end of the client's input ending every listen with its result.
-// Spec: https://modelcontextprotocol.io/specification/2026-07-28/basic/utilities/subscriptions
+// Spec: https://modelcontextprotocol.io/specification/2026-07-28/basic/patterns/subscriptions
 // (SPEC_2026.md §3.1, §9c, §10 items 15-17, 23)
 import { test } from "node:test";
 import assert from "node:assert/strict";

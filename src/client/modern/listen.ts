@@ -3,7 +3,7 @@
 // advertises plus the application's resource subscriptions; the notifications it brings go
 // through the client's usual handlers (same events, same cache invalidation as in a handshake
 // session). A change of subscriptions re-opens it (cancel the old one, open a new one). Since 2026-07-28.
-// Spec: https://modelcontextprotocol.io/specification/2026-07-28/basic/utilities/subscriptions
+// Spec: https://modelcontextprotocol.io/specification/2026-07-28/basic/patterns/subscriptions
 // (and cancellation for the stdio teardown); SPEC_2026.md §3.1, §7.1, §10 items 30 and 33.
 
 import { isObject } from "../../jsonrpc/messages.js";
@@ -95,7 +95,7 @@ export class Listen {
 
   /** Ends the open listen (client close, or before a re-open). */
   close(): void {
-    // Spec (basic/utilities/subscriptions): the client ends a listen by cancelling it.
+    // Spec (basic/patterns/subscriptions): the client ends a listen by cancelling it.
     this.#current?.abort(new Error("subscriptions/listen: replaced or closed by the client"));
     this.#current = undefined;
     this.#asked = undefined;
@@ -120,7 +120,7 @@ export class Listen {
     const asked = this.#asked;
     if (!asked) return;
     const got = params.notifications;
-    // Spec (basic/utilities/subscriptions): the acknowledgement says what the server will send;
+    // Spec (basic/patterns/subscriptions): the acknowledgement says what the server will send;
     // the client SHOULD compare it with what it asked for.
     const missing: string[] = [];
     for (const flag of ["toolsListChanged", "promptsListChanged", "resourcesListChanged"] as const) {
