@@ -61,7 +61,7 @@ export function describeFailure(error: unknown): string {
         ? `${cause.code} ${cause.message}${cause.data === undefined ? "" : `; data: ${JSON.stringify(cause.data)}`}`
         : withoutPrefix(messageOf(cause), stepName);
   // A strict server of the handshake era may end the connection on any request before initialize.
-  const hint = probeEnded ? "\n(a server that ends on server/discover may want initialize first: try --protocol-version 2025-11-25)" : "";
+  const hint = probeEnded ? "\n(if it ends only when asked server/discover, it speaks only the handshake: try --protocol-version 2025-11-25)" : "";
   return (stepName === undefined ? detail : `${stepName} failed: ${detail}`) + hint;
 }
 

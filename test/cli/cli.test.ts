@@ -216,12 +216,12 @@ const failures: { name: string; error: unknown; expected: string }[] = [
   {
     name: "a stdio server that exits on the probe: its exit, and a hint to skip the probe",
     error: new StepFailure("server/discover", new ProbeEndedError(new ConnectionClosedError("server/discover", exited))),
-    expected: "server/discover failed: server exited with code 4; last stderr lines:\nboom\n(a server that ends on server/discover may want initialize first: try --protocol-version 2025-11-25)",
+    expected: "server/discover failed: server exited with code 4; last stderr lines:\nboom\n(if it ends only when asked server/discover, it speaks only the handshake: try --protocol-version 2025-11-25)",
   },
   {
     name: "a connection that closes on the probe without an exit to tell",
     error: new StepFailure("server/discover", new ProbeEndedError(new ConnectionClosedError("server/discover"))),
-    expected: "server/discover failed: the server closed the connection before answering\n(a server that ends on server/discover may want initialize first: try --protocol-version 2025-11-25)",
+    expected: "server/discover failed: the server closed the connection before answering\n(if it ends only when asked server/discover, it speaks only the handshake: try --protocol-version 2025-11-25)",
   },
   {
     name: "a pinned 2026-07-28 that the server does not speak",
@@ -363,7 +363,7 @@ describe("cli program", { concurrency: 2 }, () => {
     assert.equal(result.code, ExitCode.failed);
     assert.match(result.stderr, /^\[server\] going away$/m, "server stderr is passed on");
     // The first request is the server/discover probe (--protocol-version auto), so it is the step that failed.
-    assert.match(result.stderr, /^mcp-wire: server\/discover failed: server exited with code 4; last stderr lines:\ngoing away\n\(a server that ends on server\/discover may want initialize first: try --protocol-version 2025-11-25\)$/m);
+    assert.match(result.stderr, /^mcp-wire: server\/discover failed: server exited with code 4; last stderr lines:\ngoing away\n\(if it ends only when asked server\/discover, it speaks only the handshake: try --protocol-version 2025-11-25\)$/m);
   });
 
   test("--quiet keeps the server's stderr to itself; --env and --cwd reach the server", async () => {
