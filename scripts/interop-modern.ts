@@ -145,7 +145,7 @@ function definitions(peers: string): Definition[] {
     list.push({ name: `(2) SDK v2 client [legacy] -> SDK v2 server ${transport}`, body: () => withServer(s.sdkV2, transport, async (t) => expectReport(await sdkClient(peers, transport, "legacy", t), "legacy", unsupported)) });
   }
   for (const transport of ["stdio", "http"] as const) {
-    list.push({ name: `(3) mcp-wire CLI [no flag, legacy today] -> SDK v2 server ${transport}`, body: () => cliSession(s.sdkV2, transport, [], "demo", false) });
+    list.push({ name: `(3) mcp-wire CLI [no flag = auto] -> SDK v2 server ${transport}`, body: () => cliSession(s.sdkV2, transport, [], "demo", true) });
     for (const version of ["auto", MODERN]) {
       list.push({ name: `(3) mcp-wire CLI [--protocol-version ${version}] -> SDK v2 server ${transport}`, body: () => cliSession(s.sdkV2, transport, ["--protocol-version", version], "demo", true) });
     }

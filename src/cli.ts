@@ -1,8 +1,9 @@
 #!/usr/bin/env node
-// mcp-wire, the command-line client: start a stdio server (or reach one over HTTP), open a session,
-// run one command, print its result as JSON on stdout, stop the server. stdout carries results
-// only; all else goes to stderr.
-// Spec: https://modelcontextprotocol.io/specification/2025-11-25/basic/lifecycle (and server/* per command)
+// mcp-wire, the command-line client: start a stdio server (or reach one over HTTP), find out its
+// era (server/discover, else the initialize handshake), run one command, print its result as JSON
+// on stdout, stop the server. stdout carries results only; all else goes to stderr.
+// Spec: https://modelcontextprotocol.io/specification/2025-11-25/basic/lifecycle (and server/* per
+// command), https://modelcontextprotocol.io/specification/2026-07-28/basic/versioning (dual-era clients)
 // Reading order: cli/arguments.ts (the command line), cli/commands.ts, cli/failures.ts, cli/trace.ts.
 
 import { performance } from "node:perf_hooks";
@@ -13,10 +14,11 @@ import { HttpClientTransport } from "./http/client.js";
 import { StdioClientTransport } from "./transports/stdio-client.js";
 import { parseCommandLine, UsageError, USAGE, type CliOptions, type CommandLine, type ServerLocation } from "./cli/arguments.js";
 import { renderResult, runCommand } from "./cli/commands.js";
-import { describeFailure, ExitCode, step } from "./cli/failures.js";
-import { cliTrace } from "./cli/trace.js";
+import { describeFailure, ExitCode, step, StepFailure } from "./cli/failures.js";
+import { cliTrace, cliTraceNote } from "./cli/trace.js";
 
 const startedAt = performance.now();
+const elapsedMs = (): number => performance.now() - startedAt;
 
 async function main(argv: string[]): Promise<number> {
   let line: CommandLine;
@@ -37,6 +39,8 @@ async function main(argv: string[]): Promise<number> {
   const client = new McpClient(
     { name: "mcp-wire", version: "0.1.0" },
     {
+      // Passed even though it is the default: the CLI is dual-era whatever McpClient's default is.
+      protocolVersion: options.protocolVersion,
       handshakeTimeoutMs: options.handshakeTimeoutMs,
       timeouts,
       // The CLI is for looking at servers: it sends what it is asked to and shows the server's
@@ -49,13 +53,16 @@ async function main(argv: string[]): Promise<number> {
   stopOnSignals(client);
 
   try {
-    await step("initialize", () => client.connect(openTransport(line.server, options)));
+    await connect(client, openTransport(line.server, options));
+    if (options.trace) printError(cliTraceNote(`era: ${client.era} ${client.protocolVersion}: ${client.eraReason}`, elapsedMs));
     if (options.logLevel) {
       const level = options.logLevel;
       await step("logging/setLevel", () => client.setLoggingLevel(level));
     }
     const outcome = await runCommand(client, command);
-    await print(renderResult(outcome));
+    const text = renderResult(outcome);
+    if (outcome.note) printError(`mcp-wire: ${outcome.note}`);
+    await print(text);
     return outcome.exitCode;
   } catch (error) {
     printError(`mcp-wire: ${describeFailure(error)}`);
@@ -63,6 +70,19 @@ async function main(argv: string[]): Promise<number> {
   } finally {
     // Stops the server too (close stdin, SIGTERM, SIGKILL), whatever happened above.
     await client.close();
+  }
+}
+
+/**
+ * connect() probes with server/discover first (unless a handshake version is pinned), then sends
+ * initialize if the server is not modern: a failure is named by the step it happened in, which
+ * the client's era says (still unknown while the probe runs).
+ */
+async function connect(client: McpClient, transport: Transport): Promise<void> {
+  try {
+    await client.connect(transport);
+  } catch (error) {
+    throw new StepFailure(client.era === undefined ? "server/discover" : "initialize", error);
   }
 }
 
@@ -77,7 +97,7 @@ function openTransport(server: ServerLocation, options: CliOptions): Transport {
       cwd: options.cwd,
       onStderr: options.quiet ? undefined : (line) => printError(`[server] ${line}`),
     });
-  return options.trace ? cliTrace(transport, printError, () => performance.now() - startedAt) : transport;
+  return options.trace ? cliTrace(transport, printError, elapsedMs) : transport;
 }
 
 function formatLog({ level, logger, data }: LoggingMessageNotificationParams): string {

@@ -1,20 +1,28 @@
 // The command line of `mcp-wire`: options, one command with its arguments, then `--` and the
 // server, or `--url` for a server that is already running and speaks HTTP.
 // Spec: https://modelcontextprotocol.io/specification/2025-11-25/server (the methods the commands send)
+// and https://modelcontextprotocol.io/specification/2026-07-28/basic/versioning (--protocol-version).
 // Pure parsing, no I/O: it turns argv into a value or throws UsageError (exit code 2). `call` and
 // `get` take their arguments the same two ways, through one parser. Tool arguments given as
 // key=value stay text here; only the tool's inputSchema can say their types.
 
 import type { PromptReference, ResourceTemplateReference } from "../mcp/completion.js";
 import type { LoggingLevel } from "../mcp/logging.js";
+import { ALL_PROTOCOL_VERSIONS, type ProtocolVersion } from "../mcp/versions.js";
 
 export const USAGE = `usage: mcp-wire [options] <command> [arguments] -- <server command> [server arguments...]
        mcp-wire [options] --url URL [--header NAME:VALUE]... <command> [arguments]
 
-Starts an MCP server over stdio (or, with --url, reaches one over HTTP), opens a session, runs
-one command, prints its result as JSON on stdout, and stops the server (or ends the session).
+Starts an MCP server over stdio (or, with --url, reaches one over HTTP), finds out which protocol
+generation it speaks (--protocol-version auto: 2026-07-28 if it answers server/discover, else the
+initialize handshake), runs one command, prints its result as JSON on stdout, and stops the
+server (or ends the session).
 
 commands:
+  discover                               print what the server offers: its server/discover result,
+                                         or, from a server that speaks only the handshake, what
+                                         initialize told (stderr says so; exit 0 unless
+                                         --protocol-version 2026-07-28 demanded discover)
   tools                                  list every tool (all pages)
   call <tool> [JSON_OBJECT | key=value ...]
                                          call a tool; key=value values take the type the tool's
@@ -38,9 +46,11 @@ options (before "--"):
                            the older HTTP+SSE transport if the server turns that down
   --header NAME:VALUE      send this header on every HTTP request (repeatable; with --url),
                            e.g. --header "Authorization: Bearer $TOKEN"
-  --trace                  print every message on stderr: → sent, ← received, ms since start
+  --protocol-version V     auto (default), 2026-07-28, 2025-11-25, 2025-06-18, 2025-03-26, 2024-11-05
+  --trace                  print every message on stderr: → sent, ← received, ms since start, and
+                           which protocol era was chosen and why
   --timeout MS             give up on each request after MS ms (default: 60000 without a sign of life)
-  --handshake-timeout MS   give up on initialize after MS ms (default 5000)
+  --handshake-timeout MS   give up on server/discover or initialize after MS ms (default 5000)
   --env KEY=VALUE          set a variable in the server's environment (repeatable)
   --cwd DIR                start the server in DIR
   --log-level LEVEL        ask the server to log at LEVEL (debug, info, notice, warning, error,
@@ -77,7 +87,7 @@ export type GivenArguments =
   | { kind: "pairs"; pairs: [key: string, text: string][] };
 
 export type Command =
-  | { name: "tools" | "resources" | "templates" | "prompts" | "ping" }
+  | { name: "discover" | "tools" | "resources" | "templates" | "prompts" | "ping" }
   | { name: "call"; tool: string; args: GivenArguments }
   | { name: "read"; uri: string }
   | { name: "get"; prompt: string; args: { [key: string]: string } }
@@ -85,6 +95,8 @@ export type Command =
   | { name: "request"; method: string; params?: { [key: string]: unknown } };
 
 export interface CliOptions {
+  /** "auto" probes with server/discover; a version pins it (a handshake one sends initialize only). */
+  protocolVersion: "auto" | ProtocolVersion;
   trace: boolean;
   quiet: boolean;
   timeoutMs?: number;
@@ -103,13 +115,14 @@ export type CommandLine =
   | { help: false; options: CliOptions; command: Command; server: ServerLocation };
 
 const LEVELS: readonly LoggingLevel[] = ["debug", "info", "notice", "warning", "error", "critical", "alert", "emergency"];
+const PROTOCOL_MODES: readonly ("auto" | ProtocolVersion)[] = ["auto", ...ALL_PROTOCOL_VERSIONS];
 
 export function parseCommandLine(argv: readonly string[]): CommandLine {
   const split = argv.indexOf("--");
   // Everything after the first "--" belongs to the server, options included.
   const ours = split === -1 ? argv : argv.slice(0, split);
   const theirs = split === -1 ? [] : argv.slice(split + 1);
-  const options: CliOptions = { trace: false, quiet: false, env: {} };
+  const options: CliOptions = { protocolVersion: "auto", trace: false, quiet: false, env: {} };
   const words: string[] = [];
   let url: string | undefined;
   const headers: { [name: string]: string } = {};
@@ -149,14 +162,8 @@ export function parseCommandLine(argv: readonly string[]): CommandLine {
         options.env[key] = text;
         break;
       }
-      case "--log-level": {
-        const level = value();
-        if (!LEVELS.includes(level as LoggingLevel)) {
-          throw new UsageError(`--log-level: ${JSON.stringify(level)} is not one of ${LEVELS.join(", ")}`);
-        }
-        options.logLevel = level as LoggingLevel;
-        break;
-      }
+      case "--log-level": options.logLevel = oneOf(flag, value(), LEVELS); break;
+      case "--protocol-version": options.protocolVersion = oneOf(flag, value(), PROTOCOL_MODES); break;
       default: throw new UsageError(`unknown option ${flag}`);
     }
   }
@@ -201,6 +208,7 @@ function parseCommand(name: string, rest: string[]): Command {
     throw new UsageError(`${name}: expected ${shape}, got ${rest.length} argument${rest.length === 1 ? "" : "s"}`);
   };
   switch (name) {
+    case "discover":
     case "tools":
     case "resources":
     case "templates":
@@ -288,6 +296,12 @@ function jsonObject(context: string, text: string): { [key: string]: unknown } {
     throw new UsageError(`${context} must be a JSON object, got ${text}`);
   }
   return value as { [key: string]: unknown };
+}
+
+function oneOf<T extends string>(flag: string, text: string, allowed: readonly T[]): T {
+  const found = allowed.find((candidate) => candidate === text);
+  if (found === undefined) throw new UsageError(`${flag}: ${JSON.stringify(text)} is not one of ${allowed.join(", ")}`);
+  return found;
 }
 
 function milliseconds(flag: string, text: string): number {

@@ -1,8 +1,8 @@
 // The CLI's commands, each run against a connected client: which methods it sends, what it prints,
 // and the exit code its result means.
 // Spec: https://modelcontextprotocol.io/specification/2025-11-25/server (tools, resources, prompts,
-// utilities/completion) and basic/utilities/ping. A command gets a client, never a process, so it
-// runs the same over any transport.
+// utilities/completion), basic/utilities/ping, and 2026-07-28/server/discover. A command gets a
+// client, never a process, so it runs the same over any transport and in either era.
 
 import type { CallOptions, McpClient } from "../client/client.js";
 import { isObject } from "../jsonrpc/messages.js";
@@ -15,12 +15,16 @@ export interface CommandOutcome {
   exitCode: number;
   /** The step that produced the result. */
   step: string;
+  /** Said on stderr beside the result: what the result is, when it is not what was asked for. */
+  note?: string;
 }
 
 export async function runCommand(client: McpClient, command: Command, options: CallOptions = {}): Promise<CommandOutcome> {
   const run = async (name: string, call: () => Promise<unknown>): Promise<CommandOutcome> =>
     ({ result: await step(name, call), exitCode: ExitCode.ok, step: name });
   switch (command.name) {
+    case "discover":
+      return discover(client, options);
     case "tools":
       return run("tools/list", async () => ({ tools: await client.listAllTools(options) }));
     case "call": {
@@ -50,6 +54,23 @@ export async function runCommand(client: McpClient, command: Command, options: C
     case "request":
       return run(command.method, () => client.request(command.method, command.params, options));
   }
+}
+
+/**
+ * A 2026-07-28 server is asked server/discover again (the probe's answer stays inside the client),
+ * so the result printed is the server's own. A server of the handshake era has no discover: what
+ * initialize told is the nearest thing, printed with a note rather than failed, since under
+ * "auto" finding that out is an answer. A pinned 2026-07-28 never gets here: connect failed.
+ */
+async function discover(client: McpClient, options: CallOptions): Promise<CommandOutcome> {
+  if (client.era === "modern") {
+    return { result: await step("server/discover", () => client.request("server/discover", undefined, options)), exitCode: ExitCode.ok, step: "server/discover" };
+  }
+  const result = { protocolVersion: client.protocolVersion, capabilities: client.serverCapabilities, serverInfo: client.serverInfo, instructions: client.instructions };
+  return {
+    result, exitCode: ExitCode.ok, step: "initialize",
+    note: `discover: not a 2026-07-28 session (${client.eraReason ?? "no reason given"}); printed is what initialize told instead`,
+  };
 }
 
 /** The result as printed. One too deeply nested for JSON.stringify fails its step, not the program. */

@@ -1,9 +1,10 @@
 // How a CLI run ends: its exit codes, and one line of text for each way a step can fail.
 // Spec: https://modelcontextprotocol.io/specification/2025-11-25/basic/lifecycle (the steps: spawn,
-// initialize, version negotiation, operation, the server's exit) and basic (JSON-RPC errors).
+// server/discover (2026-07-28/basic/versioning), initialize, version negotiation, operation, the
+// server's exit) and basic (JSON-RPC errors).
 // The library's errors already say what broke; this file puts the failed step in front.
 
-import { HandshakeTimeoutError, VersionRefusedError } from "../client/errors.js";
+import { HandshakeTimeoutError, ProbeEndedError, VersionRefusedError } from "../client/errors.js";
 import { RpcError } from "../jsonrpc/messages.js";
 import { ServerExitedError, SpawnError } from "../transports/stdio-client.js";
 
@@ -51,12 +52,17 @@ export function describeFailure(error: unknown): string {
       `but we asked for ${cause.requested} and speak only ${cause.supported.join(", ")}`;
   }
   const exited = findCause(cause, ServerExitedError);
+  const probeEnded = findCause(cause, ProbeEndedError) !== undefined;
   const detail = exited
     ? exited.message
-    : cause instanceof RpcError
-      ? `${cause.code} ${cause.message}${cause.data === undefined ? "" : `; data: ${JSON.stringify(cause.data)}`}`
-      : withoutPrefix(messageOf(cause), stepName);
-  return stepName === undefined ? detail : `${stepName} failed: ${detail}`;
+    : probeEnded
+      ? "the server closed the connection before answering"
+      : cause instanceof RpcError
+        ? `${cause.code} ${cause.message}${cause.data === undefined ? "" : `; data: ${JSON.stringify(cause.data)}`}`
+        : withoutPrefix(messageOf(cause), stepName);
+  // A strict server of the handshake era may end the connection on any request before initialize.
+  const hint = probeEnded ? "\n(if it ends only when asked server/discover, it speaks only the handshake: try --protocol-version 2025-11-25)" : "";
+  return (stepName === undefined ? detail : `${stepName} failed: ${detail}`) + hint;
 }
 
 function findCause<T extends Error>(error: unknown, type: abstract new (...args: never[]) => T): T | undefined {

@@ -3,36 +3,12 @@
 // Run `npm run build` first: these tests spawn the built CLI.
 import { describe, test } from "node:test";
 import assert from "node:assert/strict";
-import { spawn } from "node:child_process";
-import { fileURLToPath } from "node:url";
 import { ExitCode } from "../../src/cli/failures.js";
 import { initializeResult, json, routine, scriptedServer } from "../helpers/scripted-http.js";
+import { runCli } from "./program.js";
 
-// tsc's CLI, unbundled and with source maps, so that coverage reaches src/cli/; dist/cli.js is the
-// same program in one file (scripts/bundle.ts), and test/programs/bundle.test.ts runs that one.
-const CLI = fileURLToPath(new URL("../../dist/cli.unbundled.js", import.meta.url));
-
-interface Run { code: number | null; stdout: string; stderr: string }
-
-/** Runs the CLI; a run still going after `guardMs` is killed and fails the test: that is the hang. */
-function run(args: string[], guardMs = 15_000): Promise<Run> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [CLI, ...args], { stdio: ["ignore", "pipe", "pipe"] });
-    let stdout = "";
-    let stderr = "";
-    const guard = setTimeout(() => {
-      child.kill("SIGKILL");
-      reject(new Error(`the CLI was still running after ${guardMs} ms; stderr:\n${stderr}`));
-    }, guardMs);
-    child.stdout.setEncoding("utf8").on("data", (chunk: string) => (stdout += chunk));
-    child.stderr.setEncoding("utf8").on("data", (chunk: string) => (stderr += chunk));
-    child.once("error", reject);
-    child.once("close", (code) => {
-      clearTimeout(guard);
-      resolve({ code, stdout, stderr });
-    });
-  });
-}
+/** A run still going after 15 s is killed and fails the test: that is the hang. */
+const run = (args: string[]) => runCli(args, 15_000);
 
 describe("cli program, faults", { concurrency: 2 }, () => {
   test("--timeout ends the run when the server never answers the POST (nor the cancel)", async () => {

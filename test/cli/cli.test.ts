@@ -3,32 +3,25 @@
 // Run `npm run build` first: the program tests need dist/.
 import { describe, test } from "node:test";
 import assert from "node:assert/strict";
-import { spawn } from "node:child_process";
 import { existsSync, realpathSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { fileURLToPath } from "node:url";
 import { createDemoServer } from "../../src/demo/server-definition.js";
 import { McpHttpServer } from "../../src/http/server.js";
-import { parseCommandLine, UsageError, type CommandLine } from "../../src/cli/arguments.js";
+import { parseCommandLine, UsageError, type CliOptions, type CommandLine } from "../../src/cli/arguments.js";
 import { coerceArguments } from "../../src/cli/commands.js";
 import { describeFailure, ExitCode, StepFailure } from "../../src/cli/failures.js";
 import { cliTrace } from "../../src/cli/trace.js";
-import { HandshakeTimeoutError, VersionRefusedError } from "../../src/client/errors.js";
+import { HandshakeTimeoutError, ModernRefusedError, ProbeEndedError, VersionRefusedError } from "../../src/client/errors.js";
 import { RpcError } from "../../src/jsonrpc/messages.js";
 import { ConnectionClosedError, RequestTimeoutError } from "../../src/jsonrpc/pending.js";
 import { createMemoryPair } from "../../src/protocol/transport.js";
 import { ServerExitedError, SpawnError } from "../../src/transports/stdio-client.js";
-
-// tsc's CLI, unbundled and with source maps, so that coverage reaches src/cli/; dist/cli.js is the
-// same program in one file (scripts/bundle.ts), and test/programs/bundle.test.ts runs that one.
-const CLI = fileURLToPath(new URL("../../dist/cli.unbundled.js", import.meta.url));
-const SERVER = fileURLToPath(new URL("../../dist/server.js", import.meta.url));
-const DEMO = ["--", process.execPath, SERVER];
+import { CLI, DEMO, nodeScript, parsedOutput, runCli, SERVER, type Run } from "./program.js";
 
 // ---- the argument parser ----
 
 const server = { command: "node", args: ["s.js", "--flag"] };
-const defaults = { trace: false, quiet: false, env: {} };
+const defaults: CliOptions = { protocolVersion: "auto", trace: false, quiet: false, env: {} };
 const parsed: { name: string; argv: string[]; expected: CommandLine }[] = [
   { name: "a list command", argv: ["tools", "--", "node", "s.js", "--flag"], expected: { help: false, options: defaults, command: { name: "tools" }, server } },
   {
@@ -36,7 +29,7 @@ const parsed: { name: string; argv: string[]; expected: CommandLine }[] = [
     argv: ["--trace", "--timeout", "50", "--handshake-timeout=70", "--env", "A=1", "--env=B=x=y", "--cwd", "/tmp", "ping", "--log-level", "debug", "--quiet", "--", "node", "s.js", "--flag"],
     expected: {
       help: false,
-      options: { trace: true, quiet: true, timeoutMs: 50, handshakeTimeoutMs: 70, env: { A: "1", B: "x=y" }, cwd: "/tmp", logLevel: "debug" },
+      options: { protocolVersion: "auto", trace: true, quiet: true, timeoutMs: 50, handshakeTimeoutMs: 70, env: { A: "1", B: "x=y" }, cwd: "/tmp", logLevel: "debug" },
       command: { name: "ping" },
       server,
     },
@@ -85,6 +78,12 @@ const parsed: { name: string; argv: string[]; expected: CommandLine }[] = [
     expected: { help: false, options: defaults, command: { name: "tools" }, server: { url: "http://127.0.0.1:3000/mcp", headers: { Authorization: "Bearer abc:def", "X-Tag": "1" } } },
   },
   { name: "--url alone, normalized", argv: ["ping", "--url=https://example.com"], expected: { help: false, options: defaults, command: { name: "ping" }, server: { url: "https://example.com/", headers: {} } } },
+  { name: "discover", argv: ["discover", "--", "node", "s.js", "--flag"], expected: { help: false, options: defaults, command: { name: "discover" }, server } },
+  ...(["auto", "2026-07-28", "2025-11-25", "2025-06-18", "2025-03-26", "2024-11-05"] as const).map((version) => ({
+    name: `--protocol-version ${version}`,
+    argv: [`--protocol-version=${version}`, "discover", "--", "node", "s.js", "--flag"],
+    expected: { help: false, options: { ...defaults, protocolVersion: version }, command: { name: "discover" }, server } as const,
+  })),
   { name: "--help wins over everything", argv: ["call", "--help"], expected: { help: true } },
   { name: "-h too", argv: ["-h", "bogus"], expected: { help: true } },
 ];
@@ -121,6 +120,11 @@ const refused: { argv: string[]; message: RegExp }[] = [
   { argv: ["--trace=yes", "ping", "--", "x"], message: /^--trace takes no value$/ },
   { argv: ["--env", "NOEQUALS", "ping", "--", "x"], message: /^--env: expected key=value, got "NOEQUALS"$/ },
   { argv: ["--log-level", "loud", "ping", "--", "x"], message: /^--log-level: "loud" is not one of debug, info/ },
+  { argv: ["--protocol-version", "2026-01-01", "discover", "--", "x"], message: /^--protocol-version: "2026-01-01" is not one of auto, 2026-07-28, 2025-11-25, 2025-06-18, 2025-03-26, 2024-11-05$/ },
+  { argv: ["--protocol-version", "AUTO", "discover", "--", "x"], message: /^--protocol-version: "AUTO" is not one of/ },
+  { argv: ["--protocol-version=", "discover", "--", "x"], message: /^--protocol-version: "" is not one of/ },
+  { argv: ["discover", "--protocol-version"], message: /^--protocol-version needs a value$/ },
+  { argv: ["discover", "extra", "--", "x"], message: /^discover: expected no arguments, got 1 argument$/ },
   { argv: ["--url", "ftp://h/x", "ping"], message: /^--url: expected an http:\/\/ or https:\/\/ URL, got "ftp:\/\/h\/x"$/ },
   { argv: ["--url", "not a url", "ping"], message: /^--url: expected an http/ },
   { argv: ["--url", "http://h/mcp", "ping", "--", "x"], message: /^give either --url or a server command after "--", not both$/ },
@@ -209,6 +213,21 @@ const failures: { name: string; error: unknown; expected: string }[] = [
     error: new StepFailure("initialize", new VersionRefusedError("1999-01-01", ["2025-11-25", "2025-06-18"], "2025-11-25")),
     expected: 'version refused: the server chose protocol version "1999-01-01", but we asked for 2025-11-25 and speak only 2025-11-25, 2025-06-18',
   },
+  {
+    name: "a stdio server that exits on the probe: its exit, and a hint to skip the probe",
+    error: new StepFailure("server/discover", new ProbeEndedError(new ConnectionClosedError("server/discover", exited))),
+    expected: "server/discover failed: server exited with code 4; last stderr lines:\nboom\n(if it ends only when asked server/discover, it speaks only the handshake: try --protocol-version 2025-11-25)",
+  },
+  {
+    name: "a connection that closes on the probe without an exit to tell",
+    error: new StepFailure("server/discover", new ProbeEndedError(new ConnectionClosedError("server/discover"))),
+    expected: "server/discover failed: the server closed the connection before answering\n(if it ends only when asked server/discover, it speaks only the handshake: try --protocol-version 2025-11-25)",
+  },
+  {
+    name: "a pinned 2026-07-28 that the server does not speak",
+    error: new StepFailure("server/discover", new ModernRefusedError("2026-07-28", "server/discover answered -32601 (Method not found)")),
+    expected: "server/discover failed: no 2026-07-28 session with this server (asked for 2026-07-28; server/discover answered -32601 (Method not found))",
+  },
   { name: "a request timeout, without saying the method twice", error: new StepFailure("ping", new RequestTimeoutError("ping", 3, 100, "idle")), expected: "ping failed: no response after 100 ms (idle timeout)" },
 ];
 for (const c of failures) {
@@ -217,29 +236,11 @@ for (const c of failures) {
 
 // ---- the program ----
 
-interface Run { code: number | null; stdout: string; stderr: string }
-
 /** Runs the CLI. A generous handshake timeout comes first (a later one wins), so a loaded machine is not a failure. */
-function run(args: string[]): Promise<Run> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [CLI, "--handshake-timeout", "30000", ...args], { stdio: ["ignore", "pipe", "pipe"] });
-    let stdout = "";
-    let stderr = "";
-    child.stdout.setEncoding("utf8").on("data", (chunk: string) => (stdout += chunk));
-    child.stderr.setEncoding("utf8").on("data", (chunk: string) => (stderr += chunk));
-    child.once("error", reject);
-    child.once("close", (code) => resolve({ code, stdout, stderr }));
-  });
-}
+const run = (args: string[]): Promise<Run> => runCli(["--handshake-timeout", "30000", ...args]);
 
 /** Runs the CLI, expects the exit code, and returns stdout parsed as JSON. */
-async function runJson(args: string[], code: number = ExitCode.ok): Promise<{ [key: string]: any }> {
-  const result = await run(args);
-  assert.equal(result.code, code, `exit code; stderr:\n${result.stderr}`);
-  return JSON.parse(result.stdout);
-}
-
-const nodeScript = (source: string) => ["--", process.execPath, "-e", source];
+const runJson = async (args: string[], code: number = ExitCode.ok) => parsedOutput(await run(args), code);
 
 // Two at a time: each test starts one to three pairs of processes.
 describe("cli program", { concurrency: 2 }, () => {
@@ -343,6 +344,8 @@ describe("cli program", { concurrency: 2 }, () => {
     assert.match(result.stdout, /^ {7}mcp-wire \[options\] --url URL \[--header NAME:VALUE\]\.\.\. <command> \[arguments\]$/m);
     assert.match(result.stdout, /^ {2}--url URL {16}connect over HTTP/m);
     assert.match(result.stdout, /^ {2}--header NAME:VALUE {6}send this header on every HTTP request/m);
+    assert.match(result.stdout, /^ {2}--protocol-version V {5}auto \(default\), 2026-07-28, 2025-11-25, 2025-06-18, 2025-03-26, 2024-11-05$/m);
+    assert.match(result.stdout, /^ {2}discover {31}print what the server offers: its server\/discover result,$/m);
     assert.match(result.stdout, /^ {2}call <tool> \[JSON_OBJECT \| key=value \.\.\.\]$/m);
     assert.match(result.stdout, /^ {2}get <prompt> \[JSON_OBJECT \| key=value \.\.\.\]$/m);
     assert.match(result.stdout, /exit codes:\n {2}0 {2}success\n {2}1 .*\n {2}2 {2}usage error.*\n {2}3 {2}the tool ran and reported failure/);
@@ -359,7 +362,8 @@ describe("cli program", { concurrency: 2 }, () => {
     const result = await run(["tools", ...nodeScript("console.error('going away'); process.exit(4)")]);
     assert.equal(result.code, ExitCode.failed);
     assert.match(result.stderr, /^\[server\] going away$/m, "server stderr is passed on");
-    assert.match(result.stderr, /^mcp-wire: initialize failed: server exited with code 4; last stderr lines:\ngoing away$/m);
+    // The first request is the server/discover probe (--protocol-version auto), so it is the step that failed.
+    assert.match(result.stderr, /^mcp-wire: server\/discover failed: server exited with code 4; last stderr lines:\ngoing away\n\(if it ends only when asked server\/discover, it speaks only the handshake: try --protocol-version 2025-11-25\)$/m);
   });
 
   test("--quiet keeps the server's stderr to itself; --env and --cwd reach the server", async () => {
@@ -381,8 +385,8 @@ describe("cli program", { concurrency: 2 }, () => {
     assert.match(result.stderr, /^mcp-wire: tools\/call failed: no response after 100 ms/m);
   });
 
-  test("--trace shows both directions with elapsed time; stdout stays clean JSON", async () => {
-    const result = await run(["--trace", "ping", ...DEMO]);
+  test("--trace shows both directions with elapsed time; stdout stays clean JSON (a handshake session, pinned)", async () => {
+    const result = await run(["--trace", "--protocol-version", "2025-11-25", "ping", ...DEMO]);
     assert.equal(result.code, 0);
     assert.deepEqual(JSON.parse(result.stdout), {});
     assert.match(result.stderr, /^\[trace \+\d+\.\dms\] → \{"jsonrpc":"2\.0","id":0,"method":"initialize"/m);
@@ -415,7 +419,10 @@ describe("cli program", { concurrency: 2 }, () => {
 
       const refused = await run(["--url", url, "ping"]);
       assert.equal(refused.code, ExitCode.failed);
-      assert.match(refused.stderr, /^mcp-wire: initialize failed: the server answered HTTP 401 Unauthorized: unauthorized: a valid bearer token is required$/m);
+      // The probe is the first POST, so it is the one refused.
+      assert.match(refused.stderr, /^mcp-wire: server\/discover failed: the server answered HTTP 401 Unauthorized: unauthorized: a valid bearer token is required$/m);
+      const pinned = await run(["--url", url, "--protocol-version", "2025-11-25", "ping"]);
+      assert.match(pinned.stderr, /^mcp-wire: initialize failed: the server answered HTTP 401 Unauthorized/m);
     } finally {
       await http.close();
       await listening.close();
@@ -429,13 +436,16 @@ describe("cli program", { concurrency: 2 }, () => {
       const traced = await run(["--trace", "--url", `${listening.origin}/sse`, "call", "echo", "text=old"]);
       assert.equal(traced.code, 0, traced.stderr);
       assert.deepEqual(JSON.parse(traced.stdout).content, [{ type: "text", text: "echo: old" }]);
-      assert.match(traced.stderr, /^\[trace \+\d+\.\dms\] → \{"jsonrpc":"2\.0","id":0,"method":"initialize"/m);
+      // The /sse endpoint refuses the server/discover POST, so auto falls back to initialize, which opens the stream.
+      assert.match(traced.stderr, /^\[trace \+\d+\.\dms\] → \{"jsonrpc":"2\.0","id":0,"method":"server\/discover"/m);
+      assert.match(traced.stderr, /^\[trace \+\d+\.\dms\] → \{"jsonrpc":"2\.0","id":1,"method":"initialize"/m);
+      assert.match(traced.stderr, /^\[trace \+\d+\.\dms\] era: handshake 2025-11-25: server\/discover answered -32000 \(POST is not supported on \/sse\): fell back to initialize$/m);
     } finally {
       await http.close();
       await listening.close();
     }
     const gone = await run(["--url", `${listening.origin}/mcp`, "ping"]);
     assert.equal(gone.code, ExitCode.failed);
-    assert.match(gone.stderr, /^mcp-wire: initialize failed: could not reach http:\/\/127\.0\.0\.1:\d+\/mcp: .*ECONNREFUSED/m);
+    assert.match(gone.stderr, /^mcp-wire: server\/discover failed: could not reach http:\/\/127\.0\.0\.1:\d+\/mcp: .*ECONNREFUSED/m);
   });
 });
