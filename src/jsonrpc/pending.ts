@@ -51,6 +51,17 @@ export class MalformedResponseError extends Error {
   }
 }
 
+/**
+ * The peer ended this request of ours with notifications/cancelled, as a 2026-07-28 server may end
+ * a listen (basic/patterns/cancellation). Local: the request got no answer and will get none.
+ */
+export class EndedByPeerError extends Error {
+  constructor(readonly method: string, readonly id: RequestId, readonly reason: unknown) {
+    super(`${method}: the peer ended it (notifications/cancelled${typeof reason === "string" ? `: ${reason}` : ""})`);
+    this.name = "EndedByPeerError";
+  }
+}
+
 export interface TrackOptions {
   timeouts?: Partial<TimeoutPolicy>;
   signal?: AbortSignal;
@@ -96,6 +107,11 @@ export class PendingRequests {
 
   has(id: RequestId): boolean {
     return this.#entries.has(id);
+  }
+
+  /** The method of the request waiting on `id`, if one is. */
+  methodOf(id: RequestId): string | undefined {
+    return this.#entries.get(id)?.method;
   }
 
   /**

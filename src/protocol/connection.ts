@@ -213,7 +213,9 @@ export class Connection {
   #cancelled(params: { [key: string]: unknown }): void {
     // Spec (basic/utilities/cancellation): unknown or malformed cancellations SHOULD be ignored.
     const id = params.requestId;
-    if (typeof id === "string" || typeof id === "number") this.#peerRequests.cancel(id, params.reason);
+    if (typeof id !== "string" && typeof id !== "number") return;
+    // Its own request, as a rule; else one of ours that it may end (a 2026-07-28 listen). Unknown ids are ignored.
+    if (!this.#peerRequests.cancel(id, params.reason)) this.#ourRequests.endedByPeer(id, params.reason);
   }
 
   async #receiveBatch(items: unknown[]): Promise<undefined> {

@@ -288,12 +288,13 @@ export class PeerRequests {
     return this.#deliver(response, inBatch);
   }
 
-  /** The peer cancelled one of its requests. */
-  cancel(id: RequestId, reason: unknown): void {
+  /** The peer cancelled one of its requests; false when none of its requests in flight has that id. */
+  cancel(id: RequestId, reason: unknown): boolean {
     const request = this.#inFlight.get(id);
-    // Spec (basic/utilities/cancellation): initialize MUST NOT be cancelled; unknown ids are ignored.
-    if (!request || request.method === "initialize") return;
-    request.stop(new Error(typeof reason === "string" ? `cancelled by the peer: ${reason}` : "cancelled by the peer"));
+    if (!request) return false;
+    // Spec (basic/utilities/cancellation): initialize MUST NOT be cancelled.
+    if (request.method !== "initialize") request.stop(new Error(typeof reason === "string" ? `cancelled by the peer: ${reason}` : "cancelled by the peer"));
+    return true;
   }
 
   /** The connection closed: every running handler is told to stop. */

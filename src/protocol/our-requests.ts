@@ -6,7 +6,7 @@
 // progress here; what a method's result holds is the role's business (the `read` it passes).
 
 import type { JSONRPCRequest, JSONRPCResponse, RequestId } from "../jsonrpc/messages.js";
-import { ConnectionClosedError, DEFAULT_TIMEOUTS, MalformedResponseError, PendingRequests, type TimeoutPolicy } from "../jsonrpc/pending.js";
+import { ConnectionClosedError, DEFAULT_TIMEOUTS, EndedByPeerError, MalformedResponseError, PendingRequests, type TimeoutPolicy } from "../jsonrpc/pending.js";
 import { RequestSendOptions, type Transport } from "./transport.js";
 import type { Connection } from "./connection.js";
 
@@ -87,6 +87,16 @@ export class OurRequests {
   /** Whether a request of ours waits on `id` (bad input with that id is then taken for its answer). */
   has(id: RequestId): boolean {
     return this.#pending.has(id);
+  }
+
+  /**
+   * The peer cancelled one of our requests. Spec (2026-07-28 basic/patterns/cancellation): a server
+   * sends notifications/cancelled for a client's request only to end a listen, so only a
+   * subscriptions/listen is ended this way (a stray cancel naming another of our ids changes nothing).
+   */
+  endedByPeer(id: RequestId, reason: unknown): void {
+    const method = this.#pending.methodOf(id);
+    if (method === "subscriptions/listen") this.#pending.fail(id, new EndedByPeerError(method, id, reason));
   }
 
   /** The answer to `id` arrived but could not be read: its caller hears so at once. */
