@@ -190,7 +190,7 @@ export class McpClient extends EventEmitter {
     });
     this.#modern = modern;
     this.#initialized = modern.asInitializeResult();
-    modern.listen.open();
+    void modern.listen.open();
     return this.#initialized;
   }
 
@@ -279,7 +279,8 @@ export class McpClient extends EventEmitter {
   /**
    * Subscribes to a resource; "resourceUpdated" events then carry its URI. In 2026-07-28 there is
    * no resources/subscribe: the listen is opened again with the URI among its resourceSubscriptions
-   * (resolved once the new listen is sent; the "subscriptionsAcknowledged" event tells what the server took).
+   * (resolved once the server acknowledged the new listen; the "subscriptionsAcknowledged" event
+   * tells what it took).
    */
   async subscribe(uri: string, options?: CallOptions): Promise<void> {
     if (this.#modern) return this.#modernSetup("resources/subscribe", () => this.#modern?.listen.subscribe(uri));
@@ -294,11 +295,11 @@ export class McpClient extends EventEmitter {
   }
 
   /** A legacy setup call in 2026-07-28: checked as the request would be, then done locally (no request exists). */
-  async #modernSetup(method: "resources/subscribe" | "resources/unsubscribe" | "logging/setLevel", apply: () => void): Promise<void> {
+  async #modernSetup(method: "resources/subscribe" | "resources/unsubscribe" | "logging/setLevel", apply: () => Promise<void> | void): Promise<void> {
     if (!this.isConnected) throw new NotConnectedError(method);
     const refusal = this.#refusal(method);
     if (refusal) throw refusal;
-    apply();
+    await apply();
   }
 
   /** The local refusal of `method` when the server did not declare what it needs (unless the check is off). */
