@@ -38,11 +38,10 @@ import { collectPages, Lists } from "./lists.js";
 import { SessionSetup } from "./session-setup.js";
 
 /**
- * The era choice when ClientOptions.protocolVersion is not given. Issue 9 makes the client
- * dual-era by default ("auto"); until the HTTP client transport speaks 2026-07-28 and the tests
- * that record handshake sessions pin their version, it stays the newest handshake version.
+ * The era choice when ClientOptions.protocolVersion is not given: dual-era, probe with
+ * server/discover and fall back to initialize (SPEC_2026.md §8.3).
  */
-export const DEFAULT_PROTOCOL_MODE: "auto" | ProtocolVersion = LATEST_PROTOCOL_VERSION;
+export const DEFAULT_PROTOCOL_MODE: "auto" | ProtocolVersion = "auto";
 
 export interface ClientOptions extends ClientHandlers {
   /**
