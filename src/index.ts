@@ -51,7 +51,9 @@
 //      schema/json-schema-values.ts, schema/json-schema-formats.ts, schema/json-pointer.ts,
 //      schema/uri-template.ts, schema/uri-template-syntax.ts, schema/uri-template-match.ts
 //   5. The client role
-//      client/client.ts           McpClient: the era, one method per server feature
+//      client/client.ts           McpClient: the era, request(), the setup calls
+//      client/features.ts         one typed method per server feature (tools, resources, prompts, completion)
+//      client/notifications.ts    the server's notifications, as events and list-cache invalidations
 //      client/handshake.ts        initialize, the version check, notifications/initialized
 //      client/capabilities.ts     what the client declares, and what it refuses to send
 //      client/handlers.ts         answering the server's requests (roots, sampling, elicitation)
