@@ -164,16 +164,22 @@ async function driveEverything(spawnWith: SpawnWith, checks: Checks, trace?: (li
   const c = s.client;
   const step = stepsFor(s, checks);
 
-  const connected = await step("initialize, declaring roots, sampling and elicitation", async () => {
+  const connected = await step("the server/discover probe, then the fallback to initialize, declaring roots, sampling and elicitation", async () => {
     await connect(s);
-    const initialize = s.sent[0] as { method: string; params: { capabilities: unknown } };
-    assert.equal(initialize.method, "initialize");
+    // Dual-era by default: the probe goes first; a 2025-11-25 server answers it with an error (or
+    // not at all), and the client falls back to the handshake, exactly as a handshake-only client.
+    const sent = s.sent as { method?: string; params?: { capabilities?: unknown } }[];
+    assert.equal(sent[0]?.method, "server/discover");
+    assert.equal(c.era, "handshake", `the client chose ${c.era}: ${c.eraReason}`);
+    assert.match(c.eraReason ?? "", /fell back to initialize$/);
+    const initialize = sent.find((m) => m.method === "initialize");
+    assert.ok(initialize, "initialize was sent after the probe");
     const ours = { roots: { listChanged: true }, sampling: {}, elicitation: { form: {}, url: {} } };
-    assert.deepEqual(initialize.params.capabilities, ours);
+    assert.deepEqual(initialize.params?.capabilities, ours);
     assert.equal(c.serverInfo?.name, "mcp-servers/everything");
     const declared = Object.keys(c.serverCapabilities ?? {});
     for (const name of ["tools", "resources", "prompts", "logging", "completions"]) assert.ok(declared.includes(name), `no ${name} in ${declared}`);
-    return `we declared ${JSON.stringify(ours)}; ${c.serverInfo?.name} ${c.serverInfo?.version}, protocol ${c.protocolVersion}, server capabilities ${declared.join(", ")}`;
+    return `${c.eraReason}; we declared ${JSON.stringify(ours)}; ${c.serverInfo?.name} ${c.serverInfo?.version}, protocol ${c.protocolVersion}, server capabilities ${declared.join(", ")}`;
   });
   if (!connected) {
     await c.close();

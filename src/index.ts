@@ -51,7 +51,9 @@
 //      schema/json-schema-values.ts, schema/json-schema-formats.ts, schema/json-pointer.ts,
 //      schema/uri-template.ts, schema/uri-template-syntax.ts, schema/uri-template-match.ts
 //   5. The client role
-//      client/client.ts           McpClient: the era, one method per server feature
+//      client/client.ts           McpClient: the era, request(), the setup calls
+//      client/features.ts         one typed method per server feature (tools, resources, prompts, completion)
+//      client/notifications.ts    the server's notifications, as events and list-cache invalidations
 //      client/handshake.ts        initialize, the version check, notifications/initialized
 //      client/capabilities.ts     what the client declares, and what it refuses to send
 //      client/handlers.ts         answering the server's requests (roots, sampling, elicitation)
@@ -131,9 +133,16 @@ export {
 export { McpClientManager, ServerStartError, UnknownToolError, type ManagerOptions, type ServerConfig, type AuditEvent, type AuditBase, type ServerFailure } from "./client/manager.js";
 export { toExposedName, EXPOSED_NAME_PATTERN, type ExposedTool, type Collision } from "./client/tool-names.js";
 export { toOpenAITool, toAnthropicTool, type OpenAIFunctionTool, type AnthropicTool } from "./client/llm-tools.js";
-export { McpClient, type ClientOptions, type CallOptions } from "./client/client.js";
-export type { ClientHandlers, ServerRequestContext } from "./client/handlers.js";
-export { HandshakeTimeoutError, VersionRefusedError, ServerCapabilityError, NotConnectedError } from "./client/errors.js";
+export { McpClient, DEFAULT_PROTOCOL_MODE, type ClientOptions, type CallOptions } from "./client/client.js";
+export { serverRequestHandlers, type ClientHandlers, type ServerRequestContext } from "./client/handlers.js";
+export {
+  HandshakeTimeoutError, VersionRefusedError, ServerCapabilityError, NotConnectedError,
+  NoInputHandlerError, InputRoundsExceededError, ModernRefusedError, ProbeEndedError, RemovedMethodError,
+} from "./client/errors.js";
+export { EraCache, sharedEraCache, DEFAULT_ERA_CACHE_SIZE } from "./client/modern/era-cache.js";
+export { DEFAULT_PROBE_TIMEOUT_MS, type EraVerdict } from "./client/modern/probe.js";
+// The server has its own DEFAULT_MAX_INPUT_ROUNDS (server/modern/input-rounds.ts): the client's is renamed here.
+export { DEFAULT_MAX_INPUT_ROUNDS as DEFAULT_CLIENT_MAX_INPUT_ROUNDS } from "./client/modern/input-rounds.js";
 export { StdioServerConnection, DEFAULT_RESTART, type RestartPolicy } from "./client/restart.js";
 export { serveStdio, type ServeStdioOptions } from "./transports/stdio-server.js";
 export { validate, checkSchema, SchemaError, type JsonSchema, type SchemaIssue } from "./schema/json-schema.js";

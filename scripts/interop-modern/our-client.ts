@@ -1,8 +1,8 @@
 // Our client library (McpClient, not the CLI, which declares no client capabilities) against an SDK
 // v2 server, with an elicitation and a sampling handler: greet and summarize must run through them,
 // and toggle_extra must be heard as a tools list change. On a legacy session SDK v2's shim turns its
-// input_required rounds into real server requests; once our client speaks 2026-07-28 the same
-// handlers answer the rounds, so this check stays as it is and `era` shows which path ran.
+// input_required rounds into real server requests; our client, dual-era by default, speaks
+// 2026-07-28 to it, so the same handlers answer the rounds. The era is checked and reported.
 // Spec: https://modelcontextprotocol.io/specification/2025-11-25/client/elicitation (legacy),
 // https://modelcontextprotocol.io/specification/2026-07-28/basic/patterns/mrtr (modern)
 
@@ -28,6 +28,8 @@ export async function driveWithOurClient(target: string[], cwd: string): Promise
   const transport = target[0].startsWith("http") ? new HttpClientTransport(target[0]) : new StdioClientTransport({ command: target[0], args: target.slice(1), cwd });
   try {
     await client.connect(transport);
+    // SDK v2's server is dual-era: the default ("auto") must find it modern, not fall back.
+    assert.equal(client.era, "modern", `the client chose ${client.era}: ${client.eraReason}`);
     assert.equal(textOf(await client.callTool("greet", {})), "Hello, Ada!");
     assert.equal(asked.elicit, 1, "greet: the elicitation handler did not run exactly once");
     assert.equal(textOf(await client.callTool("summarize", { text: "MCP has two generations." })), "A short summary.");
@@ -38,7 +40,7 @@ export async function driveWithOurClient(target: string[], cwd: string): Promise
     // Put the list back, so that the server's next client sees the same tools.
     await client.callTool("toggle_extra", {});
     assert.ok(asked.changes > 0, `no toolsChanged event within ${CHANGE_WAIT_MS} ms`);
-    return `protocol ${client.protocolVersion}: greet and summarize through our handlers, toggle_extra heard as toolsChanged`;
+    return `protocol ${client.protocolVersion} (${client.eraReason}): greet and summarize through our handlers, toggle_extra heard as toolsChanged`;
   } finally {
     await client.close();
   }

@@ -1,27 +1,23 @@
 // The client role, dual-era: it finds out which generation the server speaks (modern/probe.ts),
 // then either opens a handshake session (initialize, version check, initialized) or talks
-// 2026-07-28 without one (modern/session.ts), and offers one method per server feature in both,
-// each checked against what the server declared.
+// 2026-07-28 without one (modern/session.ts); every request goes through request(), which checks
+// it against what the server declared. The typed method per feature is features.ts, the server's
+// notifications notifications.ts.
 // Spec: https://modelcontextprotocol.io/specification/2025-11-25/basic/lifecycle, server/*, and
 // https://modelcontextprotocol.io/specification/2026-07-28/basic/versioning (dual-era clients).
 // The transport (a spawned process, HTTP, a memory pair) is the caller's choice.
 
-import { EventEmitter } from "node:events";
-import { describeFailure, Dispatcher, notificationRows, type NotificationHandlers, type ParamsAndOptions } from "../protocol/dispatch.js";
+import { describeFailure, Dispatcher, notificationRows, type ParamsAndOptions } from "../protocol/dispatch.js";
 import type { TimeoutPolicy } from "../jsonrpc/pending.js";
-import { Connection, type RequestOptions } from "../protocol/connection.js";
+import { Connection } from "../protocol/connection.js";
 import type { SendOptions, Transport } from "../protocol/transport.js";
 import type {
-  ClientNotificationMethod, ClientNotifications, ClientRequestMethod, ClientRequests, ListName, RoleNotifications, ServerNotifications,
+  ClientNotificationMethod, ClientNotifications, ClientRequestMethod, ClientRequests,
 } from "../mcp/methods.js";
 import { readClientResult, readServerNotification } from "../mcp/read.js";
 import type { Root } from "../mcp/client-features.js";
-import type { CompleteRequestParams, CompleteResult } from "../mcp/completion.js";
 import type { Implementation, InitializeRequestParams, InitializeResult, ServerCapabilities } from "../mcp/lifecycle.js";
 import type { LoggingLevel } from "../mcp/logging.js";
-import type { GetPromptResult, ListPromptsResult, Prompt } from "../mcp/prompts.js";
-import type { ListResourcesResult, ListResourceTemplatesResult, ReadResourceResult, Resource, ResourceTemplate } from "../mcp/resources.js";
-import type { CallToolResult, ListToolsResult, Tool } from "../mcp/tools.js";
 import { isModernVersion, isSupportedVersion, LATEST_PROTOCOL_VERSION, type ProtocolVersion } from "../mcp/versions.js";
 import { METHOD_ERA } from "../mcp/methods.js";
 import { ErrorCode, RpcError } from "../jsonrpc/messages.js";
@@ -34,15 +30,15 @@ import { DEFAULT_PROBE_TIMEOUT_MS, probe, type EraVerdict } from "./modern/probe
 import { ModernSession } from "./modern/session.js";
 import { declaredClientCapabilities, undeclaredByServer } from "./capabilities.js";
 import { serverRequestRows, type ClientHandlers } from "./handlers.js";
-import { collectPages, Lists } from "./lists.js";
+import { ClientFeatures, type CallOptions } from "./features.js";
+import { serverNotificationHandlers } from "./notifications.js";
 import { SessionSetup } from "./session-setup.js";
 
 /**
- * The era choice when ClientOptions.protocolVersion is not given. Issue 9 makes the client
- * dual-era by default ("auto"); until the HTTP client transport speaks 2026-07-28 and the tests
- * that record handshake sessions pin their version, it stays the newest handshake version.
+ * The era choice when ClientOptions.protocolVersion is not given: dual-era, probe with
+ * server/discover and fall back to initialize (SPEC_2026.md §8.3).
  */
-export const DEFAULT_PROTOCOL_MODE: "auto" | ProtocolVersion = LATEST_PROTOCOL_VERSION;
+export const DEFAULT_PROTOCOL_MODE: "auto" | ProtocolVersion = "auto";
 
 export interface ClientOptions extends ClientHandlers {
   /**
@@ -70,8 +66,7 @@ export interface ClientOptions extends ClientHandlers {
   onProblem?: (message: string) => void;
 }
 
-/** Options for one call. */
-export type CallOptions = RequestOptions;
+export type { CallOptions };
 
 /** Methods outside the table: a method of the table must go through the typed signature. */
 type NotInTable<M extends string> = M extends ClientRequestMethod ? never : unknown;
@@ -89,12 +84,11 @@ function inTable(method: string): method is ClientRequestMethod {
  * "subscriptionsAcknowledged" (SubscriptionFilter: 2026-07-28, what the server's listen took).
  * In 2026-07-28 the list and resource events come from the listen (modern/listen.ts).
  */
-export class McpClient extends EventEmitter {
+export class McpClient extends ClientFeatures {
   readonly info: Implementation;
   readonly #options: ClientOptions;
   #connection: Connection | undefined;
   #initialized: InitializeResult | undefined;
-  readonly #lists = new Lists();
   readonly #openUrlElicitations = new Set<string>();
   readonly #setup = new SessionSetup();
   readonly #envelope: Envelope;
@@ -137,13 +131,15 @@ export class McpClient extends EventEmitter {
     this.#modern = undefined;
     this.#verdict = undefined;
     this.#eras.attach(transport);
-    this.#lists.clear();
+    this.lists.clear();
     this.#setup.clear();
     const onProblem = this.#options.onProblem;
     const connection = new Connection(transport, {
       dispatcher: new Dispatcher([
         ...serverRequestRows(this.#options, this.#openUrlElicitations),
-        ...notificationRows(readServerNotification, this.#notificationHandlers()),
+        ...notificationRows(readServerNotification, serverNotificationHandlers({
+          lists: this.lists, listen: () => this.#modern?.listen, openUrlElicitations: this.#openUrlElicitations, emit: this.emit.bind(this),
+        })),
       ], { onInternalError: onProblem && ((method, error) => onProblem(describeFailure(method, error))) }),
       onProblem,
     });
@@ -190,7 +186,7 @@ export class McpClient extends EventEmitter {
     });
     this.#modern = modern;
     this.#initialized = modern.asInitializeResult();
-    modern.listen.open();
+    void modern.listen.open();
     return this.#initialized;
   }
 
@@ -202,7 +198,7 @@ export class McpClient extends EventEmitter {
 
   /**
    * Sends one of the client's requests (ClientRequests in mcp/methods.ts) and reads its result as
-   * its type claims (mcp/read.ts). The typed methods below are all made of this.
+   * its type claims (mcp/read.ts). The typed methods (features.ts) are all made of this.
    */
   request<M extends ClientRequestMethod>(method: M, ...args: ParamsAndOptions<ClientRequests[M]["params"], CallOptions>): Promise<ClientRequests[M]["result"]>;
   /**
@@ -242,44 +238,11 @@ export class McpClient extends EventEmitter {
     else await this.request("ping", undefined, options);
   }
 
-  listTools(cursor?: string, options?: CallOptions): Promise<ListToolsResult> {
-    return this.request("tools/list", cursor === undefined ? undefined : { cursor }, options);
-  }
-
-  /** Every page of tools/list, cached until the server says the list changed. */
-  async listAllTools(options?: CallOptions): Promise<Tool[]> {
-    return this.#lists.cached("tools", () => collectPages((cursor) => this.request("tools/list", cursor, options), "tools"));
-  }
-
-  callTool(name: string, args?: { [key: string]: unknown }, options?: CallOptions): Promise<CallToolResult> {
-    return this.request("tools/call", args === undefined ? { name } : { name, arguments: args }, options);
-  }
-
-  listResources(cursor?: string, options?: CallOptions): Promise<ListResourcesResult> {
-    return this.request("resources/list", cursor === undefined ? undefined : { cursor }, options);
-  }
-
-  async listAllResources(options?: CallOptions): Promise<Resource[]> {
-    return this.#lists.cached("resources", () => collectPages((cursor) => this.request("resources/list", cursor, options), "resources"));
-  }
-
-  listResourceTemplates(cursor?: string, options?: CallOptions): Promise<ListResourceTemplatesResult> {
-    return this.request("resources/templates/list", cursor === undefined ? undefined : { cursor }, options);
-  }
-
-  async listAllResourceTemplates(options?: CallOptions): Promise<ResourceTemplate[]> {
-    return this.#lists.cached("resourceTemplates", () =>
-      collectPages((cursor) => this.request("resources/templates/list", cursor, options), "resourceTemplates"));
-  }
-
-  readResource(uri: string, options?: CallOptions): Promise<ReadResourceResult> {
-    return this.request("resources/read", { uri }, options);
-  }
-
   /**
    * Subscribes to a resource; "resourceUpdated" events then carry its URI. In 2026-07-28 there is
    * no resources/subscribe: the listen is opened again with the URI among its resourceSubscriptions
-   * (resolved once the new listen is sent; the "subscriptionsAcknowledged" event tells what the server took).
+   * (resolved once the server acknowledged the new listen; the "subscriptionsAcknowledged" event
+   * tells what it took).
    */
   async subscribe(uri: string, options?: CallOptions): Promise<void> {
     if (this.#modern) return this.#modernSetup("resources/subscribe", () => this.#modern?.listen.subscribe(uri));
@@ -294,11 +257,11 @@ export class McpClient extends EventEmitter {
   }
 
   /** A legacy setup call in 2026-07-28: checked as the request would be, then done locally (no request exists). */
-  async #modernSetup(method: "resources/subscribe" | "resources/unsubscribe" | "logging/setLevel", apply: () => void): Promise<void> {
+  async #modernSetup(method: "resources/subscribe" | "resources/unsubscribe" | "logging/setLevel", apply: () => Promise<void> | void): Promise<void> {
     if (!this.isConnected) throw new NotConnectedError(method);
     const refusal = this.#refusal(method);
     if (refusal) throw refusal;
-    apply();
+    await apply();
   }
 
   /** The local refusal of `method` when the server did not declare what it needs (unless the check is off). */
@@ -306,22 +269,6 @@ export class McpClient extends EventEmitter {
     const declared = this.#initialized?.capabilities;
     if (this.#options.enforceServerCapabilities === false || !declared) return undefined;
     return undeclaredByServer(method, this.protocolVersion!, declared);
-  }
-
-  listPrompts(cursor?: string, options?: CallOptions): Promise<ListPromptsResult> {
-    return this.request("prompts/list", cursor === undefined ? undefined : { cursor }, options);
-  }
-
-  async listAllPrompts(options?: CallOptions): Promise<Prompt[]> {
-    return this.#lists.cached("prompts", () => collectPages((cursor) => this.request("prompts/list", cursor, options), "prompts"));
-  }
-
-  getPrompt(name: string, args?: Record<string, string>, options?: CallOptions): Promise<GetPromptResult> {
-    return this.request("prompts/get", args === undefined ? { name } : { name, arguments: args }, options);
-  }
-
-  complete(params: CompleteRequestParams, options?: CallOptions): Promise<CompleteResult> {
-    return this.request("completion/complete", params, options);
   }
 
   /** Sets the lowest log level wanted. In 2026-07-28 nothing is sent: every later request names the level in its `_meta`. */
@@ -355,29 +302,6 @@ export class McpClient extends EventEmitter {
     if (connection !== this.#connection || !this.isConnected) return;
     const failures = await this.#setup.restore(this);
     this.emit("sessionRenewed", failures);
-  }
-
-  /** What the client does when the server tells it something (its params read by mcp/read.ts). */
-  #notificationHandlers(): NotificationHandlers<RoleNotifications<ServerNotifications>> {
-    const changed = (list: ListName[], event: string) => (params: { _meta?: object } | undefined) => {
-      if (this.#modern && !this.#modern.listen.isCurrent(params?._meta)) return;
-      this.#lists.changed(list);
-      this.emit(event);
-    };
-    return {
-      "notifications/tools/list_changed": changed(["tools"], "toolsChanged"),
-      "notifications/resources/list_changed": changed(["resources", "resourceTemplates"], "resourcesChanged"),
-      "notifications/prompts/list_changed": changed(["prompts"], "promptsChanged"),
-      "notifications/resources/updated": ({ uri, _meta }) => {
-        if (!this.#modern || this.#modern.listen.isCurrent(_meta)) this.emit("resourceUpdated", uri);
-      },
-      "notifications/subscriptions/acknowledged": (params) => this.#modern?.listen.acknowledged(params),
-      "notifications/elicitation/complete": ({ elicitationId }) => {
-        // Spec (client/elicitation#completion-notifications): unknown or completed ids MUST be ignored.
-        if (this.#openUrlElicitations.delete(elicitationId)) this.emit("elicitationComplete", elicitationId);
-      },
-      "notifications/message": (params) => void this.emit("log", params),
-    };
   }
 }
 

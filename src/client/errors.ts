@@ -2,6 +2,8 @@
 // Spec: https://modelcontextprotocol.io/specification/2025-11-25/basic/lifecycle (initialization,
 // version negotiation, capability negotiation).
 
+import { ConnectionClosedError } from "../jsonrpc/pending.js";
+
 /**
  * The handshake did not finish within its timeout: the server did not answer `initialize`, or
  * did not take `notifications/initialized` (over HTTP, a POST it may stall) in the time left.
@@ -83,11 +85,13 @@ export class RemovedMethodError extends Error {
 /**
  * The connection closed while the server/discover probe waited: a strict handshake-era server may
  * exit on any request before `initialize`. Pin a handshake version (protocolVersion: "2025-11-25")
- * to talk to it without the probe.
+ * to talk to it without the probe. A ConnectionClosedError like the one the handshake would give,
+ * with the same cause (why the connection closed: say, a server that could not be started).
  */
-export class ProbeEndedError extends Error {
-  constructor(cause: unknown) {
-    super(`server/discover: the connection closed before the server answered (a legacy server that exits on a request before initialize? pin protocolVersion to a handshake version)`, { cause });
+export class ProbeEndedError extends ConnectionClosedError {
+  constructor(closed: ConnectionClosedError) {
+    super("server/discover", closed.cause);
+    this.message += " (a legacy server that exits on a request before initialize? pin protocolVersion to a handshake version)";
     this.name = "ProbeEndedError";
   }
 }

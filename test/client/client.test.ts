@@ -21,9 +21,11 @@ async function inProcess(server = createDemoServer({ pageSize: 2 }), options = {
   return { client, server };
 }
 
-test("client: connects, keeps what the server said, and calls every feature", async () => {
-  const { client } = await inProcess();
-  assert.equal(client.protocolVersion, "2025-11-25");
+// Every feature in both generations: the default ("auto") finds our dual-era server modern.
+for (const [mode, version] of [[undefined, "2026-07-28"], ["2025-11-25", "2025-11-25"]] as const) {
+test(`client: connects, keeps what the server said, and calls every feature (${mode ?? "default"}: ${version})`, async () => {
+  const { client } = await inProcess(undefined, mode === undefined ? {} : { protocolVersion: mode });
+  assert.equal(client.protocolVersion, version);
   assert.equal(client.serverInfo?.name, "mcp-wire-demo");
   assert.match(client.instructions ?? "", /demo MCP server/);
   assert.ok(client.serverCapabilities?.tools);
@@ -46,6 +48,7 @@ test("client: connects, keeps what the server said, and calls every feature", as
   await client.close();
   await assert.rejects(client.ping(), NotConnectedError);
 });
+}
 
 test("client: progress, abort and log events", async () => {
   const { client } = await inProcess();
@@ -91,7 +94,14 @@ test("client: methods the server did not declare fail locally unless the check i
   await loose.close();
 });
 
-test("client: declares only what it has handlers for, and answers the server's requests", async () => {
+// What the server sees of the declaration: the handshake's capabilities, or the 2026 shape of the
+// envelope (no roots.listChanged: 2026-07-28 has no roots notification; elicitation names its mode).
+const declared = {
+  "2025-11-25": { roots: { listChanged: true }, sampling: {}, elicitation: {} },
+  "2026-07-28": { roots: {}, sampling: {}, elicitation: { form: {} } },
+};
+for (const version of ["2025-11-25", "2026-07-28"] as const) {
+test(`client: declares only what it has handlers for, and answers the server's requests (${version})`, async () => {
   const server = new McpServer({ name: "asker", version: "1" });
   server.tool({ name: "ask", inputSchema: { type: "object" } }, async (_args, ctx) => {
     const roots = await ctx.listRoots();
@@ -103,14 +113,16 @@ test("client: declares only what it has handlers for, and answers the server's r
     roots: () => [{ uri: "file:///work", name: "work" }],
     sampling: () => ({ role: "assistant", content: { type: "text", text: "hello" }, model: "m" }),
     elicitation: { form: () => ({ action: "accept", content: { age: 40 } }) },
+    protocolVersion: version,
   });
   const answer = JSON.parse(((await client.callTool("ask")).content[0] as { text: string }).text);
   assert.deepEqual(answer.roots, { roots: [{ uri: "file:///work", name: "work" }] });
   assert.equal(answer.sampled.content.text, "hello");
   assert.deepEqual(answer.form, { action: "accept", content: { age: 40, name: "Ada" } }, "defaults fill what the user left out");
-  assert.deepEqual(answer.caps, { roots: { listChanged: true }, sampling: {}, elicitation: {} });
+  assert.deepEqual(answer.caps, declared[version]);
   await client.close();
 });
+}
 
 test("client: over stdio against node dist/server.js, and the server exits on close", async () => {
   const stderr: string[] = [];
@@ -135,7 +147,8 @@ test("client: URL elicitation, and its completion notice only for ids it accepte
   const [clientEnd, serverEnd] = createMemoryPair();
   session = server.connect(serverEnd);
   const seen: string[] = [];
-  const client = new McpClient(info, { elicitation: { url: (params) => (seen.push(params.url), { action: "accept" }) } });
+  // notifications/elicitation/complete is legacy only (2026-07-28 removed it): the handshake era, pinned.
+  const client = new McpClient(info, { protocolVersion: "2025-11-25", elicitation: { url: (params) => (seen.push(params.url), { action: "accept" }) } });
   await client.connect(clientEnd);
   assert.deepEqual((await client.callTool("login")).content, [{ type: "text", text: "accept" }]);
   assert.deepEqual(seen, ["https://example.com/login"]);
@@ -157,7 +170,7 @@ test("client: a listing that raced a list_changed is not cached", async () => {
   await client.connect(traceTransport(clientEnd, (event) => {
     if (event.kind === "sent" && event.text.includes('"tools/list"')) listings++;
   }));
-  await client.ping(); // the server has taken notifications/initialized, so it announces changes
+  await client.ping(); // the server has taken notifications/initialized (or the listen sent before the ping), so it announces changes
   const racing = client.listAllTools();
   server.tool({ name: "raced", inputSchema: { type: "object" } }, () => ({ content: [] }));
   await racing;

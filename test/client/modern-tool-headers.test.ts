@@ -1,8 +1,10 @@
 // The dual-era client and x-mcp-header: tools with invalid declarations left out of tools/list
-// (with a warning), and tools/call carrying the Mcp-Param-* headers of its tool (SPEC_2026.md §7.2, §10 item 32).
+// (with a warning), tools/call carrying the Mcp-Param-* headers of its tool, and the one retry after
+// a -32020 with the declarations fetched again (SPEC_2026.md §7.2, §10 item 32).
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { McpClient } from "../../src/client/client.js";
+import { RpcError } from "../../src/jsonrpc/messages.js";
 import { discoverResult, ScriptedServer } from "./modern-peer.js";
 
 const info = { name: "test-client", version: "1.0.0" };
@@ -43,5 +45,50 @@ test("tools/call: the Mcp-Param-* headers of the tool's declarations go with the
   const calls = peer.sent.map((m, i) => [m, peer.headers[i]] as const).filter(([m]) => m.method === "tools/call");
   assert.deepEqual(calls[0]![1], { "mcp-param-region": "=?base64?ZXUtd2VzdCAxIMOp?=", "mcp-param-count": "3" });
   assert.equal(calls[1]![1], undefined);
+  await client.close();
+});
+
+/**
+ * A server whose deploy tool moved its header from Region to Zone since the client listed it: a
+ * tools/call without the Mcp-Param-Zone header gets -32020 (`mismatches` times at most).
+ */
+function movedHeader(mismatches: number) {
+  let lists = 0;
+  let refused = 0;
+  const zone = { ...REGION, inputSchema: { type: "object", properties: { region: { type: "string", "x-mcp-header": "Zone" } } } };
+  return new ScriptedServer((m, peer) => {
+    if (m.method === "server/discover") return [{ jsonrpc: "2.0", id: m.id, result: discoverResult({ tools: {} }) }];
+    if (m.method === "tools/list") return [{ jsonrpc: "2.0", id: m.id, result: page([lists++ === 0 ? REGION : zone]) }];
+    if (m.method !== "tools/call") return;
+    const headers = peer.headers[peer.sent.indexOf(m)];
+    if (headers?.["mcp-param-zone"] === undefined || refused < mismatches) {
+      refused++;
+      return [{ jsonrpc: "2.0", id: m.id, error: { code: -32020, message: "Header mismatch: Mcp-Param-Zone is required" } }];
+    }
+    return [{ jsonrpc: "2.0", id: m.id, result: { content: [{ type: "text", text: `deployed to ${headers["mcp-param-zone"]}` }], resultType: "complete" } }];
+  });
+}
+
+test("tools/call after -32020: tools/list is fetched again and the call retried once, with the headers the new declarations give", async () => {
+  const peer = movedHeader(1);
+  const client = new McpClient(info, { protocolVersion: "auto" });
+  await client.connect(peer);
+  await client.listTools();
+  assert.deepEqual((await client.callTool("deploy", { region: "eu" })).content, [{ type: "text", text: "deployed to eu" }]);
+  const wire = peer.sent.map((m, i) => [m, peer.headers[i]] as const).filter(([m]) => m.method === "tools/list" || m.method === "tools/call");
+  assert.deepEqual(wire.map(([m]) => m.method), ["tools/list", "tools/call", "tools/list", "tools/call"]);
+  assert.deepEqual(wire[1]![1], { "mcp-param-region": "eu" });
+  assert.deepEqual(wire[3]![1], { "mcp-param-zone": "eu" });
+  assert.notEqual(wire[1]![0].id, wire[3]![0].id, "the retry is a new request");
+  await client.close();
+});
+
+test("tools/call after -32020 twice: retried once only, then the -32020 is the caller's", async () => {
+  const peer = movedHeader(2);
+  const client = new McpClient(info, { protocolVersion: "auto" });
+  await client.connect(peer);
+  await client.listTools();
+  await assert.rejects(client.callTool("deploy", { region: "eu" }), (e: unknown) => e instanceof RpcError && e.code === -32020);
+  assert.equal(peer.methods().filter((m) => m === "tools/call").length, 2);
   await client.close();
 });

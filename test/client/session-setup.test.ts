@@ -13,6 +13,8 @@ import { serve } from "../helpers/http-peer.js";
 import { initializeResult, json, routine, scriptedServer } from "../helpers/scripted-http.js";
 
 const info = { name: "renewal-tests", version: "1" };
+/** Sessions are the handshake era's (2026-07-28 has none): every client here pins it. */
+const HANDSHAKE = { protocolVersion: "2025-11-25" } as const;
 
 const next = <T>(client: McpClient, event: string) => new Promise<T>((resolve) => client.once(event, resolve));
 
@@ -20,7 +22,7 @@ test("streamable http: after a new session, the subscriptions and the log level 
   const server = await serve();
   try {
     const transport = new StreamableHttpClientTransport(server.url);
-    const client = new McpClient(info);
+    const client = new McpClient(info, HANDSHAKE);
     await client.connect(transport);
     await client.subscribe(NOTES_URI);
     await client.setLoggingLevel("debug");
@@ -61,7 +63,7 @@ test("streamable http: what cannot be restored is reported with the sessionRenew
     json(response, JSON.stringify({ jsonrpc: "2.0", id, result: {} }));
   });
   try {
-    const client = new McpClient(info);
+    const client = new McpClient(info, HANDSHAKE);
     await client.connect(new StreamableHttpClientTransport(server.url, { listen: false }));
     await client.subscribe("docs://kept");
     await client.subscribe("docs://dropped");
@@ -95,7 +97,7 @@ test("streamable http: a new session's initialize that the server refuses fails 
   try {
     const transport = new StreamableHttpClientTransport(server.url, { listen: false });
     const problems: string[] = [];
-    const client = new McpClient(info, { onProblem: (problem) => problems.push(problem) });
+    const client = new McpClient(info, { ...HANDSHAKE, onProblem: (problem) => problems.push(problem) });
     const renewals: Error[][] = [];
     client.on("sessionRenewed", (failures: Error[]) => renewals.push(failures));
     await client.connect(transport);

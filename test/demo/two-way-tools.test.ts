@@ -60,14 +60,24 @@ test("greet: an accept without a usable name is a tool error, not a greeting of 
   assert.match(textOf(result), /sent no name/);
 });
 
+// A handshake session: 2026-07-28 answers the same tools/call -32021 instead (test below).
 test("greet and summarize: a client without the capability gets an isError result saying it cannot be asked", async () => {
-  const client = await connect();
+  const client = await connect({ protocolVersion: "2025-11-25" });
   const greet = await client.callTool("greet", {});
   assert.equal(greet.isError, true);
   assert.match(textOf(greet), /tools\/call greet: elicitation\/create: the client did not declare the elicitation capability/);
   const summarize = await client.callTool("summarize", { text: "Some text." });
   assert.equal(summarize.isError, true);
   assert.match(textOf(summarize), /tools\/call summarize: sampling\/createMessage: the client did not declare the sampling capability/);
+  await client.close();
+});
+
+test("greet and summarize, 2026-07-28: a client without the capability gets -32021 (what the server must ask is not declared)", async () => {
+  const client = await connect();
+  assert.equal(client.era, "modern");
+  for (const [tool, args] of [["greet", {}], ["summarize", { text: "Some text." }]] as const) {
+    await assert.rejects(client.callTool(tool, args), (e: unknown) => e instanceof RpcError && e.code === -32021, tool);
+  }
   await client.close();
 });
 
@@ -121,7 +131,8 @@ test("toggle_extra: adds then removes the tool reverse, and the client hears eac
 
 // The client's answer to greet's or summarize's question belongs to that question, not to the
 // tools/call: an error answer or a result we cannot read becomes the tool's isError result,
-// naming the step, and never the tools/call's protocol error.
+// naming the step, and never the tools/call's protocol error. An error answer to a server request
+// is the handshake era's (2026-07-28 has no error form of an input response): pinned.
 const failedAnswers: { name: string; tool: string; args: object; options: ClientOptions; text: RegExp }[] = [
   {
     name: "a client rejecting sampling (error -1)",
@@ -148,7 +159,7 @@ const failedAnswers: { name: string; tool: string; args: object; options: Client
 
 for (const c of failedAnswers) {
   test(`two-way tools: ${c.name} makes an isError result naming the step, not a tools/call error`, async () => {
-    const client = await connect(c.options);
+    const client = await connect({ ...c.options, protocolVersion: "2025-11-25" });
     const result = await client.callTool(c.tool, c.args as { [key: string]: unknown });
     await client.close();
     assert.equal(result.isError, true);

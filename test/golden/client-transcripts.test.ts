@@ -89,7 +89,8 @@ for (const file of readdirSync(dir).filter((f) => f.endsWith(".transcript")).sor
     const drive = drives[transcript.header.find((l) => l.startsWith("# drive:"))!.slice(8).trim()]!;
     const server = new RecordedServer(transcript.server);
     const roots = file.includes("sdk") ? { roots: () => [{ uri: "file:///work", name: "work" }], sampling: () => ({ role: "assistant" as const, content: { type: "text" as const, text: "x" }, model: "m" }), elicitation: { form: () => ({ action: "decline" as const }) } } : {};
-    const client = new McpClient({ name: "mcp-wire-golden", version: "1.0.0" }, roots);
+    // The recordings are handshake sessions (initialize first): the era is pinned, no probe.
+    const client = new McpClient({ name: "mcp-wire-golden", version: "1.0.0" }, { ...roots, protocolVersion: "2025-11-25" });
     const events: string[] = [];
     client.on("toolsChanged", () => events.push("toolsChanged"));
     await client.connect(server);

@@ -24,14 +24,20 @@ function redirecting(redirect: (path: string, rpc: string | undefined) => { stat
   };
 }
 
-test("streamable http: a redirect of initialize to another origin is refused; the other origin hears nothing", async () => {
+/** The first request of connect(): initialize in a pinned handshake, the server/discover probe by default. */
+const firstRequests = [{ options: { protocolVersion: "2025-11-25" }, step: "initialize" }, { options: {}, step: "server/discover" }] as const;
+
+test("streamable http: a redirect of initialize (or of the probe) to another origin is refused; the other origin hears nothing", async () => {
   const elsewhere = await scriptedServer(redirecting(() => undefined));
   const home = await scriptedServer(redirecting(() => ({ status: 307, location: elsewhere.url })));
   try {
     // Through HttpClientTransport too: a refused redirect is no reason to try HTTP+SSE.
-    for (const transport of [new StreamableHttpClientTransport(home.url, { headers }), new HttpClientTransport(home.url, { headers })]) {
-      await assert.rejects(new McpClient(info).connect(transport), (error: unknown) =>
-        error instanceof CrossOriginError && /^initialize: the redirect \(307\) to http:\/\/127\.0\.0\.1:\d+ is on another origin; not followed/.test(error.message));
+    // A refused redirect of the probe is no reason to fall back to initialize either.
+    for (const { options, step } of firstRequests) {
+      for (const transport of [new StreamableHttpClientTransport(home.url, { headers }), new HttpClientTransport(home.url, { headers })]) {
+        await assert.rejects(new McpClient(info, options).connect(transport), (error: unknown) =>
+          error instanceof CrossOriginError && new RegExp(`^${step}: the redirect \\(307\\) to http://127\\.0\\.0\\.1:\\d+ is on another origin; not followed`).test(error.message));
+      }
     }
     assert.deepEqual(elsewhere.seen, []);
   } finally {
@@ -45,7 +51,8 @@ test("streamable http: a redirect mid-session to another origin fails that call 
   const home = await scriptedServer(redirecting((_, rpc) => (rpc === "tools/call" ? { status: 308, location: `${elsewhere.origin}/steal` } : undefined)));
   try {
     const transport = new StreamableHttpClientTransport(home.url, { headers, listen: false });
-    const client = new McpClient(info);
+    // The session id is the handshake era's: pinned.
+    const client = new McpClient(info, { protocolVersion: "2025-11-25" });
     await client.connect(transport);
     await assert.rejects(client.callTool("t"), CrossOriginError);
     assert.deepEqual(elsewhere.seen, []);
@@ -61,7 +68,8 @@ test("streamable http: a redirect mid-session to another origin fails that call 
 test("streamable http: a same-origin 307 or 308 is followed with its method, body and headers", async () => {
   const home = await scriptedServer(redirecting((path) => (path === "/old" ? { status: 307, location: "/older" } : path === "/older" ? { status: 308, location: "/mcp" } : undefined)));
   try {
-    const client = new McpClient(info);
+    // It checks that the session id follows the redirects: the handshake era, pinned.
+    const client = new McpClient(info, { protocolVersion: "2025-11-25" });
     await client.connect(new StreamableHttpClientTransport(`${home.origin}/old`, { headers, listen: false }));
     assert.deepEqual((await client.callTool("t")).content, []);
     const calls = home.seen.filter((s) => s.rpc === "tools/call");
@@ -75,17 +83,19 @@ test("streamable http: a same-origin 307 or 308 is followed with its method, bod
 
 test("streamable http: a same-origin redirect that would turn the POST into a GET, and a redirect loop, are refused", async () => {
   const cases = [
-    { to: { status: 302, location: "/mcp" }, message: /^initialize: the server answered POST with redirect 302, which would turn it into a GET/ },
-    { to: { status: 307, location: "/loop" }, message: new RegExp(`^initialize: more than ${MAX_REDIRECTS} redirects$`) },
+    { to: { status: 302, location: "/mcp" }, message: (step: string) => new RegExp(`^${step}: the server answered POST with redirect 302, which would turn it into a GET`) },
+    { to: { status: 307, location: "/loop" }, message: (step: string) => new RegExp(`^${step}: more than ${MAX_REDIRECTS} redirects$`) },
   ];
-  for (const c of cases) {
-    const home = await scriptedServer(redirecting((path) => (path === "/loop" ? c.to : undefined)));
-    try {
-      await assert.rejects(new McpClient(info).connect(new StreamableHttpClientTransport(`${home.origin}/loop`)), (error: unknown) =>
-        error instanceof HttpRedirectError && c.message.test(error.message));
-      assert.ok(home.seen.length <= MAX_REDIRECTS + 1);
-    } finally {
-      await home.close();
+  for (const { options, step } of firstRequests) {
+    for (const c of cases) {
+      const home = await scriptedServer(redirecting((path) => (path === "/loop" ? c.to : undefined)));
+      try {
+        await assert.rejects(new McpClient(info, options).connect(new StreamableHttpClientTransport(`${home.origin}/loop`)), (error: unknown) =>
+          error instanceof HttpRedirectError && c.message(step).test(error.message));
+        assert.ok(home.seen.length <= MAX_REDIRECTS + 1);
+      } finally {
+        await home.close();
+      }
     }
   }
 });

@@ -1,14 +1,17 @@
 // Whatever ends a call without a readable answer (a malformed answer, the close, a close that
 // races the start of a POST or the fallback to HTTP+SSE) lets go of what the HTTP client
-// transports hold open for it: no POST or stream outlives the call it was for.
+// transports hold open for it: no POST or stream outlives the call it was for; and McpClient.close()
+// ends the 2026-07-28 listen.
 // Spec: https://modelcontextprotocol.io/specification/2025-11-25/basic/transports#streamable-http
 import { test } from "node:test";
 import assert from "node:assert/strict";
+import { McpClient } from "../../src/client/client.js";
 import { Dispatcher } from "../../src/protocol/dispatch.js";
 import { MalformedResponseError } from "../../src/jsonrpc/pending.js";
 import { Connection } from "../../src/protocol/connection.js";
 import { StreamableHttpClientTransport } from "../../src/http/client-transport.js";
 import { HttpClientTransport } from "../../src/http/client.js";
+import { discoverResult } from "../client/modern-peer.js";
 
 const encoder = new TextEncoder();
 const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -85,4 +88,30 @@ test("http client: close() during the fallback to HTTP+SSE closes the legacy str
   await pause(200);
   assert.equal(streamSignal?.aborted, true, "the legacy stream is let go");
   assert.notEqual(transport.kind, "http+sse");
+});
+
+// The 2026-07-28 client (the default): its listen is a POST whose stream stays open as long as the
+// client is connected, so close() must end it, or the process (and a test run) never ends.
+test("http client: McpClient.close() in 2026-07-28 lets go of the listen's stream, over both HTTP transports", async () => {
+  for (const Transport of [StreamableHttpClientTransport, HttpClientTransport]) {
+    let listenSignal: AbortSignal | undefined;
+    const fetch = (async (_url: URL, init: RequestInit) => {
+      const message = JSON.parse(String(init.body)) as { id: number; method: string };
+      if (message.method === "server/discover") {
+        return new Response(JSON.stringify({ jsonrpc: "2.0", id: message.id, result: discoverResult() }), { status: 200, headers: { "content-type": "application/json" } });
+      }
+      if (message.method !== "subscriptions/listen") return new Response(null, { status: 202 });
+      listenSignal = init.signal!;
+      const ack = { jsonrpc: "2.0", method: "notifications/subscriptions/acknowledged", params: { notifications: { toolsListChanged: true }, _meta: { "io.modelcontextprotocol/subscriptionId": message.id } } };
+      return new Response(openStream(`data: ${JSON.stringify(ack)}\n\n`, listenSignal), SSE);
+    }) as typeof globalThis.fetch;
+    const client = new McpClient({ name: "release-tests", version: "1" });
+    const acknowledged = new Promise((resolve) => client.once("subscriptionsAcknowledged", resolve));
+    await client.connect(new Transport("http://127.0.0.1:1/mcp", { fetch }));
+    assert.equal(client.era, "modern");
+    await acknowledged;
+    assert.equal(listenSignal?.aborted, false, "the listen is open while connected");
+    await client.close();
+    assert.equal(listenSignal?.aborted, true, `${Transport.name}: close() let go of the listen`);
+  }
 });

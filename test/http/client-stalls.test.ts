@@ -17,6 +17,11 @@ import { initializeResult, json, legacyServer, routine, scriptedServer, wait, ty
 
 const info = { name: "stall-tests", version: "1" };
 const quick = { idleMs: 200, maxTotalMs: 200 };
+/**
+ * For the tests about the handshake era's own steps (initialize, notifications/initialized, a new
+ * session, a cancel's POST, the HTTP+SSE fallback): the client pins it, so the probe does not come first.
+ */
+const HANDSHAKE = { protocolVersion: "2025-11-25" } as const;
 
 /** Rejects if `promise` has not settled within `ms`: the hang these tests are about. */
 function settlesWithin<T>(promise: Promise<T>, ms = 5000): Promise<T> {
@@ -41,7 +46,7 @@ function stallingStreamable(stall: (seen: SeenRequest) => boolean) {
 test("streamable http: the handshake timeout fires when the server opens the stream and never answers; the POST is let go", async () => {
   const server = await scriptedServer((seen, response) => (seen.rpc === "initialize" ? silentStream(response) : void routine(seen, response)));
   try {
-    const client = new McpClient(info, { handshakeTimeoutMs: 200 });
+    const client = new McpClient(info, { ...HANDSHAKE, handshakeTimeoutMs: 200 });
     await assert.rejects(settlesWithin(client.connect(new StreamableHttpClientTransport(server.url))), HandshakeTimeoutError);
     await wait(() => server.seen[0]!.abandoned);
     // Spec (basic/utilities/cancellation): initialize is never cancelled; the POST is only aborted locally.
@@ -55,7 +60,7 @@ test("streamable http: a request timeout fires when the POST and the cancel's ow
   const server = await stallingStreamable((seen) => seen.rpc === "tools/call" || seen.rpc === "notifications/cancelled");
   try {
     const problems: string[] = [];
-    const client = new McpClient(info, { timeouts: quick, onProblem: (problem) => problems.push(problem) });
+    const client = new McpClient(info, { ...HANDSHAKE, timeouts: quick, onProblem: (problem) => problems.push(problem) });
     await client.connect(new StreamableHttpClientTransport(server.url, { listen: false }));
     await assert.rejects(settlesWithin(client.callTool("slow")), RequestTimeoutError);
     const call = server.seen.find((s) => s.rpc === "tools/call")!;
@@ -91,7 +96,7 @@ test("streamable http: the caller's abort ends its wait for a POST that stalls",
 test("streamable http: connect() fails with HandshakeTimeoutError when the server stalls the POST of notifications/initialized; the session is ended", async () => {
   const server = await stallingStreamable((seen) => seen.rpc === "notifications/initialized");
   try {
-    const client = new McpClient(info, { handshakeTimeoutMs: 300 });
+    const client = new McpClient(info, { ...HANDSHAKE, handshakeTimeoutMs: 300 });
     await assert.rejects(settlesWithin(client.connect(new StreamableHttpClientTransport(server.url, { listen: false })), 3000), (error: unknown) => {
       assert.ok(error instanceof HandshakeTimeoutError, String(error));
       assert.equal(error.step, "notifications/initialized");
@@ -151,7 +156,7 @@ test("streamable http: a new session's initialize that stalls is abandoned with 
   });
   try {
     const transport = new StreamableHttpClientTransport(server.url, { listen: false });
-    const client = new McpClient(info, { timeouts: quick });
+    const client = new McpClient(info, { ...HANDSHAKE, timeouts: quick });
     await client.connect(transport);
     ended = true;
     await assert.rejects(settlesWithin(client.callTool("t")), RequestTimeoutError);
@@ -167,7 +172,7 @@ test("streamable http: a new session's initialize that stalls is abandoned with 
 test("fallback: the handshake timeout also ends the wait for an HTTP+SSE endpoint that never comes; the stream is let go", async () => {
   const server = await scriptedServer((seen, response) => (seen.method === "GET" ? silentStream(response) : void response.writeHead(405).end()));
   try {
-    const client = new McpClient(info, { handshakeTimeoutMs: 200 });
+    const client = new McpClient(info, { ...HANDSHAKE, handshakeTimeoutMs: 200 });
     // The endpoint timeout is far away: only the handshake's own can end this in time.
     const transport = new HttpClientTransport(server.url, { endpointTimeoutMs: 60_000 });
     await assert.rejects(settlesWithin(client.connect(transport)), HandshakeTimeoutError);

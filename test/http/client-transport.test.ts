@@ -46,7 +46,9 @@ async function serve(options: HttpServerOptions = {}, definition: McpServer = cr
 async function connect(url: string, options: StreamableHttpClientOptions = {}) {
   const problems: string[] = [];
   const transport = new StreamableHttpClientTransport(url, { onProblem: (p) => problems.push(p), ...options });
-  const client = new McpClient(info, { onProblem: (p) => problems.push(p) });
+  // The subject here is the handshake era's Streamable HTTP (sessions, the GET stream, resumption):
+  // pinned. The 2026-07-28 client over HTTP is test/http/client-modern-*.test.ts.
+  const client = new McpClient(info, { protocolVersion: "2025-11-25", onProblem: (p) => problems.push(p) });
   await client.connect(transport);
   return { client, transport, problems };
 }
@@ -210,10 +212,13 @@ test("streamable http: headers and a token supplier called for every request", a
     assert.equal(exchange.headers.get("x-client-tag"), "tests");
   }
 
-  const refused = new McpClient(info);
-  await assert.rejects(refused.connect(new StreamableHttpClientTransport(server.url, { token: "wrong-token-wrong-token" })), (error: unknown) =>
-    error instanceof HttpStatusError && error.status === 401 &&
-    error.message === "initialize: the server answered HTTP 401 Unauthorized: unauthorized: a valid bearer token is required");
+  // A 401 is an error whichever request meets it first: the probe does not take it for a legacy server.
+  for (const [options, step] of [[{ protocolVersion: "2025-11-25" }, "initialize"], [{}, "server/discover"]] as const) {
+    const refused = new McpClient(info, options);
+    await assert.rejects(refused.connect(new StreamableHttpClientTransport(server.url, { token: "wrong-token-wrong-token" })), (error: unknown) =>
+      error instanceof HttpStatusError && error.status === 401 &&
+      error.message === `${step}: the server answered HTTP 401 Unauthorized: unauthorized: a valid bearer token is required`);
+  }
   await server.close();
 });
 
@@ -228,9 +233,11 @@ test("streamable http: a server that cannot be reached, or goes away mid-call, f
   assert.ok(performance.now() - started < 2000);
   await client.close();
 
-  const nobody = new McpClient(info);
-  await assert.rejects(nobody.connect(new StreamableHttpClientTransport(server.url)), (error: unknown) =>
-    error instanceof HttpNetworkError && /^initialize: could not reach .*ECONNREFUSED/.test(error.message));
+  for (const [options, step] of [[{ protocolVersion: "2025-11-25" }, "initialize"], [{}, "server/discover"]] as const) {
+    const nobody = new McpClient(info, options);
+    await assert.rejects(nobody.connect(new StreamableHttpClientTransport(server.url)), (error: unknown) =>
+      error instanceof HttpNetworkError && new RegExp(`^${step}: could not reach .*ECONNREFUSED`).test(error.message));
+  }
 });
 
 test("streamable http: a cancelled call stops waiting at once, and the session goes on", async () => {
@@ -281,11 +288,13 @@ test("fallback: a legacy-only server that answers POST with 405 at the same URL"
 test("fallback: Streamable HTTP is kept when it works; a server with neither names both failures", async () => {
   const server = await serve();
   const transport = new HttpClientTransport(server.url);
-  const client = new McpClient(info);
+  // `kind` is decided by initialize: the handshake era, pinned.
+  const client = new McpClient(info, { protocolVersion: "2025-11-25" });
   await client.connect(transport);
   assert.equal(transport.kind, "streamable-http");
   await client.close();
 
+  // By default the probe's 404 falls back to initialize, whose 404 then tries HTTP+SSE.
   const nothing = await listen(async () => errorResponse(404, "nothing here"));
   await assert.rejects(new McpClient(info).connect(new HttpClientTransport(`${nothing.origin}/mcp`)), (error: unknown) =>
     error instanceof Error && /^initialize: the server answered HTTP 404 Not Found: nothing here; and no HTTP\+SSE server answered either \(GET \/mcp: .*404.*; GET \/sse: .*404/.test(error.message));

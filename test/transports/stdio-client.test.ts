@@ -87,7 +87,8 @@ test("stdio client: garbage on the server's stdout is reported, and the connecti
 
 test("stdio client: a server that never answers initialize fails within the handshake timeout", async () => {
   const { transport } = minimal("silent");
-  const client = new McpClient(info, { handshakeTimeoutMs: 300 });
+  // The handshake's own timeout, pinned (by default the probe would wait first).
+  const client = new McpClient(info, { protocolVersion: "2025-11-25", handshakeTimeoutMs: 300 });
   const started = Date.now();
   await assert.rejects(client.connect(transport), (e: unknown) => e instanceof HandshakeTimeoutError && /did not answer within 300 ms/.test(e.message));
   assert.ok(Date.now() - started < 2500);
@@ -96,7 +97,8 @@ test("stdio client: a server that never answers initialize fails within the hand
 
 test("stdio client: a version we do not speak is refused, naming both sides", async () => {
   const { transport } = minimal("old-version");
-  const client = new McpClient(info);
+  // The version initialize settles on: the handshake era, pinned.
+  const client = new McpClient(info, { protocolVersion: "2025-11-25" });
   await assert.rejects(client.connect(transport), (e: unknown) => e instanceof VersionRefusedError && /"1999-01-01"/.test(e.message) && /2025-11-25/.test(e.message));
   assert.ok(await gone(transport.pid!));
 });

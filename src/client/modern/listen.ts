@@ -38,6 +38,12 @@ export class Listen {
   /** The newest listen's id, learnt from its acknowledgement: messages of older listens are stale. */
   #newestId = -1;
   #serverEnds = 0;
+  /**
+   * Settles the wait of whoever opened the listen (subscribe, unsubscribe): at its acknowledgement,
+   * so that the server has taken the subscription before subscribe() resolves, as with
+   * resources/subscribe; also when the listen ends or is replaced, so that nobody waits forever.
+   */
+  #heard: (() => void) | undefined;
 
   constructor(connection: Connection, envelope: Envelope, version: ModernVersion, capabilities: ServerCapabilities,
     events: { onProblem: (message: string) => void; onAcknowledged: (filter: SubscriptionFilter) => void }) {
@@ -53,14 +59,15 @@ export class Listen {
     return this.#subscriptions;
   }
 
-  subscribe(uri: string): void {
-    if (this.#subscriptions.has(uri)) return;
+  /** Adds `uri` to the listen; resolves once the server acknowledged the new listen (see open()). */
+  subscribe(uri: string): Promise<void> {
+    if (this.#subscriptions.has(uri)) return Promise.resolve();
     this.#subscriptions.add(uri);
-    this.open();
+    return this.open();
   }
 
-  unsubscribe(uri: string): void {
-    if (this.#subscriptions.delete(uri)) this.open();
+  unsubscribe(uri: string): Promise<void> {
+    return this.#subscriptions.delete(uri) ? this.open() : Promise.resolve();
   }
 
   /** The filter for what the server advertises and the application subscribed to; undefined when nothing is to be heard. */
@@ -73,11 +80,17 @@ export class Listen {
     return Object.keys(filter).length > 0 ? filter : undefined;
   }
 
-  /** Ends the open listen, if any, and opens one for the current filter. */
-  open(): void {
+  /**
+   * Ends the open listen, if any, and opens one for the current filter. Resolves at the first
+   * acknowledgement after it was sent (a late acknowledgement of the listen just cancelled could
+   * resolve it early: the server acknowledges before its first notification, so that is rare), or
+   * when it ends; never rejects (a failed listen is reported through onProblem).
+   */
+  open(): Promise<void> {
     this.close();
     const filter = this.filter();
-    if (filter === undefined || this.#connection.isClosed) return;
+    if (filter === undefined || this.#connection.isClosed) return Promise.resolve();
+    const heard = new Promise<void>((resolve) => (this.#heard = resolve));
     const stop = new AbortController();
     this.#current = stop;
     this.#asked = filter;
@@ -86,11 +99,15 @@ export class Listen {
     this.#connection.request("subscriptions/listen", params, { signal: stop.signal, timeouts }).then(
       () => this.#ended(stop, "the server ended it"),
       (error: unknown) => {
-        // Our own cancel, or the client closing: nothing to report.
-        if (error instanceof RequestAbortedError || error instanceof ConnectionClosedError) return;
+        // Our own cancel, or the client closing: nothing to report, nothing more to wait for.
+        if (error instanceof RequestAbortedError || error instanceof ConnectionClosedError) {
+          if (this.#current === stop) this.#settleHeard();
+          return;
+        }
         this.#ended(stop, error instanceof Error ? error.message : String(error), true);
       },
     );
+    return heard;
   }
 
   /** Ends the open listen (client close, or before a re-open). */
@@ -99,6 +116,12 @@ export class Listen {
     this.#current?.abort(new Error("subscriptions/listen: replaced or closed by the client"));
     this.#current = undefined;
     this.#asked = undefined;
+    this.#settleHeard();
+  }
+
+  #settleHeard(): void {
+    this.#heard?.();
+    this.#heard = undefined;
   }
 
   /**
@@ -130,6 +153,7 @@ export class Listen {
       if (!got.resourceSubscriptions?.includes(uri)) missing.push(`resourceSubscriptions ${JSON.stringify(uri)}`);
     }
     if (missing.length > 0) this.#onProblem(`subscriptions/listen: the server did not honour ${missing.join(", ")}`);
+    this.#settleHeard();
     this.#onAcknowledged(got);
   }
 
@@ -137,6 +161,7 @@ export class Listen {
   #ended(stop: AbortController, why: string, failed = false): void {
     if (this.#current !== stop) return;
     this.#current = undefined;
+    this.#settleHeard();
     if (!failed && this.#serverEnds++ < REOPENS_AFTER_SERVER_END) {
       this.open();
       return;

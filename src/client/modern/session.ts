@@ -5,14 +5,16 @@
 // Spec: https://modelcontextprotocol.io/specification/2026-07-28/basic (and SPEC_2026.md §10, items 24-33).
 
 import type { Connection, RequestOptions } from "../../protocol/connection.js";
-import { isObject } from "../../jsonrpc/messages.js";
+import { ErrorCode, isObject, RpcError } from "../../jsonrpc/messages.js";
 import type { Implementation, InitializeResult } from "../../mcp/lifecycle.js";
 import { INPUT_REQUIRED_METHODS, type ClientRequestMethod, type ServerRequests } from "../../mcp/methods.js";
 import type { RequestHandlers } from "../../protocol/dispatch.js";
 import { META, type DiscoverResult, type SubscriptionFilter } from "../../mcp/modern.js";
 import { readClientResult } from "../../mcp/read.js";
+import type { ListToolsResult } from "../../mcp/tools.js";
 import type { ModernVersion } from "../../mcp/versions.js";
 import { serverRequestHandlers, type ClientHandlers, type ServerRequestContext } from "../handlers.js";
+import { collectPages } from "../lists.js";
 import type { Envelope } from "./envelope.js";
 import { modernReader, withInputRounds, type ModernOutcome } from "./input-rounds.js";
 import { ToolHeaders } from "./tool-headers.js";
@@ -62,9 +64,25 @@ export class ModernSession {
   request(method: string, params: object | undefined, options: RequestOptions): Promise<Json> {
     const wrapped = this.#envelope.wrap(this.version, params);
     if (!inTable(method)) return this.#connection.request(method, wrapped, options);
-    if (method === "tools/list") {
-      return this.#connection.request(method, wrapped, options, readToolsList).then((outcome) => this.#toolHeaders.fromList(complete(method, outcome), this.#onProblem));
-    }
+    if (method === "tools/list") return this.#listTools(wrapped, options);
+    if (method !== "tools/call") return this.#send(method, wrapped, options);
+    return this.#send(method, wrapped, options).catch(async (error: unknown) => {
+      // Spec (server/tools#x-mcp-header): after -32020 the client SHOULD fetch tools/list again
+      // (the tool's x-mcp-header declarations may have changed) and retry once. The server checks
+      // the headers before it runs anything, so the call did not run.
+      if (!(error instanceof RpcError && error.code === ErrorCode.HeaderMismatch)) throw error;
+      this.#toolHeaders.clear();
+      await collectPages((cursor) => this.#listTools(this.#envelope.wrap(this.version, cursor), { signal: options.signal, timeouts: options.timeouts }), "tools");
+      return this.#send(method, wrapped, options);
+    });
+  }
+
+  /** One tools/list page, its tools' x-mcp-header declarations kept for the calls. */
+  #listTools(wrapped: Json, options: RequestOptions): Promise<ListToolsResult> {
+    return this.#connection.request("tools/list", wrapped, options, readToolsList).then((outcome) => this.#toolHeaders.fromList(complete("tools/list", outcome), this.#onProblem));
+  }
+
+  #send(method: ClientRequestMethod, wrapped: Json, options: RequestOptions): Promise<Json> {
     const headers = method === "tools/call" ? this.#toolHeaders.forCall(wrapped) : undefined;
     const sendOptions = headers ? { ...options, headers: { ...options.headers, ...headers } } : options;
     const read = modernReader(method, readClientResult[method]);

@@ -5,7 +5,7 @@
 // Spec: https://modelcontextprotocol.io/specification/2026-07-28/server/tools#x-mcp-header and
 // basic/transports/streamable-http#custom-headers; SPEC_2026.md §7.2, §10 item 32. The rules
 // themselves live in http/mcp-headers.ts, shared with the server's check.
-// Left out: re-fetching tools/list and retrying after a -32020 (SHOULD): the call fails with it.
+// After a -32020 the session clears them, fetches tools/list again and retries the call once (session.ts).
 
 import { headerParams, mirroredHeaders, type HeaderParam } from "../../http/mcp-headers.js";
 import type { ListToolsResult } from "../../mcp/tools.js";
@@ -31,6 +31,11 @@ export class ToolHeaders {
       return true;
     });
     return tools.length === page.tools.length ? page : { ...page, tools };
+  }
+
+  /** Forgets every declaration: the tools/list that follows says what holds now. */
+  clear(): void {
+    this.#byTool.clear();
   }
 
   /** The Mcp-Param-* headers of a tools/call with these params, if its tool declared any. */
