@@ -170,7 +170,11 @@ export class Connection {
    */
   async #finishThenClose(): Promise<void> {
     this.#ourRequests.stopWaiting(new Error("the peer closed its output"));
-    for (const listener of this.#inputEndListeners) listener();
+    // Queued like a message, so that what the peer sent before its input ended is taken up first
+    // (a cancel of a listen, sent last, is honoured before the listens end with their results).
+    this.#inbox.enqueue(async () => {
+      for (const listener of this.#inputEndListeners) listener();
+    });
     await this.#inbox.idle();
     await this.close();
   }
