@@ -19,7 +19,7 @@ import type { Root } from "../mcp/client-features.js";
 import type { Implementation, InitializeRequestParams, InitializeResult, ServerCapabilities } from "../mcp/lifecycle.js";
 import type { LoggingLevel } from "../mcp/logging.js";
 import { isModernVersion, isSupportedVersion, LATEST_PROTOCOL_VERSION, type ProtocolVersion } from "../mcp/versions.js";
-import { METHOD_ERA } from "../mcp/methods.js";
+import { METHOD_ERA, SERVER_CAPABILITY_NEEDED } from "../mcp/methods.js";
 import { ErrorCode, RpcError } from "../jsonrpc/messages.js";
 import { NotConnectedError, RemovedMethodError } from "./errors.js";
 import { Envelope } from "./modern/envelope.js";
@@ -162,17 +162,32 @@ export class McpClient extends ClientFeatures {
     const requested = isSupportedVersion(mode) ? mode : LATEST_PROTOCOL_VERSION;
     // McpClient.request is for an open session; the handshake types its one request itself.
     const params: InitializeRequestParams = { protocolVersion: requested, capabilities: declaredClientCapabilities(this.#options), clientInfo: this.info };
-    this.#initialized = await handshake(connection, params, handshakeMs);
+    try {
+      this.#initialized = await handshake(connection, params, handshakeMs);
+    } catch (error) {
+      // Spec (basic/versioning): a client MAY re-probe on failure. A remembered verdict may be
+      // stale (the server was upgraded): an initialize refused as a modern server refuses it
+      // makes the next connect() probe again.
+      if (saysModern(error)) this.#eras.forget();
+      throw error;
+    }
     return this.#initialized;
   }
 
-  /** The era of the server behind the transport: remembered (unless pinned), or probed and remembered. */
+  /**
+   * The era of the server behind the transport: a remembered handshake verdict (auto only), or
+   * what the probe finds, remembered unless reached by a timeout. A remembered modern server is
+   * probed all the same: server/discover is the probe, and its result is never kept (era-cache.ts).
+   */
   async #probe(connection: Connection, mode: "auto" | ProtocolVersion, handshakeMs: number): Promise<EraVerdict> {
     const remembered = mode === "auto" ? this.#eras.recall() : undefined;
-    if (remembered) return { ...remembered, reason: `${remembered.reason} (remembered)` };
+    if (remembered?.era === "handshake") return { era: "handshake", reason: `${remembered.reason} (remembered)` };
     const timeoutMs = Math.min(this.#options.probeTimeoutMs ?? DEFAULT_PROBE_TIMEOUT_MS, handshakeMs);
     const verdict = await probe(connection, { envelope: this.#envelope, timeoutMs, pinned: isModernVersion(mode) ? mode : undefined });
-    if (mode === "auto") this.#eras.remember(verdict);
+    if (mode !== "auto") return verdict;
+    if (verdict.era === "modern") this.#eras.remember({ era: "modern", version: verdict.version });
+    else if (!verdict.unsure) this.#eras.remember({ era: "handshake", reason: verdict.reason });
+    else this.#eras.forget();
     return verdict;
   }
 
@@ -219,9 +234,9 @@ export class McpClient extends ClientFeatures {
     if (modern) {
       return modern.request(method, params, merged).catch((error: unknown) => {
         // Spec (basic/versioning): a client MAY re-probe when a call says the server changed:
-        // -32022 (it no longer speaks our version), or -32601 for a method that passed the
-        // capability check above, so one the discover result advertised.
-        if (error instanceof RpcError && (error.code === ErrorCode.UnsupportedProtocolVersion || (error.code === ErrorCode.MethodNotFound && inTable(method)))) this.#eras.forget();
+        // -32022 (it no longer speaks our version), or -32601 for a method the server advertised
+        // (any other -32601 says it lacks one method, not that it changed: nothing forgotten).
+        if (error instanceof RpcError && (error.code === ErrorCode.UnsupportedProtocolVersion || (error.code === ErrorCode.MethodNotFound && this.#advertised(method)))) this.#eras.forget();
         throw error;
       });
     }
@@ -264,6 +279,16 @@ export class McpClient extends ClientFeatures {
     await apply();
   }
 
+  /**
+   * Whether the server said it has `method`: server/discover (every modern server answers it), or a
+   * method needing a capability the server declared. Methods needing none prove nothing.
+   */
+  #advertised(method: string): boolean {
+    const declared = this.#initialized?.capabilities;
+    if (method === "server/discover") return true;
+    return declared !== undefined && inTable(method) && SERVER_CAPABILITY_NEEDED[method] !== null && undeclaredByServer(method, this.protocolVersion!, declared) === undefined;
+  }
+
   /** The local refusal of `method` when the server did not declare what it needs (unless the check is off). */
   #refusal(method: string): Error | undefined {
     const declared = this.#initialized?.capabilities;
@@ -303,6 +328,16 @@ export class McpClient extends ClientFeatures {
     const failures = await this.#setup.restore(this);
     this.emit("sessionRenewed", failures);
   }
+}
+
+/**
+ * Whether initialize failed as a 2026-07-28 server fails it: -32022, or (over HTTP, read by shape as
+ * probe.ts reads it) a 400 whose message names an unsupported protocol version.
+ */
+function saysModern(error: unknown): boolean {
+  if (error instanceof RpcError) return error.code === ErrorCode.UnsupportedProtocolVersion;
+  if (!(error instanceof Error) || !("status" in error) || error.status !== 400) return false;
+  return /unsupported protocol version|-32022/i.test(error.message);
 }
 
 export type { Root };
