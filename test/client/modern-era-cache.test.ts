@@ -10,7 +10,7 @@ import { discoverResult, initializeResult, MODERN, ScriptedServer, type Sent } f
 const info = { name: "test-client", version: "1.0.0" };
 const ORIGIN = "http://127.0.0.1:1";
 
-function atOrigin(answer: (m: Sent) => (object | string)[] | void): ScriptedServer {
+function atOrigin(answer: (m: Sent, peer: ScriptedServer) => (object | string)[] | void): ScriptedServer {
   const server = new ScriptedServer(answer);
   server.peerKey = ORIGIN;
   return server;
