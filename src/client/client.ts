@@ -25,7 +25,7 @@ import { NotConnectedError, RemovedMethodError } from "./errors.js";
 import { Envelope } from "./modern/envelope.js";
 import { EraMemory, sharedEraCache, type EraCache } from "./modern/era-cache.js";
 import { handshake } from "./handshake.js";
-import { DEFAULT_MAX_INPUT_ROUNDS } from "./modern/input-rounds.js";
+import { DEFAULT_MAX_INPUT_REQUESTS, DEFAULT_MAX_INPUT_ROUNDS } from "./modern/input-rounds.js";
 import { DEFAULT_PROBE_TIMEOUT_MS, probe, type EraVerdict } from "./modern/probe.js";
 import { ModernSession } from "./modern/session.js";
 import { declaredClientCapabilities, undeclaredByServer } from "./capabilities.js";
@@ -60,6 +60,11 @@ export interface ClientOptions extends ClientHandlers {
   probeTimeoutMs?: number;
   /** Rounds of input (input_required) one 2026-07-28 request may take (default 10). */
   maxInputRounds?: number;
+  /**
+   * Input requests one round may carry (default 16); a round asking for more fails the call with
+   * InputRequestsExceededError, none answered. The client answers them one at a time.
+   */
+  maxInputRequests?: number;
   /** Where the era verdict of each server is remembered (default: one cache shared by all clients). */
   eraCache?: EraCache;
   /** Local problems: garbage from the server, stray responses, malformed notifications, failed writes. */
@@ -195,7 +200,10 @@ export class McpClient extends ClientFeatures {
     const onProblem = this.#options.onProblem ?? (() => {});
     const modern = new ModernSession(connection, this.#envelope, verdict.version, verdict.discover, {
       handlers: this.#options,
-      maxInputRounds: this.#options.maxInputRounds ?? DEFAULT_MAX_INPUT_ROUNDS,
+      rounds: {
+        maxRounds: this.#options.maxInputRounds ?? DEFAULT_MAX_INPUT_ROUNDS,
+        maxRequests: this.#options.maxInputRequests ?? DEFAULT_MAX_INPUT_REQUESTS,
+      },
       onProblem,
       onAcknowledged: (filter) => this.emit("subscriptionsAcknowledged", filter),
     });

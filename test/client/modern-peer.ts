@@ -88,3 +88,12 @@ export function listenServer(honour: (filter: { [key: string]: unknown }) => obj
 
 export const listens = (server: ScriptedServer) => server.sent.filter((m) => m.method === "subscriptions/listen");
 export const cancels = (server: ScriptedServer) => server.sent.filter((m) => m.method === "notifications/cancelled").map((m) => m.params!.requestId);
+
+/** A modern server whose tools/call answers come from `calls`, one per round. */
+export function roundsServer(calls: (round: number, m: Sent) => object) {
+  let round = 0;
+  return new ScriptedServer((m) => {
+    if (m.method === "server/discover") return [{ jsonrpc: "2.0", id: m.id, result: discoverResult({ tools: {} }) }];
+    if (m.method === "tools/call") return [{ jsonrpc: "2.0", id: m.id, result: calls(round++, m) }];
+  });
+}
