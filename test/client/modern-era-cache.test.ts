@@ -93,3 +93,18 @@ test("era cache: a remembered handshake verdict is forgotten on an HTTP 400 nami
   await assert.rejects(client.connect(refusing(httpError(400, "initialize: the server answered HTTP 400 Bad Request: Unsupported protocol version 2025-11-25"))));
   assert.equal(cache.get(ORIGIN), undefined);
 });
+
+test("era cache: a -32601 forgets the era only for a method the server advertised", async () => {
+  const cache = new EraCache();
+  const server = atOrigin((m) => {
+    if (m.method === "server/discover") return [{ jsonrpc: "2.0", id: m.id, result: discoverResult({ tools: {} }) }];
+    return [{ jsonrpc: "2.0", id: m.id, error: { code: -32601, message: "Method not found" } }];
+  });
+  const client = new McpClient(info, { eraCache: cache, enforceServerCapabilities: false });
+  await client.connect(server);
+  await assert.rejects(client.listPrompts(), (e: unknown) => (e as { code?: number }).code === -32601);
+  assert.deepEqual(cache.get(ORIGIN), { era: "modern", version: MODERN }, "prompts were never advertised: the server did not change");
+  await assert.rejects(client.listTools(), (e: unknown) => (e as { code?: number }).code === -32601);
+  assert.equal(cache.get(ORIGIN), undefined, "tools were: it did");
+  await client.close();
+});

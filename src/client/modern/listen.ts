@@ -112,7 +112,8 @@ export class Listen {
     this.#connection.request("subscriptions/listen", params, { signal: stop.signal, timeouts, onId }).then(
       () => this.#ended(stop, "the server ended it"),
       (error: unknown) => {
-        // Our own cancel, or the client closing: nothing to report, nothing more to wait for.
+        // Our own cancel, or the connection closed (by either side; McpClient's "close" event
+        // tells the application): nothing to re-open, nothing more to wait for.
         if (error instanceof RequestAbortedError || error instanceof ConnectionClosedError) {
           if (this.#current === stop) this.#settleHeard();
           return;
