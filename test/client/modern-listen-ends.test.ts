@@ -110,13 +110,16 @@ test("a listen whose stream broke is re-opened after a doubling delay; an acknow
   assert.equal(listens(server).length, 3, "after twice the delay; this one is acknowledged");
   assert.deepEqual(problems, []);
 
-  // Acknowledged: the count starts again at the first delay, and stops after maxInARow.
+  // Acknowledged: the count of breaks starts again (maxInARow more), but no notification came,
+  // so the delay goes on doubling: a listen that never brings anything is not re-opened in a hurry.
   breakNext = Infinity;
   server.deliver({ jsonrpc: "2.0", method: "notifications/cancelled", params: { requestId: listens(server)[2]!.id } });
   await settle();
-  assert.equal(listens(server).length, 4, "the server's cancel: re-opened at once (and this one breaks)");
+  t.mock.timers.tick(LISTEN_RETRY.firstDelayMs * 2);
+  await settle();
+  assert.equal(listens(server).length, 4, "the server's cancel: re-opened (and this one breaks)");
   for (let i = 0; i < LISTEN_RETRY.maxInARow; i++) {
-    t.mock.timers.tick(Math.min(LISTEN_RETRY.firstDelayMs * 2 ** i, LISTEN_RETRY.maxDelayMs));
+    t.mock.timers.tick(Math.min(LISTEN_RETRY.firstDelayMs * 2 ** (3 + i), LISTEN_RETRY.maxDelayMs));
     await settle();
     assert.equal(listens(server).length, 5 + i);
   }
@@ -124,6 +127,37 @@ test("a listen whose stream broke is re-opened after a doubling delay; an acknow
   t.mock.timers.tick(LISTEN_RETRY.maxDelayMs);
   await settle();
   assert.equal(listens(server).length, 4 + LISTEN_RETRY.maxInARow, "no more");
+  t.mock.timers.reset();
+  await client.close();
+});
+
+test("a server that ends each listen: re-opened at once after a notification was heard, ever more slowly when none was", async (t) => {
+  const server = listenServer();
+  const { client, problems } = await listening(server);
+  t.mock.timers.enable({ apis: ["setTimeout"] });
+  const end = (n: number) => server.deliver({ jsonrpc: "2.0", id: listens(server)[n]!.id, result: { resultType: "complete", _meta: { [SUB]: listens(server)[n]!.id } } });
+  end(0);
+  await settle();
+  assert.equal(listens(server).length, 2, "the first end: re-opened at once");
+  server.deliver({ jsonrpc: "2.0", method: "notifications/tools/list_changed", params: { _meta: { [SUB]: listens(server)[1]!.id } } });
+  end(1);
+  await settle();
+  assert.equal(listens(server).length, 3, "acknowledged and heard from: at once again");
+  end(2);
+  await settle();
+  assert.equal(listens(server).length, 3, "acknowledged but silent: not at once");
+  t.mock.timers.tick(LISTEN_RETRY.firstDelayMs);
+  await settle();
+  assert.equal(listens(server).length, 4);
+  end(3);
+  await settle();
+  t.mock.timers.tick(LISTEN_RETRY.firstDelayMs * 2 - 1);
+  await settle();
+  assert.equal(listens(server).length, 4, "the delay doubled");
+  t.mock.timers.tick(1);
+  await settle();
+  assert.equal(listens(server).length, 5);
+  assert.deepEqual(problems, []);
   t.mock.timers.reset();
   await client.close();
 });

@@ -28,6 +28,9 @@ const REOPENS_AFTER_SERVER_END = 1;
  * A listen whose stream broke (the transport failed, not the server's answer) is opened again
  * after a delay doubling from the first to the last, at most this many times in a row without an
  * acknowledgement. Spec (SPEC_2026.md §7.2, §10.31): the client re-issues the listen under a new id.
+ * The delay keeps doubling, across acknowledgements, until a listen brings a notification: a server
+ * that acknowledges each listen and ends or breaks it at once is re-listened to ever more slowly,
+ * not at its own pace forever.
  */
 export const LISTEN_RETRY = { firstDelayMs: 250, maxDelayMs: 30_000, maxInARow: 5 };
 
@@ -50,6 +53,8 @@ export class Listen {
   #reportedForeign = false;
   #serverEnds = 0;
   #retries = 0;
+  /** Re-opens since a listen last brought a notification: the step of the re-open delay. */
+  #churn = 0;
   #retryTimer: ReturnType<typeof setTimeout> | undefined;
   /**
    * Settles the wait of whoever opened the listen (subscribe, unsubscribe): at its acknowledgement,
@@ -154,6 +159,12 @@ export class Listen {
    * once); one of the listen just replaced is expected and dropped quietly.
    */
   isCurrent(meta: unknown): boolean {
+    if (!this.#ours(meta)) return false;
+    this.#churn = 0;
+    return true;
+  }
+
+  #ours(meta: unknown): boolean {
     const id = isObject(meta) ? meta[META.subscriptionId] : undefined;
     if (id !== undefined && id === this.#id) return true;
     if (id === undefined || id !== this.#replacedId) this.#foreign(id);
@@ -170,7 +181,7 @@ export class Listen {
   /** The server's acknowledgement of the open listen: compared with what it asked for. */
   acknowledged(params: SubscriptionsAcknowledgedNotificationParams): void {
     const asked = this.#asked;
-    if (!this.isCurrent(params._meta) || !asked) return;
+    if (!this.#ours(params._meta) || !asked) return;
     this.#serverEnds = 0;
     this.#retries = 0;
     const got = params.notifications;
@@ -189,23 +200,23 @@ export class Listen {
   }
 
   /**
-   * The listen ended without our cancel. The server ended it: opened again at once, once in a
-   * row. Its stream broke: opened again after a growing delay, LISTEN_RETRY.maxInARow times in a
-   * row. The server answered with an error: reported. An acknowledgement resets both counts.
+   * The listen ended without our cancel. The server ended it: opened again, once in a row. Its
+   * stream broke: opened again, LISTEN_RETRY.maxInARow times in a row. An acknowledgement resets
+   * both counts. The server answered with an error: reported. See LISTEN_RETRY for the delay.
    */
   #ended(stop: AbortController, why: string, how: "server" | "answered" | "broken" = "server"): void {
     if (this.#current !== stop) return;
     this.#current = undefined;
     this.#settleHeard();
-    if (how === "server" && this.#serverEnds++ < REOPENS_AFTER_SERVER_END) {
-      this.open();
+    const again = how === "server" ? this.#serverEnds++ < REOPENS_AFTER_SERVER_END : how === "broken" && this.#retries++ < LISTEN_RETRY.maxInARow;
+    if (!again) {
+      this.#onProblem(`subscriptions/listen: ${why}; no longer listening (list changes and resource updates will not be heard)`);
       return;
     }
-    if (how === "broken" && this.#retries < LISTEN_RETRY.maxInARow) {
-      const delay = Math.min(LISTEN_RETRY.firstDelayMs * 2 ** this.#retries++, LISTEN_RETRY.maxDelayMs);
-      this.#retryTimer = setTimeout(() => void this.open(), delay);
-      return;
-    }
-    this.#onProblem(`subscriptions/listen: ${why}; no longer listening (list changes and resource updates will not be heard)`);
+    // The first re-open after a server's end is at once: ending a listen is the server's right.
+    const step = how === "server" ? this.#churn - 1 : this.#churn;
+    this.#churn++;
+    if (step < 0) return void this.open();
+    this.#retryTimer = setTimeout(() => void this.open(), Math.min(LISTEN_RETRY.firstDelayMs * 2 ** step, LISTEN_RETRY.maxDelayMs));
   }
 }
