@@ -26,7 +26,7 @@ import { Envelope } from "./modern/envelope.js";
 import { EraMemory, sharedEraCache, type EraCache } from "./modern/era-cache.js";
 import { handshake } from "./handshake.js";
 import { DEFAULT_MAX_INPUT_REQUESTS, DEFAULT_MAX_INPUT_ROUNDS } from "./modern/input-rounds.js";
-import { DEFAULT_PROBE_TIMEOUT_MS, probe, type EraVerdict } from "./modern/probe.js";
+import { DEFAULT_PROBE_TIMEOUT_MS, initializeSaysModern, probe, type EraVerdict } from "./modern/probe.js";
 import { ModernSession } from "./modern/session.js";
 import { declaredClientCapabilities, undeclaredByServer } from "./capabilities.js";
 import { serverRequestRows, type ClientHandlers } from "./handlers.js";
@@ -173,7 +173,7 @@ export class McpClient extends ClientFeatures {
       // Spec (basic/versioning): a client MAY re-probe on failure. A remembered verdict may be
       // stale (the server was upgraded): an initialize refused as a modern server refuses it
       // makes the next connect() probe again.
-      if (saysModern(error)) this.#eras.forget();
+      if (initializeSaysModern(error)) this.#eras.forget();
       throw error;
     }
     return this.#initialized;
@@ -189,10 +189,7 @@ export class McpClient extends ClientFeatures {
     if (remembered?.era === "handshake") return { era: "handshake", reason: `${remembered.reason} (remembered)` };
     const timeoutMs = Math.min(this.#options.probeTimeoutMs ?? DEFAULT_PROBE_TIMEOUT_MS, handshakeMs);
     const verdict = await probe(connection, { envelope: this.#envelope, timeoutMs, pinned: isModernVersion(mode) ? mode : undefined });
-    if (mode !== "auto") return verdict;
-    if (verdict.era === "modern") this.#eras.remember({ era: "modern", version: verdict.version });
-    else if (!verdict.unsure) this.#eras.remember({ era: "handshake", reason: verdict.reason });
-    else this.#eras.forget();
+    if (mode === "auto") this.#eras.learn(verdict);
     return verdict;
   }
 
@@ -336,16 +333,6 @@ export class McpClient extends ClientFeatures {
     const failures = await this.#setup.restore(this);
     this.emit("sessionRenewed", failures);
   }
-}
-
-/**
- * Whether initialize failed as a 2026-07-28 server fails it: -32022, or (over HTTP, read by shape as
- * probe.ts reads it) a 400 whose message names an unsupported protocol version.
- */
-function saysModern(error: unknown): boolean {
-  if (error instanceof RpcError) return error.code === ErrorCode.UnsupportedProtocolVersion;
-  if (!(error instanceof Error) || !("status" in error) || error.status !== 400) return false;
-  return /unsupported protocol version|-32022/i.test(error.message);
 }
 
 export type { Root };

@@ -10,6 +10,7 @@
 
 import type { Transport } from "../../protocol/transport.js";
 import type { ModernVersion } from "../../mcp/versions.js";
+import type { EraVerdict } from "./probe.js";
 
 /**
  * What is remembered of one server: its era and why, or the modern version it took. Spec (§5,
@@ -69,9 +70,19 @@ export class EraMemory {
     return this.#key === undefined ? this.#own : this.#cache.get(this.#key);
   }
 
-  remember(verdict: RememberedEra): void {
-    if (this.#key === undefined) this.#own = verdict;
-    else this.#cache.set(this.#key, verdict);
+  /**
+   * Keeps the era the probe found (never its DiscoverResult). A verdict reached by a timeout says
+   * only that the server was slow: forgotten, so the next connect() probes again.
+   */
+  learn(verdict: EraVerdict): void {
+    if (verdict.era === "modern") this.#remember({ era: "modern", version: verdict.version });
+    else if (!verdict.unsure) this.#remember({ era: "handshake", reason: verdict.reason });
+    else this.forget();
+  }
+
+  #remember(era: RememberedEra): void {
+    if (this.#key === undefined) this.#own = era;
+    else this.#cache.set(this.#key, era);
   }
 
   /** A call's failure says the server is no longer what the probe found: the next connect() probes. */

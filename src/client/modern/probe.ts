@@ -115,3 +115,13 @@ function fallBack(options: ProbeOptions, said: string, cause?: unknown): Extract
   if (options.pinned !== undefined) throw new ModernRefusedError(options.pinned, said, cause);
   return { era: "handshake", reason: `${said}: fell back to initialize` };
 }
+
+/**
+ * Whether initialize failed as a 2026-07-28 server fails it: -32022, or (over HTTP, read by shape as
+ * refusedOverHttp reads it) a 400 whose message names an unsupported protocol version.
+ */
+export function initializeSaysModern(error: unknown): boolean {
+  if (error instanceof RpcError) return error.code === ErrorCode.UnsupportedProtocolVersion;
+  if (!(error instanceof Error) || !("status" in error) || error.status !== 400) return false;
+  return /unsupported protocol version|-32022/i.test(error.message);
+}
