@@ -19,14 +19,14 @@ import type { Root } from "../mcp/client-features.js";
 import type { Implementation, InitializeRequestParams, InitializeResult, ServerCapabilities } from "../mcp/lifecycle.js";
 import type { LoggingLevel } from "../mcp/logging.js";
 import { isModernVersion, isSupportedVersion, LATEST_PROTOCOL_VERSION, type ProtocolVersion } from "../mcp/versions.js";
-import { METHOD_ERA } from "../mcp/methods.js";
+import { METHOD_ERA, SERVER_CAPABILITY_NEEDED } from "../mcp/methods.js";
 import { ErrorCode, RpcError } from "../jsonrpc/messages.js";
 import { NotConnectedError, RemovedMethodError } from "./errors.js";
 import { Envelope } from "./modern/envelope.js";
 import { EraMemory, sharedEraCache, type EraCache } from "./modern/era-cache.js";
 import { handshake } from "./handshake.js";
-import { DEFAULT_MAX_INPUT_ROUNDS } from "./modern/input-rounds.js";
-import { DEFAULT_PROBE_TIMEOUT_MS, probe, type EraVerdict } from "./modern/probe.js";
+import { DEFAULT_MAX_INPUT_REQUESTS, DEFAULT_MAX_INPUT_ROUNDS } from "./modern/input-rounds.js";
+import { DEFAULT_PROBE_TIMEOUT_MS, initializeSaysModern, probe, type EraVerdict } from "./modern/probe.js";
 import { ModernSession } from "./modern/session.js";
 import { declaredClientCapabilities, undeclaredByServer } from "./capabilities.js";
 import { serverRequestRows, type ClientHandlers } from "./handlers.js";
@@ -60,6 +60,11 @@ export interface ClientOptions extends ClientHandlers {
   probeTimeoutMs?: number;
   /** Rounds of input (input_required) one 2026-07-28 request may take (default 10). */
   maxInputRounds?: number;
+  /**
+   * Input requests one round may carry (default 16); a round asking for more fails the call with
+   * InputRequestsExceededError, none answered. The client answers them one at a time.
+   */
+  maxInputRequests?: number;
   /** Where the era verdict of each server is remembered (default: one cache shared by all clients). */
   eraCache?: EraCache;
   /** Local problems: garbage from the server, stray responses, malformed notifications, failed writes. */
@@ -162,17 +167,29 @@ export class McpClient extends ClientFeatures {
     const requested = isSupportedVersion(mode) ? mode : LATEST_PROTOCOL_VERSION;
     // McpClient.request is for an open session; the handshake types its one request itself.
     const params: InitializeRequestParams = { protocolVersion: requested, capabilities: declaredClientCapabilities(this.#options), clientInfo: this.info };
-    this.#initialized = await handshake(connection, params, handshakeMs);
+    try {
+      this.#initialized = await handshake(connection, params, handshakeMs);
+    } catch (error) {
+      // Spec (basic/versioning): a client MAY re-probe on failure. A remembered verdict may be
+      // stale (the server was upgraded): an initialize refused as a modern server refuses it
+      // makes the next connect() probe again.
+      if (initializeSaysModern(error)) this.#eras.forget();
+      throw error;
+    }
     return this.#initialized;
   }
 
-  /** The era of the server behind the transport: remembered (unless pinned), or probed and remembered. */
+  /**
+   * The era of the server behind the transport: a remembered handshake verdict (auto only), or
+   * what the probe finds, remembered unless reached by a timeout. A remembered modern server is
+   * probed all the same: server/discover is the probe, and its result is never kept (era-cache.ts).
+   */
   async #probe(connection: Connection, mode: "auto" | ProtocolVersion, handshakeMs: number): Promise<EraVerdict> {
     const remembered = mode === "auto" ? this.#eras.recall() : undefined;
-    if (remembered) return { ...remembered, reason: `${remembered.reason} (remembered)` };
+    if (remembered?.era === "handshake") return { era: "handshake", reason: `${remembered.reason} (remembered)` };
     const timeoutMs = Math.min(this.#options.probeTimeoutMs ?? DEFAULT_PROBE_TIMEOUT_MS, handshakeMs);
     const verdict = await probe(connection, { envelope: this.#envelope, timeoutMs, pinned: isModernVersion(mode) ? mode : undefined });
-    if (mode === "auto") this.#eras.remember(verdict);
+    if (mode === "auto") this.#eras.learn(verdict);
     return verdict;
   }
 
@@ -180,7 +197,10 @@ export class McpClient extends ClientFeatures {
     const onProblem = this.#options.onProblem ?? (() => {});
     const modern = new ModernSession(connection, this.#envelope, verdict.version, verdict.discover, {
       handlers: this.#options,
-      maxInputRounds: this.#options.maxInputRounds ?? DEFAULT_MAX_INPUT_ROUNDS,
+      rounds: {
+        maxRounds: this.#options.maxInputRounds ?? DEFAULT_MAX_INPUT_ROUNDS,
+        maxRequests: this.#options.maxInputRequests ?? DEFAULT_MAX_INPUT_REQUESTS,
+      },
       onProblem,
       onAcknowledged: (filter) => this.emit("subscriptionsAcknowledged", filter),
     });
@@ -219,9 +239,9 @@ export class McpClient extends ClientFeatures {
     if (modern) {
       return modern.request(method, params, merged).catch((error: unknown) => {
         // Spec (basic/versioning): a client MAY re-probe when a call says the server changed:
-        // -32022 (it no longer speaks our version), or -32601 for a method that passed the
-        // capability check above, so one the discover result advertised.
-        if (error instanceof RpcError && (error.code === ErrorCode.UnsupportedProtocolVersion || (error.code === ErrorCode.MethodNotFound && inTable(method)))) this.#eras.forget();
+        // -32022 (it no longer speaks our version), or -32601 for a method the server advertised
+        // (any other -32601 says it lacks one method, not that it changed: nothing forgotten).
+        if (error instanceof RpcError && (error.code === ErrorCode.UnsupportedProtocolVersion || (error.code === ErrorCode.MethodNotFound && this.#advertised(method)))) this.#eras.forget();
         throw error;
       });
     }
@@ -262,6 +282,16 @@ export class McpClient extends ClientFeatures {
     const refusal = this.#refusal(method);
     if (refusal) throw refusal;
     await apply();
+  }
+
+  /**
+   * Whether the server said it has `method`: server/discover (every modern server answers it), or a
+   * method needing a capability the server declared. Methods needing none prove nothing.
+   */
+  #advertised(method: string): boolean {
+    const declared = this.#initialized?.capabilities;
+    if (method === "server/discover") return true;
+    return declared !== undefined && inTable(method) && SERVER_CAPABILITY_NEEDED[method] !== null && undeclaredByServer(method, this.protocolVersion!, declared) === undefined;
   }
 
   /** The local refusal of `method` when the server did not declare what it needs (unless the check is off). */

@@ -55,6 +55,35 @@ export class NoInputHandlerError extends Error {
   }
 }
 
+/**
+ * A 2026-07-28 server asked for input the application's handler could not give (an elicitation
+ * mode it does not support, sampling tools it did not declare, a handler that threw a JSON-RPC
+ * error): in the handshake era that error goes to the server; here there is no request to answer,
+ * so the call fails locally with it, naming the input request.
+ */
+export class InputRefusedError extends Error {
+  constructor(readonly method: string, readonly key: string, readonly inputMethod: string, reason: string, cause?: unknown) {
+    super(`${method}: this client could not answer the server's input ${JSON.stringify(key)} (${inputMethod}): ${reason}`, { cause });
+    this.name = "InputRefusedError";
+  }
+}
+
+/** One input_required result asked for more inputs than ClientOptions.maxInputRequests: none was answered. */
+export class InputRequestsExceededError extends Error {
+  constructor(readonly method: string, readonly count: number, readonly max: number) {
+    super(`${method}: the server asked for ${count} inputs in one round, more than ${max} (maxInputRequests); none answered`);
+    this.name = "InputRequestsExceededError";
+  }
+}
+
+/** A 2026-07-28 request's rounds of input outlasted the call's maxTotalMs, which they share: the next round is not sent. */
+export class InputRoundsTimeoutError extends Error {
+  constructor(readonly method: string, readonly maxTotalMs: number, readonly rounds: number) {
+    super(`${method}: ${rounds} rounds of input used up the call's maximum total time (${maxTotalMs} ms); the next round is not sent`);
+    this.name = "InputRoundsTimeoutError";
+  }
+}
+
 /** A 2026-07-28 request still asked for input after `maxRounds` rounds of answers (ClientOptions.maxInputRounds). */
 export class InputRoundsExceededError extends Error {
   constructor(readonly method: string, readonly maxRounds: number) {

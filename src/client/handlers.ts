@@ -16,7 +16,11 @@ import { readServerRequestParams } from "../mcp/read.js";
 
 /** What a handler for a server request can see besides the params. */
 export interface ServerRequestContext {
-  /** Aborted when the server cancels its request or the connection closes. */
+  /**
+   * Handshake era: aborted when the server cancels its request or the connection closes. 2026-07-28
+   * (an input round): the signal of the call that asked for the input, so aborted when the caller
+   * gives up; never when the server or the connection does (no request of the server's is open).
+   */
   signal: AbortSignal;
 }
 
@@ -70,7 +74,8 @@ export function serverRequestHandlers(handlers: ClientHandlers, openUrlElicitati
       if ((params.mode === undefined || params.mode === "form") && elicitation.form) {
         return withDefaults(params, await elicitation.form(params, { signal }));
       }
-      // Spec (client/elicitation): a mode the client did not declare is answered with -32602.
+      // Spec (client/elicitation): a mode the client did not declare is answered with -32602
+      // (in 2026-07-28, where no request of the server's is open, the call fails with InputRefusedError).
       throw new RpcError(ErrorCode.InvalidParams, `elicitation/create: this client does not support ${JSON.stringify(params.mode ?? "form")} mode`);
     };
   }

@@ -1,7 +1,7 @@
 // What the client does when the server tells it something: the server's notifications, their
 // params already read by mcp/read.ts, turned into McpClient's events and list-cache invalidations.
 // The same handlers serve both eras; in 2026-07-28 the list and resource notifications come on the
-// listen (modern/listen.ts) and those of a listen already replaced are dropped.
+// listen (modern/listen.ts), and only those tagged with the open listen's id are heard.
 // Spec: https://modelcontextprotocol.io/specification/2025-11-25/server/tools#list-changed-notification,
 // server/resources#subscriptions, server/utilities/logging, client/elicitation; and
 // 2026-07-28/basic/utilities/subscriptions.

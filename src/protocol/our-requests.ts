@@ -19,6 +19,11 @@ export interface RequestOptions {
   headers?: Record<string, string>;
   /** Receives the peer's progress reports; asking for them adds a progressToken to the request. */
   onProgress?: (progress: { progress: number; total?: number; message?: string }) => void;
+  /**
+   * Told the id the request goes out under, before it is written: a 2026-07-28 listen tells its own
+   * notifications from others' by it (they carry it as their subscriptionId).
+   */
+  onId?: (id: RequestId) => void;
 }
 
 type Json = { [key: string]: unknown };
@@ -43,6 +48,7 @@ export class OurRequests {
   async request(method: string, params: object | undefined, options: RequestOptions, read?: (result: Json) => unknown): Promise<unknown> {
     if (this.#connection.isClosed) throw new ConnectionClosedError(method);
     const id = this.#nextId++;
+    options.onId?.(id);
     const message: JSONRPCRequest = { jsonrpc: "2.0", id, method };
     const json = wireParams(method, params);
     if (json !== undefined) message.params = json;

@@ -70,3 +70,30 @@ export function legacyServer(beforeInitialize: (message: Sent) => (object | stri
     return [{ jsonrpc: "2.0", id: message.id, error: { code: -32601, message: "Method not found" } }];
   });
 }
+
+export const SUB = "io.modelcontextprotocol/subscriptionId";
+
+/** A modern server that acknowledges each listen (those `acknowledge` picks) with `honour(filter)` and records the listens. */
+export function listenServer(honour: (filter: { [key: string]: unknown }) => object = (f) => f, acknowledge: (listen: Sent) => boolean = () => true) {
+  return new ScriptedServer((m) => {
+    if (m.method === "server/discover") {
+      return [{ jsonrpc: "2.0", id: m.id, result: discoverResult({ tools: { listChanged: true }, resources: { subscribe: true } }) }];
+    }
+    if (m.method === "subscriptions/listen" && acknowledge(m)) {
+      const notifications = honour(m.params!.notifications as { [key: string]: unknown });
+      return [{ jsonrpc: "2.0", method: "notifications/subscriptions/acknowledged", params: { notifications, _meta: { [SUB]: m.id } } }];
+    }
+  });
+}
+
+export const listens = (server: ScriptedServer) => server.sent.filter((m) => m.method === "subscriptions/listen");
+export const cancels = (server: ScriptedServer) => server.sent.filter((m) => m.method === "notifications/cancelled").map((m) => m.params!.requestId);
+
+/** A modern server whose tools/call answers come from `calls`, one per round. */
+export function roundsServer(calls: (round: number, m: Sent) => object) {
+  let round = 0;
+  return new ScriptedServer((m) => {
+    if (m.method === "server/discover") return [{ jsonrpc: "2.0", id: m.id, result: discoverResult({ tools: {} }) }];
+    if (m.method === "tools/call") return [{ jsonrpc: "2.0", id: m.id, result: calls(round++, m) }];
+  });
+}

@@ -8,7 +8,7 @@ import { InputRoundsExceededError, NoInputHandlerError } from "../../src/client/
 import { createDemoServer } from "../../src/demo/server-definition.js";
 import { MalformedResponseError } from "../../src/jsonrpc/pending.js";
 import { createMemoryPair } from "../../src/protocol/transport.js";
-import { discoverResult, ScriptedServer, type Sent } from "./modern-peer.js";
+import { discoverResult, roundsServer, ScriptedServer, type Sent } from "./modern-peer.js";
 
 const info = { name: "test-client", version: "1.0.0" };
 const CAPS = "io.modelcontextprotocol/clientCapabilities";
@@ -49,14 +49,6 @@ test("the capabilities declared in the envelope are the 2026-07-28 shape of the 
   await client.close();
 });
 
-/** A modern server whose tools/call answers come from `calls`, one per round. */
-function roundsServer(calls: (round: number, m: Sent) => object) {
-  let round = 0;
-  return new ScriptedServer((m) => {
-    if (m.method === "server/discover") return [{ jsonrpc: "2.0", id: m.id, result: discoverResult({ tools: {} }) }];
-    if (m.method === "tools/call") return [{ jsonrpc: "2.0", id: m.id, result: calls(round++, m) }];
-  });
-}
 
 const confirm = { method: "elicitation/create", params: { mode: "form", message: "Sure?", requestedSchema: { type: "object", properties: { ok: { type: "boolean", default: true } } } } };
 

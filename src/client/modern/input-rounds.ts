@@ -11,10 +11,14 @@ import { INPUT_REQUIRED_METHODS } from "../../mcp/methods.js";
 import type { InputRequest, InputResponse } from "../../mcp/modern.js";
 import { readInputRequest } from "../../mcp/read.js";
 import type { ServerRequestContext } from "../handlers.js";
-import { InputRoundsExceededError, NoInputHandlerError } from "../errors.js";
+import { RpcError } from "../../jsonrpc/messages.js";
+import { InputRefusedError, InputRequestsExceededError, InputRoundsExceededError, InputRoundsTimeoutError, NoInputHandlerError } from "../errors.js";
 
 /** Rounds of input one request may take before the client gives up (ClientOptions.maxInputRounds). */
 export const DEFAULT_MAX_INPUT_ROUNDS = 10;
+
+/** Input requests one round may carry (ClientOptions.maxInputRequests); past it none is answered. */
+export const DEFAULT_MAX_INPUT_REQUESTS = 16;
 
 /** A modern result, read: the final one, or the server's questions. */
 export type ModernOutcome<R> =
@@ -54,39 +58,65 @@ export function modernReader<R>(method: ClientRequestMethod, read: (result: Json
 
 export interface InputRoundsOptions {
   maxRounds: number;
+  maxRequests: number;
   /** The application's handlers (client/handlers.ts serverRequestHandlers). */
   answers: RequestHandlers<ServerRequests, ServerRequestContext>;
   signal?: AbortSignal;
+  /** The call's maximum total time: all its rounds (and the answers between) share it. */
+  maxTotalMs?: number;
 }
 
 /**
  * Sends `params` and, while the server answers input_required, fulfils every input request and
- * sends again. `send` makes a new request each time, so each round has a new id.
+ * sends again. `send` makes a new request each time, so each round has a new id; it is given
+ * what is left of the call's maxTotalMs, when one is set, for its own total.
  */
 export async function withInputRounds<R>(
   method: string,
   params: Json,
-  send: (params: Json) => Promise<ModernOutcome<R>>,
+  send: (params: Json, leftMs: number | undefined) => Promise<ModernOutcome<R>>,
   options: InputRoundsOptions,
 ): Promise<R> {
-  let outcome = await send(params);
+  const total = options.maxTotalMs;
+  const deadline = total !== undefined && Number.isFinite(total) ? Date.now() + total : undefined;
+  let outcome = await send(params, total);
   for (let round = 1; outcome.resultType === "input_required"; round++) {
     if (round > options.maxRounds) throw new InputRoundsExceededError(method, options.maxRounds);
+    const asked = outcome.inputRequests;
+    if (asked.length > options.maxRequests) throw new InputRequestsExceededError(method, asked.length, options.maxRequests);
     // Spec (basic/patterns/mrtr): the client MUST fulfil every input request before it retries.
-    const answered = await Promise.all(outcome.inputRequests.map(async ([key, request]) => [key, await answer(method, key, request, options)] as const));
+    // One after another: a user answers one form at a time, and a server's fifty sampling
+    // requests are not fifty model runs at once (the spec asks for every answer, not concurrency).
+    const answered: [string, InputResponse][] = [];
+    for (const [key, request] of asked) answered.push([key, await answer(method, key, request, options)]);
     // Spec (basic/patterns/mrtr): the retry repeats the original params, answers under the same
     // keys, and echoes requestState byte for byte, or sends none when none was given. Both belong
     // to this request alone: they are built here, per call, and never kept.
     const retry: Json = { ...params };
     if (answered.length > 0) retry.inputResponses = Object.fromEntries(answered);
     if (outcome.requestState !== undefined) retry.requestState = outcome.requestState;
-    outcome = await send(retry);
+    const leftMs = deadline === undefined ? undefined : deadline - Date.now();
+    if (leftMs !== undefined && leftMs <= 0) throw new InputRoundsTimeoutError(method, total!, round);
+    outcome = await send(retry, leftMs);
   }
   return outcome.result;
 }
 
-/** One input request, answered by the application's handler for its method. */
+/**
+ * One input request, answered by the application's handler for its method. A JSON-RPC error the
+ * handler throws (client/handlers.ts refuses so what it cannot do) would go to the server in the
+ * handshake era; here it is the caller's, as a local InputRefusedError, never taken for the server's.
+ */
 async function answer(method: string, key: string, request: InputRequest, options: InputRoundsOptions): Promise<InputResponse> {
+  try {
+    return await dispatch(method, key, request, options);
+  } catch (error) {
+    if (error instanceof RpcError) throw new InputRefusedError(method, key, request.method, error.message, error);
+    throw error;
+  }
+}
+
+async function dispatch(method: string, key: string, request: InputRequest, options: InputRoundsOptions): Promise<InputResponse> {
   const context: ServerRequestContext = { signal: options.signal ?? new AbortController().signal };
   const handlers = options.answers;
   switch (request.method) {

@@ -2,12 +2,13 @@
 // list_changed notifications and resources/subscribe. It asks for the list changes the server
 // advertises plus the application's resource subscriptions; the notifications it brings go
 // through the client's usual handlers (same events, same cache invalidation as in a handshake
-// session). A change of subscriptions re-opens it (cancel the old one, open a new one). Since 2026-07-28.
+// session). A change of subscriptions re-opens it (cancel the old one, open a new one); so does
+// the server ending it (once in a row) and a broken stream (with backoff). Since 2026-07-28.
 // Spec: https://modelcontextprotocol.io/specification/2026-07-28/basic/patterns/subscriptions
-// (and cancellation for the stdio teardown); SPEC_2026.md §3.1, §7.1, §10 items 30 and 33.
+// (and cancellation for the stdio teardown); SPEC_2026.md §3.1, §7.1, §7.2, §10 items 30, 31 and 33.
 
-import { isObject } from "../../jsonrpc/messages.js";
-import { ConnectionClosedError, RequestAbortedError } from "../../jsonrpc/pending.js";
+import { isObject, RpcError, type RequestId } from "../../jsonrpc/messages.js";
+import { ConnectionClosedError, EndedByPeerError, MalformedResponseError, RequestAbortedError } from "../../jsonrpc/pending.js";
 import type { Connection } from "../../protocol/connection.js";
 import type { ServerCapabilities } from "../../mcp/lifecycle.js";
 import { META, type SubscriptionFilter, type SubscriptionsAcknowledgedNotificationParams } from "../../mcp/modern.js";
@@ -20,8 +21,18 @@ import type { Envelope } from "./envelope.js";
  */
 const LISTEN_FOREVER_MS = Infinity;
 
-/** How many times a listen the server ended is opened again before the client reports it and stops. */
+/** How many times in a row (no acknowledgement between) a listen the server ended is opened again before the client reports it and stops. */
 const REOPENS_AFTER_SERVER_END = 1;
+
+/**
+ * A listen whose stream broke (the transport failed, not the server's answer) is opened again
+ * after a delay doubling from the first to the last, at most this many times in a row without an
+ * acknowledgement. Spec (SPEC_2026.md §7.2, §10.31): the client re-issues the listen under a new id.
+ * The delay keeps doubling, across acknowledgements, until a listen brings a notification: a server
+ * that acknowledges each listen and ends or breaks it at once is re-listened to ever more slowly,
+ * not at its own pace forever.
+ */
+export const LISTEN_RETRY = { firstDelayMs: 250, maxDelayMs: 30_000, maxInARow: 5 };
 
 export class Listen {
   readonly #connection: Connection;
@@ -35,9 +46,16 @@ export class Listen {
   #current: AbortController | undefined;
   /** The filter the open listen asked for, to compare its acknowledgement with. */
   #asked: SubscriptionFilter | undefined;
-  /** The newest listen's id, learnt from its acknowledgement: messages of older listens are stale. */
-  #newestId = -1;
+  /** The open listen's request id: only notifications tagged with it are its (§10.30). */
+  #id: RequestId | undefined;
+  /** The id of the listen it replaced: its late messages are expected, dropped without a word. */
+  #replacedId: RequestId | undefined;
+  #reportedForeign = false;
   #serverEnds = 0;
+  #retries = 0;
+  /** Re-opens since a listen last brought a notification: the step of the re-open delay. */
+  #churn = 0;
+  #retryTimer: ReturnType<typeof setTimeout> | undefined;
   /**
    * Settles the wait of whoever opened the listen (subscribe, unsubscribe): at its acknowledgement,
    * so that the server has taken the subscription before subscribe() resolves, as with
@@ -81,10 +99,9 @@ export class Listen {
   }
 
   /**
-   * Ends the open listen, if any, and opens one for the current filter. Resolves at the first
-   * acknowledgement after it was sent (a late acknowledgement of the listen just cancelled could
-   * resolve it early: the server acknowledges before its first notification, so that is rare), or
-   * when it ends; never rejects (a failed listen is reported through onProblem).
+   * Ends the open listen, if any, and opens one for the current filter. Resolves at the new
+   * listen's acknowledgement (only one tagged with its id counts), or when it ends; never rejects
+   * (a failed listen is reported through onProblem).
    */
   open(): Promise<void> {
     this.close();
@@ -96,15 +113,22 @@ export class Listen {
     this.#asked = filter;
     const params = this.#envelope.wrap(this.#version, { notifications: filter });
     const timeouts = { idleMs: LISTEN_FOREVER_MS, maxTotalMs: LISTEN_FOREVER_MS };
-    this.#connection.request("subscriptions/listen", params, { signal: stop.signal, timeouts }).then(
+    const onId = (id: RequestId) => { this.#id = id; };
+    this.#connection.request("subscriptions/listen", params, { signal: stop.signal, timeouts, onId }).then(
       () => this.#ended(stop, "the server ended it"),
       (error: unknown) => {
-        // Our own cancel, or the client closing: nothing to report, nothing more to wait for.
+        // Our own cancel, or the connection closed (by either side; McpClient's "close" event
+        // tells the application): nothing to re-open, nothing more to wait for.
         if (error instanceof RequestAbortedError || error instanceof ConnectionClosedError) {
           if (this.#current === stop) this.#settleHeard();
           return;
         }
-        this.#ended(stop, error instanceof Error ? error.message : String(error), true);
+        // Spec (basic/patterns/subscriptions): a server may end a listen by cancelling it; that
+        // is the server ending it, as its result is.
+        if (error instanceof EndedByPeerError) return this.#ended(stop, "the server cancelled it");
+        // The server's own answer (an error, a malformed result) would be the same again: reported.
+        const answered = error instanceof RpcError || error instanceof MalformedResponseError;
+        this.#ended(stop, error instanceof Error ? error.message : String(error), answered ? "answered" : "broken");
       },
     );
     return heard;
@@ -112,10 +136,14 @@ export class Listen {
 
   /** Ends the open listen (client close, or before a re-open). */
   close(): void {
+    clearTimeout(this.#retryTimer);
+    this.#retryTimer = undefined;
     // Spec (basic/patterns/subscriptions): the client ends a listen by cancelling it.
     this.#current?.abort(new Error("subscriptions/listen: replaced or closed by the client"));
     this.#current = undefined;
     this.#asked = undefined;
+    if (this.#id !== undefined) this.#replacedId = this.#id;
+    this.#id = undefined;
     this.#settleHeard();
   }
 
@@ -125,23 +153,37 @@ export class Listen {
   }
 
   /**
-   * Whether a listen notification belongs to the newest listen. Our request ids only grow, so a
-   * subscriptionId below the newest acknowledged one is a listen we already cancelled.
+   * Whether a listen notification belongs to the open listen: tagged with its id. Spec
+   * (basic/patterns/subscriptions, SPEC_2026.md §10.30): every notification on a listen carries
+   * its subscriptionId, so an untagged one, or one naming no listen of ours, is dropped (reported
+   * once); one of the listen just replaced is expected and dropped quietly.
    */
   isCurrent(meta: unknown): boolean {
-    const id = isObject(meta) ? meta[META.subscriptionId] : undefined;
-    return typeof id !== "number" || id >= this.#newestId;
+    if (!this.#ours(meta)) return false;
+    this.#churn = 0;
+    return true;
   }
 
-  /** The server's acknowledgement: compared with what the open listen asked for. */
+  #ours(meta: unknown): boolean {
+    const id = isObject(meta) ? meta[META.subscriptionId] : undefined;
+    if (id !== undefined && id === this.#id) return true;
+    if (id === undefined || id !== this.#replacedId) this.#foreign(id);
+    return false;
+  }
+
+  #foreign(id: unknown): void {
+    if (this.#reportedForeign) return;
+    this.#reportedForeign = true;
+    const tag = id === undefined ? "no subscriptionId" : `subscriptionId ${JSON.stringify(id)}`;
+    this.#onProblem(`subscriptions/listen: dropped a notification with ${tag}, not the open listen's (reported once)`);
+  }
+
+  /** The server's acknowledgement of the open listen: compared with what it asked for. */
   acknowledged(params: SubscriptionsAcknowledgedNotificationParams): void {
-    const id = isObject(params._meta) ? params._meta[META.subscriptionId] : undefined;
-    if (typeof id === "number") {
-      if (id < this.#newestId) return;
-      this.#newestId = id;
-    }
     const asked = this.#asked;
-    if (!asked) return;
+    if (!this.#ours(params._meta) || !asked) return;
+    this.#serverEnds = 0;
+    this.#retries = 0;
     const got = params.notifications;
     // Spec (basic/patterns/subscriptions): the acknowledgement says what the server will send;
     // the client SHOULD compare it with what it asked for.
@@ -157,15 +199,24 @@ export class Listen {
     this.#onAcknowledged(got);
   }
 
-  /** The listen ended without our cancel: re-opened once after a server end, then reported. */
-  #ended(stop: AbortController, why: string, failed = false): void {
+  /**
+   * The listen ended without our cancel. The server ended it: opened again, once in a row. Its
+   * stream broke: opened again, LISTEN_RETRY.maxInARow times in a row. An acknowledgement resets
+   * both counts. The server answered with an error: reported. See LISTEN_RETRY for the delay.
+   */
+  #ended(stop: AbortController, why: string, how: "server" | "answered" | "broken" = "server"): void {
     if (this.#current !== stop) return;
     this.#current = undefined;
     this.#settleHeard();
-    if (!failed && this.#serverEnds++ < REOPENS_AFTER_SERVER_END) {
-      this.open();
+    const again = how === "server" ? this.#serverEnds++ < REOPENS_AFTER_SERVER_END : how === "broken" && this.#retries++ < LISTEN_RETRY.maxInARow;
+    if (!again) {
+      this.#onProblem(`subscriptions/listen: ${why}; no longer listening (list changes and resource updates will not be heard)`);
       return;
     }
-    this.#onProblem(`subscriptions/listen: ${why}; no longer listening (list changes and resource updates will not be heard)`);
+    // The first re-open after a server's end is at once: ending a listen is the server's right.
+    const step = how === "server" ? this.#churn - 1 : this.#churn;
+    this.#churn++;
+    if (step < 0) return void this.open();
+    this.#retryTimer = setTimeout(() => void this.open(), Math.min(LISTEN_RETRY.firstDelayMs * 2 ** step, LISTEN_RETRY.maxDelayMs));
   }
 }

@@ -2,7 +2,9 @@
 // newest modern version, on the same connection, before anything else. A DiscoverResult means a
 // 2026-07-28 server; -32022 naming a modern version we speak means one that wants another version
 // (asked once more); anything else (any other error, a malformed result, no answer in time) means
-// a handshake-era server, which gets `initialize` next, exactly as if no probe had been sent.
+// a handshake-era server, which gets `initialize` next. After a timeout the server also gets
+// notifications/cancelled for the probe, and initialize gets the next id (1), so a late answer to
+// the probe is a stray response, never taken for initialize's.
 // Spec: https://modelcontextprotocol.io/specification/2026-07-28/basic/versioning (dual-era
 // clients) and basic/lifecycle; SPEC_2026.md §8.3. Unlike SDK v2 this probes in place rather
 // than in a throwaway process: a server that exits on the probe ends connect() with ProbeEndedError.
@@ -17,13 +19,19 @@ import { ModernRefusedError, ProbeEndedError } from "../errors.js";
 import type { Envelope } from "./envelope.js";
 import { modernReader } from "./input-rounds.js";
 
-/** How long the probe waits for server/discover by default (ClientOptions.probeTimeoutMs). */
+/**
+ * How long the probe waits for server/discover by default (ClientOptions.probeTimeoutMs). A server
+ * that says nothing in time gets the handshake, but that verdict is not remembered: a slow start
+ * (a cold HTTP origin, a dual-era server that takes 4 s to come up) must not make a modern server
+ * a handshake one for good, so the next connect() probes again.
+ */
 export const DEFAULT_PROBE_TIMEOUT_MS = 3000;
 
 /** The era a server speaks, and one line saying why the client thinks so. */
 export type EraVerdict =
   | { era: "modern"; version: ModernVersion; discover: DiscoverResult; reason: string }
-  | { era: "handshake"; reason: string };
+  /** `unsure`: reached by a timeout, used for this connect() only and never remembered. */
+  | { era: "handshake"; reason: string; unsure?: true };
 
 export interface ProbeOptions {
   envelope: Envelope;
@@ -80,7 +88,7 @@ function judgeFailure(error: unknown, version: ModernVersion, options: ProbeOpti
     }
     return fallBack(options, `server/discover answered ${error.code} (${error.message})`, error);
   }
-  if (error instanceof RequestTimeoutError) return fallBack(options, `server/discover got no answer within ${options.timeoutMs} ms`, error);
+  if (error instanceof RequestTimeoutError) return { ...fallBack(options, `server/discover got no answer within ${options.timeoutMs} ms`, error), unsure: true };
   if (error instanceof MalformedResponseError) return fallBack(options, `server/discover answered a malformed result (${error.message})`, error);
   if (error instanceof ConnectionClosedError) throw new ProbeEndedError(error);
   const status = refusedOverHttp(error);
@@ -103,7 +111,17 @@ function refusedOverHttp(error: unknown): number | undefined {
 }
 
 /** Auto: the handshake. Pinned: the clear error naming what the server said. */
-function fallBack(options: ProbeOptions, said: string, cause?: unknown): EraVerdict {
+function fallBack(options: ProbeOptions, said: string, cause?: unknown): Extract<EraVerdict, { era: "handshake" }> {
   if (options.pinned !== undefined) throw new ModernRefusedError(options.pinned, said, cause);
   return { era: "handshake", reason: `${said}: fell back to initialize` };
+}
+
+/**
+ * Whether initialize failed as a 2026-07-28 server fails it: -32022, or (over HTTP, read by shape as
+ * refusedOverHttp reads it) a 400 whose message names an unsupported protocol version.
+ */
+export function initializeSaysModern(error: unknown): boolean {
+  if (error instanceof RpcError) return error.code === ErrorCode.UnsupportedProtocolVersion;
+  if (!(error instanceof Error) || !("status" in error) || error.status !== 400) return false;
+  return /unsupported protocol version|-32022/i.test(error.message);
 }

@@ -29,20 +29,21 @@ export class ModernSession {
   readonly listen: Listen;
   readonly #connection: Connection;
   readonly #envelope: Envelope;
-  readonly #maxInputRounds: number;
+  /** The bounds on input rounds (ClientOptions.maxInputRounds, maxInputRequests). */
+  readonly #rounds: { maxRounds: number; maxRequests: number };
   readonly #onProblem: (message: string) => void;
   readonly #toolHeaders = new ToolHeaders();
   /** The application's handlers, answering input requests as they answer a legacy server's requests. */
   readonly #answers: RequestHandlers<ServerRequests, ServerRequestContext>;
 
   constructor(connection: Connection, envelope: Envelope, version: ModernVersion, discover: DiscoverResult,
-    options: { handlers: ClientHandlers; maxInputRounds: number; onProblem: (message: string) => void; onAcknowledged: (filter: SubscriptionFilter) => void }) {
+    options: { handlers: ClientHandlers; rounds: { maxRounds: number; maxRequests: number }; onProblem: (message: string) => void; onAcknowledged: (filter: SubscriptionFilter) => void }) {
     this.#connection = connection;
     this.#envelope = envelope;
     this.version = version;
     this.discover = discover;
     this.serverInfo = serverInfoOf(discover);
-    this.#maxInputRounds = options.maxInputRounds;
+    this.#rounds = options.rounds;
     this.#onProblem = options.onProblem;
     // No notifications/elicitation/complete in 2026-07-28: the set of open URL elicitations is never read.
     this.#answers = serverRequestHandlers(options.handlers, new Set());
@@ -60,7 +61,11 @@ export class ModernSession {
     return result;
   }
 
-  /** Sends `method` with the envelope; a method that may ask for input goes through the rounds. */
+  /**
+   * Sends `method` with the envelope; a method that may ask for input goes through the rounds.
+   * A call whose HTTP response stream broke rejects with the transport's error and is not sent
+   * again: a tool may have side effects, so whether to retry is the caller's choice.
+   */
   request(method: string, params: object | undefined, options: RequestOptions): Promise<Json> {
     const wrapped = this.#envelope.wrap(this.version, params);
     if (!inTable(method)) return this.#connection.request(method, wrapped, options);
@@ -86,11 +91,15 @@ export class ModernSession {
     const headers = method === "tools/call" ? this.#toolHeaders.forCall(wrapped) : undefined;
     const sendOptions = headers ? { ...options, headers: { ...options.headers, ...headers } } : options;
     const read = modernReader(method, readClientResult[method]);
-    const send = (p: Json) => this.#connection.request(method, p, sendOptions, read);
     if (INPUT_REQUIRED_METHODS.includes(method)) {
-      return withInputRounds(method, wrapped, send, { maxRounds: this.#maxInputRounds, answers: this.#answers, signal: options.signal });
+      // Each round is a request of its own; what the call set as its total bounds them all.
+      const send = (p: Json, leftMs: number | undefined) => {
+        const timeouts = leftMs === undefined ? sendOptions.timeouts : { ...sendOptions.timeouts, maxTotalMs: leftMs };
+        return this.#connection.request(method, p, { ...sendOptions, timeouts }, read);
+      };
+      return withInputRounds(method, wrapped, send, { ...this.#rounds, answers: this.#answers, signal: options.signal, maxTotalMs: options.timeouts?.maxTotalMs });
     }
-    return send(wrapped).then((outcome) => complete(method, outcome));
+    return this.#connection.request(method, wrapped, sendOptions, read).then((outcome) => complete(method, outcome));
   }
 }
 
