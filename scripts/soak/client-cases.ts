@@ -164,7 +164,9 @@ export const timeoutCase: SoakCase = {
     const results = await Promise.all(Object.entries(STALLS).map(async ([name, handler]) => {
       const origin = await evilServer(context, handler);
       // Killed a little after its limit: how much later it would have ended is not the question.
-      const run = await context.cli(["--url", `${origin}/mcp`, "--timeout", String(TIMEOUT_MS), "--handshake-timeout", String(TIMEOUT_MS), "ping"], TIMEOUT_MS + TIMEOUT_MARGIN_MS + 1000);
+      // Handshake-era stalls: pinned, so that auto mode's server/discover probe (which such a server
+      // leaves unanswered too) does not add its own timeout to the one measured here.
+      const run = await context.cli(["--protocol-version", "2025-11-25", "--url", `${origin}/mcp`, "--timeout", String(TIMEOUT_MS), "--handshake-timeout", String(TIMEOUT_MS), "ping"], TIMEOUT_MS + TIMEOUT_MARGIN_MS + 1000);
       return cliChecks(run, TIMEOUT_MS + TIMEOUT_MARGIN_MS, name, /timed out|timeout|no response after/i);
     }));
     return judge(results.flat());
@@ -200,7 +202,9 @@ export const stdioServerFaultsCase: SoakCase = {
   limitMs: 60_000,
   async run(context) {
     const results = await Promise.all((["malformed", "close-stdout"] as const).map(async (mode) => {
-      const run = await context.cli(["--timeout", "20000", "ping", "--", process.execPath, "-e", fakeStdioServer(mode)], 6000);
+      // Handshake-era fakes that ignore what they do not know: pinned, so that the 3 s server/discover
+      // probe of auto mode is not counted against the bound on how soon the CLI fails.
+      const run = await context.cli(["--protocol-version", "2025-11-25", "--timeout", "20000", "ping", "--", process.execPath, "-e", fakeStdioServer(mode)], 6000);
       const answeredAResponse = run.cli.stderrText.includes("soak-got-a-response");
       return [...cliChecks(run, 5000, mode), [!answeredAResponse, answeredAResponse ? `${mode}: the CLI answered a response` : `${mode}: no response answered`]] as [boolean, string][];
     }));

@@ -151,6 +151,11 @@ async function openListen(url: string, id: string, signal: AbortSignal): Promise
   try {
     const response = await post(url, message, mirror(message), controller.signal);
     if (response.status !== 200 || !response.body) return { acknowledged: false, answer: `HTTP ${response.status} ${(await response.text()).slice(0, 100)}`, close };
+    // A refused listen is answered as JSON: the answer came before any notification (the first
+    // message decides JSON or SSE, http/modern-post.ts).
+    if (response.headers.get("content-type")?.startsWith("application/json")) {
+      return { acknowledged: false, answer: `HTTP 200 ${summarize((await response.json()) as Message)}`, close };
+    }
     const reader = response.body.getReader();
     let text = "";
     const deadline = Date.now() + 10_000;
