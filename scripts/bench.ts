@@ -114,6 +114,11 @@ async function main(): Promise<number> {
   const modernCpu = loadMedian(modernEra, "cpuMicrosecondsPerCall");
   phase(`eras (${ERA_RUNS} runs each of ${LOAD_CALLS} echo calls; modern/legacy CPU per call ${(modernCpu / legacyCpu).toFixed(2)}x)`, started);
   rows.push({ ...costRow(`server CPU per tools/call, 2026-07-28 vs our legacy path (median of ${ERA_RUNS}; baseline = ours, legacy)`, modernCpu, legacyCpu, "µs", 1, MODERN_LIMIT), target: `modern <= ${MODERN_LIMIT}x legacy` });
+  // How much of that is the envelope's bytes alone: the legacy path, given the same requests with a
+  // `_meta` as long as the envelope under a key that claims nothing (so JSON.parse reads as much).
+  const paddedBatches = loadRequests(LOAD_CALLS, "padded");
+  const [, paddedEra] = await interleaved(ERA_RUNS, [batches, paddedBatches], (requests) => load(ours, requests, LOAD_CALLS));
+  rows.push(costRow(`server CPU per tools/call, legacy path with an envelope-sized _meta vs without (the bytes' share of the row above)`, loadMedian(paddedEra, "cpuMicrosecondsPerCall"), legacyCpu, "µs", 1));
 
   started = performance.now();
   const perMib: Record<string, number[]> = { ours: [], baseline: [], "ours client": [], "raw client": [] };

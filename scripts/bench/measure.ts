@@ -41,11 +41,12 @@ const MODERN_META = `,"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-0
 
 /**
  * The requests of a load run, built once and shared: ids 1..calls, in batches of LOAD_BATCH lines;
- * `modern` adds the 2026-07-28 envelope to each.
+ * `modern` adds the 2026-07-28 envelope to each, "padded" as many bytes of `_meta` that claim nothing.
  */
-export function loadRequests(calls: number, modern = false): Buffer[] {
+export function loadRequests(calls: number, modern: boolean | "padded" = false): Buffer[] {
   const batches: Buffer[] = [];
-  const meta = modern ? MODERN_META : "";
+  // "padded": the envelope's bytes under a key that is not the protocolVersion one, so the request stays legacy.
+  const meta = modern === "padded" ? MODERN_META.replace("protocolVersion", "protocolVersiox") : modern ? MODERN_META : "";
   for (let first = 1; first <= calls; first += LOAD_BATCH) {
     let text = "";
     for (let id = first; id < first + LOAD_BATCH && id <= calls; id++) {
