@@ -3,7 +3,7 @@
 // our client against SDK v1's server-everything (legacy fallback). Each check says what it proves.
 // Spec: https://modelcontextprotocol.io/specification/2026-07-28/basic/versioning (dual-era)
 // Run: `npm run interop:modern [-- --only <substring>] [-- --capture]` after `npm run build`; exits
-// 1 if any check fails. Checks of what mcp-wire does not speak yet fail, saying what happened.
+// 1 if any check fails; each failure says what happened.
 
 import assert from "node:assert/strict";
 import { realpathSync } from "node:fs";

@@ -33,7 +33,7 @@
 //    * mcp/read.ts                where untrusted JSON becomes those types, checked, once
 //   4. The server role (schema/ is the JSON Schema validator and the RFC 6570 URI templates it
 //      relies on: optional reading)
-//      server/definition.ts       what a server offers; one definition serves many sessions
+//    * server/definition.ts       what a server offers; one definition serves many sessions
 //    * server/session.ts          one client's connection: the era of each request, the lifecycle, the gate
 //    * server/handler-context.ts  what a handler may do: progress, logs, asks of the client (both eras)
 //      server/capabilities.ts     what the server declares, refuses, and needs of the client

@@ -70,7 +70,7 @@ export const STEPS: Step[] = [
         .then(() => undefined, (error: unknown) => error);
       say(`the call ended locally (${abandoned instanceof Error ? abandoned.message : String(abandoned)}); no response will come for its id.`);
     },
-    changed: "the same notification; it now goes client to server only (a server sends one only to end a listen on stdio).",
+    changed: "the same notification; it now goes client to server only (a server may send one to end a listen; ours ends it with the listen's result).",
     spec: `${SPEC}/basic/patterns/cancellation`,
   },
   {

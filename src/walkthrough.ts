@@ -24,7 +24,7 @@ const paint = (code: string, text: string) => (color ? `\x1b[${code}m${text}\x1b
 /** Wire lines longer than this are shortened on screen (the full text still crosses the pipe). */
 const SHOWN_CHARS = 400;
 
-/** The two generations, in the order each step shows them. Both pinned: no probe, no fallback. */
+/** The two generations, in the order each step shows them. Both pinned: no fallback (the 2026-07-28 side still opens with server/discover). */
 const ERAS: { version: ProtocolVersion; label: string }[] = [
   { version: "2025-11-25", label: "2025-11-25, the handshake generation" },
   { version: "2026-07-28", label: "2026-07-28, no handshake" },

@@ -19,7 +19,7 @@ interface Recording {
   /** The driver's era mode: auto, a pinned version, or legacy. */
   mode: string;
   steps: string;
-  /** Which server: the SDK v2 peer, or mcp-wire's own (still legacy-only) demo server. */
+  /** Which server: the SDK v2 peer, or mcp-wire's own demo server. */
   server: "sdk-v2" | "ours";
   /** Whether the driver must succeed (an unsupported version is meant to fail). */
   succeeds: boolean;
@@ -32,7 +32,9 @@ const RECORDINGS: Recording[] = [
   { file: "sdk-v2-listen-list-changed.jsonl", mode: "auto", steps: "tools list change", server: "sdk-v2", succeeds: true },
   // A pinned version the server does not serve: the probe gets -32022 and, pinned, the client stops.
   { file: "sdk-v2-unsupported-version.jsonl", mode: "2099-01-01", steps: "none", server: "sdk-v2", succeeds: false },
-  { file: "sdk-v2-auto-vs-legacy-server.jsonl", mode: "auto", steps: "echo", server: "ours", succeeds: true },
+  // Recorded against mcp-wire's demo server before it spoke 2026-07-28; kept as that record of the
+  // fallback and no longer re-recorded (our server is dual-era now: it would show a modern session).
+
 ];
 
 export async function captureTranscripts(peers: string, into: string): Promise<string> {

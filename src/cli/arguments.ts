@@ -50,7 +50,8 @@ options (before "--"):
   --trace                  print every message on stderr: → sent, ← received, ms since start, and
                            which protocol era was chosen and why
   --timeout MS             give up on each request after MS ms (default: 60000 without a sign of life)
-  --handshake-timeout MS   give up on server/discover or initialize after MS ms (default 5000)
+  --handshake-timeout MS   give up on initialize after MS ms (default 5000); server/discover
+                           waits at most 3 s (less if MS is), then auto falls back to initialize
   --env KEY=VALUE          set a variable in the server's environment (repeatable)
   --cwd DIR                start the server in DIR
   --log-level LEVEL        ask the server to log at LEVEL (debug, info, notice, warning, error,

@@ -2,7 +2,7 @@
 // started, one line each on stderr. → is ours, going to the server; ← is the server's. Notes
 // between them (the era chosen, and why) have no arrow.
 // Spec: https://modelcontextprotocol.io/specification/2025-11-25/basic/transports
-// Built on protocol/trace.ts, so it wraps any Transport: stdio now, Streamable HTTP later.
+// Built on protocol/trace.ts, so it wraps any Transport: stdio and Streamable HTTP alike.
 
 import { traceTransport, type TraceEvent } from "../protocol/trace.js";
 import type { Transport } from "../protocol/transport.js";

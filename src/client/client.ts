@@ -43,7 +43,8 @@ export const DEFAULT_PROTOCOL_MODE: "auto" | ProtocolVersion = "auto";
 export interface ClientOptions extends ClientHandlers {
   /**
    * How long the handshake may take (default 5 s): the server answers initialize, and takes
-   * notifications/initialized, within this long of connect() sending initialize.
+   * notifications/initialized, within this long of connect() sending initialize. It also caps the
+   * server/discover probe (probeTimeoutMs, 3 s), which comes before it.
    */
   handshakeTimeoutMs?: number;
   /** Refuse locally to call methods the server did not declare (default true). */

@@ -4,7 +4,7 @@
 // listen (modern/listen.ts), and only those tagged with the open listen's id are heard.
 // Spec: https://modelcontextprotocol.io/specification/2025-11-25/server/tools#list-changed-notification,
 // server/resources#subscriptions, server/utilities/logging, client/elicitation; and
-// 2026-07-28/basic/utilities/subscriptions.
+// 2026-07-28/basic/patterns/subscriptions.
 
 import type { NotificationHandlers } from "../protocol/dispatch.js";
 import type { ListName, RoleNotifications, ServerNotifications } from "../mcp/methods.js";

@@ -1,6 +1,7 @@
 // The demo's tools that make the server speak first: greet asks the user (a form elicitation),
 // summarize asks the client's model (sampling), and toggle_extra changes the tool list, which every
-// session then hears as notifications/tools/list_changed. The walkthrough shows each round trip.
+// session then hears as notifications/tools/list_changed (a 2026-07-28 client: on its listen, and the
+// asks as input_required rounds). The walkthrough shows each round trip in both generations.
 // Spec: https://modelcontextprotocol.io/specification/2025-11-25/client/elicitation,
 // client/sampling and server/tools#list-changed-notification
 

@@ -70,8 +70,9 @@ export function contentFor(block: ContentBlock, version: ProtocolVersion): Conte
 
 /**
  * A tools/call result as the client's version can carry it: its content blocks, and
- * structuredContent. The newest version has every block type and field a definition can hold
- * (test/server/compat.test.ts checks that fitting to it changes nothing), so its blocks go as they are.
+ * structuredContent. 2025-11-25 and later (versions are ISO dates, so `>=` orders them: 2026-07-28
+ * included) have every block type and field a definition can hold (test/server/compat.test.ts checks
+ * that fitting to them changes nothing), so their blocks go as they are.
  */
 export function callToolResultFor(result: CallToolResult, version: ProtocolVersion): CallToolResult {
   const content = version >= LATEST_PROTOCOL_VERSION ? result.content : result.content.map((block) => contentFor(block, version));

@@ -1,6 +1,6 @@
 // What the client remembers of each server's era, so that the next connect() to a handshake-era
 // server skips the server/discover probe: keyed by what the transport says identifies the server
-// (an optional `peerKey`: the origin for HTTP), or, for transports that say nothing (stdio, a
+// (an optional `peerKey`: the origin and path for HTTP), or, for transports that say nothing (stdio, a
 // memory pair), kept by the McpClient instance itself. Only the era is kept, never what the
 // server discovered: a DiscoverResult may be "private" to one authorisation and is often stale at
 // once (ttlMs 0), so a modern server is asked server/discover on every connect (that is the probe
@@ -95,7 +95,7 @@ export class EraMemory {
 /** The cache every McpClient shares unless ClientOptions.eraCache gives it another. */
 export const sharedEraCache = new EraCache();
 
-/** The transport's name for its server, if it has one (an HTTP transport's origin). */
+/** The transport's name for its server, if it has one (an HTTP transport's origin and path). */
 export function peerKeyOf(transport: Transport): string | undefined {
   return "peerKey" in transport && typeof transport.peerKey === "string" ? transport.peerKey : undefined;
 }

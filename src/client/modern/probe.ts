@@ -1,12 +1,13 @@
 // Which generation a server speaks, found by asking: `server/discover` with the envelope of our
 // newest modern version, on the same connection, before anything else. A DiscoverResult means a
 // 2026-07-28 server; -32022 naming a modern version we speak means one that wants another version
-// (asked once more); anything else (any other error, a malformed result, no answer in time) means
-// a handshake-era server, which gets `initialize` next. After a timeout the server also gets
+// (asked once more); anything else (any other error, a malformed result, no answer in time, an HTTP
+// 4xx refusal but 401/403) means a handshake-era server, which gets `initialize` next. HTTP 401,
+// 403 and 5xx are thrown (authorization, a failing server), and a closed connection is ProbeEndedError. After a timeout the server also gets
 // notifications/cancelled for the probe, and initialize gets the next id (1), so a late answer to
 // the probe is a stray response, never taken for initialize's.
 // Spec: https://modelcontextprotocol.io/specification/2026-07-28/basic/versioning (dual-era
-// clients) and basic/lifecycle; SPEC_2026.md §8.3. Unlike SDK v2 this probes in place rather
+// clients); SPEC_2026.md §8.3. Unlike SDK v2 this probes in place rather
 // than in a throwaway process: a server that exits on the probe ends connect() with ProbeEndedError.
 
 import { ErrorCode, isObject, RpcError } from "../../jsonrpc/messages.js";
@@ -97,8 +98,8 @@ function judgeFailure(error: unknown, version: ModernVersion, options: ProbeOpti
 }
 
 /**
- * The HTTP status of a modern POST that a legacy server refused without a JSON-RPC answer (a 400,
- * 404 or 405: it does not know the headers or the method); undefined for anything else. Read by
+ * The HTTP status of a modern POST that a legacy server refused without a JSON-RPC answer (any 4xx
+ * but 401 and 403: a 400, 404 or 405 when it does not know the headers or the method); undefined for anything else. Read by
  * shape, not class: the client does not depend on the HTTP transport (http/client-fetch.ts
  * HttpStatusError). 401 and 403 are authorization, and 5xx a failing server: neither says "legacy".
  * Spec (basic/versioning, HTTP): an empty or unknown 4xx body means initialize.

@@ -4,7 +4,7 @@
 // carries the answers of earlier rounds, in ask order, each labelled with the fingerprint of the ask
 // it answers, the keys its own round asked under (only those may be answered with it), and how many
 // rounds the request has taken. The token is signed (HMAC-SHA256), not encrypted: it holds nothing
-// but the client's own answers and the server's questions, so there is nothing to hide from the
+// but the client's own answers and a fingerprint of each question, so there is nothing to hide from the
 // client, only tampering to detect. Opening a token verifies it; it is used up only by `consume`,
 // once the retry it came with has produced an answer (input-rounds.ts).
 
