@@ -15,7 +15,8 @@ import { supports, type ProtocolVersion } from "../mcp/versions.js";
 import type { RequestContext } from "../protocol/dispatch.js";
 import { LEVEL_RANK } from "./features/logging.js";
 import type { InputRounds } from "./modern/input-rounds.js";
-import type { ModernServed, ServerSession } from "./session.js";
+import type { ModernRequest } from "./modern/request.js";
+import type { ServerSession } from "./session.js";
 
 /**
  * What a tool, resource or prompt handler can do while it runs: notice cancellation, report
@@ -85,15 +86,15 @@ export class SessionHandlerContext implements HandlerContext {
 export class ModernHandlerContext implements HandlerContext {
   readonly #session: ServerSession;
   readonly #request: RequestContext;
-  readonly #served: ModernServed;
-  constructor(session: ServerSession, request: RequestContext, served: ModernServed) {
+  readonly #served: ModernRequest;
+  constructor(session: ServerSession, request: RequestContext, served: ModernRequest) {
     this.#session = session;
     this.#request = request;
     this.#served = served;
   }
 
   /** Aborted also when the handler is set aside for an input_required answer (input-rounds.ts). */
-  get signal(): AbortSignal { return this.#served.rounds?.signal(this.#request.signal) ?? this.#request.signal; }
+  get signal(): AbortSignal { return this.#served.inputRounds()?.signal(this.#request.signal) ?? this.#request.signal; }
   get protocolVersion(): ProtocolVersion { return this.#served.protocolVersion; }
   get clientInfo(): Implementation { return this.#served.clientInfo; }
   get clientCapabilities(): ClientCapabilities { return this.#served.clientCapabilities; }
@@ -117,7 +118,7 @@ export class ModernHandlerContext implements HandlerContext {
 
   /** Only tools/call, prompts/get and resources/read may answer input_required: only their handlers have rounds. */
   get #rounds(): InputRounds {
-    const rounds = this.#served.rounds;
+    const rounds = this.#served.inputRounds();
     if (!rounds) throw new Error(`${this.#request.method}: only tools/call, prompts/get and resources/read can ask the client for input`);
     return rounds;
   }

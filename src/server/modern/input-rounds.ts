@@ -12,6 +12,9 @@
 // never answered, and such a request ends at maxInputRounds.
 // Work a handler starts beside an ask and that ignores its signal runs on after it is set aside, as
 // after a cancel: nothing here can stop it, and what it produces reaches nobody.
+// Most handlers never ask: serve.ts (serveAsking) makes a request's InputRounds only once needed (a
+// requestState to open, a first ask, a first look at the handler's signal), and `run` below is the
+// same thing in one call with the rounds made up front.
 // Spec: https://modelcontextprotocol.io/specification/2026-07-28/basic/patterns/mrtr (SPEC_2026.md §4).
 
 import { ErrorCode, isObject, RpcError } from "../../jsonrpc/messages.js";
@@ -68,7 +71,7 @@ export class InputRounds {
   #signal: AbortSignal | undefined;
   /** Why the handler was told to stop (set aside, or an ask refused); its signal is aborted with it. */
   #stopped: Error | undefined;
-  #settle: ((outcome: RoundOutcome) => void) | undefined;
+  #settle: ((needsInput: Map<string, InputRequest>) => void) | undefined;
   #fail: ((error: unknown) => void) | undefined;
 
   constructor(
@@ -96,29 +99,45 @@ export class InputRounds {
 
   /**
    * Runs the handler to its result, or until it waits on asks nobody answered yet. A forged,
-   * expired or used-up requestState is refused (-32602) before the handler runs.
+   * expired or used-up requestState is refused (-32602) before the handler runs. serve.ts does the
+   * same with rounds made only once needed (serveAsking); this is the whole design in one call.
    */
   run(handler: () => Promise<{ [key: string]: unknown }> | { [key: string]: unknown }): Promise<RoundOutcome> {
-    if (this.#params.requestState !== undefined) {
-      this.#opened = this.#codec.open(this.#params.requestState, this.#method, this.#params);
-      this.#earlier = this.#opened.answers;
-    }
+    this.open();
     // Settled by whichever comes first: the handler's answer, or its asks (#setAside, a refusal).
-    // One promise rather than a race of two: this runs for every tools/call (npm run bench).
     return new Promise<RoundOutcome>((resolve, reject) => {
-      this.#settle = resolve;
-      this.#fail = reject;
+      this.settleWith((needsInput) => resolve({ needsInput }), reject);
       Promise.resolve(handler()).then((result) => {
-        // A handler set aside or refused has been answered for: what it returns later is dropped.
-        if (this.#stopped) return;
         try {
-          this.#consume();
+          if (this.answers()) resolve({ result });
         } catch (error) {
-          return reject(error);
+          reject(error);
         }
-        resolve({ result });
       }, reject);
     });
+  }
+
+  /** Verifies the retry's requestState, if it has one: forged, expired or used up is -32602. */
+  open(): void {
+    if (this.#params.requestState === undefined) return;
+    this.#opened = this.#codec.open(this.#params.requestState, this.#method, this.#params);
+    this.#earlier = this.#opened.answers;
+  }
+
+  /** Where the handler's asks settle the request: with the asks to send (set aside), or a refusal. */
+  settleWith(settle: (needsInput: Map<string, InputRequest>) => void, fail: (error: unknown) => void): void {
+    this.#settle = settle;
+    this.#fail = fail;
+  }
+
+  /**
+   * Whether the handler's result answers the request, using up the requestState if so. A handler
+   * set aside or refused has been answered for: what it returns later is dropped.
+   */
+  answers(): boolean {
+    if (this.#stopped) return false;
+    this.#consume();
+    return true;
   }
 
   /**
@@ -186,7 +205,7 @@ export class InputRounds {
 
   #setAside(pending: Map<string, InputRequest>): void {
     this.setAside = true;
-    this.#settle?.({ needsInput: pending });
+    this.#settle?.(pending);
     this.#stop(new InputRoundSetAsideError(this.#method));
   }
 

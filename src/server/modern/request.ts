@@ -27,8 +27,9 @@ export class ModernRequest implements RequestContext, ModernServed {
   readonly clientCapabilities: ClientCapabilities;
   readonly clientInfo: Implementation;
   readonly logLevel: LoggingLevel | undefined;
-  rounds: InputRounds | undefined = undefined;
   readonly #request: RequestContext;
+  #rounds: InputRounds | undefined = undefined;
+  #makeRounds: (() => InputRounds) | undefined = undefined;
 
   constructor(request: RequestContext, envelope: CheckedEnvelope) {
     this.#request = request;
@@ -45,6 +46,17 @@ export class ModernRequest implements RequestContext, ModernServed {
   get meta(): { [key: string]: unknown } | undefined { return this.#request.meta; }
   get progressToken(): string | number | undefined { return this.#request.progressToken; }
   get ended(): boolean { return this.#request.ended; }
+
+  /** Its input rounds if they were made: only once needed (serve.ts), so a look here makes none. */
+  get rounds(): InputRounds | undefined { return this.#rounds; }
+
+  /** How its input rounds are made when first needed; only the methods that may answer input_required have them. */
+  roundsWhenNeeded(make: () => InputRounds): void { this.#makeRounds = make; }
+
+  /** Its input rounds, made now if not yet (a first ask, or a look at the handler's signal). */
+  inputRounds(): InputRounds | undefined {
+    return (this.#rounds ??= this.#makeRounds?.());
+  }
 
   progress(progress: number, total?: number, message?: string): Promise<void> {
     return this.#request.progress(progress, total, message);

@@ -41,20 +41,55 @@ export function modernRows(session: ServerSession, rows: RequestRow<RequestConte
   }));
 }
 
-async function serveModern(server: McpServer, row: RequestRow<RequestContext>, params: Params, request: ModernRequest): Promise<Json> {
-  const method = row.method;
+function serveModern(server: McpServer, row: RequestRow<RequestContext>, params: Params, request: ModernRequest): Promise<Json> {
+  return INPUT_REQUIRED_METHODS.includes(row.method as ClientRequestMethod) ? serveAsking(server, row, params, request) : serveComplete(server, row, params, request);
+}
+
+async function serveComplete(server: McpServer, row: RequestRow<RequestContext>, params: Params, request: ModernRequest): Promise<Json> {
   try {
-    if (!INPUT_REQUIRED_METHODS.includes(method as ClientRequestMethod)) {
-      return completeResult(await row.handle(params, request), serverInfoOf(server, method), cacheHint(server, method, params));
-    }
-    const rounds = new InputRounds(method, params.value, request, server.requestStates, server.maxInputAsks, server.maxInputRounds);
-    request.rounds = rounds;
-    const outcome = await rounds.run(() => row.handle(params, request));
-    if (outcome.needsInput) return rounds.inputRequired(outcome.needsInput, serverInfoOf(server, method));
-    return completeResult(outcome.result, serverInfoOf(server, method), cacheHint(server, method, params));
+    return completeResult(await row.handle(params, request), serverInfoOf(server, row.method), cacheHint(server, row.method, params));
   } catch (error) {
     throw modernError(error);
   }
+}
+
+/**
+ * A method whose handler may ask the client for input: settled by whichever comes first, the
+ * handler's result or its asks. Its InputRounds (input-rounds.ts) are made only once needed: at
+ * once for a retry that carries a requestState, otherwise at the handler's first ask or look at its
+ * signal. Most calls do neither and cost one promise, not the rounds' state (`npm run bench`).
+ */
+function serveAsking(server: McpServer, row: RequestRow<RequestContext>, params: Params, request: ModernRequest): Promise<Json> {
+  const method = row.method;
+  return new Promise<Json>((resolve, reject) => {
+    const fail = (error: unknown): void => reject(modernError(error));
+    request.roundsWhenNeeded(() => {
+      const rounds = new InputRounds(method, params.value, request, server.requestStates, server.maxInputAsks, server.maxInputRounds);
+      rounds.settleWith((needsInput) => {
+        try {
+          resolve(rounds.inputRequired(needsInput, serverInfoOf(server, method)));
+        } catch (error) {
+          fail(error);
+        }
+      }, fail);
+      return rounds;
+    });
+    try {
+      // A forged, expired or used-up requestState is refused before the handler runs.
+      if (params.value.requestState !== undefined) request.inputRounds()?.open();
+      Promise.resolve(row.handle(params, request)).then((result) => {
+        try {
+          const rounds = request.rounds;
+          if (rounds && !rounds.answers()) return;
+          resolve(completeResult(result, serverInfoOf(server, method), cacheHint(server, method, params)));
+        } catch (error) {
+          fail(error);
+        }
+      }, fail);
+    } catch (error) {
+      fail(error);
+    }
+  });
 }
 
 /**
