@@ -23,7 +23,7 @@ import type { ServerSession } from "./session.js";
  * progress, log, and ask the client for things (sampling, elicitation, roots).
  */
 export interface HandlerContext {
-  /** Aborted when the client cancels this request or the connection closes. */
+  /** Aborted when the client cancels this request or the connection closes; for a 2026-07-28 request also when the handler is set aside for input, or an ask of it is refused (-32021). */
   readonly signal: AbortSignal;
   /** The version this request is served at: the session's, or (2026-07-28) the request's own. */
   readonly protocolVersion: ProtocolVersion;

@@ -53,7 +53,7 @@ export interface ModernServed extends Served {
   readonly protocolVersion: ModernVersion;
   /** The lowest level of log message to send for it; none when absent. */
   readonly logLevel: LoggingLevel | undefined;
-  /** Its asks of the client, for the methods that may answer input_required (server/modern/serve.ts). */
+  /** Its asks of the client, for the methods that may answer input_required, made when first needed (server/modern/serve.ts). */
   rounds?: InputRounds;
 }
 
