@@ -22,6 +22,9 @@ export interface StreamTransportOptions {
   pauseWhileOutputBlocked?: boolean;
 }
 
+/** Messages of up to this many UTF-16 units are joined to their line end before they are written. */
+const JOINED_TEXT_LIMIT = 16 * 1024;
+
 export class StreamTransport implements Transport {
   readonly #input: Readable;
   readonly #output: Writable;
@@ -64,9 +67,15 @@ export class StreamTransport implements Transport {
     if (this.#closed) throw new Error("stdio: transport is closed");
     const output = this.#output;
     if (!this.#corked) this.#corkUntilEndOfTick();
-    // The text and its line end are written as two buffers, never copied into one string.
-    output.write(encodeMessage(message));
-    const accepted = output.write(LINE_END);
+    const text = encodeMessage(message);
+    // A short answer and its line end go as one string: each write costs the stream more than
+    // copying a few KiB. A long one is written as two buffers, never copied into one string.
+    let accepted: boolean;
+    if (text.length <= JOINED_TEXT_LIMIT) accepted = output.write(text + LINE_END);
+    else {
+      output.write(text);
+      accepted = output.write(LINE_END);
+    }
     // Writes are queued in order by the stream; waiting for "drain" keeps memory bounded when the
     // peer reads slower than we write. Every send waiting at once shares one wait.
     if (!accepted) await (this.#drained ??= this.#waitForDrain());
