@@ -22,7 +22,7 @@ export interface StreamTransportOptions {
   pauseWhileOutputBlocked?: boolean;
 }
 
-/** Messages of up to this many UTF-16 units are joined to their line end before they are written. */
+/** A message text of up to this many UTF-16 units is joined to its line end before it is written. */
 const JOINED_TEXT_LIMIT = 16 * 1024;
 
 export class StreamTransport implements Transport {
@@ -68,14 +68,9 @@ export class StreamTransport implements Transport {
     const output = this.#output;
     if (!this.#corked) this.#corkUntilEndOfTick();
     const text = encodeMessage(message);
-    // A short answer and its line end go as one string: each write costs the stream more than
-    // copying a few KiB. A long one is written as two buffers, never copied into one string.
-    let accepted: boolean;
-    if (text.length <= JOINED_TEXT_LIMIT) accepted = output.write(text + LINE_END);
-    else {
-      output.write(text);
-      accepted = output.write(LINE_END);
-    }
+    // One write for a short text and its line end (a write costs more than the copy); a long text is never copied.
+    if (text.length > JOINED_TEXT_LIMIT) output.write(text);
+    const accepted = output.write(text.length > JOINED_TEXT_LIMIT ? LINE_END : text + LINE_END);
     // Writes are queued in order by the stream; waiting for "drain" keeps memory bounded when the
     // peer reads slower than we write. Every send waiting at once shares one wait.
     if (!accepted) await (this.#drained ??= this.#waitForDrain());
