@@ -47,9 +47,9 @@
 //      server/modern/results.ts, server/modern/input-rounds.ts (Multi Round-Trip Requests),
 //      server/modern/request-state.ts (their signed state), server/modern/listen.ts (subscriptions/listen),
 //      server/modern/request.ts (one modern request as its handlers see it)
-//      schema/json-schema.ts, schema/json-schema-check.ts, schema/json-schema-assertions.ts,
-//      schema/json-schema-values.ts, schema/json-schema-formats.ts, schema/json-pointer.ts,
-//      schema/uri-template.ts, schema/uri-template-syntax.ts, schema/uri-template-match.ts
+//      schema/json-schema.ts, schema/json-schema-check.ts, schema/json-schema-simple.ts,
+//      schema/json-schema-assertions.ts, schema/json-schema-values.ts, schema/json-schema-formats.ts,
+//      schema/json-pointer.ts, schema/uri-template.ts, schema/uri-template-syntax.ts, schema/uri-template-match.ts
 //   5. The client role
 //      client/client.ts           McpClient: the era, request(), the setup calls
 //      client/features.ts         one typed method per server feature (tools, resources, prompts, completion)

@@ -6,6 +6,7 @@
 
 import type { JsonSchema } from "./json-schema.js";
 import { childPointer, resolveFragment } from "./json-pointer.js";
+import { type QuickAccept, quickAcceptFor } from "./json-schema-simple.js";
 import { isJsonObject, jsonTypeOf } from "./json-schema-values.js";
 
 export type Dialect = "2020-12" | "draft-07";
@@ -29,6 +30,8 @@ export interface PreparedSchema {
   readonly refs: ReadonlyMap<string, JsonSchema>;
   /** Every `pattern` and `patternProperties` key, compiled once. */
   readonly patterns: ReadonlyMap<string, RegExp>;
+  /** For a simple object schema, a check that accepts its valid instances without the full walk. */
+  readonly quickAccept: QuickAccept | undefined;
 }
 
 // Compared without scheme and trailing "#": both spellings circulate in real tool schemas.
@@ -62,7 +65,7 @@ const SHAPES: ReadonlyMap<string, Shape> = new Map<string, Shape>([
 const IN_PLACE = new Set(["$ref", "allOf", "anyOf", "oneOf", "not", "if", "then", "else", "dependentSchemas", "dependencies"]);
 
 const prepared = new WeakMap<object, PreparedSchema>();
-const BOOLEAN_SCHEMA: PreparedSchema = { dialect: "2020-12", refs: new Map(), patterns: new Map() };
+const BOOLEAN_SCHEMA: PreparedSchema = { dialect: "2020-12", refs: new Map(), patterns: new Map(), quickAccept: undefined };
 
 /** Checks `schema` (once per object; later calls hit a cache) and returns what validation needs. */
 export function prepareSchema(schema: unknown): PreparedSchema {
@@ -114,7 +117,7 @@ function prepare(root: Record<string, unknown>): PreparedSchema {
     }
   }
   findLoop(inPlace, pointers);
-  return { dialect, refs, patterns };
+  return { dialect, refs, patterns, quickAccept: quickAcceptFor(root) };
 }
 
 /** Checks one keyword's value against its shape and returns the subschemas inside it. */

@@ -58,7 +58,10 @@ export function checkSchema(schema: unknown): asserts schema is JsonSchema {
  * a schema object once it has been used.
  */
 export function validate(schema: JsonSchema, instance: unknown): SchemaIssue[] {
-  return new Validation(prepareSchema(schema)).run(schema, instance);
+  const prepared = prepareSchema(schema);
+  // Most calls are valid; a simple schema accepts those without the walk, which explains failures.
+  if (prepared.quickAccept?.(instance)) return [];
+  return new Validation(prepared).run(schema, instance);
 }
 
 /** Where a schema is being applied: the instance path and how deep that is. */

@@ -22,6 +22,9 @@ export interface StreamTransportOptions {
   pauseWhileOutputBlocked?: boolean;
 }
 
+/** A message text of up to this many UTF-16 units is joined to its line end before it is written. */
+const JOINED_TEXT_LIMIT = 16 * 1024;
+
 export class StreamTransport implements Transport {
   readonly #input: Readable;
   readonly #output: Writable;
@@ -64,9 +67,10 @@ export class StreamTransport implements Transport {
     if (this.#closed) throw new Error("stdio: transport is closed");
     const output = this.#output;
     if (!this.#corked) this.#corkUntilEndOfTick();
-    // The text and its line end are written as two buffers, never copied into one string.
-    output.write(encodeMessage(message));
-    const accepted = output.write(LINE_END);
+    const text = encodeMessage(message);
+    // One write for a short text and its line end (a write costs more than the copy); a long text is never copied.
+    if (text.length > JOINED_TEXT_LIMIT) output.write(text);
+    const accepted = output.write(text.length > JOINED_TEXT_LIMIT ? LINE_END : text + LINE_END);
     // Writes are queued in order by the stream; waiting for "drain" keeps memory bounded when the
     // peer reads slower than we write. Every send waiting at once shares one wait.
     if (!accepted) await (this.#drained ??= this.#waitForDrain());

@@ -5,7 +5,7 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import { spawn, type ChildProcessWithoutNullStreams } from "node:child_process";
 import { fileURLToPath } from "node:url";
-import { PassThrough } from "node:stream";
+import { PassThrough, Writable } from "node:stream";
 import { StreamTransport } from "../../src/transports/stdio.js";
 import { Dispatcher } from "../../src/protocol/dispatch.js";
 import { Connection, type RequestContext } from "../../src/protocol/connection.js";
@@ -290,4 +290,25 @@ test("stdio transport: waits for drain under backpressure and refuses to send on
   await transport.close();
   await assert.rejects(transport.send({ jsonrpc: "2.0", method: "x" }), /closed/);
   assert.deepEqual(closed, [undefined]);
+});
+
+test("stdio transport: a short message leaves as one buffer with its line end; a long one is not copied to add it", async () => {
+  const chunks: Buffer[][] = [];
+  const output = new Writable({
+    writev(entries, callback) {
+      chunks.push(entries.map(({ chunk }) => chunk as Buffer));
+      callback();
+    },
+  });
+  const transport = new StreamTransport(new PassThrough(), output);
+  transport.start({ message: () => {}, unreadable: () => {}, close: () => {} });
+  await transport.send({ jsonrpc: "2.0", method: "a" });
+  await transport.send({ jsonrpc: "2.0", method: "b", params: { data: "x".repeat(64 * 1024) } });
+  await new Promise((resolve) => setImmediate(resolve));
+  const written = chunks.flat().map((chunk) => chunk.toString("utf8"));
+  assert.equal(written.length, 3);
+  assert.equal(written[0], '{"jsonrpc":"2.0","method":"a"}\n');
+  assert.ok(written[1]!.startsWith('{"jsonrpc":"2.0","method":"b"') && written[1]!.endsWith("}"));
+  assert.equal(written[2], "\n");
+  await transport.close();
 });
