@@ -5,7 +5,7 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import { McpClient } from "../../src/client/client.js";
 import { EraCache } from "../../src/client/modern/era-cache.js";
-import { discoverResult, initializeResult, MODERN, ScriptedServer, type Sent } from "./modern-peer.js";
+import { discoverResult, initializeResult, MODERN, ScriptedServer, type Sent } from "../helpers/client-modern-peer.js";
 
 const info = { name: "test-client", version: "1.0.0" };
 const ORIGIN = "http://127.0.0.1:1";

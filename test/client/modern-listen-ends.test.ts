@@ -6,7 +6,7 @@ import { test, mock } from "node:test";
 import assert from "node:assert/strict";
 import { McpClient } from "../../src/client/client.js";
 import { LISTEN_RETRY } from "../../src/client/modern/listen.js";
-import { listens, listenServer, SUB, type Sent } from "./modern-peer.js";
+import { listens, listenServer, SUB, type Sent } from "../helpers/client-modern-peer.js";
 
 const info = { name: "test-client", version: "1.0.0" };
 /** Lets queued deliveries (setImmediate) and their promise chains run; no timer, so mock timers do not stop it. */

@@ -8,7 +8,7 @@ import { McpClient } from "../../src/client/client.js";
 import { RemovedMethodError, ServerCapabilityError } from "../../src/client/errors.js";
 import { createDemoServer } from "../../src/demo/server-definition.js";
 import { createMemoryPair } from "../../src/protocol/transport.js";
-import { cancels, discoverResult, listens, listenServer, ScriptedServer, SUB, type Sent } from "./modern-peer.js";
+import { cancels, discoverResult, listens, listenServer, ScriptedServer, SUB, type Sent } from "../helpers/client-modern-peer.js";
 
 const info = { name: "test-client", version: "1.0.0" };
 const settle = () => new Promise((resolve) => setTimeout(resolve, 20));

@@ -9,7 +9,7 @@ import { EraCache } from "../../src/client/modern/era-cache.js";
 import { createDemoServer } from "../../src/demo/server-definition.js";
 import { createMemoryPair } from "../../src/protocol/transport.js";
 import { StdioClientTransport } from "../../src/transports/stdio-client.js";
-import { discoverResult, legacyServer, MODERN, ScriptedServer, type Sent } from "./modern-peer.js";
+import { discoverResult, legacyServer, MODERN, ScriptedServer, type Sent } from "../helpers/client-modern-peer.js";
 
 const SERVER = fileURLToPath(new URL("../../dist/server.js", import.meta.url));
 const info = { name: "test-client", version: "1.0.0" };

@@ -7,7 +7,7 @@ import { McpClient, type ClientOptions } from "../../src/client/client.js";
 import { InputRefusedError, InputRequestsExceededError, InputRoundsTimeoutError } from "../../src/client/errors.js";
 import { DEFAULT_MAX_INPUT_REQUESTS } from "../../src/client/modern/input-rounds.js";
 import { RpcError } from "../../src/jsonrpc/messages.js";
-import { roundsServer } from "./modern-peer.js";
+import { roundsServer } from "../helpers/client-modern-peer.js";
 
 const info = { name: "test-client", version: "1.0.0" };
 const sample = { method: "sampling/createMessage", params: { messages: [], maxTokens: 5 } };

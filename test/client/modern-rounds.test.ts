@@ -8,7 +8,7 @@ import { InputRoundsExceededError, NoInputHandlerError } from "../../src/client/
 import { createDemoServer } from "../../src/demo/server-definition.js";
 import { MalformedResponseError } from "../../src/jsonrpc/pending.js";
 import { createMemoryPair } from "../../src/protocol/transport.js";
-import { discoverResult, roundsServer, ScriptedServer, type Sent } from "./modern-peer.js";
+import { discoverResult, roundsServer, ScriptedServer, type Sent } from "../helpers/client-modern-peer.js";
 
 const info = { name: "test-client", version: "1.0.0" };
 const CAPS = "io.modelcontextprotocol/clientCapabilities";

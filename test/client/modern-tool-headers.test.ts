@@ -5,7 +5,7 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import { McpClient } from "../../src/client/client.js";
 import { RpcError } from "../../src/jsonrpc/messages.js";
-import { discoverResult, ScriptedServer } from "./modern-peer.js";
+import { discoverResult, ScriptedServer } from "../helpers/client-modern-peer.js";
 
 const info = { name: "test-client", version: "1.0.0" };
 const page = (tools: object[]) => ({ tools, resultType: "complete", ttlMs: 0, cacheScope: "private" });

@@ -11,7 +11,7 @@ import { MalformedResponseError } from "../../src/jsonrpc/pending.js";
 import { Connection } from "../../src/protocol/connection.js";
 import { StreamableHttpClientTransport } from "../../src/http/client-transport.js";
 import { HttpClientTransport } from "../../src/http/client.js";
-import { discoverResult } from "../client/modern-peer.js";
+import { discoverResult } from "../helpers/client-modern-peer.js";
 
 const encoder = new TextEncoder();
 const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));

@@ -9,7 +9,7 @@ import { createDemoServer } from "../../src/demo/server-definition.js";
 import { McpServer, text } from "../../src/server/definition.js";
 import { ACCEPT_BOTH, notification, post, raw, request, serve, type Message } from "../helpers/http-peer.js";
 import { mirroredHeaders } from "../../src/http/mcp-headers.js";
-import { envelope, MODERN, modernRequest, postModern } from "./modern-peer.js";
+import { envelope, MODERN, modernRequest, postModern } from "../helpers/http-modern-peer.js";
 
 /** The demo server, plus a tool that mirrors its `region` argument into Mcp-Param-Region. */
 function withHeaderTool(): McpServer {

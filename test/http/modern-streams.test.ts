@@ -10,7 +10,7 @@ import assert from "node:assert/strict";
 import { createDemoServer } from "../../src/demo/server-definition.js";
 import { McpServer, text } from "../../src/server/definition.js";
 import { eventually, openSession, SseReader, serve, type Message } from "../helpers/http-peer.js";
-import { MODERN, modernRequest, postModern } from "./modern-peer.js";
+import { MODERN, modernRequest, postModern } from "../helpers/http-modern-peer.js";
 
 /**
  * The demo server plus `wait`, which runs until its signal aborts and records that it did; with

@@ -1,7 +1,7 @@
 // 2026-07-28 requests over Streamable HTTP for the modern-*.test.ts files: a request with the envelope in `_meta`, POSTed
 // with the headers a conforming client mirrors (mcp-headers.ts), which a test may override or drop.
 import { mirroredHeaders, type HeaderParam } from "../../src/http/mcp-headers.js";
-import { post } from "../helpers/http-peer.js";
+import { post } from "./http-peer.js";
 
 export const MODERN = "2026-07-28";
 
