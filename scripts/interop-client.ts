@@ -8,7 +8,7 @@
 
 import assert from "node:assert/strict";
 import { execFileSync } from "node:child_process";
-import { mkdirSync, realpathSync, writeFileSync } from "node:fs";
+import { mkdirSync, realpathSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -20,12 +20,11 @@ import type { CallToolResult } from "../src/mcp/tools.js";
 import { traceTransport } from "../src/protocol/trace.js";
 import { validate, type JsonSchema } from "../src/schema/json-schema.js";
 import { StdioClientTransport } from "../src/transports/stdio-client.js";
-import { Checks, installedVersion, isAlive, run, SDK_VERSION, sleep, tail, withoutNpmConfig, type Check } from "./interop.js";
+import { Checks, installPinned, isAlive, SDK_VERSION, sleep, withoutNpmConfig, type Check } from "./interop.js";
 
 export const EVERYTHING_VERSION = "2026.8.31";
 const PACKAGE = "@modelcontextprotocol/server-everything";
 const DEFAULT_PEERS_DIR = join(tmpdir(), "mcp-wire-interop", `server-everything-${EVERYTHING_VERSION}_sdk-${SDK_VERSION}`);
-const INSTALL_TIMEOUT_MS = 300_000;
 /** How long to wait for something the server sends on its own (an update, a log line). */
 const EVENT_WAIT_MS = 15_000;
 
@@ -52,18 +51,9 @@ export async function runClientInterop(options: ClientInteropOptions = {}): Prom
 }
 
 async function installServer(dir: string): Promise<string> {
-  const pinned = `with @modelcontextprotocol/sdk@${SDK_VERSION}`;
-  if (installedVersion(dir, PACKAGE) === EVERYTHING_VERSION && installedVersion(dir, "@modelcontextprotocol/sdk") === SDK_VERSION) return `${pinned}, already in ${dir}`;
-  mkdirSync(dir, { recursive: true });
-  // The server asks for the SDK as ^1.30.0; the override pins it so runs are repeatable.
-  const manifest = { name: "mcp-wire-interop-everything", private: true, dependencies: { [PACKAGE]: EVERYTHING_VERSION }, overrides: { "@modelcontextprotocol/sdk": SDK_VERSION } };
-  writeFileSync(join(dir, "package.json"), JSON.stringify(manifest, null, 2) + "\n");
-  const npm = process.platform === "win32" ? "npm.cmd" : "npm";
-  const result = await run(npm, ["install", "--prefix", dir, "--no-audit", "--no-fund", "--ignore-scripts"], { cwd: dir, timeoutMs: INSTALL_TIMEOUT_MS, env: withoutNpmConfig() });
-  if (result.code !== 0) throw new Error(`npm install in ${dir}: ${result.failure}\n${tail(result.stderr.trim())}`);
-  assert.equal(installedVersion(dir, PACKAGE), EVERYTHING_VERSION, `npm install: ${PACKAGE}`);
-  assert.equal(installedVersion(dir, "@modelcontextprotocol/sdk"), SDK_VERSION, "npm install: @modelcontextprotocol/sdk");
-  return `${pinned}, installed into ${dir}`;
+  // The server asks for the SDK as ^1.30.0; installPinned's override pins it.
+  const installed = await installPinned(dir, "mcp-wire-interop-everything", { [PACKAGE]: EVERYTHING_VERSION });
+  return `with @modelcontextprotocol/sdk@${SDK_VERSION}, ${installed ? "installed into" : "already in"} ${dir}`;
 }
 
 // ---------------------------------------------------------------------------------------------

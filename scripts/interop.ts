@@ -123,20 +123,27 @@ const ISO_8601 = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?(Z|[+-]\d{2}:\d{2}
 // ---------------------------------------------------------------------------------------------
 // Installing the peers
 
+/**
+ * Installs `pinned` (package -> exact version) into `dir`, made its own npm project, unless it is
+ * there already; the SDK v1 is overridden to SDK_VERSION whatever range a package asks for, so runs
+ * are repeatable. Shared by every interop script. Resolves to whether it installed.
+ */
+export async function installPinned(dir: string, project: string, pinned: Record<string, string>): Promise<boolean> {
+  const wanted: Record<string, string> = { ...pinned, "@modelcontextprotocol/sdk": SDK_VERSION };
+  if (Object.entries(wanted).every(([name, version]) => installedVersion(dir, name) === version)) return false;
+  mkdirSync(dir, { recursive: true });
+  const manifest = { name: project, private: true, dependencies: pinned, overrides: { "@modelcontextprotocol/sdk": SDK_VERSION } };
+  writeFileSync(join(dir, "package.json"), JSON.stringify(manifest, null, 2) + "\n");
+  const npm = process.platform === "win32" ? "npm.cmd" : "npm";
+  const result = await run(npm, ["install", "--prefix", dir, "--no-audit", "--no-fund", "--ignore-scripts"], { cwd: dir, timeoutMs: INSTALL_TIMEOUT_MS, env: withoutNpmConfig() });
+  if (result.code !== 0) throw new Error(`npm install in ${dir}: ${result.failure}\n${tail(result.stderr.trim())}`);
+  for (const [name, version] of Object.entries(wanted)) assert.equal(installedVersion(dir, name), version, `npm install: ${name}`);
+  return true;
+}
+
 async function installPeers(dir: string): Promise<string> {
-  const pinned = { "@modelcontextprotocol/sdk": SDK_VERSION, "@modelcontextprotocol/inspector-cli": INSPECTOR_CLI_VERSION };
-  const present = Object.entries(pinned).every(([name, version]) => installedVersion(dir, name) === version);
-  if (!present) {
-    mkdirSync(dir, { recursive: true });
-    // Its own package.json makes `dir` the project npm works on; the override gives the
-    // Inspector CLI the same pinned SDK instead of whatever its ^1.25.2 range resolves to.
-    const manifest = { name: "mcp-wire-interop-peers", private: true, dependencies: pinned, overrides: { "@modelcontextprotocol/sdk": SDK_VERSION } };
-    writeFileSync(join(dir, "package.json"), JSON.stringify(manifest, null, 2) + "\n");
-    const npm = process.platform === "win32" ? "npm.cmd" : "npm";
-    const result = await run(npm, ["install", "--prefix", dir, "--no-audit", "--no-fund", "--ignore-scripts"], { cwd: dir, timeoutMs: INSTALL_TIMEOUT_MS, env: withoutNpmConfig() });
-    if (result.code !== 0) throw new Error(`npm install in ${dir}: ${result.failure}\n${tail(result.stderr.trim())}`);
-    for (const [name, version] of Object.entries(pinned)) assert.equal(installedVersion(dir, name), version, `npm install: ${name}`);
-  }
+  // The SDK override also gives the Inspector CLI the pinned SDK instead of its ^1.25.2 range.
+  const installed = await installPinned(dir, "mcp-wire-interop-peers", { "@modelcontextprotocol/sdk": SDK_VERSION, "@modelcontextprotocol/inspector-cli": INSPECTOR_CLI_VERSION });
   // Bare specifiers resolve from the importing file, so this entry file finds the SDK in `dir`
   // through the SDK's own "exports" map, exactly as an application's import would.
   const entry = [
@@ -145,7 +152,7 @@ async function installPeers(dir: string): Promise<string> {
     'export { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";',
   ];
   writeFileSync(join(dir, "sdk-client.mjs"), entry.join("\n") + "\n");
-  return `${present ? "already in" : "installed into"} ${dir}`;
+  return `${installed ? "installed into" : "already in"} ${dir}`;
 }
 
 export function installedVersion(dir: string, name: string): string | undefined {

@@ -5,15 +5,14 @@
 // The installer follows scripts/interop.ts (its helpers are imported, not copied); the one
 // difference is the manifest, which pins SDK v2 and server-everything (itself on SDK v1) together.
 
-import assert from "node:assert/strict";
 import { spawn, type ChildProcess } from "node:child_process";
-import { copyFileSync, mkdirSync, writeFileSync } from "node:fs";
+import { copyFileSync } from "node:fs";
 import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { EVERYTHING_VERSION } from "../interop-client.js";
-import { installedVersion, run, SDK_VERSION, tail, withoutNpmConfig } from "../interop.js";
+import { installPinned, SDK_VERSION, tail } from "../interop.js";
 
 /** The dual-era SDK (SPEC_2026.md §0): client and server at the same pinned version. */
 export const SDK_V2_VERSION = "2.4.0";
@@ -27,25 +26,14 @@ export const DEFAULT_PEERS_DIR = join(tmpdir(), "mcp-wire-interop", `modern_sdk-
 const HERE = fileURLToPath(new URL(".", import.meta.url));
 /** The SDK v2 programs, copied into the peers dir so that their bare imports resolve there. */
 const PROGRAMS = ["sdk-server.mjs", "sdk-client.mjs", "tap.mjs"];
-const INSTALL_TIMEOUT_MS = 300_000;
 const START_TIMEOUT_MS = 20_000;
 
 export async function installPeers(dir: string): Promise<string> {
-  const present = Object.entries(PINNED).every(([name, version]) => installedVersion(dir, name) === version) && installedVersion(dir, "@modelcontextprotocol/sdk") === SDK_VERSION;
-  if (!present) {
-    mkdirSync(dir, { recursive: true });
-    // The override gives server-everything the SDK v1 that scripts/interop*.ts pin, not its ^range.
-    const manifest = { name: "mcp-wire-interop-modern-peers", private: true, dependencies: PINNED, overrides: { "@modelcontextprotocol/sdk": SDK_VERSION } };
-    writeFileSync(join(dir, "package.json"), JSON.stringify(manifest, null, 2) + "\n");
-    const npm = process.platform === "win32" ? "npm.cmd" : "npm";
-    const result = await run(npm, ["install", "--prefix", dir, "--no-audit", "--no-fund", "--ignore-scripts"], { cwd: dir, timeoutMs: INSTALL_TIMEOUT_MS, env: withoutNpmConfig() });
-    if (result.code !== 0) throw new Error(`npm install in ${dir}: ${result.failure}\n${tail(result.stderr.trim())}`);
-    for (const [name, version] of Object.entries(PINNED)) assert.equal(installedVersion(dir, name), version, `npm install: ${name}`);
-    assert.equal(installedVersion(dir, "@modelcontextprotocol/sdk"), SDK_VERSION, "npm install: @modelcontextprotocol/sdk (SDK v1)");
-  }
+  // The SDK override gives server-everything the SDK v1 that scripts/interop*.ts pin, not its ^range.
+  const installed = await installPinned(dir, "mcp-wire-interop-modern-peers", PINNED);
   // Copied on every run, so an edit to scripts/interop-modern/*.mjs is what runs.
   for (const file of PROGRAMS) copyFileSync(join(HERE, file), join(dir, file));
-  return `${Object.entries(PINNED).map(([name, version]) => `${name}@${version}`).join(", ")} (SDK v1 ${SDK_VERSION}) ${present ? "already in" : "installed into"} ${dir}`;
+  return `${Object.entries(PINNED).map(([name, version]) => `${name}@${version}`).join(", ")} (SDK v1 ${SDK_VERSION}) ${installed ? "installed into" : "already in"} ${dir}`;
 }
 
 export const everythingEntry = (dir: string) => join(dir, "node_modules", ...EVERYTHING.split("/"), "dist", "index.js");
