@@ -117,7 +117,7 @@ export { listen, toNodeListener, originOf, type FetchHandler, type Listening, ty
 export { CONNECTION_DEFAULTS, type ConnectionLimits } from "./http/connections.js";
 export { LegacySseHandler, type LegacySseOptions } from "./http/legacy-sse.js";
 export { LOOPBACK_NAMES, type SecurityOptions } from "./http/security.js";
-export { DEFAULT_MAX_BACKLOG_BYTES } from "./http/streams.js";
+export { DEFAULT_MAX_BACKLOG_BYTES } from "./http/sse-sink.js";
 export { DEFAULT_MAX_BODY_BYTES, DEFAULT_SESSION_IDLE_MS, DEFAULT_KEEP_ALIVE_MS } from "./http/responses.js";
 export { DEFAULT_REPLAY_BUDGET, DEFAULT_SESSION_REPLAY } from "./http/event-store.js";
 export { StreamableHttpClientTransport, type StreamableHttpClientOptions } from "./http/client-transport.js";
