@@ -16,7 +16,7 @@ import type { McpServer } from "../server/definition.js";
 import { checkModernRequest, claimsModern, validModernClaim } from "../server/modern/envelope.js";
 import type { ServerSession } from "../server/session.js";
 import { headerMismatch, headerParams, type HeaderParam } from "./mcp-headers.js";
-import type { PostBody } from "./post-body.js";
+import { itemsText, type PostBody } from "./post-body.js";
 import { emptyAnswer, errorAnswer, HttpAnswer, jsonAnswer, streamAnswer, type HttpRequest } from "./exchange.js";
 import type { HttpSessionTransport } from "./session-transport.js";
 import { SSE_HEADERS } from "./sse.js";
@@ -76,7 +76,7 @@ export async function serveModernPost(host: ModernHost, request: HttpRequest, bo
   }
   const refusal = judge(host.server, message, request);
   if (refusal) return refusalAnswer(refusal.status, message.id!, refusal.error);
-  return host.overloaded() ?? answer(host, request, body.requestIds[0]!, JSON.stringify(message));
+  return host.overloaded() ?? answer(host, request, body.requestIds[0]!, itemsText(body));
 }
 
 /** The checks before the handler runs, in SPEC_2026.md §8.1's order: the first that fails, with its status. */

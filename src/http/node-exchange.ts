@@ -128,8 +128,11 @@ function send(req: IncomingMessage, res: ServerResponse, answer: HttpAnswer): vo
     if (!output.written) res.flushHeaders();
     return;
   }
-  if (body !== undefined) res.setHeader("content-length", Buffer.byteLength(body));
-  res.writeHead(status, headers).end(body);
+  // The head as a flat list: node takes it as is, where an object is copied field by field.
+  const head: string[] = [];
+  for (const name in headers) head.push(name, headers[name]!);
+  if (body !== undefined) head.push("content-length", String(Buffer.byteLength(body)));
+  res.writeHead(status, head).end(body);
 }
 
 /** An SSE stream written to a ServerResponse as its events come. */

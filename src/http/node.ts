@@ -30,7 +30,11 @@ export function answerInternalError(res: ServerResponse, error: unknown): void {
  * first in req.headers, so the handlers' Host check would never see the second.
  */
 export function repeatedHostRefusal(req: IncomingMessage): HttpAnswer | undefined {
-  return (req.headersDistinct.host?.length ?? 0) > 1 ? errorAnswer(400, "bad request: more than one Host header") : undefined;
+  // Counted in rawHeaders: req.headersDistinct would build an object of every header per request.
+  const raw = req.rawHeaders;
+  let hosts = 0;
+  for (let i = 0; i < raw.length; i += 2) if (raw[i]!.length === 4 && raw[i]!.toLowerCase() === "host") hosts++;
+  return hosts > 1 ? errorAnswer(400, "bad request: more than one Host header") : undefined;
 }
 
 async function respond(handle: FetchHandler, req: IncomingMessage, res: ServerResponse): Promise<void> {

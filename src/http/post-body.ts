@@ -22,6 +22,8 @@ export interface PostBody {
    * the batch answer, so they cost a batch none of its valid items.
    */
   invalid: { error: RpcError; id?: RequestId }[];
+  /** The body's text while it still holds exactly `items`, so that it is handed on without a new JSON.stringify. */
+  text: string | undefined;
 }
 
 /** Reads one POST body; an answer when the whole body is refused, with the reason. */
@@ -49,20 +51,21 @@ export function judgePostText(text: string, limits: { maxBatchItems: number; omi
     const checked = classify(parsed);
     // A broken response is never answered: the session drops it and fails the call it was for.
     if (checked.kind === "invalid" && checked.looksLike !== "response") return jsonAnswer(400, errorResponseTo(checked.id, checked.error, limits.omitUnreadableId ?? true));
-    return judged(false, [parsed]);
+    return judged(false, [parsed], text);
   }
   // Refused before any item runs, so a large batch costs nothing but its parse.
   const refusal = batchRefusal(parsed.length, limits.maxBatchItems);
   if (refusal) return jsonAnswer(400, { jsonrpc: "2.0", error: refusal.toErrorObject() });
-  return judged(true, parsed);
+  return judged(true, parsed, text);
 }
 
-function judged(isBatch: boolean, all: unknown[]): PostBody {
-  const body: PostBody = { isBatch, items: [], requestIds: [], isInitialize: false, invalid: [] };
+function judged(isBatch: boolean, all: unknown[], text: string): PostBody {
+  const body: PostBody = { isBatch, items: [], requestIds: [], isInitialize: false, invalid: [], text };
   for (const item of all) {
     const checked = classify(item);
     if (checked.kind === "invalid" && checked.looksLike !== "response") {
       body.invalid.push({ error: checked.error, id: checked.id });
+      body.text = undefined;
       continue;
     }
     body.items.push(item);
@@ -73,12 +76,18 @@ function judged(isBatch: boolean, all: unknown[]): PostBody {
   return body;
 }
 
+/** The JSON text of the body's valid items: as received while nothing was set apart. */
+export function itemsText(body: PostBody): string {
+  return body.text ?? JSON.stringify(body.isBatch ? body.items : body.items[0]);
+}
+
 /**
  * Sets apart the requests whose id is still in use by a request of the session in progress: they
  * are answered here, so that the request that holds the id keeps its stream and its answer.
  */
 export function refuseReusedIds(body: PostBody, inUse: (id: RequestId) => boolean): void {
   if (!body.requestIds.some(inUse)) return;
+  body.text = undefined;
   body.items = body.items.filter((item) => {
     const reused = isObject(item) && "method" in item && (typeof item.id === "string" || typeof item.id === "number") && inUse(item.id);
     // Spec (basic#requests): a sender MUST NOT reuse an id within a session.

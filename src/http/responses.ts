@@ -46,8 +46,12 @@ function accepts(accept: string | null, type: string): boolean {
   });
 }
 
+/** The last Accept value judged, and what wantsBoth made of it: a client sends the same one every time. */
+let lastAccept: { value: string | null; both: boolean } = { value: null, both: false };
+
 export function wantsBoth(accept: string | null): boolean {
-  return accepts(accept, "application/json") && accepts(accept, "text/event-stream");
+  if (accept !== lastAccept.value) lastAccept = { value: accept, both: accepts(accept, "application/json") && accepts(accept, "text/event-stream") };
+  return lastAccept.both;
 }
 
 export function wantsEventStream(accept: string | null): boolean {

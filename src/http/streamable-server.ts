@@ -17,7 +17,7 @@ import { HttpSessionTransport } from "./session-transport.js";
 import { formatEvent, SSE_HEADERS } from "./sse.js";
 import { SseSink } from "./sse-sink.js";
 import { eraOf, serveModernPost, type ModernHost } from "./modern-post.js";
-import { localAnswers, readPostBody, refuseReusedIds, type PostBody } from "./post-body.js";
+import { itemsText, localAnswers, readPostBody, refuseReusedIds, type PostBody } from "./post-body.js";
 import { mediaType, wantsBoth, wantsEventStream } from "./responses.js";
 import { emptyAnswer, errorAnswer, HttpAnswer, jsonAnswer, streamAnswer, type HttpRequest } from "./exchange.js";
 import { requestOf, responseOf } from "./web.js";
@@ -166,7 +166,7 @@ export class StreamableHttpHandler {
     const refusal = this.#overloaded(live.transport.awaited, body.requestIds.length);
     if (refusal) return refusal;
     const local = localAnswers(body.invalid, supports(live.session.protocolVersion, "omitUnreadableId"));
-    const text = JSON.stringify(body.isBatch ? body.items : body.items[0]);
+    const text = itemsText(body);
     const stateless = this.#options.stateless;
     // Spec (transports#sending-messages-to-the-server): only notifications and responses: 202, no body.
     if (body.requestIds.length === 0) {
