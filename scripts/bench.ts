@@ -34,7 +34,8 @@ const CLIENT_CALLS = 300_000;
 /** Calls outstanding at once in a client load run: each answer starts the next call. */
 const CLIENT_WINDOW = 256;
 const CLIENT_RUNS = 5;
-const HTTP_CALLS = 5_000;
+/** Timed calls per HTTP run, after http-load.mjs's warm-up: enough for the steady state, as for stdio above. */
+const HTTP_CALLS = 20_000;
 /** Calls outstanding at once in an HTTP load run, one per keep-alive connection: issue 10's "concurrency 32". */
 const HTTP_IN_FLIGHT = 32;
 const HTTP_RUNS = 3;
