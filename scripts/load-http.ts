@@ -370,7 +370,11 @@ async function main(): Promise<number> {
         `other anonymous ${plus(settledParts.otherAnonymous - v8Committed(settledHeap) - (idleParts.otherAnonymous - v8Committed(idleHeap)))}`,
     );
     if (malloc) console.log(`      glibc malloc holds ${mib(malloc.system)}, ${mib(malloc.inUse)} of it in use; malloc_trim(0) through gdb, which returns every free page, takes RSS ${mib(malloc.rssBefore)} -> ${mib(malloc.rssAfterTrim)}`);
-    console.log(`    why: an idle server allocates nothing, so V8 starts no GC and keeps the heap it grew under load until its memory reducer runs one (about 100 s after the load here) or a GC is forced; the allocator keeps little (see malloc above)`);
+    console.log(
+      "    why: an idle server allocates nothing, so V8 starts no GC and keeps the old space it grew under load until its memory reducer's " +
+        "watchdog runs one (kWatchdogDelayMs, 100 s after the last GC) or a GC is forced; malloc keeps little (above). " +
+        "A bare node:http server under the same load does the same: scripts/bench/rss-baseline.ts",
+    );
   } catch (error) {
     const cause = error instanceof Error && error.cause ? ` (${String(error.cause)})` : "";
     fail(`run aborted: ${error instanceof Error ? error.message : String(error)}${cause}`);
