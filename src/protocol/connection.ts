@@ -179,11 +179,17 @@ export class Connection {
     await this.close();
   }
 
-  /** Handles one classified input; for requests, resolves to the response it produced. */
-  async #receive(incoming: Incoming, inBatch = false): Promise<JSONRPCResponse | undefined> {
+  /**
+   * Handles one classified input; for requests, resolves to the response it produced. A request's
+   * promise is PeerRequests.handle's own: returned from an async function, it would be wrapped in
+   * one more promise, and a thenable resolution, per call.
+   */
+  #receive(incoming: Incoming, inBatch = false): Promise<JSONRPCResponse | undefined> {
+    return incoming.kind === "request" ? this.#peerRequests.handle(incoming.message, inBatch, this.#dispatcher) : this.#receiveOther(incoming, inBatch);
+  }
+
+  async #receiveOther(incoming: Exclude<Incoming, { kind: "request" }>, inBatch: boolean): Promise<JSONRPCResponse | undefined> {
     switch (incoming.kind) {
-      case "request":
-        return this.#peerRequests.handle(incoming.message, inBatch, this.#dispatcher);
       case "notification":
         // Read by the connection itself (cancellation, progress) or by the role's table.
         await this.#receiveNotification(incoming.message);

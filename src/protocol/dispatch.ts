@@ -140,8 +140,8 @@ export class Dispatcher<C> {
     }
   }
 
-  /** Refusals and results take the same path through the event loop, so answers keep their order. */
-  async #run(request: JSONRPCRequest, context: C): Promise<{ [key: string]: unknown }> {
+  /** The row's result, or its promise; a refusal is thrown, for handleRequest to answer. */
+  #run(request: JSONRPCRequest, context: C): Promise<{ [key: string]: unknown }> | { [key: string]: unknown } {
     const row = this.#rows.get(request.method);
     // Spec (basic#responses): an unknown method is answered with -32601.
     if (!row || row.kind !== "request") throw this.#options.unknownMethod?.(request.method, context) ?? new RpcError(ErrorCode.MethodNotFound, `method not found: ${request.method}`);
@@ -267,25 +267,34 @@ export class PeerRequests {
     this.#connection = connection;
   }
 
-  /** Runs one request to its one response (returned inside a batch, sent otherwise). */
+  /**
+   * Runs one request to its one response, which it sends (inside a batch: returns, for the batch's
+   * one answer). An async function that awaits the send rather than returning its promise: the
+   * inbox counts the request as in flight until its answer is taken, and a returned promise would
+   * cost one more promise and a thenable resolution per call.
+   */
   async handle(request: JSONRPCRequest, inBatch: boolean, dispatcher: Dispatcher<RequestContext>): Promise<JSONRPCResponse | undefined> {
     const key = request.id;
+    let response: JSONRPCResponse;
     if (this.#inFlight.has(key)) {
       // Spec (basic#requests): a sender MUST NOT reuse an id within a session.
       const error = new RpcError(ErrorCode.InvalidRequest, `invalid request: id ${JSON.stringify(request.id)} is already in use by a request in progress`);
-      return this.#deliver({ jsonrpc: "2.0", id: request.id, error: error.toErrorObject() }, inBatch);
+      response = { jsonrpc: "2.0", id: request.id, error: error.toErrorObject() };
+    } else {
+      const peer = new PeerRequest(request, inBatch, this.#connection);
+      this.#inFlight.set(key, peer);
+      response = await dispatcher.handleRequest(request, peer);
+      peer.finished = true;
+      this.#inFlight.delete(key);
+      // Spec (basic/utilities/cancellation): the receiver of a cancellation SHOULD NOT send a response.
+      if (peer.cancelled) {
+        this.#connection.unanswered(key);
+        return undefined;
+      }
     }
-    const peer = new PeerRequest(request, inBatch, this.#connection);
-    this.#inFlight.set(key, peer);
-    const response = await dispatcher.handleRequest(request, peer);
-    peer.finished = true;
-    this.#inFlight.delete(key);
-    // Spec (basic/utilities/cancellation): the receiver of a cancellation SHOULD NOT send a response.
-    if (peer.cancelled) {
-      this.#connection.unanswered(key);
-      return undefined;
-    }
-    return this.#deliver(response, inBatch);
+    if (inBatch) return response;
+    await this.#connection.send(response);
+    return undefined;
   }
 
   /** The peer cancelled one of its requests; false when none of its requests in flight has that id. */
@@ -300,10 +309,5 @@ export class PeerRequests {
   /** The connection closed: every running handler is told to stop. */
   abortAll(): void {
     for (const request of this.#inFlight.values()) request.stop(new Error("connection closed"));
-  }
-
-  #deliver(response: JSONRPCResponse, inBatch: boolean): Promise<JSONRPCResponse | undefined> | JSONRPCResponse {
-    if (inBatch) return response;
-    return this.#connection.send(response).then(() => undefined);
   }
 }
