@@ -7,7 +7,7 @@
 // be called is the role's business (server or client): it writes handlers over a method table
 // (mcp/methods.ts), and requestRows/notificationRows turn them into rows.
 
-import { ErrorCode, isObject, RpcError, type JSONRPCNotification, type JSONRPCRequest, type JSONRPCResponse, type RequestId } from "../jsonrpc/messages.js";
+import { ErrorCode, isObject, RpcError, type JSONRPCErrorResponse, type JSONRPCNotification, type JSONRPCRequest, type JSONRPCResponse, type RequestId } from "../jsonrpc/messages.js";
 import { Params } from "../jsonrpc/params.js";
 import type { Connection } from "./connection.js";
 
@@ -131,23 +131,40 @@ export class Dispatcher<C> {
     this.#options = options;
   }
 
-  /** Runs a request's handler and always produces its one response. Never throws. */
+  /**
+   * Runs a request's handler and always produces its one response. Never throws. (PeerRequests.handle
+   * does the same within its own await: one async function per call less.)
+   */
   async handleRequest(request: JSONRPCRequest, context: C): Promise<JSONRPCResponse> {
     try {
-      return { jsonrpc: "2.0", id: request.id, result: await this.#run(request, context) };
+      return { jsonrpc: "2.0", id: request.id, result: await this.run(request, context) };
     } catch (error) {
-      return { jsonrpc: "2.0", id: request.id, error: this.#toRpcError(request.method, error).toErrorObject() };
+      return this.errorResponse(request, error);
     }
   }
 
-  /** The row's result, or its promise; a refusal is thrown, for handleRequest to answer. */
-  #run(request: JSONRPCRequest, context: C): Promise<{ [key: string]: unknown }> | { [key: string]: unknown } {
-    const row = this.#rows.get(request.method);
-    // Spec (basic#responses): an unknown method is answered with -32601.
-    if (!row || row.kind !== "request") throw this.#options.unknownMethod?.(request.method, context) ?? new RpcError(ErrorCode.MethodNotFound, `method not found: ${request.method}`);
-    const refusal = this.#options.gate?.(request.method, "request", context);
-    if (refusal) throw refusal;
-    return row.handle(new Params(request.method, request.params), context);
+  /**
+   * The row's result, or its promise. Never throws: a refusal, or a handler's failure before its
+   * first await, is a rejected promise for errorResponse to word, awaited like a result. So no
+   * answer leaves within the call that delivered its request, where a transport may still be
+   * setting up where answers go; and refusals and results take the same path through the loop.
+   */
+  run(request: JSONRPCRequest, context: C): Promise<{ [key: string]: unknown }> | { [key: string]: unknown } {
+    try {
+      const row = this.#rows.get(request.method);
+      // Spec (basic#responses): an unknown method is answered with -32601.
+      if (!row || row.kind !== "request") throw this.#options.unknownMethod?.(request.method, context) ?? new RpcError(ErrorCode.MethodNotFound, `method not found: ${request.method}`);
+      const refusal = this.#options.gate?.(request.method, "request", context);
+      if (refusal) throw refusal;
+      return row.handle(new Params(request.method, request.params), context);
+    } catch (error) {
+      return Promise.reject(error);
+    }
+  }
+
+  /** The response to `request` when its handling threw `error`. */
+  errorResponse(request: JSONRPCRequest, error: unknown): JSONRPCErrorResponse {
+    return { jsonrpc: "2.0", id: request.id, error: this.#toRpcError(request.method, error).toErrorObject() };
   }
 
   /**
@@ -283,7 +300,11 @@ export class PeerRequests {
     } else {
       const peer = new PeerRequest(request, inBatch, this.#connection);
       this.#inFlight.set(key, peer);
-      response = await dispatcher.handleRequest(request, peer);
+      try {
+        response = { jsonrpc: "2.0", id: key, result: await dispatcher.run(request, peer) };
+      } catch (error) {
+        response = dispatcher.errorResponse(request, error);
+      }
       peer.finished = true;
       this.#inFlight.delete(key);
       // Spec (basic/utilities/cancellation): the receiver of a cancellation SHOULD NOT send a response.
