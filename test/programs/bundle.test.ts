@@ -90,6 +90,18 @@ test("bundle: dist/server.js and its chunks alone, without the rest of dist/, ar
   }
 }));
 
+test("bundle: the stdio server answers initialize without loading node:crypto, node:http or node:module", () => {
+  // What a path does not need, it does not load (scripts/bundle.ts): crypto is for 2026-07-28 input
+  // rounds, http for --http, and node:module only to read a chunk where process.getBuiltinModule exists.
+  const report = "data:text/javascript,process.on('exit',()=>process.stderr.write(JSON.stringify(process.moduleLoadList)))";
+  const served = spawnSync(process.execPath, ["--import", report, join(DIST, "server.js")], { input: `${JSON.stringify(INITIALIZE)}\n`, encoding: "utf8", timeout: 10_000 });
+  assert.equal(served.status, 0, served.stderr);
+  assert.match(served.stdout, /"serverInfo":\{"name":"mcp-wire-demo"/);
+  const loaded = new Set((JSON.parse(served.stderr.slice(served.stderr.lastIndexOf("["))) as string[]).filter((name) => name.startsWith("NativeModule ")).map((name) => name.slice(13)));
+  const unwanted = ["crypto", "http", ...("getBuiltinModule" in process ? ["module"] : [])];
+  assert.deepEqual(unwanted.filter((name) => loaded.has(name)), []);
+});
+
 test("bundle: the mcp-wire bin and its chunks alone answer --help, and with dist/server.js alone run a session over stdio and over HTTP", inEmptyDirectory(async (dir) => {
   const bin = PACKAGE.bin["mcp-wire"]!.replace(/^(\.\/)?dist\//, "");
   const files = copyProgram(dir, bin);
