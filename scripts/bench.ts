@@ -3,9 +3,9 @@
 // against itself with 2026-07-28 requests (the modern path vs the legacy one), then our client
 // against a raw JSON-line client, both driving that baseline server (scripts/bench/client-driver.mjs),
 // then our Streamable HTTP server against a bare node:http echo server (scripts/bench/baseline-http.mjs),
-// with JSON and with SSE answers, both loaded by scripts/bench/http-load.mjs. Each pair is measured in this run, interleaved so they
-// share the noise. Prints absolute numbers, ratios and targets. Exits 0 whatever the speed; 1 only
-// for wrong answers. Linux only: server CPU time and peak memory are read from /proc/<pid>.
+// with JSON and with SSE answers, both loaded by scripts/bench/http-load.mjs. Each pair is measured
+// in this run, interleaved so they share the noise. Prints absolute numbers, ratios and targets.
+// Exits 0 whatever the speed; 1 only for wrong answers. Linux only: server CPU time and peak memory are read from /proc/<pid>.
 
 import { availableParallelism, loadavg } from "node:os";
 import { fileURLToPath } from "node:url";
