@@ -2,12 +2,12 @@
 // dist/cli.cjs, the mcp-wire bin (dist/cli.js imports it), is the CLI (src/cli.ts), each in one
 // file plus the chunks it reads when a path first needs them (scripts/bundle.ts says why): copied
 // with their chunks alone into an empty directory, each still works on every path (stdio, --http,
-// --help, a session over stdio and over HTTP), so it loads no other file of dist/. Needs dist/:
-// `npm test` builds.
+// --help, a session over stdio and over HTTP), so it loads no other file of dist/; and a path
+// loads no built-in it does not need. Needs dist/: `npm test` builds.
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { spawn, spawnSync } from "node:child_process";
-import { copyFileSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
+import { copyFileSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -90,17 +90,34 @@ test("bundle: dist/server.js and its chunks alone, without the rest of dist/, ar
   }
 }));
 
-test("bundle: the stdio server answers initialize without loading node:crypto, node:http or node:module", () => {
+/**
+ * Runs `node ...args` and returns the built-in modules it loaded, as Node lists them at exit. The
+ * list is written by a CommonJS preload with one write(2): an --import hook or process.stderr
+ * would load the ES module loader or the stream modules themselves.
+ */
+function builtinsLoaded(dir: string, args: string[], input = ""): { stdout: string; loaded: Set<string> } {
+  const preload = join(dir, "report-builtins.cjs");
+  writeFileSync(preload, "process.on('exit', () => require('node:fs').writeSync(2, '\\n' + JSON.stringify(process.moduleLoadList)));\n");
+  const run = spawnSync(process.execPath, ["-r", preload, ...args], { input, encoding: "utf8", timeout: 10_000 });
+  assert.equal(run.status, 0, run.stderr);
+  const list = JSON.parse(run.stderr.slice(run.stderr.lastIndexOf("\n") + 1)) as string[];
+  return { stdout: run.stdout, loaded: new Set(list.filter((name) => name.startsWith("NativeModule ")).map((name) => name.slice(13))) };
+}
+
+test("bundle: the stdio server answers initialize without loading node:crypto, node:http or node:module", inEmptyDirectory((dir) => {
   // What a path does not need, it does not load (scripts/bundle.ts): crypto is for 2026-07-28 input
   // rounds, http for --http, and node:module only to read a chunk where process.getBuiltinModule exists.
-  const report = "data:text/javascript,process.on('exit',()=>process.stderr.write(JSON.stringify(process.moduleLoadList)))";
-  const served = spawnSync(process.execPath, ["--import", report, join(DIST, "server.js")], { input: `${JSON.stringify(INITIALIZE)}\n`, encoding: "utf8", timeout: 10_000 });
-  assert.equal(served.status, 0, served.stderr);
-  assert.match(served.stdout, /"serverInfo":\{"name":"mcp-wire-demo"/);
-  const loaded = new Set((JSON.parse(served.stderr.slice(served.stderr.lastIndexOf("["))) as string[]).filter((name) => name.startsWith("NativeModule ")).map((name) => name.slice(13)));
+  const { stdout, loaded } = builtinsLoaded(dir, [join(DIST, "server.js")], `${JSON.stringify(INITIALIZE)}\n`);
+  assert.match(stdout, /"serverInfo":\{"name":"mcp-wire-demo"/);
   const unwanted = ["crypto", "http", ...("getBuiltinModule" in process ? ["module"] : [])];
   assert.deepEqual(unwanted.filter((name) => loaded.has(name)), []);
-});
+}));
+
+test("bundle: mcp-wire --help loads no stream, socket or child process module: it runs the command line's parser only", inEmptyDirectory((dir) => {
+  const { stdout, loaded } = builtinsLoaded(dir, [join(DIST, PACKAGE.bin["mcp-wire"]!.replace(/^(\.\/)?dist\//, "")), "--help"]);
+  assert.match(stdout, /^usage: mcp-wire /);
+  assert.deepEqual(["stream", "net", "child_process", "crypto"].filter((name) => loaded.has(name)), []);
+}));
 
 test("bundle: the mcp-wire bin and its chunks alone answer --help, and with dist/server.js alone run a session over stdio and over HTTP", inEmptyDirectory(async (dir) => {
   const bin = PACKAGE.bin["mcp-wire"]!.replace(/^(\.\/)?dist\//, "");
