@@ -90,6 +90,24 @@ test("bundle: dist/server.js and its chunks alone, without the rest of dist/, ar
   }
 }));
 
+test("bundle: the build leaves a V8 code cache that this Node accepts for dist/server.code.cjs, the server's code", () => {
+  // Compiled in a plain child, as hosts run the server: V8 sets aside a cache made with other flags.
+  const check = `const { readFileSync } = require("node:fs"); const { Script } = require("node:vm");
+    const script = new Script(readFileSync(process.argv[1], "utf8"), { filename: process.argv[1], cachedData: readFileSync(process.argv[2]) });
+    process.stdout.write(JSON.stringify({ rejected: script.cachedDataRejected }));`;
+  const run = spawnSync(process.execPath, ["-e", check, join(DIST, "server.code.cjs"), join(DIST, "server.code.cache")], { encoding: "utf8", timeout: 10_000, env: { PATH: process.env.PATH } });
+  assert.equal(run.status, 0, run.stderr);
+  assert.deepEqual(JSON.parse(run.stdout), { rejected: false });
+});
+
+test("bundle: a code cache V8 cannot use (garbage, or from another build) leaves the server working: it compiles as usual", inEmptyDirectory((dir) => {
+  copyProgram(dir, "server.js");
+  writeFileSync(join(dir, "dist", "server.code.cache"), Buffer.from("not a V8 code cache, but the server must not care"));
+  const served = spawnSync(process.execPath, [join(dir, "dist", "server.js")], { cwd: dir, input: `${JSON.stringify(INITIALIZE)}\n`, encoding: "utf8", timeout: 10_000 });
+  assert.equal(served.status, 0, served.stderr);
+  assert.match(served.stdout, /"serverInfo":\{"name":"mcp-wire-demo"/);
+}));
+
 /**
  * Runs `node ...args` and returns the built-in modules it loaded, as Node lists them at exit. The
  * list is written by a CommonJS preload with one write(2): an --import hook or process.stderr
