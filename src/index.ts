@@ -91,7 +91,8 @@
 //      demo/main.ts               `node dist/server.js`: flags, then stdio or HTTP
 //      walkthrough.ts             `npm start`: one session in both generations, side by side
 //                                 (walkthrough-steps.ts: the steps; walkthrough-notes.ts: a note per message)
-//      cli.ts                     `mcp-wire` (cli/arguments.ts, cli/commands.ts, cli/failures.ts, cli/trace.ts)
+//      cli.ts                     `mcp-wire` (cli/arguments.ts, cli/session.ts, cli/commands.ts, cli/failures.ts,
+//                                 cli/trace.ts, cli/output.ts)
 //   Every bound against a hostile peer is listed in PROTOCOL_NOTES.md, "Limits".
 
 export * from "./jsonrpc/messages.js";

@@ -3,7 +3,9 @@
 // The client side does the same work for every server, so its cost cancels out of the ratios.
 
 import { spawn, execFileSync, type ChildProcessByStdio } from "node:child_process";
+import { once } from "node:events";
 import { readFileSync } from "node:fs";
+import { performance } from "node:perf_hooks";
 import type { Readable, Writable } from "node:stream";
 
 /** How to start one of the servers being compared. */
@@ -169,4 +171,19 @@ function readClockTicks(): number {
   } catch {
     return 100;
   }
+}
+
+/**
+ * The wall time of one whole run of `node ...args`, from spawn to exit, in ms: how long a program
+ * that prints and ends (`mcp-wire --help`) keeps a script waiting. Its output is read and dropped.
+ */
+export async function wallTime(args: string[]): Promise<number> {
+  const started = performance.now();
+  const child = spawn(process.execPath, args, { stdio: ["ignore", "pipe", "pipe"] });
+  child.stdout.resume();
+  child.stderr.resume();
+  const [code] = (await once(child, "close")) as [number | null];
+  const elapsed = performance.now() - started;
+  if (code !== 0) throw new Error(`node ${args.join(" ")}: exited with code ${code}`);
+  return elapsed;
 }

@@ -7,7 +7,8 @@
 import type { CallOptions, McpClient } from "../client/client.js";
 import { isObject } from "../jsonrpc/messages.js";
 import type { Command, GivenArguments } from "./arguments.js";
-import { ExitCode, step, StepFailure } from "./failures.js";
+import { step, StepFailure } from "./failures.js";
+import { ExitCode } from "./output.js";
 
 export interface CommandOutcome {
   /** Printed as JSON on stdout. */

@@ -1,4 +1,4 @@
-// How a CLI run ends: its exit codes, and one line of text for each way a step can fail.
+// How a CLI run fails: one line of text for each way a step can fail (the exit codes are in output.ts).
 // Spec: https://modelcontextprotocol.io/specification/2025-11-25/basic/lifecycle (the steps: spawn,
 // server/discover (2026-07-28/basic/versioning), initialize, version negotiation, operation, the
 // server's exit) and basic (JSON-RPC errors).
@@ -7,16 +7,6 @@
 import { HandshakeTimeoutError, ProbeEndedError, VersionRefusedError } from "../client/errors.js";
 import { RpcError } from "../jsonrpc/messages.js";
 import { ServerExitedError, SpawnError } from "../transports/stdio-client.js";
-
-export const ExitCode = {
-  ok: 0,
-  /** The server or the protocol failed. */
-  failed: 1,
-  /** The command line was wrong; nothing was asked of the server, or could not be. */
-  usage: 2,
-  /** tools/call answered with isError: true. The tool failed, not the protocol. */
-  toolError: 3,
-} as const;
 
 /** One step of the run (a method, usually) and why it failed. */
 export class StepFailure extends Error {

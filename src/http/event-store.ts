@@ -17,7 +17,7 @@ interface StoredEvent {
 /**
  * Stored events in the order they came, with their count and bytes, against limits. Dropping is
  * lazy: an event dropped elsewhere (confirmed, say) leaves the queue when it reaches the front,
- * or when dropped entries outnumber live ones.
+ * when dropped entries outnumber live ones, or when none is live any more.
  */
 class Ledger {
   #queue: StoredEvent[] = [];
@@ -45,8 +45,13 @@ class Ledger {
   release(event: StoredEvent): void {
     this.events--;
     this.bytes -= event.size;
-    // Dropped entries still queued: once they outnumber the live ones, sweep them out.
-    if (this.#queue.length > 2 * this.events + 1024) {
+    // Nothing live is left: let go of the dropped entries at once. Each one holds its store, so a
+    // queue left to the sweep below would keep up to a thousand ended sessions' stores alive.
+    if (this.events === 0) {
+      this.#queue = [];
+      this.#head = 0;
+    } else if (this.#queue.length > 2 * this.events + 1024) {
+      // Dropped entries still queued: once they outnumber the live ones, sweep them out.
       this.#queue = this.#queue.slice(this.#head).filter((e) => !e.dropped);
       this.#head = 0;
     }

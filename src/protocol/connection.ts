@@ -49,6 +49,9 @@ export interface ConnectionOptions {
  */
 export const DEFAULT_MAX_IN_FLIGHT = 256;
 
+/** What send returns when there is nothing to wait for. */
+const SENT: Promise<void> = Promise.resolve();
+
 export class Connection {
   readonly #transport: Transport;
   readonly #dispatcher: Dispatcher<RequestContext>;
@@ -141,17 +144,26 @@ export class Connection {
     await this.send(json === undefined ? { jsonrpc: "2.0", method } : { jsonrpc: "2.0", method, params: json }, options);
   }
 
-  /** Writes one message; a failed write is reported, not thrown, since the peer is gone anyway. */
-  async send(message: JSONRPCMessage | JSONRPCMessage[], options?: SendOptions): Promise<void> {
-    if (this.#closed) return;
+  /**
+   * Writes one message; a failed write is reported, not thrown, since the peer is gone anyway. Not
+   * an async function: every answer passes here, and the transport's own promise with one handler
+   * costs less than an async function's promise and state.
+   */
+  send(message: JSONRPCMessage | JSONRPCMessage[], options?: SendOptions): Promise<void> {
+    if (this.#closed) return SENT;
     try {
-      await this.#transport.send(message, options);
+      return this.#transport.send(message, options).then(undefined, this.#writeFailed);
     } catch (error) {
-      // A write cut short by our own close (say, the cancel of a call that timed out, as the
-      // program exits) is no problem to report: we ended it.
-      if (!this.#closed) this.#onProblem(`write failed: ${error instanceof Error ? error.message : String(error)}`);
+      this.#writeFailed(error);
+      return SENT;
     }
   }
+
+  readonly #writeFailed = (error: unknown): void => {
+    // A write cut short by our own close (say, the cancel of a call that timed out, as the
+    // program exits) is no problem to report: we ended it.
+    if (!this.#closed) this.#onProblem(`write failed: ${error instanceof Error ? error.message : String(error)}`);
+  };
 
   /** A request of the peer's ended without a response (it was cancelled): the transport may stop waiting for one. */
   unanswered(id: RequestId): void {
@@ -179,11 +191,17 @@ export class Connection {
     await this.close();
   }
 
-  /** Handles one classified input; for requests, resolves to the response it produced. */
-  async #receive(incoming: Incoming, inBatch = false): Promise<JSONRPCResponse | undefined> {
+  /**
+   * Handles one classified input; for requests, resolves to the response it produced. A request's
+   * promise is PeerRequests.handle's own: returned from an async function, it would be wrapped in
+   * one more promise, and a thenable resolution, per call.
+   */
+  #receive(incoming: Incoming, inBatch = false): Promise<JSONRPCResponse | undefined> {
+    return incoming.kind === "request" ? this.#peerRequests.handle(incoming.message, inBatch, this.#dispatcher) : this.#receiveOther(incoming, inBatch);
+  }
+
+  async #receiveOther(incoming: Exclude<Incoming, { kind: "request" }>, inBatch: boolean): Promise<JSONRPCResponse | undefined> {
     switch (incoming.kind) {
-      case "request":
-        return this.#peerRequests.handle(incoming.message, inBatch, this.#dispatcher);
       case "notification":
         // Read by the connection itself (cancellation, progress) or by the role's table.
         await this.#receiveNotification(incoming.message);

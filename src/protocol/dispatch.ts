@@ -7,7 +7,7 @@
 // be called is the role's business (server or client): it writes handlers over a method table
 // (mcp/methods.ts), and requestRows/notificationRows turn them into rows.
 
-import { ErrorCode, isObject, RpcError, type JSONRPCNotification, type JSONRPCRequest, type JSONRPCResponse, type RequestId } from "../jsonrpc/messages.js";
+import { ErrorCode, isObject, RpcError, type JSONRPCErrorResponse, type JSONRPCNotification, type JSONRPCRequest, type JSONRPCResponse, type RequestId } from "../jsonrpc/messages.js";
 import { Params } from "../jsonrpc/params.js";
 import type { Connection } from "./connection.js";
 
@@ -131,23 +131,40 @@ export class Dispatcher<C> {
     this.#options = options;
   }
 
-  /** Runs a request's handler and always produces its one response. Never throws. */
+  /**
+   * Runs a request's handler and always produces its one response. Never throws. (PeerRequests.handle
+   * does the same within its own await: one async function per call less.)
+   */
   async handleRequest(request: JSONRPCRequest, context: C): Promise<JSONRPCResponse> {
     try {
-      return { jsonrpc: "2.0", id: request.id, result: await this.#run(request, context) };
+      return { jsonrpc: "2.0", id: request.id, result: await this.run(request, context) };
     } catch (error) {
-      return { jsonrpc: "2.0", id: request.id, error: this.#toRpcError(request.method, error).toErrorObject() };
+      return this.errorResponse(request, error);
     }
   }
 
-  /** Refusals and results take the same path through the event loop, so answers keep their order. */
-  async #run(request: JSONRPCRequest, context: C): Promise<{ [key: string]: unknown }> {
-    const row = this.#rows.get(request.method);
-    // Spec (basic#responses): an unknown method is answered with -32601.
-    if (!row || row.kind !== "request") throw this.#options.unknownMethod?.(request.method, context) ?? new RpcError(ErrorCode.MethodNotFound, `method not found: ${request.method}`);
-    const refusal = this.#options.gate?.(request.method, "request", context);
-    if (refusal) throw refusal;
-    return row.handle(new Params(request.method, request.params), context);
+  /**
+   * The row's result, or its promise. Never throws: a refusal, or a handler's failure before its
+   * first await, is a rejected promise for errorResponse to word, awaited like a result. So no
+   * answer leaves within the call that delivered its request, where a transport may still be
+   * setting up where answers go; and refusals and results take the same path through the loop.
+   */
+  run(request: JSONRPCRequest, context: C): Promise<{ [key: string]: unknown }> | { [key: string]: unknown } {
+    try {
+      const row = this.#rows.get(request.method);
+      // Spec (basic#responses): an unknown method is answered with -32601.
+      if (!row || row.kind !== "request") throw this.#options.unknownMethod?.(request.method, context) ?? new RpcError(ErrorCode.MethodNotFound, `method not found: ${request.method}`);
+      const refusal = this.#options.gate?.(request.method, "request", context);
+      if (refusal) throw refusal;
+      return row.handle(new Params(request.method, request.params), context);
+    } catch (error) {
+      return Promise.reject(error);
+    }
+  }
+
+  /** The response to `request` when its handling threw `error`. */
+  errorResponse(request: JSONRPCRequest, error: unknown): JSONRPCErrorResponse {
+    return { jsonrpc: "2.0", id: request.id, error: this.#toRpcError(request.method, error).toErrorObject() };
   }
 
   /**
@@ -267,25 +284,38 @@ export class PeerRequests {
     this.#connection = connection;
   }
 
-  /** Runs one request to its one response (returned inside a batch, sent otherwise). */
+  /**
+   * Runs one request to its one response, which it sends (inside a batch: returns, for the batch's
+   * one answer). An async function that awaits the send rather than returning its promise: the
+   * inbox counts the request as in flight until its answer is taken, and a returned promise would
+   * cost one more promise and a thenable resolution per call.
+   */
   async handle(request: JSONRPCRequest, inBatch: boolean, dispatcher: Dispatcher<RequestContext>): Promise<JSONRPCResponse | undefined> {
     const key = request.id;
+    let response: JSONRPCResponse;
     if (this.#inFlight.has(key)) {
       // Spec (basic#requests): a sender MUST NOT reuse an id within a session.
       const error = new RpcError(ErrorCode.InvalidRequest, `invalid request: id ${JSON.stringify(request.id)} is already in use by a request in progress`);
-      return this.#deliver({ jsonrpc: "2.0", id: request.id, error: error.toErrorObject() }, inBatch);
+      response = { jsonrpc: "2.0", id: request.id, error: error.toErrorObject() };
+    } else {
+      const peer = new PeerRequest(request, inBatch, this.#connection);
+      this.#inFlight.set(key, peer);
+      try {
+        response = { jsonrpc: "2.0", id: key, result: await dispatcher.run(request, peer) };
+      } catch (error) {
+        response = dispatcher.errorResponse(request, error);
+      }
+      peer.finished = true;
+      this.#inFlight.delete(key);
+      // Spec (basic/utilities/cancellation): the receiver of a cancellation SHOULD NOT send a response.
+      if (peer.cancelled) {
+        this.#connection.unanswered(key);
+        return undefined;
+      }
     }
-    const peer = new PeerRequest(request, inBatch, this.#connection);
-    this.#inFlight.set(key, peer);
-    const response = await dispatcher.handleRequest(request, peer);
-    peer.finished = true;
-    this.#inFlight.delete(key);
-    // Spec (basic/utilities/cancellation): the receiver of a cancellation SHOULD NOT send a response.
-    if (peer.cancelled) {
-      this.#connection.unanswered(key);
-      return undefined;
-    }
-    return this.#deliver(response, inBatch);
+    if (inBatch) return response;
+    await this.#connection.send(response);
+    return undefined;
   }
 
   /** The peer cancelled one of its requests; false when none of its requests in flight has that id. */
@@ -300,10 +330,5 @@ export class PeerRequests {
   /** The connection closed: every running handler is told to stop. */
   abortAll(): void {
     for (const request of this.#inFlight.values()) request.stop(new Error("connection closed"));
-  }
-
-  #deliver(response: JSONRPCResponse, inBatch: boolean): Promise<JSONRPCResponse | undefined> | JSONRPCResponse {
-    if (inBatch) return response;
-    return this.#connection.send(response).then(() => undefined);
   }
 }

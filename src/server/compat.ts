@@ -72,10 +72,14 @@ export function contentFor(block: ContentBlock, version: ProtocolVersion): Conte
  * A tools/call result as the client's version can carry it: its content blocks, and
  * structuredContent. 2025-11-25 and later (versions are ISO dates, so `>=` orders them: 2026-07-28
  * included) have every block type and field a definition can hold (test/server/compat.test.ts checks
- * that fitting to them changes nothing), so their blocks go as they are.
+ * that fitting to them changes nothing), so their blocks go as they are, and a result that needs no
+ * text block for its structuredContent goes as it is, not copied: it is only serialised after this
+ * (a 2026-07-28 answer extends a copy, server/modern/results.ts).
  */
 export function callToolResultFor(result: CallToolResult, version: ProtocolVersion): CallToolResult {
-  const content = version >= LATEST_PROTOCOL_VERSION ? result.content : result.content.map((block) => contentFor(block, version));
+  const current = version >= LATEST_PROTOCOL_VERSION;
+  if (current && (result.structuredContent === undefined || result.content.length > 0)) return result;
+  const content = current ? result.content : result.content.map((block) => contentFor(block, version));
   const out: CallToolResult = { ...result, content };
   if (result.structuredContent !== undefined) {
     // Spec (server/tools#structured-content): a tool returning structured content SHOULD also

@@ -5,7 +5,7 @@
 // Spec: https://modelcontextprotocol.io/specification/2026-07-28/basic/versioning (dual-era clients)
 import { describe, test } from "node:test";
 import assert from "node:assert/strict";
-import { ExitCode } from "../../src/cli/failures.js";
+import { ExitCode } from "../../src/cli/output.js";
 import { createDemoServer } from "../../src/demo/server-definition.js";
 import { McpHttpServer } from "../../src/http/server.js";
 import { initializeResult, json, routine, scriptedServer } from "../helpers/scripted-http.js";

@@ -3,7 +3,7 @@
 // Run `npm run build` first: these tests spawn the built CLI.
 import { describe, test } from "node:test";
 import assert from "node:assert/strict";
-import { ExitCode } from "../../src/cli/failures.js";
+import { ExitCode } from "../../src/cli/output.js";
 import { initializeResult, json, routine, scriptedServer } from "../helpers/scripted-http.js";
 import { runCli } from "./program.js";
 

@@ -5,7 +5,7 @@
 import assert from "node:assert/strict";
 import { spawn } from "node:child_process";
 import { fileURLToPath } from "node:url";
-import { ExitCode } from "../../src/cli/failures.js";
+import { ExitCode } from "../../src/cli/output.js";
 
 export const CLI = fileURLToPath(new URL("../../dist/cli.unbundled.js", import.meta.url));
 export const SERVER = fileURLToPath(new URL("../../dist/server.js", import.meta.url));

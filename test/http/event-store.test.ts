@@ -4,6 +4,8 @@
 // Spec: https://modelcontextprotocol.io/specification/2025-11-25/basic/transports#resumability-and-redelivery
 import { test } from "node:test";
 import assert from "node:assert/strict";
+import { setFlagsFromString } from "node:v8";
+import { runInNewContext } from "node:vm";
 import { EventStore, ReplayBudget } from "../../src/http/event-store.js";
 
 test("EventStore: ids are unique across the session's streams and name their stream", () => {
@@ -167,3 +169,28 @@ test("EventStore: a long run past the bound, mixed with confirmed streams, keeps
   assert.ok(total <= 50);
   assert.equal(budget.size.bytes, stores[0]!.size.bytes + stores[1]!.size.bytes);
 });
+
+test("ReplayBudget: once every session has ended, the budget keeps none of their stores alive", async () => {
+  setFlagsFromString("--expose-gc");
+  const gc = runInNewContext("gc") as () => void;
+  const budget = new ReplayBudget();
+  const stores = Array.from({ length: 20 }, () => endedSession(budget));
+  assert.deepEqual(budget.size, { events: 0, bytes: 0 });
+  await new Promise((resolve) => setImmediate(resolve));
+  gc();
+  const alive = stores.filter((ref) => ref.deref() !== undefined).length;
+  assert.equal(alive, 0, `${alive} of 20 ended sessions' stores are still reachable through the budget`);
+});
+
+/** A session as the load test runs one (a GET stream's priming event, calls whose streams the client took whole), then ended. */
+function endedSession(budget: ReplayBudget): WeakRef<EventStore> {
+  const store = new EventStore({ budget });
+  store.append("get", "");
+  for (let call = 0; call < 50; call++) {
+    store.append(`p${call}`, "");
+    store.append(`p${call}`, `answer ${call}`);
+    store.forget(`p${call}`);
+  }
+  store.clear();
+  return new WeakRef(store);
+}

@@ -86,7 +86,20 @@ const BAD_ENVELOPES: { name: string; meta: { [key: string]: unknown }; code: num
   { name: "clientCapabilities that are not an object", meta: { [PV]: MODERN, [CAPS]: "all" }, code: -32602, match: /clientCapabilities/ },
   { name: "clientInfo without a version", meta: { ...envelope(), "io.modelcontextprotocol/clientInfo": { name: "x" } }, code: -32602, match: /clientInfo/ },
   { name: "an unknown logLevel", meta: envelope({}, { [LOG_LEVEL]: "loud" }), code: -32602, match: /logLevel/ },
+  // The capabilities a server reads must be objects, as deep as it reads them (both ways of reading the envelope, mcp/read.ts).
+  { name: "a null clientInfo", meta: { ...envelope(), "io.modelcontextprotocol/clientInfo": null }, code: -32602, match: /clientInfo/ },
+  { name: "elicitation: false", meta: { [PV]: MODERN, [CAPS]: { elicitation: false } }, code: -32602, match: /elicitation/ },
+  { name: "sampling.context: null", meta: { [PV]: MODERN, [CAPS]: { sampling: { context: null } } }, code: -32602, match: /sampling\.context/ },
+  { name: "elicitation.url: true", meta: { [PV]: MODERN, [CAPS]: { elicitation: { form: {}, url: true } } }, code: -32602, match: /elicitation\.url/ },
+  { name: "roots: []", meta: { [PV]: MODERN, [CAPS]: { roots: [] } }, code: -32602, match: /roots/ },
 ];
+
+test("modern envelope: capabilities declared as objects, as deep as the server reads them, are accepted", async () => {
+  const peer = new ModernPeer(createDemoServer());
+  const capabilities = { experimental: {}, roots: { listChanged: true }, extensions: {}, sampling: { context: {}, tools: {} }, elicitation: { form: {}, url: {} }, unknown: 1 };
+  const result = resultOf(await peer.modern("tools/list", {}, { [PV]: MODERN, [CAPS]: capabilities, [LOG_LEVEL]: "debug" }));
+  assert.ok(Array.isArray(result.tools));
+});
 
 for (const c of BAD_ENVELOPES) {
   test(`modern envelope: ${c.name} is ${c.code}, never the legacy era`, async () => {

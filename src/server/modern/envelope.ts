@@ -61,7 +61,7 @@ export function checkModernRequest(method: string, meta: { [key: string]: unknow
   }
   const refusal = refused.get(method);
   if (refusal) throw refusal;
-  return { ...envelope, protocolVersion: requested };
+  return envelope;
 }
 
 /**

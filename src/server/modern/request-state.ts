@@ -82,7 +82,11 @@ const TOKEN_SHAPE = /^[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+$/;
 const UNBOUND_PARAMS = new Set(["_meta", "inputResponses", "requestState"]);
 
 export class RequestStateCodec {
-  readonly #key: Uint8Array;
+  /**
+   * The given key, else random bytes drawn on first use: a server that never seals a round never
+   * loads node:crypto, which costs a stdio server's start about 3 ms (scripts/bundle.ts).
+   */
+  #key: Uint8Array | undefined;
   readonly #ttlMs: number;
   readonly #maxStateBytes: number;
   readonly #maxRememberedUses: number;
@@ -91,10 +95,12 @@ export class RequestStateCodec {
   readonly #used = new Map<string, number>();
 
   constructor(options: RequestStateOptions = {}) {
-    const key = options.key ?? randomBytes(MIN_REQUEST_STATE_KEY_BYTES);
-    this.#key = typeof key === "string" ? Buffer.from(key, "utf8") : key;
-    if (this.#key.byteLength < MIN_REQUEST_STATE_KEY_BYTES) {
-      throw new RangeError(`RequestStateCodec: the key must be at least ${MIN_REQUEST_STATE_KEY_BYTES} bytes, got ${this.#key.byteLength}`);
+    if (options.key !== undefined) {
+      const key = typeof options.key === "string" ? Buffer.from(options.key, "utf8") : options.key;
+      if (key.byteLength < MIN_REQUEST_STATE_KEY_BYTES) {
+        throw new RangeError(`RequestStateCodec: the key must be at least ${MIN_REQUEST_STATE_KEY_BYTES} bytes, got ${key.byteLength}`);
+      }
+      this.#key = key;
     }
     this.#ttlMs = positive("ttlMs", options.ttlMs ?? DEFAULT_REQUEST_STATE_TTL_MS);
     this.#maxStateBytes = positive("maxStateBytes", options.maxStateBytes ?? DEFAULT_MAX_REQUEST_STATE_BYTES);
@@ -173,6 +179,7 @@ export class RequestStateCodec {
   }
 
   #mac(body: string): string {
+    this.#key ??= randomBytes(MIN_REQUEST_STATE_KEY_BYTES);
     return createHmac("sha256", this.#key).update(body).digest("base64url");
   }
 
