@@ -2,10 +2,11 @@
 // scripts/bench/baseline-server.mjs), `mcp-wire --help` against a bare `node -e 0`, our server
 // against itself with 2026-07-28 requests (the modern path vs the legacy one), then our client
 // against a raw JSON-line client, both driving that baseline server (scripts/bench/client-driver.mjs),
-// then our Streamable HTTP server against a bare node:http echo server (scripts/bench/baseline-http.mjs),
-// with JSON and with SSE answers, both loaded by scripts/bench/http-load.mjs. Each pair is measured
-// in this run, interleaved so they share the noise. Prints absolute numbers, ratios and targets.
-// Exits 0 whatever the speed; 1 only for wrong answers. Linux only: server CPU time and peak memory are read from /proc/<pid>.
+// then our Streamable HTTP server against a bare node:http echo server (scripts/bench/baseline-http.mjs)
+// and the official SDK v1 server, with JSON and with SSE answers, all loaded by
+// scripts/bench/http-load.mjs. Each pair is measured in this run, interleaved so they share the
+// noise. Prints absolute numbers, ratios and targets. Exits 0 whatever the speed; 1 only for wrong
+// answers. Linux only: server CPU time and peak memory are read from /proc/<pid>.
 
 import { availableParallelism, loadavg } from "node:os";
 import { fileURLToPath } from "node:url";
@@ -13,7 +14,8 @@ import { performance } from "node:perf_hooks";
 import { readFileSync } from "node:fs";
 import { CLOCK_TICKS_PER_SECOND, wallTime, type ServerCommand } from "./bench/child.js";
 import { clientLarge, clientLoad, type ClientLoadResult, type ClientSide } from "./bench/client-measure.js";
-import { HTTP_SERVERS, httpLoad, type HttpLoadResult, type HttpMode } from "./bench/http-measure.js";
+import { HTTP_SERVERS, httpLoad, sdkServers, type HttpLoadResult, type HttpMode } from "./bench/http-measure.js";
+import { SDK_VERSION } from "./interop.js";
 import { BenchCorrectnessError, coldStart, largeEcho, largeRequest, load, loadRequests, MIB, type LoadResult } from "./bench/measure.js";
 
 const COLD_RUNS = 15;
@@ -39,11 +41,12 @@ const CLIENT_CALLS = 300_000;
 /** Calls outstanding at once in a client load run: each answer starts the next call. */
 const CLIENT_WINDOW = 256;
 const CLIENT_RUNS = 5;
-const HTTP_CALLS = 5_000;
-/** Calls outstanding at once in an HTTP load run, one per keep-alive connection. */
-const HTTP_IN_FLIGHT = 64;
+/** Timed calls per HTTP run, after http-load.mjs's warm-up: enough for the steady state, as for stdio above. */
+const HTTP_CALLS = 20_000;
+/** Calls outstanding at once in an HTTP load run, one per keep-alive connection: issue 10's "concurrency 32". */
+const HTTP_IN_FLIGHT = 32;
 const HTTP_RUNS = 3;
-/** Below this share of the baseline's HTTP calls/s the summary points at the profiler; not a target. */
+/** Below this share of the baseline's HTTP calls/s the summary points at the profiler as well. */
 const HTTP_PROFILE_BELOW = 0.5;
 /** Per-MiB time at 64 MiB over that at 16 MiB, up to which growth counts as linear. */
 const LINEAR_TOLERANCE = 1.5;
@@ -168,9 +171,11 @@ async function main(): Promise<number> {
   }
   phase(`client large results (${LARGE_RUNS} runs each of ${LARGE_MIB.join(", ")} MiB)`, started);
 
-  // No target was set for HTTP: these rows are for information, and the summary says how far off we are.
+  // Issue 10's HTTP targets, against the bare node:http server; the official SDK v1 server is
+  // measured in the same run as a second comparison, without a target.
+  const sdk = await sdkServers();
   const httpShares: { mode: HttpMode; title: string; share: number }[] = [];
-  for (const [mode, title] of [["json", "JSON responses"], ["sse", "SSE responses"]] as const) {
+  for (const [mode, title, cpuLimit] of [["json", "JSON responses", 1.5], ["sse", "SSE responses", 1.7]] as const) {
     started = performance.now();
     const [oursHttp, baseHttp] = await interleaved(HTTP_RUNS, [HTTP_SERVERS[mode].ours, HTTP_SERVERS[mode].baseline], (server) => httpLoad(server, mode, HTTP_CALLS, HTTP_IN_FLIGHT));
     const httpMedian = (results: HttpLoadResult[], key: keyof HttpLoadResult) => median(results.map((result) => result[key]));
@@ -180,13 +185,26 @@ async function main(): Promise<number> {
     const oursHttpRate = httpMedian(oursHttp, "callsPerSecond");
     const baseHttpRate = httpMedian(baseHttp, "callsPerSecond");
     rows.push({
-      measure: `HTTP tools/call, ${title}: calls/s (median of ${HTTP_RUNS}; cost = baseline/ours)`,
+      measure: `HTTP tools/call, ${title}: calls/s at ${HTTP_IN_FLIGHT} in flight (median of ${HTTP_RUNS}; cost = baseline/ours)`,
       ours: `${Math.round(oursHttpRate)} calls/s`,
       baseline: `${Math.round(baseHttpRate)} calls/s`,
       cost: baseHttpRate / oursHttpRate,
+      limit: 1 / 0.6,
+      target: "ours >= 0.6x baseline (cost <= 1.67)",
     });
-    rows.push(costRow(`HTTP server CPU per tools/call, ${title}, user+sys (median of ${HTTP_RUNS})`, httpMedian(oursHttp, "cpuMicrosecondsPerCall"), httpMedian(baseHttp, "cpuMicrosecondsPerCall"), "µs", 1));
+    const oursCpu = httpMedian(oursHttp, "cpuMicrosecondsPerCall");
+    rows.push(costRow(`HTTP server CPU per tools/call, ${title}, user+sys (median of ${HTTP_RUNS})`, oursCpu, httpMedian(baseHttp, "cpuMicrosecondsPerCall"), "µs", 1, cpuLimit));
     httpShares.push({ mode, title, share: oursHttpRate / baseHttpRate });
+    const sdkMeasure = `HTTP server CPU per tools/call, ${title}, vs the official SDK v1 server (baseline = SDK ${SDK_VERSION}; median of ${HTTP_RUNS})`;
+    if ("skipped" in sdk) {
+      rows.push({ measure: sdkMeasure, ours: `${oursCpu.toFixed(1)} µs`, baseline: `skipped: ${sdk.skipped}`, cost: Number.NaN });
+      continue;
+    }
+    started = performance.now();
+    const sdkHttp: HttpLoadResult[] = [];
+    for (let run = 0; run < HTTP_RUNS; run++) sdkHttp.push(await httpLoad(sdk[mode], mode, HTTP_CALLS, HTTP_IN_FLIGHT));
+    phase(`HTTP, ${title}, SDK v1 (${HTTP_RUNS} runs of ${HTTP_CALLS} echo calls; ${Math.round(httpMedian(sdkHttp, "callsPerSecond"))} calls/s)`, started);
+    rows.push(costRow(sdkMeasure, oursCpu, httpMedian(sdkHttp, "cpuMicrosecondsPerCall"), "µs", 1));
   }
 
   printTable(rows);
@@ -209,8 +227,8 @@ async function main(): Promise<number> {
   console.log(`  info  large-message time grows ${linear.ours ? "linearly" : "faster than linearly"} for ours (baseline: ${linear.baseline ? "linear" : "not linear"})`);
   console.log(`  info  large-result time grows ${linear["ours client"] ? "linearly" : "faster than linearly"} for our client (raw client: ${linear["raw client"] ? "linear" : "not linear"})`);
   for (const { mode, title, share } of httpShares) {
-    const hint = share < HTTP_PROFILE_BELOW ? `; below ${HTTP_PROFILE_BELOW}x: profile with scripts/bench/profile.ts ${mode === "json" ? "http" : "http-sse"}` : "";
-    console.log(`  info  HTTP tools/call, ${title}: ours at ${share.toFixed(2)}x the baseline's calls/s (no target${hint})`);
+    if (share >= HTTP_PROFILE_BELOW) continue;
+    console.log(`  info  HTTP tools/call, ${title}: ours at ${share.toFixed(2)}x the baseline's calls/s; profile with scripts/bench/profile.ts ${mode === "json" ? "http" : "http-sse"}`);
   }
   console.log(`\nbench finished in ${((performance.now() - benchStarted) / 1000).toFixed(1)} s`);
   return 0;
@@ -227,7 +245,7 @@ function costRow(measure: string, oursValue: number, baseValue: number, unit: st
 
 function printTable(rows: Row[]): void {
   const header = ["measurement", "ours", "baseline", "cost", "target"];
-  const cells = rows.map((row) => [row.measure, row.ours, row.baseline, `${row.cost.toFixed(2)}x`, row.target ?? "-"]);
+  const cells = rows.map((row) => [row.measure, row.ours, row.baseline, Number.isNaN(row.cost) ? "-" : `${row.cost.toFixed(2)}x`, row.target ?? "-"]);
   const widths = header.map((title, column) => Math.max(title.length, ...cells.map((line) => line[column]!.length)));
   const format = (line: string[]) => line.map((cell, column) => (column === 0 || column === 4 ? cell.padEnd(widths[column]!) : cell.padStart(widths[column]!))).join("  ");
   console.log("\n" + format(header));

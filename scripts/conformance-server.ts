@@ -2,8 +2,11 @@
 // every tool, resource and prompt its server scenarios call, with their exact names, arguments
 // and behaviour, served over Streamable HTTP at http://127.0.0.1:<port>/mcp by mcp-wire itself.
 // What each scenario sends and checks: modelcontextprotocol/conformance v0.1.16, src/scenarios.
-// Run: `npx tsx scripts/conformance-server.ts --port N` (0 or no --port: any free port; the URL
-// goes to stderr). CONFORMANCE_DEBUG=1 logs each HTTP exchange (headers, request body, JSON answers) on stderr.
+// Run: `npx tsx scripts/conformance-server.ts --port N [--adapter node|web]` (0 or no --port: any
+// free port; the URL goes to stderr). --adapter picks how node:http reaches the handlers: node's own
+// path (the default) or the web-standard Request/Response one; scripts/conformance.ts runs both.
+// CONFORMANCE_DEBUG=1 logs each HTTP exchange (headers, request body, JSON answers) on stderr; it
+// reads them as web Requests, so it serves through the web adapter whatever --adapter says.
 // Left out: test_reconnection cannot close its request's SSE stream early (the HTTP server has
 // no such hook), so it answers on the open stream; the suite scores that as INFO, not a failure.
 
@@ -239,7 +242,9 @@ function logged(handle: FetchHandler): FetchHandler {
 }
 
 async function main(): Promise<void> {
-  const { values } = parseArgs({ options: { port: { type: "string", default: "0" } } });
+  const { values } = parseArgs({ options: { port: { type: "string", default: "0" }, adapter: { type: "string", default: "node" } } });
+  const adapter = values.adapter;
+  if (adapter !== "node" && adapter !== "web") throw new Error(`conformance-server: --adapter must be node or web, got ${adapter}`);
   const port = Number(values.port);
   if (!Number.isInteger(port) || port < 0 || port > 65535) throw new Error(`conformance-server: --port must be 0-65535, got ${values.port}`);
   const debug = process.env.CONFORMANCE_DEBUG === "1";
@@ -248,7 +253,7 @@ async function main(): Promise<void> {
   const http = new McpHttpServer(createConformanceServer(), {
     onProblem: debug ? (message) => process.stderr.write(`conformance-server: ${message}\n`) : undefined,
   });
-  const listening = await listen(debug ? logged(http.handle) : http.handle, { port, host: "127.0.0.1" });
+  const listening = debug ? await listen(logged(http.handle), { port, host: "127.0.0.1" }) : await http.listen({ port, host: "127.0.0.1", adapter });
   process.stderr.write(`conformance-server: listening on ${listening.origin}/mcp\n`);
   const stop = () => void http.close().then(() => listening.close()).finally(() => process.exit(0));
   process.once("SIGINT", stop);

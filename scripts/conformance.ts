@@ -1,6 +1,7 @@
 // Runs the official MCP conformance suite (@modelcontextprotocol/conformance, pinned) against
 // mcp-wire: every server scenario (suite "all", pending ones included) against
-// scripts/conformance-server.ts over Streamable HTTP, and the four non-OAuth client scenarios
+// scripts/conformance-server.ts over Streamable HTTP, once through each node:http adapter (node's
+// own path, and the web-standard Request/Response one), and the four non-OAuth client scenarios
 // with scripts/conformance-client.ts as the client (scenarios: modelcontextprotocol/conformance).
 // The suite needs Node >= 22, so a pinned Node 22 binary (npm package node-<platform>-<arch>) runs
 // it; both are installed into a cache under the OS temp dir, never into this project.
@@ -35,7 +36,8 @@ const CLIENT_SCENARIO_TIMEOUT_MS = 60_000;
 
 /** One scenario's verdict, as the suite scores it. */
 export interface Outcome {
-  side: "server" | "client";
+  /** "client", or "server (node adapter)" / "server (web adapter)". */
+  side: string;
   scenario: string;
   ok: boolean;
   /** e.g. "4 passed, 0 failed, 1 warning" (checks, not scenarios). */
@@ -116,9 +118,13 @@ function killGroup(group: number | undefined): void {
   }
 }
 
+/** How node:http reaches the server's handlers (McpHttpServer.listen's `adapter`): each gets the whole suite. */
+const ADAPTERS = ["node", "web"] as const;
+type Adapter = (typeof ADAPTERS)[number];
+
 /** Starts scripts/conformance-server.ts on a free port; resolves once it prints its URL. */
-function startServer(): Promise<{ port: number; child: ChildProcess; log: () => string }> {
-  const child = spawn(process.execPath, ["--import", "tsx", join(ROOT, "scripts", "conformance-server.ts"), "--port", "0"], {
+function startServer(adapter: Adapter): Promise<{ port: number; child: ChildProcess; log: () => string }> {
+  const child = spawn(process.execPath, ["--import", "tsx", join(ROOT, "scripts", "conformance-server.ts"), "--port", "0", "--adapter", adapter], {
     cwd: ROOT,
     stdio: ["ignore", "ignore", "pipe"],
     env: { ...process.env, CONFORMANCE_DEBUG: DEBUG ? "1" : "" },
@@ -177,12 +183,16 @@ function describe(check: SuiteCheck): string {
   return `${check.status} ${check.name}: ${check.errorMessage ?? check.description}`;
 }
 
-/** Every server scenario of suite "all" against our server at http://localhost:<port>/mcp. */
-async function runServerScenarios(suite: Suite, outputDir: string): Promise<Outcome[]> {
-  const server = await startServer();
+/** Every server scenario of suite "all" against our server at http://localhost:<port>/mcp, served through `adapter`. */
+async function runServerScenarios(suite: Suite, resultsDir: string, adapter: Adapter): Promise<Outcome[]> {
+  // Each adapter's run in a directory of its own: the checks are found by scenario name.
+  const outputDir = join(resultsDir, `${adapter}-adapter`);
+  mkdirSync(outputDir);
+  const server = await startServer(adapter);
+  const side = `server (${adapter} adapter)`;
   try {
     const url = `http://localhost:${server.port}/mcp`;
-    process.stdout.write(`server: running suite "all" against ${url}\n`);
+    process.stdout.write(`${side}: running suite "all" against ${url}\n`);
     const result = await runSuite(suite, ["server", "--url", url, "--suite", "all", "-o", outputDir], SERVER_SUITE_TIMEOUT_MS);
     const output = result.stdout + result.stderr;
     writeFileSync(join(outputDir, "server-suite.log"), output);
@@ -190,15 +200,15 @@ async function runServerScenarios(suite: Suite, outputDir: string): Promise<Outc
     // The suite's summary lists every scenario it ran, those that crashed included.
     const scenarios = [...(output.split("=== SUMMARY ===")[1] ?? "").matchAll(/^[✓✗] (\S+): \d+ passed, \d+ failed$/gm)].map((m) => m[1]!);
     if (scenarios.length === 0) {
-      return [{ side: "server", scenario: "(suite)", ok: false, counts: "no results", problems: [`the suite printed no summary (${result.failure})`, tail(output)] }];
+      return [{ side, scenario: "(suite)", ok: false, counts: "no results", problems: [`the suite printed no summary (${result.failure})`, tail(output)] }];
     }
     return scenarios.map((scenario) => {
       const checks = readChecks(outputDir, "server", scenario);
-      if (!checks) return { side: "server", scenario, ok: false, counts: "no checks", problems: [`the scenario did not run to the end; see ${join(outputDir, "server-suite.log")}`] };
+      if (!checks) return { side, scenario, ok: false, counts: "no checks", problems: [`the scenario did not run to the end; see ${join(outputDir, "server-suite.log")}`] };
       // The suite's rule: a server scenario passes when no check is a FAILURE (warnings do not count).
       const failures = checks.filter((check) => check.status === "FAILURE");
       return {
-        side: "server",
+        side,
         scenario,
         ok: failures.length === 0,
         counts: countsOf(checks),
@@ -242,7 +252,7 @@ export async function runConformance(mode: "server" | "client" | "all"): Promise
   const outputDir = mkdtempSync(join(tmpdir(), "mcp-wire-conformance-results-"));
   process.stdout.write(`conformance ${SUITE_VERSION} under Node ${NODE_VERSION}; results in ${outputDir}\n`);
   const outcomes: Outcome[] = [];
-  if (mode !== "client") outcomes.push(...(await runServerScenarios(suite, outputDir)));
+  if (mode !== "client") for (const adapter of ADAPTERS) outcomes.push(...(await runServerScenarios(suite, outputDir, adapter)));
   if (mode !== "server") outcomes.push(...(await runClientScenarios(suite, outputDir)));
   return outcomes;
 }

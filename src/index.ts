@@ -75,8 +75,10 @@
 //      Streamable HTTP and legacy HTTP+SSE, server side: http/server.ts (one front door),
 //      http/streamable-server.ts, http/modern-post.ts (2026-07-28 POSTs), http/streamable-options.ts,
 //      http/post-body.ts, http/session-table.ts, http/session-transport.ts, http/streams.ts, http/sse.ts,
-//      http/event-store.ts, http/responses.ts, http/security.ts, http/legacy-sse.ts, http/node.ts
-//      (node:http), http/connections.ts (its limits)
+//      http/event-store.ts, http/responses.ts, http/security.ts, http/legacy-sse.ts,
+//      http/exchange.ts (the request and answer every handler works on), http/sse-sink.ts,
+//      http/web.ts (the Fetch API adapter), http/node-exchange.ts (the node:http adapter),
+//      http/node.ts (node:http), http/connections.ts (its limits)
 //      both sides, 2026-07-28: http/mcp-headers.ts (the headers that mirror the body, and their check)
 //      client side: http/client.ts (the one to use), http/client-transport.ts,
 //      http/client-session.ts, http/client-reconnect.ts, http/client-messages.ts,
@@ -118,7 +120,7 @@ export { listen, toNodeListener, originOf, type FetchHandler, type Listening, ty
 export { CONNECTION_DEFAULTS, type ConnectionLimits } from "./http/connections.js";
 export { LegacySseHandler, type LegacySseOptions } from "./http/legacy-sse.js";
 export { LOOPBACK_NAMES, type SecurityOptions } from "./http/security.js";
-export { DEFAULT_MAX_BACKLOG_BYTES } from "./http/streams.js";
+export { DEFAULT_MAX_BACKLOG_BYTES } from "./http/sse-sink.js";
 export { DEFAULT_MAX_BODY_BYTES, DEFAULT_SESSION_IDLE_MS, DEFAULT_KEEP_ALIVE_MS } from "./http/responses.js";
 export { DEFAULT_REPLAY_BUDGET, DEFAULT_SESSION_REPLAY } from "./http/event-store.js";
 export { StreamableHttpClientTransport, type StreamableHttpClientOptions } from "./http/client-transport.js";

@@ -11,12 +11,13 @@ import { DEFAULT_MAX_MESSAGE_BYTES } from "../jsonrpc/framing.js";
 
 const USAGE = `usage: mcp-wire-server [--page-size N] [--max-message-bytes N]
        mcp-wire-server --http [--port N] [--host H] [--allowed-host H]... [--allowed-origin O]...
-                       [--stateless] [--page-size N]
+                       [--stateless] [--page-size N] [--http-adapter node|web]
 Serves the mcp-wire demo server over stdio (newline-delimited JSON-RPC on stdin/stdout), or with
 --http over Streamable HTTP at http://H:N/mcp (default 127.0.0.1:3000), plus the legacy HTTP+SSE
 transport at /sse. Requests must name a loopback Host (localhost, 127.0.0.1, [::1]) or one given
 with --allowed-host (a name, or name:port); a browser page's Origin must be a loopback one, or,
-once --allowed-origin is given, one of those. Set MCP_WIRE_TOKEN to require
+once --allowed-origin is given, one of those. --http-adapter web serves through the web-standard
+Request/Response path instead of node:http's own (the default; same answers). Set MCP_WIRE_TOKEN to require
 "Authorization: Bearer <token>" over HTTP; if it is set, it must not be empty.
 --max-message-bytes bounds one stdio message (default ${DEFAULT_MAX_MESSAGE_BYTES}: 64 MiB of content, such as a text
 argument, plus 1 MiB for the message around it).`;
@@ -25,6 +26,8 @@ interface HttpFlags {
   port: number;
   host: string;
   stateless: boolean;
+  /** How node:http reaches the handlers (McpHttpServer.listen's `adapter`). */
+  adapter: "node" | "web";
   /** Host values accepted besides the loopback names. */
   allowedHosts: string[];
   /** Origin values accepted instead of loopback origins, if any are given. */
@@ -39,7 +42,7 @@ interface Options {
 
 function parseArguments(argv: string[]): Options {
   const options: Options = {};
-  const http: HttpFlags & { wanted: boolean } = { port: 3000, host: "127.0.0.1", stateless: false, allowedHosts: [], allowedOrigins: [], wanted: false };
+  const http: HttpFlags & { wanted: boolean } = { port: 3000, host: "127.0.0.1", stateless: false, adapter: "node", allowedHosts: [], allowedOrigins: [], wanted: false };
   for (let i = 0; i < argv.length; i++) {
     const flag = argv[i];
     if (flag === "--help" || flag === "-h") {
@@ -48,6 +51,7 @@ function parseArguments(argv: string[]): Options {
     }
     if (flag === "--http") http.wanted = true;
     else if (flag === "--stateless") http.stateless = true;
+    else if (flag === "--http-adapter") http.adapter = adapterValue(argv[++i]);
     else if (flag === "--host") http.host = argv[++i] ?? fail("--host needs a value");
     else if (flag === "--port") http.port = wholeNumber(flag, argv[++i], 0, 65535);
     else if (flag === "--allowed-host") http.allowedHosts.push(hostValue(argv[++i]));
@@ -78,6 +82,11 @@ function originValue(text: string | undefined): string {
     // Reported below.
   }
   if (!text || origin !== text || !/^https?:/.test(origin)) fail(`--allowed-origin needs an origin such as https://app.example.com (scheme, host and optional port only), got ${JSON.stringify(text ?? "")}`);
+  return text;
+}
+
+function adapterValue(text: string | undefined): "node" | "web" {
+  if (text !== "node" && text !== "web") fail(`--http-adapter needs node or web, got ${JSON.stringify(text ?? "")}`);
   return text;
 }
 
@@ -118,7 +127,7 @@ async function serveHttp(options: Options, http: HttpFlags): Promise<void> {
     allowedOrigins: http.allowedOrigins.length > 0 ? http.allowedOrigins : undefined,
     onProblem: (message) => process.stderr.write(`mcp-wire-server: ${message}\n`),
   });
-  const listening = await server.listen({ port: http.port, host: http.host });
+  const listening = await server.listen({ port: http.port, host: http.host, adapter: http.adapter });
   const port = new URL(listening.origin).port;
   const banner = [`Streamable HTTP at ${listening.origin}/mcp (legacy HTTP+SSE at ${listening.origin}/sse)`];
   if (http.host === "0.0.0.0" || http.host === "::") {

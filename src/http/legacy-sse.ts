@@ -14,9 +14,10 @@ import type { Transport, TransportHandlers } from "../protocol/transport.js";
 import type { McpServer } from "../server/definition.js";
 import type { ServerSession } from "../server/session.js";
 import { judgePostText } from "./post-body.js";
-import { DEFAULT_KEEP_ALIVE_MS, DEFAULT_MAX_BODY_BYTES, DEFAULT_SESSION_IDLE_MS, errorResponse, readJsonText } from "./responses.js";
+import { errorAnswer, HttpAnswer, streamAnswer, type HttpRequest } from "./exchange.js";
+import { DEFAULT_KEEP_ALIVE_MS, DEFAULT_MAX_BODY_BYTES, DEFAULT_SESSION_IDLE_MS, readJsonText } from "./responses.js";
 import { formatEvent, SSE_HEADERS } from "./sse.js";
-import { DEFAULT_MAX_BACKLOG_BYTES, SseSink } from "./streams.js";
+import { DEFAULT_MAX_BACKLOG_BYTES, SseSink } from "./sse-sink.js";
 
 class LegacySessionTransport implements Transport {
   readonly sink: SseSink;
@@ -116,9 +117,9 @@ export class LegacySseHandler {
   }
 
   /** GET /sse: a new session, announced with its endpoint. */
-  open(): Response {
+  open(): HttpAnswer {
     if (this.#sessions.size >= this.#options.maxSessions) {
-      return errorResponse(503, `service unavailable: all ${this.#options.maxSessions} HTTP+SSE sessions are in use`, { "retry-after": String(this.#secondsUntilASlotFrees()) });
+      return errorAnswer(503, `service unavailable: all ${this.#options.maxSessions} HTTP+SSE sessions are in use`, { "retry-after": String(this.#secondsUntilASlotFrees()) });
     }
     const id = randomBytes(24).toString("base64url");
     // The stream is the session: once it is gone (the client left, or it could not keep up), the
@@ -134,7 +135,7 @@ export class LegacySseHandler {
     session.onClose(() => this.#sessions.delete(id));
     // Spec (2024-11-05 transports#http-with-sse): the first event MUST be `endpoint`, with the URI for POSTs.
     sink.write(formatEvent({ event: "endpoint", data: `${this.#options.messagesPath}?sessionId=${id}` }));
-    return new Response(sink.body, { status: 200, headers: SSE_HEADERS });
+    return streamAnswer(sink, SSE_HEADERS);
   }
 
   /**
@@ -142,29 +143,30 @@ export class LegacySseHandler {
    * A body refused whole is answered here instead, as the SDK's SSEServerTransport does (the spec
    * names no status): on the stream, an error without an id would match nothing the client sent.
    */
-  async post(request: Request): Promise<Response> {
-    const id = new URL(request.url).searchParams.get("sessionId");
+  async post(request: HttpRequest): Promise<HttpAnswer> {
+    const id = request.query("sessionId");
     const transport = id === null ? undefined : this.#sessions.get(id);
-    if (!transport?.sink.open) return errorResponse(404, "session not found: its stream is closed or it never existed; open one with GET /sse");
+    if (!transport?.sink.open) return errorAnswer(404, "session not found: its stream is closed or it never existed; open one with GET /sse");
     // Refused here, not on the stream, so that the sender sees why its POST failed.
     const text = await readJsonText(request, this.#options.maxBodyBytes);
-    if (text instanceof Response) return text;
+    if (text instanceof HttpAnswer) return text;
     // The stream may have closed while the body was read; then nobody would get the answer.
-    if (!transport.sink.open) return errorResponse(404, "session not found: its stream closed while the message was read");
+    if (!transport.sink.open) return errorAnswer(404, "session not found: its stream closed while the message was read");
     // Not JSON, one message that is not JSON-RPC, or a batch that is empty or past the connection's
     // (default) bound: refused whole, by the rule Streamable HTTP uses. Any other batch goes on: its
     // session answers a bad item inside the batch's answer, and, by its version, the batch itself.
     const omitUnreadableId = supports(transport.session!.protocolVersion, "omitUnreadableId");
     const body = judgePostText(text, { maxBatchItems: DEFAULT_MAX_BATCH_ITEMS, omitUnreadableId });
-    if (body instanceof Response) return body;
+    if (body instanceof HttpAnswer) return body;
     // The connection's bound on work in flight, applied where the client can be told: a request
     // waits for the client to retry, while responses and notifications (cancellations, answers to
     // the server's own requests) still go in, or handlers waiting on them would never finish.
     if (transport.paused && body.requestIds.length > 0) {
-      return errorResponse(429, `too many requests: a session may have ${this.#options.maxInFlight} messages in flight at once`);
+      return errorAnswer(429, `too many requests: a session may have ${this.#options.maxInFlight} messages in flight at once`);
     }
     transport.receive(text);
-    return new Response("Accepted", { status: 202 });
+    // The SDK's SSEServerTransport answers "Accepted" too; some old clients log the body.
+    return new HttpAnswer(202, { "content-type": "text/plain;charset=UTF-8" }, "Accepted");
   }
 
   get messagesPath(): string {

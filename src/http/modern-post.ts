@@ -16,11 +16,11 @@ import type { McpServer } from "../server/definition.js";
 import { checkModernRequest, claimsModern, validModernClaim } from "../server/modern/envelope.js";
 import type { ServerSession } from "../server/session.js";
 import { headerMismatch, headerParams, type HeaderParam } from "./mcp-headers.js";
-import type { PostBody } from "./post-body.js";
-import { errorResponse, jsonResponse } from "./responses.js";
+import { itemsText, type PostBody } from "./post-body.js";
+import { emptyAnswer, errorAnswer, HttpAnswer, jsonAnswer, streamAnswer, type HttpRequest } from "./exchange.js";
 import type { HttpSessionTransport } from "./session-transport.js";
 import { SSE_HEADERS } from "./sse.js";
-import { SseSink } from "./streams.js";
+import { SseSink } from "./sse-sink.js";
 
 type Json = { [key: string]: unknown };
 
@@ -29,7 +29,7 @@ export interface ModernHost {
   server: McpServer;
   maxStreamBacklogBytes: number | undefined;
   /** The refusal if one more request would pass the handler's in-flight bounds. */
-  overloaded(): Response | undefined;
+  overloaded(): HttpAnswer | undefined;
   /** A fresh stateless session outside the session table; closing it ends the request. */
   open(): { session: ServerSession; transport: HttpSessionTransport };
 }
@@ -38,23 +38,23 @@ export interface ModernHost {
  * The generation of a judged POST body: "modern", "legacy", or the refusal of a body that mixes
  * them. `versionHeader` is MCP-Protocol-Version; the body decides, the header only mirrors it.
  */
-export function eraOf(body: PostBody, versionHeader: string | null): "modern" | "legacy" | Response {
+export function eraOf(body: PostBody, versionHeader: string | null): "modern" | "legacy" | HttpAnswer {
   const modernHeader = isModernVersion(versionHeader);
   if (body.isBatch) {
     // Spec (2026-07-28 streamable-http): one message per POST; a batch belongs to the handshake era.
-    if (modernHeader || body.items.some((item) => claimsModern(metaOf(item)))) return errorResponse(400, "invalid request: a 2026-07-28 message cannot be sent in a JSON-RPC batch", {}, ErrorCode.InvalidRequest);
+    if (modernHeader || body.items.some((item) => claimsModern(metaOf(item)))) return errorAnswer(400, "invalid request: a 2026-07-28 message cannot be sent in a JSON-RPC batch", {}, ErrorCode.InvalidRequest);
     return "legacy";
   }
   const message = body.items[0];
   if (!isObject(message) || typeof message.method !== "string") {
     // 2026-07-28 clients send requests and notifications only (a posted response is legacy).
-    return modernHeader ? errorResponse(400, "invalid request: a 2026-07-28 client sends only requests and notifications", {}, ErrorCode.InvalidRequest) : "legacy";
+    return modernHeader ? errorAnswer(400, "invalid request: a 2026-07-28 client sends only requests and notifications", {}, ErrorCode.InvalidRequest) : "legacy";
   }
   const meta = metaOf(message);
   // Spec (SPEC_2026.md §8.1, step 2): initialize without a valid modern claim opens a handshake session.
   if (message.method === "initialize" && !(claimsModern(meta) && validModernClaim("initialize", meta))) {
     if (!modernHeader) return "legacy";
-    return errorResponse(400, `Header mismatch: MCP-Protocol-Version header value '${versionHeader}' names a version without initialize; the body opens a handshake session`, {}, ErrorCode.HeaderMismatch);
+    return errorAnswer(400, `Header mismatch: MCP-Protocol-Version header value '${versionHeader}' names a version without initialize; the body opens a handshake session`, {}, ErrorCode.HeaderMismatch);
   }
   if (claimsModern(meta)) return "modern";
   if (!modernHeader) return "legacy";
@@ -62,26 +62,25 @@ export function eraOf(body: PostBody, versionHeader: string | null): "modern" | 
   if (body.requestIds.length === 0) return "modern";
   const missing = [META.protocolVersion, META.clientCapabilities].filter((key) => !Object.hasOwn(meta ?? {}, key));
   // Spec (SPEC_2026.md §8.1, step 4): a modern header on a body without the envelope is invalid params.
-  return errorResponse(400, `invalid params: MCP-Protocol-Version is ${versionHeader}, but params._meta lacks ${missing.map((key) => JSON.stringify(key)).join(" and ")}`, {}, ErrorCode.InvalidParams);
+  return errorAnswer(400, `invalid params: MCP-Protocol-Version is ${versionHeader}, but params._meta lacks ${missing.map((key) => JSON.stringify(key)).join(" and ")}`, {}, ErrorCode.InvalidParams);
 }
 
 /** Serves one POST whose body eraOf judged modern. */
-export async function serveModernPost(host: ModernHost, request: Request, body: PostBody): Promise<Response> {
+export async function serveModernPost(host: ModernHost, request: HttpRequest, body: PostBody): Promise<HttpAnswer> {
   const message = body.items[0] as { id?: RequestId; method: string; params?: unknown };
-  const get = (name: string) => request.headers.get(name);
   if (body.requestIds.length === 0) {
     // Spec (SPEC_2026.md §11.7): no header is defined for a notification; one it carries must agree.
-    const mismatch = headerMismatch(get, message, [], "notification");
+    const mismatch = headerMismatch((name) => request.header(name), message, [], "notification");
     // Spec (streamable-http#sending-messages): a notification the server accepts gets 202 and no body.
-    return mismatch ? errorResponse(400, mismatch.message, {}, ErrorCode.HeaderMismatch) : new Response(null, { status: 202 });
+    return mismatch ? errorAnswer(400, mismatch.message, {}, ErrorCode.HeaderMismatch) : emptyAnswer(202);
   }
-  const refusal = judge(host.server, message, get);
-  if (refusal) return errorAnswer(refusal.status, message.id!, refusal.error);
-  return host.overloaded() ?? answer(host, request, body.requestIds[0]!, JSON.stringify(message));
+  const refusal = judge(host.server, message, request);
+  if (refusal) return refusalAnswer(refusal.status, message.id!, refusal.error);
+  return host.overloaded() ?? answer(host, request, body.requestIds[0]!, itemsText(body));
 }
 
 /** The checks before the handler runs, in SPEC_2026.md §8.1's order: the first that fails, with its status. */
-function judge(server: McpServer, message: { method: string; params?: unknown }, get: (name: string) => string | null): { status: number; error: RpcError } | undefined {
+function judge(server: McpServer, message: { method: string; params?: unknown }, request: HttpRequest): { status: number; error: RpcError } | undefined {
   const meta = metaOf(message)!;
   const refused = refusedMethods(LATEST_MODERN_VERSION, declaredCapabilities(server, LATEST_MODERN_VERSION));
   let error: RpcError | undefined;
@@ -93,7 +92,7 @@ function judge(server: McpServer, message: { method: string; params?: unknown },
   }
   // Spec (streamable-http#protocol-version-header, basic/versioning): an unsupported version (-32022) and a malformed envelope (-32602) are 400.
   if (error && error.code !== ErrorCode.MethodNotFound) return { status: 400, error };
-  const mismatch = headerMismatch(get, message, paramsOfTool(server, message));
+  const mismatch = headerMismatch((name) => request.header(name), message, paramsOfTool(server, message));
   // Spec (streamable-http#server-validation): a missing or disagreeing header is 400 with -32020.
   if (mismatch) return { status: 400, error: new RpcError(ErrorCode.HeaderMismatch, mismatch.message) };
   if (!error && !Object.hasOwn(METHOD_ERA, message.method)) error = new RpcError(ErrorCode.MethodNotFound, `method not found: ${message.method}`);
@@ -125,29 +124,28 @@ const HEADER_PARAMS = new WeakMap<object, readonly HeaderParam[]>();
  * a log, a listen's acknowledgement) opens an SSE stream, which ends with the response. The HTTP
  * response is held until then: a status sent before the handler ran could not fit its answer.
  */
-function answer(host: ModernHost, request: Request, id: RequestId, text: string): Promise<Response> {
+function answer(host: ModernHost, request: HttpRequest, id: RequestId, text: string): Promise<HttpAnswer> {
   const { session, transport } = host.open();
   const close = () => void session.close();
   // Spec (streamable-http#cancellation): the client closing the response stream cancels the request:
-  // the session ends, which aborts its handler's signal, and nothing more is sent for it. Until the
-  // response is sent the request's signal says so; then the event stream's end does too.
-  if (request.signal.aborted) close();
-  request.signal.addEventListener("abort", close, { once: true });
-  return new Promise<Response>((resolve) => {
+  // the session ends, which aborts its handler's signal, and nothing more is sent for it. The
+  // adapter tells of a client gone before its whole answer was written, whether JSON or a stream.
+  request.onClientGone(close);
+  return new Promise<HttpAnswer>((resolve) => {
     transport.openPost([id], {
       batch: false,
       replayable: false,
       // The sink ends with the response (then the session closes), or when the client goes away.
       orSse: () => {
         const sink = new SseSink(close, { maxBacklogBytes: host.maxStreamBacklogBytes });
-        resolve(new Response(sink.body, { status: 200, headers: SSE_HEADERS }));
+        resolve(streamAnswer(sink, SSE_HEADERS));
         return sink;
       },
       json: (response) => {
         close();
         // Only a cancelled request goes unanswered, and over HTTP none is cancelled in-band (a
         // closed stream closes the session, which answers it): 202 keeps this total all the same.
-        resolve(response === undefined ? new Response(null, { status: 202 }) : jsonResponse(statusOf(response as JSONRPCMessage), response));
+        resolve(response === undefined ? emptyAnswer(202) : jsonAnswer(statusOf(response as JSONRPCMessage), response));
       },
     });
     transport.receive(text);
@@ -168,9 +166,9 @@ function statusOf(response: JSONRPCMessage): number {
 }
 
 /** A refusal of request `id` before it ran: the status and a JSON-RPC error response to it. */
-function errorAnswer(status: number, id: RequestId, error: RpcError): Response {
+function refusalAnswer(status: number, id: RequestId, error: RpcError): HttpAnswer {
   const response: JSONRPCResponse = { jsonrpc: "2.0", id, error: error.toErrorObject() };
-  return jsonResponse(status, response);
+  return jsonAnswer(status, response);
 }
 
 function metaOf(message: unknown): Json | undefined {

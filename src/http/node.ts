@@ -1,28 +1,45 @@
-// Serving a web-standard handler, (Request) => Promise<Response>, with node:http: the small
-// adapter that lets the same MCP handlers run on Node and on any runtime with the Fetch API, and
-// `listen()`, which puts it behind the connection limits of connections.ts.
+// node:http in front of the HTTP handlers: `listen()` behind the connection limits of
+// connections.ts, and the adapter of any web-standard handler, (Request) => Promise<Response>
+// (Request and Response streamed both ways). McpHttpServer itself is served by default without the
+// Fetch API round trip, through node-exchange.ts; both check what only node:http can see here.
 
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import { Readable } from "node:stream";
 import { ConnectionSlots, connectionLimits, serverOptions, type ConnectionLimits } from "./connections.js";
-import { errorResponse } from "./responses.js";
+import { errorAnswer, type HttpAnswer } from "./exchange.js";
+import { responseOf } from "./web.js";
 
 export type FetchHandler = (request: Request) => Promise<Response>;
 
 /** A node:http request listener that runs `handle`, streaming both bodies. */
 export function toNodeListener(handle: FetchHandler): (req: IncomingMessage, res: ServerResponse) => void {
   return (req, res) => {
-    void respond(handle, req, res).catch((error: unknown) => {
-      if (!res.headersSent) res.writeHead(500, { "content-type": "text/plain" });
-      res.end(`internal error: ${error instanceof Error ? error.message : String(error)}`);
-    });
+    void respond(handle, req, res).catch((error: unknown) => answerInternalError(res, error));
   };
 }
 
+/** A handler failed: a 500 with the reason, or the end of an answer already under way. */
+export function answerInternalError(res: ServerResponse, error: unknown): void {
+  if (res.destroyed) return;
+  if (!res.headersSent) res.writeHead(500, { "content-type": "text/plain" });
+  res.end(`internal error: ${error instanceof Error ? error.message : String(error)}`);
+}
+
+/**
+ * RFC 9112 (3.2): a request with more than one Host field MUST get 400. Node keeps only the
+ * first in req.headers, so the handlers' Host check would never see the second.
+ */
+export function repeatedHostRefusal(req: IncomingMessage): HttpAnswer | undefined {
+  // Counted in rawHeaders: req.headersDistinct would build an object of every header per request.
+  const raw = req.rawHeaders;
+  let hosts = 0;
+  for (let i = 0; i < raw.length; i += 2) if (raw[i]!.length === 4 && raw[i]!.toLowerCase() === "host") hosts++;
+  return hosts > 1 ? errorAnswer(400, "bad request: more than one Host header") : undefined;
+}
+
 async function respond(handle: FetchHandler, req: IncomingMessage, res: ServerResponse): Promise<void> {
-  // RFC 9112 (3.2): a request with more than one Host field MUST get 400. Node keeps only the
-  // first in req.headers, so the handler's Host check would never see the second.
-  if ((req.headersDistinct.host?.length ?? 0) > 1) return send(res, errorResponse(400, "bad request: more than one Host header"));
+  const refusal = repeatedHostRefusal(req);
+  if (refusal) return send(res, responseOf(refusal));
   const headers = new Headers();
   for (const [name, value] of Object.entries(req.headers)) {
     if (value !== undefined) headers.set(name, Array.isArray(value) ? value.join(", ") : value);
@@ -117,11 +134,15 @@ export function originOf(host: string, port: number): string {
   return `http://${shown}:${port}`;
 }
 
-/** Listens on `host` (default 127.0.0.1: a local server SHOULD NOT listen on every interface). */
+/** Serves a web-standard handler on `host` (default 127.0.0.1: a local server SHOULD NOT listen on every interface). */
 export function listen(handle: FetchHandler, options: ListenOptions = {}): Promise<Listening> {
+  return listenWith(toNodeListener(handle), options);
+}
+
+/** Serves a node:http request listener, as `listen()` does. */
+export function listenWith(listener: (req: IncomingMessage, res: ServerResponse) => void, options: ListenOptions = {}): Promise<Listening> {
   const host = options.host ?? "127.0.0.1";
   const limits = connectionLimits(options);
-  const listener = toNodeListener(handle);
   const server = createServer(serverOptions(limits), (req, res) => void (slots.admits(req.socket) && listener(req, res)));
   const slots = new ConnectionSlots(server, limits);
   return new Promise((resolve, reject) => {

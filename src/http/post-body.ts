@@ -6,7 +6,8 @@
 // so the handlers apply them.
 
 import { batchRefusal, classify, ErrorCode, errorResponseTo, isObject, RpcError, type JSONRPCResponse, type RequestId } from "../jsonrpc/messages.js";
-import { errorResponse, jsonResponse, readJsonText } from "./responses.js";
+import { errorAnswer, HttpAnswer, jsonAnswer, type HttpRequest } from "./exchange.js";
+import { readJsonText } from "./responses.js";
 
 /** A body that holds JSON-RPC: one message, or a batch whose invalid items are set apart. */
 export interface PostBody {
@@ -21,47 +22,50 @@ export interface PostBody {
    * the batch answer, so they cost a batch none of its valid items.
    */
   invalid: { error: RpcError; id?: RequestId }[];
+  /** The body's text while it still holds exactly `items`, so that it is handed on without a new JSON.stringify. */
+  text: string | undefined;
 }
 
-/** Reads one POST body; a Response when the whole body is refused, with the reason. */
-export async function readPostBody(request: Request, limits: { maxBodyBytes: number; maxBatchItems: number }): Promise<PostBody | Response> {
+/** Reads one POST body; an answer when the whole body is refused, with the reason. */
+export async function readPostBody(request: HttpRequest, limits: { maxBodyBytes: number; maxBatchItems: number }): Promise<PostBody | HttpAnswer> {
   const text = await readJsonText(request, limits.maxBodyBytes);
-  if (text instanceof Response) return text;
+  if (text instanceof HttpAnswer) return text;
   return judgePostText(text, limits);
 }
 
 /**
- * Judges a POST body's text: a 400 Response when the whole body is refused (not JSON, one message
+ * Judges a POST body's text: a 400 answer when the whole body is refused (not JSON, one message
  * that is not JSON-RPC, a batch past its bounds), else its items. Both HTTP transports use it, so
  * a body is refused by one rule. `omitUnreadableId` is the session's version rule when a session
  * is known; without one, the newest rule applies: an unreadable id is left out.
  */
-export function judgePostText(text: string, limits: { maxBatchItems: number; omitUnreadableId?: boolean }): PostBody | Response {
+export function judgePostText(text: string, limits: { maxBatchItems: number; omitUnreadableId?: boolean }): PostBody | HttpAnswer {
   let parsed: unknown;
   try {
     parsed = JSON.parse(text);
   } catch {
-    return errorResponse(400, "parse error: the body is not valid JSON", {}, -32700);
+    return errorAnswer(400, "parse error: the body is not valid JSON", {}, -32700);
   }
   if (!Array.isArray(parsed)) {
     // One message that is not JSON-RPC gets 400 with the reason, as it would on stdio.
     const checked = classify(parsed);
     // A broken response is never answered: the session drops it and fails the call it was for.
-    if (checked.kind === "invalid" && checked.looksLike !== "response") return jsonResponse(400, errorResponseTo(checked.id, checked.error, limits.omitUnreadableId ?? true));
-    return judged(false, [parsed]);
+    if (checked.kind === "invalid" && checked.looksLike !== "response") return jsonAnswer(400, errorResponseTo(checked.id, checked.error, limits.omitUnreadableId ?? true));
+    return judged(false, [parsed], text);
   }
   // Refused before any item runs, so a large batch costs nothing but its parse.
   const refusal = batchRefusal(parsed.length, limits.maxBatchItems);
-  if (refusal) return jsonResponse(400, { jsonrpc: "2.0", error: refusal.toErrorObject() });
-  return judged(true, parsed);
+  if (refusal) return jsonAnswer(400, { jsonrpc: "2.0", error: refusal.toErrorObject() });
+  return judged(true, parsed, text);
 }
 
-function judged(isBatch: boolean, all: unknown[]): PostBody {
-  const body: PostBody = { isBatch, items: [], requestIds: [], isInitialize: false, invalid: [] };
+function judged(isBatch: boolean, all: unknown[], text: string): PostBody {
+  const body: PostBody = { isBatch, items: [], requestIds: [], isInitialize: false, invalid: [], text };
   for (const item of all) {
     const checked = classify(item);
     if (checked.kind === "invalid" && checked.looksLike !== "response") {
       body.invalid.push({ error: checked.error, id: checked.id });
+      body.text = undefined;
       continue;
     }
     body.items.push(item);
@@ -72,12 +76,18 @@ function judged(isBatch: boolean, all: unknown[]): PostBody {
   return body;
 }
 
+/** The JSON text of the body's valid items: as received while nothing was set apart. */
+export function itemsText(body: PostBody): string {
+  return body.text ?? JSON.stringify(body.isBatch ? body.items : body.items[0]);
+}
+
 /**
  * Sets apart the requests whose id is still in use by a request of the session in progress: they
  * are answered here, so that the request that holds the id keeps its stream and its answer.
  */
 export function refuseReusedIds(body: PostBody, inUse: (id: RequestId) => boolean): void {
   if (!body.requestIds.some(inUse)) return;
+  body.text = undefined;
   body.items = body.items.filter((item) => {
     const reused = isObject(item) && "method" in item && (typeof item.id === "string" || typeof item.id === "number") && inUse(item.id);
     // Spec (basic#requests): a sender MUST NOT reuse an id within a session.

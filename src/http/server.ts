@@ -1,11 +1,15 @@
 // One HTTP front door for a server definition: Streamable HTTP at /mcp, and the legacy HTTP+SSE
 // transport at /sse and /messages for clients of 2024-11-05. The same security checks guard all
-// of them. Spec: https://modelcontextprotocol.io/specification/2025-11-25/basic/transports#backwards-compatibility
+// of them. `handle` serves web Requests; `listen` serves node:http, by default without the
+// Fetch API (node-exchange.ts), with the same rules: both run `serve` on exchange.ts's request view.
+// Spec: https://modelcontextprotocol.io/specification/2025-11-25/basic/transports#backwards-compatibility
 
 import type { McpServer } from "../server/definition.js";
 import { LegacySseHandler } from "./legacy-sse.js";
-import { listen, type Listening, type ListenOptions } from "./node.js";
-import { errorResponse } from "./responses.js";
+import { errorAnswer, type HttpAnswer, type HttpRequest } from "./exchange.js";
+import { listen, listenWith, type Listening, type ListenOptions } from "./node.js";
+import { toNodeAnswerListener } from "./node-exchange.js";
+import { requestOf, responseOf } from "./web.js";
 import { StreamableHttpHandler, type StreamableHttpOptions } from "./streamable-server.js";
 
 export interface HttpServerOptions extends StreamableHttpOptions {
@@ -22,6 +26,17 @@ export interface HttpServerOptions extends StreamableHttpOptions {
    * DEFAULT_MAX_IN_FLIGHT, 256); at the bound a POST carrying a request gets 429.
    */
   maxLegacyInFlight?: number;
+}
+
+/**
+ * How node:http reaches the handlers: "node" (the default) reads and writes node's own request and
+ * response; "web" makes a Fetch API Request and Response of them, as any FetchHandler is served.
+ * The same rules and answers either way; "web" is there to test the web-standard path end to end.
+ */
+export type HttpAdapter = "node" | "web";
+
+export interface HttpListenOptions extends ListenOptions {
+  adapter?: HttpAdapter;
 }
 
 export class McpHttpServer {
@@ -44,23 +59,27 @@ export class McpHttpServer {
   }
 
   /** The web-standard entry point for every path. */
-  readonly handle = async (request: Request): Promise<Response> => {
-    const path = new URL(request.url).pathname;
+  readonly handle = async (request: Request): Promise<Response> => responseOf(await this.serve(requestOf(request)));
+
+  /** The entry point of every adapter, for every path. */
+  readonly serve = async (request: HttpRequest): Promise<HttpAnswer> => {
+    const path = request.path;
     if (this.legacy && (path === "/sse" || path === this.legacy.messagesPath)) {
       // The same Host, Origin and token checks as the MCP endpoint.
       const refusal = this.streamable.guard(request);
       if (refusal) return refusal;
       if (path === "/sse" && request.method === "GET") return this.legacy.open();
       if (path === this.legacy.messagesPath && request.method === "POST") return this.legacy.post(request);
-      return errorResponse(405, `${request.method} is not supported on ${path}`);
+      return errorAnswer(405, `${request.method} is not supported on ${path}`);
     }
-    if (path !== this.#path) return errorResponse(404, `not found: the MCP endpoint is ${this.#path}`);
-    return this.streamable.handle(request);
+    if (path !== this.#path) return errorAnswer(404, `not found: the MCP endpoint is ${this.#path}`);
+    return this.streamable.serve(request);
   };
 
-  /** Listens with node:http, within its connection limits; the handler itself runs anywhere the Fetch API does. */
-  listen(options: ListenOptions = {}): Promise<Listening> {
-    return listen(this.handle, options);
+  /** Listens with node:http, within its connection limits, through the adapter `options.adapter` names. */
+  listen(options: HttpListenOptions = {}): Promise<Listening> {
+    if (options.adapter === "web") return listen(this.handle, options);
+    return listenWith(toNodeAnswerListener(this.serve), options);
   }
 
   async close(): Promise<void> {

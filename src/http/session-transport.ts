@@ -8,7 +8,8 @@ import type { JSONRPCMessage, RequestId } from "../jsonrpc/messages.js";
 import type { SendOptions, Transport, TransportHandlers } from "../protocol/transport.js";
 import { EventStore } from "./event-store.js";
 import { formatEvent } from "./sse.js";
-import { PostStream, SseSink, type PostMode } from "./streams.js";
+import type { SseSink } from "./sse-sink.js";
+import { PostStream, type PostMode } from "./streams.js";
 
 export class HttpSessionTransport implements Transport {
   readonly events: EventStore;

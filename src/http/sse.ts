@@ -19,6 +19,8 @@ export function formatEvent(event: SseEvent): string {
   if (event.event !== undefined) text += `event: ${event.event}\n`;
   if (event.id !== undefined) text += `id: ${event.id}\n`;
   if (event.retry !== undefined) text += `retry: ${event.retry}\n`;
+  // A JSON-RPC message as JSON.stringify writes it never holds a line break: one field, no split.
+  if (!event.data.includes("\n") && !event.data.includes("\r")) return `${text}data: ${event.data}\n\n`;
   for (const line of event.data.split(/\r\n|\r|\n/)) text += `data: ${line}\n`;
   return text + "\n";
 }

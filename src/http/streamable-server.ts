@@ -1,7 +1,8 @@
 // Streamable HTTP, server side: one endpoint where POST carries client messages (answered with
 // 202, JSON, or an SSE stream), GET opens a stream for the server's own messages, and DELETE ends
 // a session. Dual-era: a POST whose body claims 2026-07-28 is served without a session by
-// modern-post.ts. A web-standard handler, (Request) => Promise<Response>; http/node.ts adapts it.
+// modern-post.ts. Its rules work on exchange.ts's request and answer: `handle` serves a web
+// Request (web.ts), `serve` what either adapter brings (node:http's: node-exchange.ts).
 // Spec: https://modelcontextprotocol.io/specification/2025-11-25/basic/transports#streamable-http
 // and https://modelcontextprotocol.io/specification/2026-07-28/basic/transports/streamable-http
 // Left out: OAuth (only an optional static bearer token), and SSE polling by closing streams early.
@@ -14,10 +15,12 @@ import { EventStore, ReplayBudget } from "./event-store.js";
 import { SessionTable, type LiveSession } from "./session-table.js";
 import { HttpSessionTransport } from "./session-transport.js";
 import { formatEvent, SSE_HEADERS } from "./sse.js";
-import { SseSink } from "./streams.js";
+import { SseSink } from "./sse-sink.js";
 import { eraOf, serveModernPost, type ModernHost } from "./modern-post.js";
-import { localAnswers, readPostBody, refuseReusedIds, type PostBody } from "./post-body.js";
-import { errorResponse, jsonResponse, mediaType, wantsBoth, wantsEventStream } from "./responses.js";
+import { itemsText, localAnswers, readPostBody, refuseReusedIds, type PostBody } from "./post-body.js";
+import { mediaType, wantsBoth, wantsEventStream } from "./responses.js";
+import { emptyAnswer, errorAnswer, HttpAnswer, jsonAnswer, streamAnswer, type HttpRequest } from "./exchange.js";
+import { requestOf, responseOf } from "./web.js";
 import { withDefaults, type ResolvedOptions, type StreamableHttpOptions } from "./streamable-options.js";
 
 export type { StreamableHttpOptions } from "./streamable-options.js";
@@ -63,16 +66,19 @@ export class StreamableHttpHandler {
   }
 
   /** The web-standard entry point. */
-  readonly handle = async (request: Request): Promise<Response> => {
+  readonly handle = async (request: Request): Promise<Response> => responseOf(await this.serve(requestOf(request)));
+
+  /** The entry point of every adapter. */
+  readonly serve = async (request: HttpRequest): Promise<HttpAnswer> => {
     const refusal = this.guard(request);
     if (refusal) return refusal;
-    const version = request.headers.get("mcp-protocol-version");
+    const version = request.header("mcp-protocol-version");
     // A POST's body may claim 2026-07-28, whose checks answer an unknown version (-32022): it is judged in #post.
     if (request.method !== "POST" && unknownVersion(version)) return unsupportedHeader(version);
-    if (new URL(request.url).pathname !== this.#options.path) return errorResponse(404, "not found: the MCP endpoint is " + this.#options.path);
+    if (request.path !== this.#options.path) return errorAnswer(404, "not found: the MCP endpoint is " + this.#options.path);
     // Spec (2026-07-28 streamable-http): a modern client only POSTs; GET and DELETE without a session are 405.
-    if (isModernVersion(version) && request.method !== "POST" && request.headers.get("mcp-session-id") === null) {
-      return errorResponse(405, `method not allowed: protocol ${version} serves POST only`, { allow: "POST" });
+    if (isModernVersion(version) && request.method !== "POST" && request.header("mcp-session-id") === null) {
+      return errorAnswer(405, `method not allowed: protocol ${version} serves POST only`, { allow: "POST" });
     }
     switch (request.method) {
       case "POST":
@@ -82,7 +88,7 @@ export class StreamableHttpHandler {
       case "DELETE":
         return this.#delete(request);
       default:
-        return errorResponse(405, `${request.method} is not supported here`, { allow: "GET, POST, DELETE" });
+        return errorAnswer(405, `${request.method} is not supported here`, { allow: "GET, POST, DELETE" });
     }
   };
 
@@ -97,27 +103,27 @@ export class StreamableHttpHandler {
   }
 
   /** Host, Origin and the bearer token, checked before anything else; the refusal, if any. */
-  guard(request: Request): Response | undefined {
+  guard(request: HttpRequest): HttpAnswer | undefined {
     // Spec (transports#security-warning): validate Origin (403); the suite checks Host too.
-    if (!hostAllowed(request.headers.get("host"), this.#options.allowedHosts)) return errorResponse(403, "forbidden: Host not allowed");
-    if (!originAllowed(request.headers.get("origin"), this.#options.allowedOrigins)) return errorResponse(403, "forbidden: Origin not allowed");
+    if (!hostAllowed(request.header("host"), this.#options.allowedHosts)) return errorAnswer(403, "forbidden: Host not allowed");
+    if (!originAllowed(request.header("origin"), this.#options.allowedOrigins)) return errorAnswer(403, "forbidden: Origin not allowed");
     const token = this.#options.bearerToken;
-    if (token !== undefined && !bearerMatches(request.headers.get("authorization"), token)) {
-      return errorResponse(401, "unauthorized: a valid bearer token is required", { "www-authenticate": 'Bearer realm="mcp"' });
+    if (token !== undefined && !bearerMatches(request.header("authorization"), token)) {
+      return errorAnswer(401, "unauthorized: a valid bearer token is required", { "www-authenticate": 'Bearer realm="mcp"' });
     }
     return undefined;
   }
 
-  async #post(request: Request): Promise<Response> {
+  async #post(request: HttpRequest): Promise<HttpAnswer> {
     // Spec (transports#sending-messages-to-the-server): the client MUST accept both JSON and SSE.
-    if (!wantsBoth(request.headers.get("accept"))) return errorResponse(406, "not acceptable: Accept must list application/json and text/event-stream");
-    if (mediaType(request.headers.get("content-type")) !== "application/json") return errorResponse(415, "unsupported media type: send application/json");
+    if (!wantsBoth(request.header("accept"))) return errorAnswer(406, "not acceptable: Accept must list application/json and text/event-stream");
+    if (mediaType(request.header("content-type")) !== "application/json") return errorAnswer(415, "unsupported media type: send application/json");
     const body = await readPostBody(request, this.#options);
-    if (body instanceof Response) return body;
-    const versionHeader = request.headers.get("mcp-protocol-version");
+    if (body instanceof HttpAnswer) return body;
+    const versionHeader = request.header("mcp-protocol-version");
     // Spec (2026-07-28 basic/versioning): the era is the body's, judged per message.
     const era = eraOf(body, versionHeader);
-    if (era instanceof Response) return era;
+    if (era instanceof HttpAnswer) return era;
     if (era === "modern") return serveModernPost(this.#modernHost, request, body);
     if (unknownVersion(versionHeader)) return unsupportedHeader(versionHeader);
     const { isBatch, isInitialize } = body;
@@ -131,53 +137,53 @@ export class StreamableHttpHandler {
       live = this.#open({ stateless: isInitialize ? {} : { protocolVersion: (versionHeader as HandshakeVersion | null) ?? DEFAULT_HEADER_VERSION } });
     } else if (isInitialize) {
       // Spec (basic#batching): initialize is never part of a batch.
-      if (isBatch) return errorResponse(400, "invalid request: initialize must not be sent inside a batch", {}, -32600);
-      if (request.headers.get("mcp-session-id") !== null) return errorResponse(400, "bad request: initialize must not carry an MCP-Session-Id");
+      if (isBatch) return errorAnswer(400, "invalid request: initialize must not be sent inside a batch", {}, -32600);
+      if (request.header("mcp-session-id") !== null) return errorAnswer(400, "bad request: initialize must not carry an MCP-Session-Id");
       const room = this.#sessions.makeRoom();
       if (!room.free) {
         // Retry-After only when a slot is known to free itself by then; in-use sessions may last.
         const retry: Record<string, string> = room.retryAfterSeconds === undefined ? {} : { "retry-after": String(room.retryAfterSeconds) };
-        return errorResponse(503, "service unavailable: every session slot is in use", retry);
+        return errorAnswer(503, "service unavailable: every session slot is in use", retry);
       }
       live = this.#open({});
     } else {
       const found = this.#session(request);
-      if (found instanceof Response) return found;
+      if (found instanceof HttpAnswer) return found;
       live = found;
     }
     // Batches belong to 2025-03-26 only; the connection answers them by its negotiated rules.
     if (isBatch && !supports(live.session.protocolVersion, "batches")) {
       if (this.#options.stateless) void live.session.close();
-      return errorResponse(400, "invalid request: JSON-RPC batches are not supported in this protocol version", {}, -32600);
+      return errorAnswer(400, "invalid request: JSON-RPC batches are not supported in this protocol version", {}, -32600);
     }
     return this.#deliver(live, body, isInitialize && !this.#options.stateless ? { "mcp-session-id": live.id } : {});
   }
 
   /** Hands a judged body to its session and answers the POST: 202, a JSON body, or an SSE stream. */
-  async #deliver(live: LiveSession, body: PostBody, headers: Record<string, string>): Promise<Response> {
+  async #deliver(live: LiveSession, body: PostBody, headers: Record<string, string>): Promise<HttpAnswer> {
     refuseReusedIds(body, (id) => live.transport.awaits(id));
     // A new session (stateless, or initialize) passed this check in #post, before it was made.
     const refusal = this.#overloaded(live.transport.awaited, body.requestIds.length);
     if (refusal) return refusal;
     const local = localAnswers(body.invalid, supports(live.session.protocolVersion, "omitUnreadableId"));
-    const text = JSON.stringify(body.isBatch ? body.items : body.items[0]);
+    const text = itemsText(body);
     const stateless = this.#options.stateless;
     // Spec (transports#sending-messages-to-the-server): only notifications and responses: 202, no body.
     if (body.requestIds.length === 0) {
       if (body.items.length > 0) live.transport.receive(text);
       if (stateless) void live.session.close();
-      if (local.length === 0) return new Response(null, { status: 202 });
-      return jsonResponse(200, body.isBatch ? local : local[0], headers);
+      if (local.length === 0) return emptyAnswer(202);
+      return jsonAnswer(200, body.isBatch ? local : local[0], headers);
     }
     if (stateless || this.#options.jsonResponses) {
-      return new Promise<Response>((resolve) => {
+      return new Promise<HttpAnswer>((resolve) => {
         live.transport.openPost(body.requestIds, {
           batch: body.isBatch,
           local,
           json: (answer) => {
             if (stateless) void live.session.close();
             // Nothing to answer (the client cancelled every request): the POST was only accepted.
-            resolve(answer === undefined ? new Response(null, { status: 202 }) : jsonResponse(200, answer, headers));
+            resolve(answer === undefined ? emptyAnswer(202) : jsonAnswer(200, answer, headers));
           },
         });
         live.transport.receive(text);
@@ -191,51 +197,51 @@ export class StreamableHttpHandler {
       sink.write(formatEvent({ id: live.transport.events.append(stream.name, ""), data: "", retry: this.#options.retryMs }));
     }
     live.transport.receive(text);
-    return new Response(sink.body, { status: 200, headers: { ...SSE_HEADERS, ...headers } });
+    return streamAnswer(sink, { ...SSE_HEADERS, ...headers });
   }
 
   /** The refusal for `count` more requests in a session that awaits `awaited`, if they would pass a bound. */
-  #overloaded(awaited: number, count: number): Response | undefined {
+  #overloaded(awaited: number, count: number): HttpAnswer | undefined {
     const { maxRequestsInFlight: perSession, maxRequestsInFlightTotal: total } = this.#options;
-    if (awaited + count > perSession) return errorResponse(429, `too many requests: a session may have ${perSession} requests awaiting answers at once`);
-    if (this.#inFlight.awaited + count > total) return errorResponse(503, `service unavailable: the server has ${total} requests awaiting answers`);
+    if (awaited + count > perSession) return errorAnswer(429, `too many requests: a session may have ${perSession} requests awaiting answers at once`);
+    if (this.#inFlight.awaited + count > total) return errorAnswer(503, `service unavailable: the server has ${total} requests awaiting answers`);
     return undefined;
   }
 
-  async #get(request: Request): Promise<Response> {
-    if (this.#options.stateless) return errorResponse(405, "method not allowed: this server is stateless and offers no GET stream", { allow: "POST" });
+  async #get(request: HttpRequest): Promise<HttpAnswer> {
+    if (this.#options.stateless) return errorAnswer(405, "method not allowed: this server is stateless and offers no GET stream", { allow: "POST" });
     // Spec (transports#listening-for-messages-from-the-server): GET needs Accept: text/event-stream.
-    if (!wantsEventStream(request.headers.get("accept"))) return errorResponse(406, "not acceptable: Accept must list text/event-stream");
+    if (!wantsEventStream(request.header("accept"))) return errorAnswer(406, "not acceptable: Accept must list text/event-stream");
     const found = this.#session(request);
-    if (found instanceof Response) return found;
+    if (found instanceof HttpAnswer) return found;
     const transport = found.transport;
     const sink = new SseSink(undefined, { maxBacklogBytes: this.#options.maxStreamBacklogBytes });
-    const lastEventId = request.headers.get("last-event-id");
+    const lastEventId = request.header("last-event-id");
     if (lastEventId !== null) {
-      if (!transport.resume(lastEventId, sink)) return errorResponse(400, `bad request: cannot resume after event ${JSON.stringify(lastEventId)}`);
-      return new Response(sink.body, { status: 200, headers: SSE_HEADERS });
+      if (!transport.resume(lastEventId, sink)) return errorAnswer(400, `bad request: cannot resume after event ${JSON.stringify(lastEventId)}`);
+      return streamAnswer(sink, SSE_HEADERS);
     }
-    if (transport.hasStandalone) return errorResponse(409, "conflict: this session already has a GET stream open");
+    if (transport.hasStandalone) return errorAnswer(409, "conflict: this session already has a GET stream open");
     transport.openStandalone(sink);
     sink.write(formatEvent({ id: transport.events.append("get", ""), data: "", retry: this.#options.retryMs }));
-    return new Response(sink.body, { status: 200, headers: SSE_HEADERS });
+    return streamAnswer(sink, SSE_HEADERS);
   }
 
-  async #delete(request: Request): Promise<Response> {
-    if (this.#options.stateless) return errorResponse(405, "method not allowed: this server is stateless", { allow: "POST" });
+  async #delete(request: HttpRequest): Promise<HttpAnswer> {
+    if (this.#options.stateless) return errorAnswer(405, "method not allowed: this server is stateless", { allow: "POST" });
     const found = this.#session(request);
-    if (found instanceof Response) return found;
+    if (found instanceof HttpAnswer) return found;
     this.#sessions.delete(found.id);
     await found.session.close();
-    return new Response(null, { status: 200 });
+    return emptyAnswer(200);
   }
 
   /** Spec (transports#session-management): a missing session id is 400; an unknown or ended one, 404. */
-  #session(request: Request): LiveSession | Response {
-    const id = request.headers.get("mcp-session-id");
-    if (id === null) return errorResponse(400, "bad request: MCP-Session-Id header required (send initialize first)");
+  #session(request: HttpRequest): LiveSession | HttpAnswer {
+    const id = request.header("mcp-session-id");
+    if (id === null) return errorAnswer(400, "bad request: MCP-Session-Id header required (send initialize first)");
     const live = this.#sessions.get(id);
-    if (!live) return errorResponse(404, "session not found: it ended or never existed; initialize a new one");
+    if (!live) return errorAnswer(404, "session not found: it ended or never existed; initialize a new one");
     return live;
   }
 
@@ -285,6 +291,6 @@ function unknownVersion(version: string | null): version is string {
 }
 
 /** Spec (transports#protocol-version-header): an invalid or unsupported version gets 400. */
-function unsupportedHeader(version: string): Response {
-  return errorResponse(400, `bad request: unsupported MCP-Protocol-Version ${JSON.stringify(version)}`);
+function unsupportedHeader(version: string): HttpAnswer {
+  return errorAnswer(400, `bad request: unsupported MCP-Protocol-Version ${JSON.stringify(version)}`);
 }

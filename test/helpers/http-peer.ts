@@ -1,13 +1,17 @@
 // A Streamable HTTP test client over real loopback sockets: serve a definition with McpHttpServer
 // on port 0, POST and GET with global fetch, read SSE bodies event by event, and send requests
 // with node:http where fetch would not let us set a header (Host) or cut a body short.
+// MCP_WIRE_HTTP_ADAPTER=web serves through the web-standard path (Request and Response) instead of
+// node:http's own; `npm test` runs test/http both ways, so every case holds for both adapters.
 import { request as httpRequest, type IncomingHttpHeaders } from "node:http";
 import { createDemoServer } from "../../src/demo/server-definition.js";
 import type { McpServer } from "../../src/server/definition.js";
-import { McpHttpServer, type HttpServerOptions } from "../../src/http/server.js";
+import { McpHttpServer, type HttpAdapter, type HttpServerOptions } from "../../src/http/server.js";
 import type { Listening } from "../../src/http/node.js";
 
 export const LATEST = "2025-11-25";
+/** The adapter the HTTP tests serve through (see the header). */
+export const ADAPTER: HttpAdapter = process.env.MCP_WIRE_HTTP_ADAPTER === "web" ? "web" : "node";
 export const ACCEPT_BOTH = "application/json, text/event-stream";
 
 export interface Served {
@@ -24,7 +28,7 @@ export interface Served {
 /** Serves `mcp` (default: the demo server) on a fresh loopback port. */
 export async function serve(options: HttpServerOptions = {}, mcp: McpServer = createDemoServer()): Promise<Served> {
   const http = new McpHttpServer(mcp, options);
-  const listening = await http.listen({ port: 0 });
+  const listening = await http.listen({ port: 0, adapter: ADAPTER });
   return {
     origin: listening.origin,
     url: listening.origin + (options.path ?? "/mcp"),

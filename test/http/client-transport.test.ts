@@ -12,8 +12,9 @@ import { HttpClientTransport } from "../../src/http/client.js";
 import { LegacySseClientTransport } from "../../src/http/legacy-client.js";
 import { LegacySseHandler } from "../../src/http/legacy-sse.js";
 import { listen, type Listening } from "../../src/http/node.js";
-import { errorResponse } from "../../src/http/responses.js";
+import { errorResponse, requestOf, responseOf } from "../../src/http/web.js";
 import { McpHttpServer, type HttpServerOptions } from "../../src/http/server.js";
+import { ADAPTER } from "../helpers/http-peer.js";
 import type { McpServer } from "../../src/server/definition.js";
 import { text } from "../../src/server/definition.js";
 
@@ -39,7 +40,7 @@ function recordingFetch(alter?: (response: Response, exchange: Exchange) => Resp
 
 async function serve(options: HttpServerOptions = {}, definition: McpServer = createDemoServer()) {
   const http = new McpHttpServer(definition, options);
-  const listening = await http.listen({ port: 0 });
+  const listening = await http.listen({ port: 0, adapter: ADAPTER });
   return { http, definition, listening, url: `${listening.origin}/mcp`, async close() { await http.close(); await listening.close(); } };
 }
 
@@ -270,8 +271,8 @@ test("fallback: a legacy-only server that answers POST with 405 at the same URL"
   const legacy = new LegacySseHandler(createDemoServer());
   const listening: Listening = await listen(async (request) => {
     const path = new URL(request.url).pathname;
-    if (path === "/events" && request.method === "GET") return legacy.open();
-    if (path === legacy.messagesPath && request.method === "POST") return legacy.post(request);
+    if (path === "/events" && request.method === "GET") return responseOf(legacy.open());
+    if (path === legacy.messagesPath && request.method === "POST") return responseOf(await legacy.post(requestOf(request)));
     return errorResponse(405, "method not allowed");
   });
   const transport = new HttpClientTransport(`${listening.origin}/events`);

@@ -7,7 +7,7 @@ import { createServer, request as httpRequest, type ClientRequest, type Incoming
 import type { AddressInfo } from "node:net";
 import { listen, toNodeListener } from "../../src/http/node.js";
 import { formatEvent, SSE_HEADERS } from "../../src/http/sse.js";
-import { SseSink } from "../../src/http/streams.js";
+import { SseSink } from "../../src/http/sse-sink.js";
 import { ACCEPT_BOTH, eventually, messagesOf, openGet, openSession, raw, request, serve, SseReader, type Served, type Session } from "../helpers/http-peer.js";
 
 // Anything thrown where nobody catches it would land here instead of silently passing.

@@ -7,6 +7,7 @@ import { createDemoServer } from "../../src/demo/server-definition.js";
 import { StreamableHttpClientTransport } from "../../src/http/client-transport.js";
 import { McpHttpServer } from "../../src/http/server.js";
 import { text } from "../../src/server/definition.js";
+import { ADAPTER } from "../helpers/http-peer.js";
 
 test("routing: in JSON mode, a request the server makes during a call takes the GET stream", async () => {
   const definition = createDemoServer();
@@ -15,7 +16,7 @@ test("routing: in JSON mode, a request the server makes during a call takes the 
     return { content: [text(JSON.stringify(answer))] };
   });
   const http = new McpHttpServer(definition, { jsonResponses: true });
-  const listening = await http.listen();
+  const listening = await http.listen({ adapter: ADAPTER });
   const client = new McpClient({ name: "t", version: "1" }, { elicitation: { form: () => ({ action: "accept", content: { name: "Ada" } }) } });
   await client.connect(new StreamableHttpClientTransport(new URL("/mcp", listening.origin)));
   const result = await client.callTool("ask", {}, { timeouts: { idleMs: 5000 } });
@@ -39,7 +40,7 @@ async function readUntil(reader: ReadableStreamDefaultReader<Uint8Array>, patter
 test("routing: a GET that resumes the standalone stream replaces a half-open one", async () => {
   const definition = createDemoServer();
   const http = new McpHttpServer(definition);
-  const { origin, close } = await http.listen();
+  const { origin, close } = await http.listen({ adapter: ADAPTER });
   const url = `${origin}/mcp`;
   const post = (body: unknown, headers: Record<string, string> = {}) => fetch(url, {
     method: "POST",

@@ -6,7 +6,7 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import { spawn } from "node:child_process";
 import { fileURLToPath } from "node:url";
-import { ACCEPT_BOTH, initializeRequest, raw, withinLimit } from "../helpers/http-peer.js";
+import { ACCEPT_BOTH, ADAPTER, initializeRequest, raw, withinLimit } from "../helpers/http-peer.js";
 
 const SERVER = fileURLToPath(new URL("../../dist/server.js", import.meta.url));
 const TOKEN = "f3a9c27e5b8d41f09a6c3e7b2d5f8a1c";
@@ -17,7 +17,7 @@ type Started = { origin: string; stderr: () => string; stop: () => Promise<void>
 
 /** Runs the program until it prints its banner (it listens) or exits (it refused to start). */
 function start(args: string[], env: Record<string, string | undefined> = {}): Promise<Started> {
-  const child = spawn(process.execPath, [SERVER, "--http", "--port", "0", ...args], {
+  const child = spawn(process.execPath, [SERVER, "--http", "--http-adapter", ADAPTER, "--port", "0", ...args], {
     env: { ...process.env, MCP_WIRE_TOKEN: undefined, ...env },
     stdio: ["ignore", "ignore", "pipe"],
   });

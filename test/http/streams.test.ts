@@ -6,7 +6,7 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import { createDemoServer } from "../../src/demo/server-definition.js";
 import { McpServer, text } from "../../src/server/definition.js";
-import { SseSink } from "../../src/http/streams.js";
+import { SseSink } from "../../src/http/sse-sink.js";
 import { StreamableHttpHandler } from "../../src/http/streamable-server.js";
 import { ACCEPT_BOTH, answerOf, initializeRequest, messagesOf, notification, openGet, openSession, request, serve, SseReader, type Message, type SseEvent } from "../helpers/http-peer.js";
 

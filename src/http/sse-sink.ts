@@ -1,0 +1,187 @@
+// Where one SSE stream's events are written, whichever HTTP adapter carries them: the sink keeps
+// the stream's rules (a bound on what the client has not taken, the end once everything is
+// delivered, the client's leaving) and an SseOutput does the writing: a web ReadableStream here
+// (`body`, for a Response), or node:http's ServerResponse itself (node-exchange.ts). Events
+// written before an adapter takes the stream wait in the sink, under the same bound.
+// Spec: https://modelcontextprotocol.io/specification/2025-11-25/basic/transports#streamable-http
+
+import { KEEP_ALIVE } from "./sse.js";
+
+/**
+ * The most bytes an SSE response may hold that the client has not taken yet. Past it the client
+ * is not reading: the stream ends (its events stay in the store, to resume from), rather than
+ * growing without bound. A single event larger than this still goes out whole.
+ */
+export const DEFAULT_MAX_BACKLOG_BYTES = 1024 * 1024;
+
+export interface SseSinkOptions {
+  /** See DEFAULT_MAX_BACKLOG_BYTES. */
+  maxBacklogBytes?: number;
+}
+
+/** What carries a sink's events to the client: an adapter's response. */
+export interface SseOutput {
+  /** Bytes written that the client has not taken yet. */
+  readonly backlog: number;
+  write(text: string): void;
+  /** No more writes: `onDelivered` runs once the client has taken every byte (never if it left first). */
+  end(onDelivered: () => void): void;
+  /** Ends the response at once, dropping what it holds. */
+  abort(reason: Error): void;
+}
+
+/** Where one stream's events are written: the current HTTP response, which a resuming GET may replace. */
+export class SseSink {
+  #output: SseOutput | undefined;
+  /** Events written before an adapter took the stream, and their UTF-8 size. */
+  #waiting: string[] = [];
+  #waitingBytes = 0;
+  #open = true;
+  /** Set by end() before an adapter took the stream: what it runs once everything is delivered. */
+  #ended: (() => void) | undefined;
+  /** Set when the backlog bound ended the stream before an adapter took it. */
+  #aborted: Error | undefined;
+  readonly #maxBacklog: number;
+  readonly #onGone: () => void;
+  #web: WebOutput | undefined;
+
+  constructor(onGone: () => void = () => {}, options: SseSinkOptions = {}) {
+    this.#onGone = onGone;
+    this.#maxBacklog = options.maxBacklogBytes ?? DEFAULT_MAX_BACKLOG_BYTES;
+  }
+
+  /** Whether events can still be written (not ended, the client not gone). */
+  get open(): boolean {
+    return this.#open;
+  }
+
+  write(text: string): void {
+    if (!this.#open) return;
+    const output = this.#output;
+    if ((output ? output.backlog : this.#waitingBytes) > this.#maxBacklog) {
+      // The backlog bound is passed: the client is not reading. Ending the response frees what it
+      // holds at once; the client resumes with Last-Event-ID.
+      const reason = new Error(`http: the client left more than ${this.#maxBacklog} bytes unread`);
+      if (output) output.abort(reason);
+      else this.#abortWaiting(reason);
+      this.#gone();
+      return;
+    }
+    if (output) return output.write(text);
+    this.#waiting.push(text);
+    this.#waitingBytes += Buffer.byteLength(text);
+  }
+
+  keepAlive(): void {
+    this.write(KEEP_ALIVE);
+  }
+
+  /**
+   * Ends the stream once the client has taken what is written; no more writes. `onDelivered`
+   * runs when it has (never if the client went away first).
+   */
+  end(onDelivered: () => void = () => {}): void {
+    if (!this.#open) return;
+    this.#gone();
+    if (this.#output) this.#output.end(onDelivered);
+    else this.#ended = onDelivered;
+  }
+
+  /** An adapter takes the stream: what waited goes out first, then every later event. */
+  connect(output: SseOutput): void {
+    this.#output = output;
+    if (this.#aborted) return output.abort(this.#aborted);
+    if (this.#waiting.length > 0) output.write(this.#waiting.length === 1 ? this.#waiting[0]! : this.#waiting.join(""));
+    this.#waiting = [];
+    this.#waitingBytes = 0;
+    if (this.#ended) output.end(this.#ended);
+  }
+
+  /**
+   * The adapter's word that the client went away. Spec (transports#sending-messages-to-the-server,
+   * 2025-11-25): a disconnect is not a cancellation; the work goes on and its events stay in the
+   * store for resumption. (In 2026-07-28 it is one: that stream's onGone ends the request, modern-post.ts.)
+   */
+  clientGone(): void {
+    this.#gone();
+  }
+
+  /** The stream as a web ReadableStream of UTF-8 bytes, for a Response (made on first use). */
+  get body(): ReadableStream<Uint8Array> {
+    if (!this.#web) {
+      this.#web = new WebOutput(this.#maxBacklog, () => this.clientGone());
+      this.connect(this.#web);
+    }
+    return this.#web.stream;
+  }
+
+  #abortWaiting(reason: Error): void {
+    this.#aborted = reason;
+    this.#waiting = [];
+    this.#waitingBytes = 0;
+  }
+
+  #gone(): void {
+    if (!this.#open) return;
+    this.#open = false;
+    this.#onGone();
+  }
+}
+
+const encoder = new TextEncoder();
+
+/** An SseOutput on a web ReadableStream whose queue counts bytes: the backlog is what it holds. */
+class WebOutput implements SseOutput {
+  readonly stream: ReadableStream<Uint8Array>;
+  #controller!: ReadableStreamDefaultController<Uint8Array>;
+  readonly #maxBacklog: number;
+  /** After end(): what to run once the response has taken what is still queued. */
+  #onDelivered: (() => void) | undefined;
+
+  readonly #onCancel: () => void;
+
+  constructor(maxBacklog: number, onCancel: () => void) {
+    this.#maxBacklog = maxBacklog;
+    this.#onCancel = onCancel;
+    this.stream = new ReadableStream<Uint8Array>({
+      start: (controller) => void (this.#controller = controller),
+      // The response took a chunk: if the sink has ended, this may have been the last one.
+      pull: () => this.#closeIfDrained(),
+      // The client went away.
+      cancel: () => {
+        this.#onDelivered = undefined;
+        this.#onCancel();
+      },
+    }, new ByteLengthQueuingStrategy({ highWaterMark: maxBacklog }));
+  }
+
+  get backlog(): number {
+    return this.#maxBacklog - (this.#controller.desiredSize ?? this.#maxBacklog);
+  }
+
+  write(text: string): void {
+    try {
+      this.#controller.enqueue(encoder.encode(text));
+    } catch {
+      // Only a stream already cancelled refuses a chunk: the client is gone.
+      this.#onCancel();
+    }
+  }
+
+  end(onDelivered: () => void): void {
+    this.#onDelivered = onDelivered;
+    this.#closeIfDrained();
+  }
+
+  abort(reason: Error): void {
+    this.#controller.error(reason);
+  }
+
+  #closeIfDrained(): void {
+    const onDelivered = this.#onDelivered;
+    if (!onDelivered || this.#controller.desiredSize !== this.#maxBacklog) return;
+    this.#onDelivered = undefined;
+    this.#controller.close();
+    onDelivered();
+  }
+}
