@@ -7,8 +7,6 @@
 // path (the default) or the web-standard Request/Response one; scripts/conformance.ts runs both.
 // CONFORMANCE_DEBUG=1 logs each HTTP exchange (headers, request body, JSON answers) on stderr; it
 // reads them as web Requests, so it serves through the web adapter whatever --adapter says.
-// Left out: test_reconnection cannot close its request's SSE stream early (the HTTP server has
-// no such hook), so it answers on the open stream; the suite scores that as INFO, not a failure.
 
 import { realpathSync } from "node:fs";
 import { fileURLToPath } from "node:url";
@@ -154,7 +152,10 @@ export function createConformanceServer(): McpServer {
       });
       return { content: [text(`Elicitation completed: action=${result.action}, content=${JSON.stringify(result.content ?? {})}`)] };
     })
-    .tool({ name: "test_reconnection", description: "Waits 100 ms and answers (the SSE polling scenario's tool).", inputSchema: NO_ARGUMENTS }, async () => {
+    .tool({ name: "test_reconnection", description: "Closes its SSE connection, waits 100 ms and answers, which the client gets by resuming (the SSE polling scenario's tool).", inputSchema: NO_ARGUMENTS }, async (_args, context) => {
+      // SSE polling (2025-11-25): the answer goes out while no connection carries the stream; the
+      // suite resumes with GET and Last-Event-ID and must find it there.
+      context.closeStream();
       await sleep(100);
       return { content: [text("Reconnection test completed successfully.")] };
     })

@@ -125,6 +125,11 @@ export class EventStore {
     return event.id;
   }
 
+  /** Whether any event of `stream` is kept: one the client can resume after. */
+  has(stream: string): boolean {
+    return this.#streams.has(stream);
+  }
+
   /** The stream an event id belongs to, if its events are still kept. */
   streamOf(eventId: string): string | undefined {
     const at = eventId.lastIndexOf(":");

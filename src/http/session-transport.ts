@@ -59,6 +59,14 @@ export class HttpSessionTransport implements Transport {
     return stream;
   }
 
+  /**
+   * Ends the connection carrying the answer to request `id`, but not its stream: the client
+   * resumes it with Last-Event-ID (after `retryMs`, if given). See PostStream.release.
+   */
+  closeStream(id: RequestId, retryMs?: number): boolean {
+    return this.#byRequest.get(id)?.release(retryMs) ?? false;
+  }
+
   /** Whether request `id` is still owed an answer on an open POST (a new request must not reuse it). */
   awaits(id: RequestId): boolean {
     return this.#byRequest.has(id);
@@ -84,7 +92,7 @@ export class HttpSessionTransport implements Transport {
     if (missed === undefined) return false;
     // The client has seen everything up to the id it sent: that need not be kept any longer.
     this.events.confirm(lastEventId);
-    for (const event of missed) sink.write(formatEvent(event));
+    for (const event of missed) sink.replay(formatEvent(event));
     const name = this.events.streamOf(lastEventId)!;
     const post = this.#posts.get(name);
     if (post) post.attach(sink);

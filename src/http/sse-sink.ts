@@ -72,6 +72,17 @@ export class SseSink {
     this.#waitingBytes += Buffer.byteLength(text);
   }
 
+  /**
+   * An event the client missed, written to a resuming stream before anything new. The store holds
+   * it already, so it is not held against the backlog bound: a replay larger than the bound would
+   * otherwise be cut at every resume and never delivered. Later writes are bounded as usual.
+   */
+  replay(text: string): void {
+    if (!this.#open) return;
+    if (this.#output) return this.#output.write(text);
+    this.#waiting.push(text);
+  }
+
   keepAlive(): void {
     this.write(KEEP_ALIVE);
   }

@@ -25,6 +25,11 @@ export function formatEvent(event: SseEvent): string {
   return text + "\n";
 }
 
+/** An event of only a `retry` field: the client takes it as its reconnection delay, and dispatches nothing. */
+export function formatRetry(ms: number): string {
+  return `retry: ${ms}\n\n`;
+}
+
 /** A comment line: ignored by clients, but it keeps proxies from closing an idle stream. */
 export const KEEP_ALIVE = ": keep-alive\n\n";
 

@@ -5,7 +5,8 @@
 // Request (web.ts), `serve` what either adapter brings (node:http's: node-exchange.ts).
 // Spec: https://modelcontextprotocol.io/specification/2025-11-25/basic/transports#streamable-http
 // and https://modelcontextprotocol.io/specification/2026-07-28/basic/transports/streamable-http
-// Left out: OAuth (only an optional static bearer token), and SSE polling by closing streams early.
+// A handler may close its POST's connection early (SSE polling): streams.ts, PostStream.release.
+// Left out: OAuth (only an optional static bearer token).
 
 import { randomBytes } from "node:crypto";
 import { isModernVersion, isSupportedVersion, supports, type HandshakeVersion } from "../mcp/versions.js";

@@ -7,7 +7,7 @@
 
 import type { JSONRPCMessage, JSONRPCResponse, RequestId } from "../jsonrpc/messages.js";
 import type { EventStore } from "./event-store.js";
-import { formatEvent } from "./sse.js";
+import { formatEvent, formatRetry } from "./sse.js";
 import type { SseSink } from "./sse-sink.js";
 
 /** JSON mode's answer: one response, a batch's array, or nothing (every request was cancelled). */
@@ -66,6 +66,22 @@ export class PostStream {
   attach(sink: SseSink): void {
     this.#sink?.end();
     this.#sink = sink;
+  }
+
+  /**
+   * Ends the connection carrying this stream, but not the stream (SSE polling): what comes next is
+   * kept in the store and goes to the GET that resumes it. False, and nothing changes, where that
+   * would lose messages: a JSON body, a 2026-07-28 stream (no resuming), or a stream that has sent
+   * no event id yet (the client would have nothing to resume after).
+   * Spec (transports#sending-messages-to-the-server, 2025-11-25): once an event with an id is sent,
+   * the server MAY close the connection without ending the stream, and SHOULD send `retry` first.
+   */
+  release(retryMs?: number): boolean {
+    if (this.#json || !this.#replayable || this.finished || !this.#events.has(this.name)) return false;
+    if (retryMs !== undefined) this.#sink?.write(formatRetry(retryMs));
+    this.#sink?.end();
+    this.#sink = undefined;
+    return true;
   }
 
   /** Writes a message as an event (SSE) or keeps a response for the body (JSON). */

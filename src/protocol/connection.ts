@@ -165,6 +165,11 @@ export class Connection {
     if (!this.#closed) this.#onProblem(`write failed: ${error instanceof Error ? error.message : String(error)}`);
   };
 
+  /** See Transport.closeStream: false where the transport has no such thing. */
+  closeStream(id: RequestId, retryMs?: number): boolean {
+    return this.#transport.closeStream?.(id, retryMs) ?? false;
+  }
+
   /** A request of the peer's ended without a response (it was cancelled): the transport may stop waiting for one. */
   unanswered(id: RequestId): void {
     this.#transport.unanswered?.(id);

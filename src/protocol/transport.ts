@@ -93,6 +93,13 @@ export interface Transport {
    */
   unanswered?(id: RequestId): void;
   /**
+   * Ends the connection that carries the answer to the peer's request `id`, but not the answer's
+   * stream: the peer reconnects (after `retryMs`, if given) and gets what was sent meanwhile.
+   * Streamable HTTP's SSE polling (2025-11-25); false where a transport cannot (stdio has one
+   * connection, a JSON answer or a 2026-07-28 stream cannot be resumed), and then nothing changes.
+   */
+  closeStream?(id: RequestId, retryMs?: number): boolean;
+  /**
    * Stop delivering input until resumeInput: the connection has as much work in flight as it
    * may take. A transport whose input cannot wait (or is bounded by itself) ignores it.
    */

@@ -39,6 +39,14 @@ export interface HandlerContext {
   elicit(params: ElicitRequestParams): Promise<ElicitResult>;
   /** Asks the client for its filesystem roots (roots/list). */
   listRoots(): Promise<ListRootsResult>;
+  /**
+   * Ends the HTTP connection this request's answer travels on, without ending the answer: the
+   * client reconnects after `retryMs` (or the delay the server set) and gets everything sent since,
+   * so a long-running handler need not hold a connection open. Spec (2025-11-25,
+   * basic/transports#sending-messages-to-the-server): SSE polling. False, and nothing changes,
+   * where there is no such connection: stdio, a JSON answer, a 2026-07-28 request (no resuming).
+   */
+  closeStream(retryMs?: number): boolean;
 }
 
 /** A settled promise, for the many log calls that send nothing. */
@@ -79,6 +87,10 @@ export class SessionHandlerContext implements HandlerContext {
 
   listRoots(): Promise<ListRootsResult> {
     return this.#session.listRoots({ signal: this.#request.signal, relatedRequestId: this.#request.id });
+  }
+
+  closeStream(retryMs?: number): boolean {
+    return this.#session.connection.closeStream(this.#request.id, retryMs);
   }
 }
 
@@ -135,6 +147,11 @@ export class ModernHandlerContext implements HandlerContext {
 
   listRoots(): Promise<ListRootsResult> {
     return this.#rounds.ask({ method: "roots/list" }, readServerRequestResult["roots/list"]);
+  }
+
+  /** Spec (2026-07-28 transports/streamable-http): a stream cannot be resumed, so it is never closed early. */
+  closeStream(): boolean {
+    return false;
   }
 }
 
