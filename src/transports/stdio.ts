@@ -8,7 +8,7 @@
 import type { Readable, Writable } from "node:stream";
 import { LINE_END, LineDecoder, type Frame } from "../jsonrpc/framing.js";
 import { encodeMessage, type JSONRPCMessage } from "../jsonrpc/messages.js";
-import type { Transport, TransportHandlers } from "../protocol/transport.js";
+import { TAKEN, type Transport, type TransportHandlers } from "../protocol/transport.js";
 
 export interface StreamTransportOptions {
   /** The largest incoming message, in bytes (default DEFAULT_MAX_MESSAGE_BYTES: 64 MiB of content + 1 MiB). */
@@ -63,17 +63,27 @@ export class StreamTransport implements Transport {
     this.#output.on("error", (error) => this.#fail(error));
   }
 
-  async send(message: JSONRPCMessage | JSONRPCMessage[]): Promise<void> {
-    if (this.#closed) throw new Error("stdio: transport is closed");
+  /**
+   * Not an async function: every answer passes here, and a message the stream took at once is
+   * answered with the shared TAKEN, which the connection need not watch (see Transport.send).
+   * Failures are still rejections, never throws.
+   */
+  send(message: JSONRPCMessage | JSONRPCMessage[]): Promise<void> {
+    if (this.#closed) return Promise.reject(new Error("stdio: transport is closed"));
+    let text: string;
+    try {
+      text = encodeMessage(message);
+    } catch (error) {
+      return Promise.reject(error);
+    }
     const output = this.#output;
     if (!this.#corked) this.#corkUntilEndOfTick();
-    const text = encodeMessage(message);
     // One write for a short text and its line end (a write costs more than the copy); a long text is never copied.
     if (text.length > JOINED_TEXT_LIMIT) output.write(text);
     const accepted = output.write(text.length > JOINED_TEXT_LIMIT ? LINE_END : text + LINE_END);
     // Writes are queued in order by the stream; waiting for "drain" keeps memory bounded when the
     // peer reads slower than we write. Every send waiting at once shares one wait.
-    if (!accepted) await (this.#drained ??= this.#waitForDrain());
+    return accepted ? TAKEN : (this.#drained ??= this.#waitForDrain());
   }
 
   /**
