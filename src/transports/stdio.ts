@@ -22,7 +22,7 @@ export interface StreamTransportOptions {
   pauseWhileOutputBlocked?: boolean;
 }
 
-/** A message text of up to this many UTF-16 units is joined to its line end before it is written. */
+/** A message text of up to this many UTF-16 units is joined to its line end and to the others of its tick. */
 const JOINED_TEXT_LIMIT = 16 * 1024;
 
 export class StreamTransport implements Transport {
@@ -31,8 +31,8 @@ export class StreamTransport implements Transport {
   readonly #decoder: LineDecoder;
   #handlers: TransportHandlers | undefined;
   #closed = false;
-  /** Whether writes are being held until the end of this tick. */
-  #corked = false;
+  /** Short messages sent in this tick, each with its line end, written together when it ends (#flush). */
+  #unwritten = "";
   /** Resolves when the output drains; shared by every send waiting for it. */
   #drained: Promise<void> | undefined;
   /** Why input is not being read now: the output is backed up, or the connection asked. */
@@ -77,26 +77,32 @@ export class StreamTransport implements Transport {
       return Promise.reject(error);
     }
     const output = this.#output;
-    if (!this.#corked) this.#corkUntilEndOfTick();
-    // One write for a short text and its line end (a write costs more than the copy); a long text is never copied.
-    if (text.length > JOINED_TEXT_LIMIT) output.write(text);
-    const accepted = output.write(text.length > JOINED_TEXT_LIMIT ? LINE_END : text + LINE_END);
-    // Writes are queued in order by the stream; waiting for "drain" keeps memory bounded when the
-    // peer reads slower than we write. Every send waiting at once shares one wait.
+    let accepted: boolean;
+    if (text.length > JOINED_TEXT_LIMIT) {
+      // A long text is never copied: what is held goes first, then the text, then its line end.
+      this.#flush();
+      output.write(text);
+      accepted = output.write(LINE_END);
+    } else {
+      if (this.#unwritten.length === 0) process.nextTick(() => this.#flush());
+      this.#unwritten += text + LINE_END;
+      // The stream's own mark, counting what is held: past it, write now and wait as it says.
+      accepted = this.#unwritten.length + output.writableLength < output.writableHighWaterMark || this.#flush();
+    }
+    // Waiting for "drain" keeps memory bounded when the peer reads slower than we write. Every
+    // send waiting at once shares one wait.
     return accepted ? TAKEN : (this.#drained ??= this.#waitForDrain());
   }
 
   /**
-   * Holds writes until the end of this tick, so that answers produced together leave in one
-   * write (writev) instead of one system call each.
+   * Writes the short messages held since the tick began, in one write: the answers a chunk of
+   * input produced leave together, as one system call, not one each. Returns write()'s verdict.
    */
-  #corkUntilEndOfTick(): void {
-    this.#corked = true;
-    this.#output.cork();
-    process.nextTick(() => {
-      this.#corked = false;
-      this.#output.uncork();
-    });
+  #flush(): boolean {
+    const unwritten = this.#unwritten;
+    if (unwritten.length === 0) return true;
+    this.#unwritten = "";
+    return this.#output.write(unwritten);
   }
 
   pauseInput(): void {
@@ -125,6 +131,8 @@ export class StreamTransport implements Transport {
   async close(): Promise<void> {
     if (this.#closed) return;
     this.#closed = true;
+    // What was sent before the close goes out before whoever closes the stream next (serveStdio's end()).
+    this.#flush();
     this.#input.pause();
     this.#input.removeAllListeners("data");
     this.#handlers?.close();

@@ -5,7 +5,7 @@ import assert from "node:assert/strict";
 import { indexReadingOrder, namedFiles, readme, section, sourceFiles, tourStops } from "../helpers/tour.js";
 
 const MAX_FILES = 15;
-const MAX_LINES = 428;
+const MAX_LINES = 434;
 const all = sourceFiles().filter((file) => file !== "index.ts").sort();
 
 test("reading order: src/index.ts names every source file, and only files that exist", () => {
@@ -31,7 +31,8 @@ test("tour: every stop of one tools/call is a function that exists, and README s
   // the handler context to its own file: 435 in 15; README says why; issue 10 joins a short
   // answer to its line end in StreamTransport.send: 436; its stdio fast path then folds two
   // async layers into PeerRequests.handle and Dispatcher.run: 422; StreamTransport.send, no longer
-  // async, turns its own failures into rejections: 428): a change that lengthens it
+  // async, turns its own failures into rejections: 428; it holds a tick's short answers for one
+  // write of its own (#flush) rather than corking the stream: 434): a change that lengthens it
   // must say so here too.
   assert.ok(files.size <= MAX_FILES, `the tour crosses ${files.size} files, more than ${MAX_FILES}`);
   assert.ok(lines <= MAX_LINES, `the tour is ${lines} lines long, more than ${MAX_LINES}`);

@@ -308,6 +308,27 @@ test("stdio transport: a message taken at once is answered with the shared TAKEN
   await assert.rejects(closed!, /closed/);
 });
 
+test("stdio transport: the short messages of one tick leave in one buffer; a close writes them before the stream ends", async () => {
+  const chunks: string[] = [];
+  const output = new Writable({
+    write(chunk: Buffer, _encoding, callback) {
+      chunks.push(chunk.toString("utf8"));
+      callback();
+    },
+  });
+  const transport = new StreamTransport(new PassThrough(), output);
+  transport.start({ message: () => {}, unreadable: () => {}, close: () => {} });
+  for (const method of ["a", "b", "c"]) void transport.send({ jsonrpc: "2.0", method });
+  await new Promise((resolve) => setImmediate(resolve));
+  assert.deepEqual(chunks, ['{"jsonrpc":"2.0","method":"a"}\n{"jsonrpc":"2.0","method":"b"}\n{"jsonrpc":"2.0","method":"c"}\n']);
+  // serveStdio ends stdout as soon as the session closes, which may be within the tick of the last answer.
+  void transport.send({ jsonrpc: "2.0", method: "d" });
+  await transport.close();
+  output.end();
+  await new Promise((resolve) => output.on("finish", resolve));
+  assert.deepEqual(chunks.slice(1), ['{"jsonrpc":"2.0","method":"d"}\n']);
+});
+
 test("stdio transport: a short message leaves as one buffer with its line end; a long one is not copied to add it", async () => {
   const chunks: Buffer[][] = [];
   const output = new Writable({
