@@ -105,6 +105,12 @@ export class StreamTransport implements Transport {
     return this.#output.write(unwritten);
   }
 
+  /** Ends the output once what is held is written: the peer reads everything sent before it. */
+  endOutput(): void {
+    this.#flush();
+    this.#output.end();
+  }
+
   pauseInput(): void {
     this.#hold("connection", true);
   }
