@@ -1,8 +1,9 @@
 // The benchmark's baseline: the least work an honest newline-delimited JSON-RPC echo server can do.
 // Node built-ins only. Each line is parsed and answered with a stringified response; no validation,
 // no lifecycle, no backpressure handling. It answers initialize and tools/call echo. The answers to
-// one chunk of input leave in one write, as ours leave in one writev per tick (StreamTransport's
-// cork): a baseline that paid a write() per answer would cost itself more than ours costs us, and
+// one chunk of input leave in one write, as ours leave in one write per tick (StreamTransport's
+// #flush; ours also writes at every 16 KiB, the stream's mark, which this one does not bother
+// with): a baseline that paid a write() per answer would cost itself more than ours costs us, and
 // flatter the ratio (issue 10).
 
 const parts = [];

@@ -9,7 +9,7 @@ import {
   batchRefusal, classify, decodeMessage, DEFAULT_MAX_BATCH_ITEMS, ErrorCode, RpcError,
   type Incoming, type JSONRPCMessage, type JSONRPCNotification, type JSONRPCResponse, type RequestId,
 } from "../jsonrpc/messages.js";
-import type { SendOptions, Transport } from "./transport.js";
+import { TAKEN, type SendOptions, type Transport } from "./transport.js";
 import { PeerRequests, type Dispatcher, type RequestContext } from "./dispatch.js";
 import { OurRequests, wireParams, type ByName, type RequestOptions } from "./our-requests.js";
 import { Inbox } from "./inbox.js";
@@ -48,9 +48,6 @@ export interface ConnectionOptions {
  * the peer, input resumes only as their requests time out.)
  */
 export const DEFAULT_MAX_IN_FLIGHT = 256;
-
-/** What send returns when there is nothing to wait for. */
-const SENT: Promise<void> = Promise.resolve();
 
 export class Connection {
   readonly #transport: Transport;
@@ -147,15 +144,16 @@ export class Connection {
   /**
    * Writes one message; a failed write is reported, not thrown, since the peer is gone anyway. Not
    * an async function: every answer passes here, and the transport's own promise with one handler
-   * costs less than an async function's promise and state.
+   * (none when it is TAKEN, which cannot fail) costs less than an async function's promise and state.
    */
   send(message: JSONRPCMessage | JSONRPCMessage[], options?: SendOptions): Promise<void> {
-    if (this.#closed) return SENT;
+    if (this.#closed) return TAKEN;
     try {
-      return this.#transport.send(message, options).then(undefined, this.#writeFailed);
+      const sent = this.#transport.send(message, options);
+      return sent === TAKEN ? sent : sent.then(undefined, this.#writeFailed);
     } catch (error) {
       this.#writeFailed(error);
-      return SENT;
+      return TAKEN;
     }
   }
 

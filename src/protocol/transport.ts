@@ -80,10 +80,19 @@ export class RequestSendOptions implements SendOptions {
   }
 }
 
+/**
+ * What a transport's send returns for a message it took at once: already resolved, and shared, so
+ * a sender that watches sends for failure (Connection.send) can tell there is nothing to watch.
+ */
+export const TAKEN: Promise<void> = Promise.resolve();
+
 export interface Transport {
   /** Starts delivering input to the handlers. Called once, by the connection. */
   start(handlers: TransportHandlers): void;
-  /** Writes one message (or batch). Resolves once the transport has taken it. */
+  /**
+   * Writes one message (or batch). Resolves once the transport has taken it; rejects (never
+   * throws) when it cannot. TAKEN, when it took the message at once and nothing can fail later.
+   */
   send(message: JSONRPCMessage | JSONRPCMessage[], options?: SendOptions): Promise<void>;
   /** Stops the transport; the close handler runs once. */
   close(): Promise<void>;

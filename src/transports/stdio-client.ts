@@ -153,7 +153,7 @@ export class StdioClientTransport implements Transport {
     this.#closing = true;
     const grace = this.parameters.graceMs ?? 2000;
     if (child.exitCode === null && child.signalCode === null) {
-      child.stdin?.end();
+      this.#stream?.endOutput();
       if (!(await this.#waitForExit(grace))) {
         signalGroup(child, "SIGTERM");
         if (!(await this.#waitForExit(grace))) {

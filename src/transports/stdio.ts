@@ -8,7 +8,7 @@
 import type { Readable, Writable } from "node:stream";
 import { LINE_END, LineDecoder, type Frame } from "../jsonrpc/framing.js";
 import { encodeMessage, type JSONRPCMessage } from "../jsonrpc/messages.js";
-import type { Transport, TransportHandlers } from "../protocol/transport.js";
+import { TAKEN, type Transport, type TransportHandlers } from "../protocol/transport.js";
 
 export interface StreamTransportOptions {
   /** The largest incoming message, in bytes (default DEFAULT_MAX_MESSAGE_BYTES: 64 MiB of content + 1 MiB). */
@@ -22,7 +22,7 @@ export interface StreamTransportOptions {
   pauseWhileOutputBlocked?: boolean;
 }
 
-/** A message text of up to this many UTF-16 units is joined to its line end before it is written. */
+/** A message text of up to this many UTF-16 units is joined to its line end and to the others of its tick. */
 const JOINED_TEXT_LIMIT = 16 * 1024;
 
 export class StreamTransport implements Transport {
@@ -31,8 +31,8 @@ export class StreamTransport implements Transport {
   readonly #decoder: LineDecoder;
   #handlers: TransportHandlers | undefined;
   #closed = false;
-  /** Whether writes are being held until the end of this tick. */
-  #corked = false;
+  /** Short messages sent in this tick, each with its line end, written together when it ends (#flush). */
+  #unwritten = "";
   /** Resolves when the output drains; shared by every send waiting for it. */
   #drained: Promise<void> | undefined;
   /** Why input is not being read now: the output is backed up, or the connection asked. */
@@ -63,30 +63,52 @@ export class StreamTransport implements Transport {
     this.#output.on("error", (error) => this.#fail(error));
   }
 
-  async send(message: JSONRPCMessage | JSONRPCMessage[]): Promise<void> {
-    if (this.#closed) throw new Error("stdio: transport is closed");
+  /**
+   * Not an async function: every answer passes here, and a message the stream took at once is
+   * answered with the shared TAKEN, which the connection need not watch (see Transport.send).
+   * Failures are still rejections, never throws.
+   */
+  send(message: JSONRPCMessage | JSONRPCMessage[]): Promise<void> {
+    if (this.#closed) return Promise.reject(new Error("stdio: transport is closed"));
+    let text: string;
+    try {
+      text = encodeMessage(message);
+    } catch (error) {
+      return Promise.reject(error);
+    }
     const output = this.#output;
-    if (!this.#corked) this.#corkUntilEndOfTick();
-    const text = encodeMessage(message);
-    // One write for a short text and its line end (a write costs more than the copy); a long text is never copied.
-    if (text.length > JOINED_TEXT_LIMIT) output.write(text);
-    const accepted = output.write(text.length > JOINED_TEXT_LIMIT ? LINE_END : text + LINE_END);
-    // Writes are queued in order by the stream; waiting for "drain" keeps memory bounded when the
-    // peer reads slower than we write. Every send waiting at once shares one wait.
-    if (!accepted) await (this.#drained ??= this.#waitForDrain());
+    let accepted: boolean;
+    if (text.length > JOINED_TEXT_LIMIT) {
+      // A long text is never copied: what is held goes first, then the text, then its line end.
+      this.#flush();
+      output.write(text);
+      accepted = output.write(LINE_END);
+    } else {
+      if (this.#unwritten.length === 0) process.nextTick(() => this.#flush());
+      this.#unwritten += text + LINE_END;
+      // The stream's own mark, counting what is held: past it, write now and wait as it says.
+      accepted = this.#unwritten.length + output.writableLength < output.writableHighWaterMark || this.#flush();
+    }
+    // Waiting for "drain" keeps memory bounded when the peer reads slower than we write. Every
+    // send waiting at once shares one wait.
+    return accepted ? TAKEN : (this.#drained ??= this.#waitForDrain());
   }
 
   /**
-   * Holds writes until the end of this tick, so that answers produced together leave in one
-   * write (writev) instead of one system call each.
+   * Writes the short messages held since the tick began, in one write: the answers a chunk of
+   * input produced leave together, as one system call, not one each. Returns write()'s verdict.
    */
-  #corkUntilEndOfTick(): void {
-    this.#corked = true;
-    this.#output.cork();
-    process.nextTick(() => {
-      this.#corked = false;
-      this.#output.uncork();
-    });
+  #flush(): boolean {
+    const unwritten = this.#unwritten;
+    if (unwritten.length === 0) return true;
+    this.#unwritten = "";
+    return this.#output.write(unwritten);
+  }
+
+  /** Ends the output once what is held is written: the peer reads everything sent before it. */
+  endOutput(): void {
+    this.#flush();
+    this.#output.end();
   }
 
   pauseInput(): void {
@@ -115,6 +137,8 @@ export class StreamTransport implements Transport {
   async close(): Promise<void> {
     if (this.#closed) return;
     this.#closed = true;
+    // What was sent before the close goes out before whoever closes the stream next (serveStdio's end()).
+    this.#flush();
     this.#input.pause();
     this.#input.removeAllListeners("data");
     this.#handlers?.close();

@@ -76,3 +76,21 @@ test("framing: a line exactly at the limit is accepted", () => {
   assert.deepEqual(lines(decode(Buffer.from(line + "\n"), [], { maxMessageBytes: 100 })), [line]);
 });
 
+
+test("framing: a chunk of many lines gives the frames that feeding it a byte at a time gives, whatever its lines hold", () => {
+  // Whole lines in one chunk are decoded together (LineDecoder.#wholeLines), unless some line may
+  // be over the limit or some byte is not UTF-8: each of these must come out as line by line.
+  const pieces = [
+    Buffer.from('{"a":1}\r\n\n \t\r\n{"t":"héllo ☃ 😀"}\n'),
+    Buffer.concat([Buffer.from('{"bad":"'), Buffer.from([0xc3]), Buffer.from('"}\n')]),
+    Buffer.from(`{"jsonrpc":"2.0","id":7,"method":"x","params":{"p":"${"a".repeat(120)}"}}\n`),
+    Buffer.from('{"b":2}\n\r\n{"c":3}'),
+  ];
+  for (const maxMessageBytes of [100, 1000]) {
+    for (const input of [Buffer.concat(pieces), Buffer.concat(pieces.filter((_, i) => i !== 1))]) {
+      const expected = decode(input, Array.from({ length: input.length }, (_, i) => i), { maxMessageBytes });
+      assert.ok(expected.length >= 4);
+      for (let cut = 0; cut <= input.length; cut++) assert.deepEqual(decode(input, [cut], { maxMessageBytes }), expected, `limit ${maxMessageBytes}, cut at ${cut}`);
+    }
+  }
+});

@@ -205,3 +205,15 @@ test("stdio client: pauseInput holds the server's messages back until resumeInpu
     await transport.close();
   }
 });
+
+test("stdio client: a message sent just before close reaches the server before its stdin ends", async () => {
+  // The child tells on stderr what it read before its stdin ended.
+  const reader = `let read = ""; process.stdin.on("data", (c) => (read += c)); process.stdin.on("end", () => process.stderr.write("read: " + read.trim() + "\\n"));`;
+  const stderr: string[] = [];
+  const transport = new StdioClientTransport({ command: process.execPath, args: ["-e", reader], onStderr: (l) => stderr.push(l), graceMs: 2000 });
+  transport.start({ message: () => {}, unreadable: () => {}, close: () => {} });
+  // Sent and closed within one tick: the message is still held for the tick's one write.
+  await transport.send({ jsonrpc: "2.0", method: "notifications/cancelled", params: { requestId: 1 } });
+  await transport.close();
+  assert.deepEqual(stderr, ['read: {"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":1}}']);
+});

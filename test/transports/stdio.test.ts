@@ -7,6 +7,7 @@ import { spawn, type ChildProcessWithoutNullStreams } from "node:child_process";
 import { fileURLToPath } from "node:url";
 import { PassThrough, Writable } from "node:stream";
 import { StreamTransport } from "../../src/transports/stdio.js";
+import { TAKEN } from "../../src/protocol/transport.js";
 import { Dispatcher } from "../../src/protocol/dispatch.js";
 import { Connection, type RequestContext } from "../../src/protocol/connection.js";
 import { McpClient } from "../../src/client/client.js";
@@ -290,6 +291,42 @@ test("stdio transport: waits for drain under backpressure and refuses to send on
   await transport.close();
   await assert.rejects(transport.send({ jsonrpc: "2.0", method: "x" }), /closed/);
   assert.deepEqual(closed, [undefined]);
+});
+
+test("stdio transport: a message taken at once is answered with the shared TAKEN; failures are rejections, never throws", async () => {
+  const transport = new StreamTransport(new PassThrough(), new PassThrough());
+  transport.start({ message: () => {}, unreadable: () => {}, close: () => {} });
+  // Connection.send watches no promise for failure when it is TAKEN: nothing is left that could fail.
+  assert.equal(transport.send({ jsonrpc: "2.0", method: "a" }), TAKEN);
+  // A BigInt cannot be written as JSON: the send fails as a promise, as an async function's would.
+  let unencodable: Promise<void> | undefined;
+  assert.doesNotThrow(() => (unencodable = transport.send({ jsonrpc: "2.0", method: "b", params: { n: 1n } })));
+  await assert.rejects(unencodable!, TypeError);
+  await transport.close();
+  let closed: Promise<void> | undefined;
+  assert.doesNotThrow(() => (closed = transport.send({ jsonrpc: "2.0", method: "c" })));
+  await assert.rejects(closed!, /closed/);
+});
+
+test("stdio transport: the short messages of one tick leave in one buffer; a close writes them before the stream ends", async () => {
+  const chunks: string[] = [];
+  const output = new Writable({
+    write(chunk: Buffer, _encoding, callback) {
+      chunks.push(chunk.toString("utf8"));
+      callback();
+    },
+  });
+  const transport = new StreamTransport(new PassThrough(), output);
+  transport.start({ message: () => {}, unreadable: () => {}, close: () => {} });
+  for (const method of ["a", "b", "c"]) void transport.send({ jsonrpc: "2.0", method });
+  await new Promise((resolve) => setImmediate(resolve));
+  assert.deepEqual(chunks, ['{"jsonrpc":"2.0","method":"a"}\n{"jsonrpc":"2.0","method":"b"}\n{"jsonrpc":"2.0","method":"c"}\n']);
+  // serveStdio ends stdout as soon as the session closes, which may be within the tick of the last answer.
+  void transport.send({ jsonrpc: "2.0", method: "d" });
+  await transport.close();
+  output.end();
+  await new Promise((resolve) => output.on("finish", resolve));
+  assert.deepEqual(chunks.slice(1), ['{"jsonrpc":"2.0","method":"d"}\n']);
 });
 
 test("stdio transport: a short message leaves as one buffer with its line end; a long one is not copied to add it", async () => {
