@@ -132,22 +132,11 @@ export class Dispatcher<C> {
   }
 
   /**
-   * Runs a request's handler and always produces its one response. Never throws. (PeerRequests.handle
-   * does the same within its own await: one async function per call less.)
-   */
-  async handleRequest(request: JSONRPCRequest, context: C): Promise<JSONRPCResponse> {
-    try {
-      return { jsonrpc: "2.0", id: request.id, result: await this.run(request, context) };
-    } catch (error) {
-      return this.errorResponse(request, error);
-    }
-  }
-
-  /**
    * The row's result, or its promise. Never throws: a refusal, or a handler's failure before its
    * first await, is a rejected promise for errorResponse to word, awaited like a result. So no
-   * answer leaves within the call that delivered its request, where a transport may still be
-   * setting up where answers go; and refusals and results take the same path through the loop.
+   * handler's answer or refusal leaves within the call that delivered its request, where a
+   * transport may still be setting up where answers go (the connection's own refusals, such as a
+   * reused id, may), and refusals and results take the same path through the loop.
    */
   run(request: JSONRPCRequest, context: C): Promise<{ [key: string]: unknown }> | { [key: string]: unknown } {
     try {
@@ -179,7 +168,7 @@ export class Dispatcher<C> {
       if (this.#options.gate?.(notification.method, "notification")) return;
       await row.handle(new Params(notification.method, notification.params));
     } catch (error) {
-      this.#options.onInternalError?.(notification.method, error);
+      this.#report(notification.method, error);
     }
   }
 
@@ -187,8 +176,17 @@ export class Dispatcher<C> {
     if (error instanceof RpcError) return error;
     // Anything else is a bug or a failure inside the handler: the peer learns that it failed, but
     // not the stack or the message, which may hold paths or secrets.
-    this.#options.onInternalError?.(method, error);
+    this.#report(method, error);
     return new RpcError(ErrorCode.InternalError, `${method}: internal error`);
+  }
+
+  /** Tells onInternalError; a hook that throws must not cost the peer its answer. */
+  #report(method: string, error: unknown): void {
+    try {
+      this.#options.onInternalError?.(method, error);
+    } catch {
+      // The hook's own failure has nowhere better to go: the answer still goes out.
+    }
   }
 }
 
@@ -279,6 +277,8 @@ export class PeerRequests {
   readonly #connection: Connection;
   /** By id: a Map keeps 1 and "1" apart, as JSON-RPC does. */
   readonly #inFlight = new Map<RequestId, PeerRequest>();
+  /** Set when the connection closes: requests still waiting in the inbox then never start. */
+  #closed = false;
 
   constructor(connection: Connection) {
     this.#connection = connection;
@@ -292,6 +292,9 @@ export class PeerRequests {
    */
   async handle(request: JSONRPCRequest, inBatch: boolean, dispatcher: Dispatcher<RequestContext>): Promise<JSONRPCResponse | undefined> {
     const key = request.id;
+    // The connection closed while this request waited its turn: no answer can reach the peer, and
+    // a handler started now would run for nobody, with nothing left to tell it to stop.
+    if (this.#closed) return undefined;
     let response: JSONRPCResponse;
     if (this.#inFlight.has(key)) {
       // Spec (basic#requests): a sender MUST NOT reuse an id within a session.
@@ -329,6 +332,7 @@ export class PeerRequests {
 
   /** The connection closed: every running handler is told to stop. */
   abortAll(): void {
+    this.#closed = true;
     for (const request of this.#inFlight.values()) request.stop(new Error("connection closed"));
   }
 }

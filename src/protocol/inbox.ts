@@ -71,7 +71,13 @@ export class Inbox {
     const weight = this.#weights[this.#head]!;
     this.#jobs[this.#head++] = undefined;
     if (this.#head > 1024 && this.#head * 2 > this.#jobs.length) this.#compact();
-    const running = job();
+    let running: Promise<unknown>;
+    try {
+      running = job();
+    } catch (error) {
+      // A job that throws instead of rejecting must not leave the pump stuck on it.
+      running = Promise.reject(error);
+    }
     this.#waitingOn = running;
     const done = () => {
       this.#finished(weight);

@@ -78,7 +78,10 @@ export function contentFor(block: ContentBlock, version: ProtocolVersion): Conte
  */
 export function callToolResultFor(result: CallToolResult, version: ProtocolVersion): CallToolResult {
   const current = version >= LATEST_PROTOCOL_VERSION;
-  if (current && (result.structuredContent === undefined || result.content.length > 0)) return result;
+  // Only a plain object goes as it is: what was checked must be what JSON.stringify writes, and a
+  // class instance may carry a toJSON of its own (a copy, below, drops it).
+  const plain = Object.getPrototypeOf(result) === Object.prototype;
+  if (current && plain && (result.structuredContent === undefined || result.content.length > 0)) return result;
   const content = current ? result.content : result.content.map((block) => contentFor(block, version));
   const out: CallToolResult = { ...result, content };
   if (result.structuredContent !== undefined) {

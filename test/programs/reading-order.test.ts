@@ -5,7 +5,7 @@ import assert from "node:assert/strict";
 import { indexReadingOrder, namedFiles, readme, section, sourceFiles, tourStops } from "../helpers/tour.js";
 
 const MAX_FILES = 15;
-const MAX_LINES = 420;
+const MAX_LINES = 432;
 const all = sourceFiles().filter((file) => file !== "index.ts").sort();
 
 test("reading order: src/index.ts names every source file, and only files that exist", () => {
@@ -34,7 +34,9 @@ test("tour: every stop of one tools/call is a function that exists, and README s
   // async, turns its own failures into rejections: 428; it holds a tick's short answers for one
   // write of its own (#flush) rather than corking the stream: 434; a chunk's whole lines are
   // decoded together, so the tour reads #wholeLines and lineFrame, not #append and #finishLine:
-  // 420): a change that lengthens it must say so here too.
+  // 420; a review then found three holes in that path: a job that throws stops the inbox, a
+  // request waiting when the connection closes still runs, a throwing error hook costs an answer:
+  // 432): a change that lengthens it must say so here too.
   assert.ok(files.size <= MAX_FILES, `the tour crosses ${files.size} files, more than ${MAX_FILES}`);
   assert.ok(lines <= MAX_LINES, `the tour is ${lines} lines long, more than ${MAX_LINES}`);
 });

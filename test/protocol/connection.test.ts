@@ -1,10 +1,10 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { Dispatcher } from "../../src/protocol/dispatch.js";
-import { DEFAULT_MAX_BATCH_ITEMS, RpcError } from "../../src/jsonrpc/messages.js";
+import { DEFAULT_MAX_BATCH_ITEMS, RpcError, type RequestId } from "../../src/jsonrpc/messages.js";
 import { ConnectionClosedError, RequestAbortedError } from "../../src/jsonrpc/pending.js";
 import { Connection, type RequestContext } from "../../src/protocol/connection.js";
-import { createMemoryPair } from "../../src/protocol/transport.js";
+import { createMemoryPair, type TransportHandlers } from "../../src/protocol/transport.js";
 import { RawPeer, settle, until } from "../helpers/raw-peer.js";
 
 /** Resolvers of the "slow" requests in progress. */
@@ -363,4 +363,24 @@ test("connection: params by position (an array) are refused before anything is s
   await new Promise((resolve) => setImmediate(resolve));
   assert.deepEqual(sent, []);
   await connection.close();
+});
+
+test("connection: requests still waiting in the inbox when the connection closes never start their handlers", async () => {
+  let handlers: TransportHandlers | undefined;
+  const sent: unknown[] = [];
+  const transport = { start: (h: typeof handlers) => void (handlers = h), send: (m: unknown) => (sent.push(m), Promise.resolve()), close: async () => {} };
+  const started: RequestId[] = [];
+  const dispatcher = new Dispatcher<RequestContext>([
+    { method: "slow", kind: "request", handle: () => new Promise((resolve) => setTimeout(() => resolve({}), 20)) },
+    { method: "sideEffect", kind: "request", handle: (_params, context) => (started.push(context.id), {}) },
+  ]);
+  const connection = new Connection(transport, { dispatcher, maxInFlight: 1000 });
+  connection.start();
+  // One chunk of input: a slow request and ten behind it; then the transport fails (say, EPIPE).
+  handlers!.message('{"jsonrpc":"2.0","id":0,"method":"slow"}');
+  for (let i = 1; i <= 10; i++) handlers!.message(`{"jsonrpc":"2.0","id":${i},"method":"sideEffect"}`);
+  handlers!.close(new Error("write EPIPE"));
+  await new Promise((resolve) => setTimeout(resolve, 60));
+  assert.deepEqual(started, []);
+  assert.deepEqual(sent, []);
 });

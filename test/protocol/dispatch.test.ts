@@ -1,7 +1,7 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { Dispatcher } from "../../src/protocol/dispatch.js";
-import { RpcError } from "../../src/jsonrpc/messages.js";
+import { RpcError, type JSONRPCRequest, type JSONRPCResponse } from "../../src/jsonrpc/messages.js";
 import { Params } from "../../src/jsonrpc/params.js";
 
 const problems: string[] = [];
@@ -16,33 +16,42 @@ const dispatcher = new Dispatcher<null>(
   { onInternalError: (method, error) => problems.push(`${method}: ${(error as Error).message}`) },
 );
 
+/** A request's one response, made the way PeerRequests.handle makes it: run, or errorResponse for what it rejects with. */
+async function answer(through: Dispatcher<null>, request: JSONRPCRequest): Promise<JSONRPCResponse> {
+  try {
+    return { jsonrpc: "2.0", id: request.id, result: await through.run(request, null) };
+  } catch (error) {
+    return through.errorResponse(request, error);
+  }
+}
+
 test("dispatcher: a known method answers with its result and the exact id", async () => {
-  assert.deepEqual(await dispatcher.handleRequest({ jsonrpc: "2.0", id: "x", method: "sum", params: { a: 1, b: 2 } }, null), { jsonrpc: "2.0", id: "x", result: { sum: 3 } });
+  assert.deepEqual(await answer(dispatcher, { jsonrpc: "2.0", id: "x", method: "sum", params: { a: 1, b: 2 } }), { jsonrpc: "2.0", id: "x", result: { sum: 3 } });
 });
 
 test("dispatcher: unknown method is -32601", async () => {
-  const response = await dispatcher.handleRequest({ jsonrpc: "2.0", id: 1, method: "nope" }, null);
+  const response = await answer(dispatcher, { jsonrpc: "2.0", id: 1, method: "nope" });
   assert.deepEqual(response, { jsonrpc: "2.0", id: 1, error: { code: -32601, message: "method not found: nope" } });
 });
 
 test("dispatcher: a notification's method called as a request is -32601", async () => {
-  const response = await dispatcher.handleRequest({ jsonrpc: "2.0", id: 1, method: "note" }, null);
+  const response = await answer(dispatcher, { jsonrpc: "2.0", id: 1, method: "note" });
   assert.equal("error" in response && response.error.code, -32601);
 });
 
 test("dispatcher: invalid params is -32602 naming method and field", async () => {
-  const response = await dispatcher.handleRequest({ jsonrpc: "2.0", id: 2, method: "needs/name", params: { name: 5 } }, null);
+  const response = await answer(dispatcher, { jsonrpc: "2.0", id: 2, method: "needs/name", params: { name: 5 } });
   assert.deepEqual("error" in response && response.error, { code: -32602, message: 'needs/name: "name" must be a string, got integer' });
 });
 
 test("dispatcher: a throwing handler is -32603 without its message or stack", async () => {
-  const response = await dispatcher.handleRequest({ jsonrpc: "2.0", id: 3, method: "boom" }, null);
+  const response = await answer(dispatcher, { jsonrpc: "2.0", id: 3, method: "boom" });
   assert.deepEqual("error" in response && response.error, { code: -32603, message: "boom: internal error" });
   assert.ok(problems.some((p) => p.includes("secret path")), "reported locally");
 });
 
 test("dispatcher: a thrown RpcError goes out as it is", async () => {
-  const response = await dispatcher.handleRequest({ jsonrpc: "2.0", id: 4, method: "refuse" }, null);
+  const response = await answer(dispatcher, { jsonrpc: "2.0", id: 4, method: "refuse" });
   assert.deepEqual("error" in response && response.error, { code: -32002, message: "not here", data: { uri: "u" } });
 });
 
@@ -51,7 +60,7 @@ test("dispatcher: the gate refuses before the handler runs", async () => {
   const gated = new Dispatcher<null>([{ method: "m", kind: "request", handle: () => ((ran = true), {}) }], {
     gate: () => new RpcError(-32600, "not yet"),
   });
-  const response = await gated.handleRequest({ jsonrpc: "2.0", id: 5, method: "m" }, null);
+  const response = await answer(gated, { jsonrpc: "2.0", id: 5, method: "m" });
   assert.equal("error" in response && response.error.message, "not yet");
   assert.equal(ran, false);
 });
@@ -101,4 +110,12 @@ test("dispatcher: a notification its reader refuses is reported as dropped; a ha
   assert.equal(heard.length, 2);
   assert.match(heard[0]!, /^dropped a malformed notification: .*"uri" is required/);
   assert.match(heard[1]!, /^notifications\/resources\/updated: handler failed: .*the application's listener refused it/);
+});
+
+test("dispatcher: an onInternalError hook that throws does not cost the request its answer", async () => {
+  const fragile = new Dispatcher<null>(
+    [{ method: "boom", kind: "request", handle: () => { throw new Error("inside"); } }],
+    { onInternalError: () => { throw new Error("the hook itself failed"); } },
+  );
+  assert.deepEqual(await answer(fragile, { jsonrpc: "2.0", id: 9, method: "boom" }), { jsonrpc: "2.0", id: 9, error: { code: -32603, message: "boom: internal error" } });
 });

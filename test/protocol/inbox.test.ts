@@ -159,3 +159,13 @@ test("inbox: a long burst keeps its order and its weights, taken in before and w
   while (left > limit / 2) left -= weight(resumeAfter++);
   assert.deepEqual(said, [{ full: true, afterJobs: 1201 }, { full: false, afterJobs: resumeAfter }]);
 });
+
+test("inbox: a job that throws instead of rejecting does not stop the jobs behind it", async () => {
+  const inbox = new Inbox();
+  const ran: string[] = [];
+  inbox.enqueue(() => Promise.resolve());
+  assert.doesNotThrow(() => inbox.enqueue(() => { throw new Error("job threw"); }));
+  inbox.enqueue(() => { ran.push("after"); return Promise.resolve(); });
+  await inbox.idle();
+  assert.deepEqual(ran, ["after"]);
+});

@@ -41,3 +41,19 @@ test("compat: structured content without content gets its JSON as text, in every
     assert.deepEqual(result.content, [], "the handler's result is left as it was");
   }
 });
+
+test("compat: a tools/call result that is not a plain object is copied, so what was checked is what JSON.stringify writes", () => {
+  // A class instance whose toJSON writes something else entirely: the copy drops the prototype.
+  class Sneaky {
+    [key: string]: unknown;
+    content: ContentBlock[] = [{ type: "text", text: "checked" }];
+    toJSON() {
+      return { content: "not an array" };
+    }
+  }
+  const fitted = callToolResultFor(new Sneaky(), LATEST_PROTOCOL_VERSION);
+  assert.deepEqual(JSON.parse(JSON.stringify(fitted)), { content: [{ type: "text", text: "checked" }] });
+  // A plain object that needs nothing goes as it is.
+  const plain = { content: [{ type: "text" as const, text: "plain" }] };
+  assert.equal(callToolResultFor(plain, LATEST_PROTOCOL_VERSION), plain);
+});
