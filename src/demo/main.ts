@@ -64,6 +64,7 @@ function parseArguments(argv: string[]): Options {
     const { wanted: _, ...flags } = http;
     options.http = flags;
   } else if (http.allowedHosts.length > 0 || http.allowedOrigins.length > 0) fail("--allowed-host and --allowed-origin need --http");
+  else if (argv.includes("--http-adapter")) fail("--http-adapter needs --http");
   return options;
 }
 

@@ -15,7 +15,11 @@ export interface HttpRequest {
   readonly path: string;
   /** A query parameter of the URL (the legacy transport's sessionId). */
   query(name: string): string | null;
-  /** A header's value by its name (any case); repeated fields joined with ", " as the Fetch API does. */
+  /**
+   * A header's value by its name (any case). Repeated fields are as node:http keeps them: joined
+   * with ", " for most, the first only for those that must not repeat (Host, Authorization,
+   * Content-Type...); a Fetch runtime joins them all.
+   */
   header(name: string): string | null;
   /**
    * The body's bytes; undefined once more than `limit` have come, when reading stops. Each adapter

@@ -7,7 +7,7 @@
 
 import type { IncomingMessage, ServerResponse } from "node:http";
 import type { HttpAnswer, HttpRequest } from "./exchange.js";
-import { answerInternalError, repeatedHostRefusal } from "./node.js";
+import { answerInternalError, nodeRefusal, PLAIN_PATH } from "./node.js";
 import type { SseOutput } from "./sse-sink.js";
 
 /** A handler of the request view: McpHttpServer.serve, StreamableHttpHandler.serve. */
@@ -16,17 +16,19 @@ export type AnswerHandler = (request: HttpRequest) => Promise<HttpAnswer>;
 /** A node:http request listener that runs `serve` on the request view and writes its answer. */
 export function toNodeAnswerListener(serve: AnswerHandler): (req: IncomingMessage, res: ServerResponse) => void {
   return (req, res) => {
-    const refusal = repeatedHostRefusal(req);
+    const refusal = nodeRefusal(req);
     if (refusal) return send(req, res, refusal);
-    serve(new NodeRequest(req, res)).then(
-      (answer) => send(req, res, answer),
-      (error: unknown) => answerInternalError(res, error),
-    );
+    // Whatever fails, in the handler (even before its first await) or in writing its answer, ends
+    // in one 500 here: a throw in node's 'request' listener would end the process.
+    let answered: Promise<HttpAnswer>;
+    try {
+      answered = serve(new NodeRequest(req, res));
+    } catch (error) {
+      answered = Promise.reject(error);
+    }
+    answered.then((answer) => send(req, res, answer)).catch((error: unknown) => answerInternalError(res, error));
   };
 }
-
-/** A path the URL parser would give back unchanged: segments of letters, digits, "-", "_" and "~". */
-const PLAIN_PATH = /^(\/[\w~-]+)*\/?$/;
 
 class NodeRequest implements HttpRequest {
   readonly method: string;
@@ -42,7 +44,8 @@ class NodeRequest implements HttpRequest {
     const target = req.url ?? "/";
     const query = target.indexOf("?");
     const path = query < 0 ? target : target.slice(0, query);
-    // Anything else (dot segments, escapes, an absolute URL) gets the parser's reading, as on the web path.
+    // Anything else (dot segments, escapes, an absolute URL) gets the parser's reading, as on the
+    // web path; a target it cannot read was refused before (nodeRefusal).
     this.path = PLAIN_PATH.test(path) ? path : this.#parsed().pathname;
   }
 
@@ -76,7 +79,7 @@ class NodeRequest implements HttpRequest {
   }
 }
 
-/** The body in Buffers, counted as it comes: undefined (and the rest left unread) past `limit` bytes. */
+/** The body in Buffers, counted as it comes: undefined past `limit` bytes, and reading stops there. */
 function readBody(req: IncomingMessage, limit: number): Promise<Uint8Array | undefined> {
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
@@ -90,6 +93,8 @@ function readBody(req: IncomingMessage, limit: number): Promise<Uint8Array | und
       size += chunk.length;
       if (size > limit) {
         stop();
+        // A stream with no 'data' listener still flows: pause it, so nothing more is read for nobody.
+        req.pause();
         return resolve(undefined);
       }
       chunks.push(chunk);
@@ -109,13 +114,28 @@ function readBody(req: IncomingMessage, limit: number): Promise<Uint8Array | und
   });
 }
 
+/**
+ * The most unread body bytes node may read on and discard after an answer, to keep the connection
+ * for the next request (a refusal given before reading a small POST, say).
+ */
+const DRAINABLE_BYTES = 64 * 1024;
+
+/**
+ * Whether the connection must close after this answer: a body left unread (past the limit, or
+ * refused before it was read) that is larger than DRAINABLE_BYTES, or of undeclared length, is not
+ * read on to reach a next request, which could take as long as the client likes.
+ */
+function mustClose(req: IncomingMessage): boolean {
+  if (req.complete) return false;
+  const declared = Number(req.headers["content-length"] ?? NaN);
+  return !(declared <= DRAINABLE_BYTES) || req.headers["transfer-encoding"] !== undefined;
+}
+
 function send(req: IncomingMessage, res: ServerResponse, answer: HttpAnswer): void {
-  // A body left unread (past the limit, or refused before it was read) is not read on to reach
-  // a next request on the connection, which could take as long as the client likes: it closes.
-  if (!req.complete) res.setHeader("connection", "close");
+  const closing = mustClose(req);
   const { status, headers, body, events } = answer;
   if (events) {
-    res.writeHead(status, headers);
+    res.writeHead(status, closing ? { ...headers, connection: "close" } : headers);
     // The client may have left while the handler ran, before the 'close' below could be heard.
     if (res.destroyed) return events.clientGone();
     res.on("close", () => {
@@ -132,6 +152,7 @@ function send(req: IncomingMessage, res: ServerResponse, answer: HttpAnswer): vo
   const head: string[] = [];
   for (const name in headers) head.push(name, headers[name]!);
   if (body !== undefined) head.push("content-length", String(Buffer.byteLength(body)));
+  if (closing) head.push("connection", "close");
   res.writeHead(status, head).end(body);
 }
 
@@ -140,18 +161,26 @@ class ResponseOutput implements SseOutput {
   readonly #res: ServerResponse;
   /** Whether anything was written (or the response ended), which sends the head too. */
   written = false;
+  /** Bytes written since the socket last had room (node's 'drain'): what the client is not taking. */
+  #queued = 0;
 
   constructor(res: ServerResponse) {
     this.#res = res;
+    res.on("drain", () => void (this.#queued = 0));
   }
 
-  /** What the response holds that the socket has not sent: node's buffer and the socket's. */
+  /**
+   * What was written while the socket was full. Not all the response holds: an event being sent
+   * to a client that reads is not a backlog, however large (a single event goes out whole), only
+   * what piles up behind it (the web path bounds the same: what its stream holds while node waits).
+   */
   get backlog(): number {
-    return this.#res.writableLength;
+    return this.#queued;
   }
 
   write(text: string): void {
     this.written = true;
+    if (this.#res.writableNeedDrain) this.#queued += Buffer.byteLength(text);
     this.#res.write(text);
   }
 
@@ -163,6 +192,9 @@ class ResponseOutput implements SseOutput {
   }
 
   abort(): void {
-    this.#res.destroy();
+    // Nothing sent yet (a stream cut before it connected): a clean, empty stream, as on the web
+    // path, rather than a connection dropped without an answer. Otherwise what is held is dropped.
+    if (!this.written) this.#res.end();
+    else this.#res.destroy();
   }
 }

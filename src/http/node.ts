@@ -26,10 +26,33 @@ export function answerInternalError(res: ServerResponse, error: unknown): void {
 }
 
 /**
+ * What only node:http can see is wrong with a request, checked before anything else: the answer
+ * to give it, if any.
+ */
+export function nodeRefusal(req: IncomingMessage): HttpAnswer | undefined {
+  return repeatedHostRefusal(req) ?? unreadableTargetRefusal(req);
+}
+
+/** A path the URL parser would give back unchanged: segments of letters, digits, "-", "_" and "~". */
+export const PLAIN_PATH = /^(\/[\w~-]+)*\/?$/;
+
+/**
+ * A request target the URL parser cannot read (`//`, `http://[x]/mcp`, a port past 65535) is the
+ * client's mistake: 400, where a parse that throws later would be a 500, or worse, an exception
+ * outside any handler.
+ */
+function unreadableTargetRefusal(req: IncomingMessage): HttpAnswer | undefined {
+  const target = req.url ?? "/";
+  const query = target.indexOf("?");
+  if (PLAIN_PATH.test(query < 0 ? target : target.slice(0, query)) || URL.canParse(target, "http://localhost")) return undefined;
+  return errorAnswer(400, "bad request: the request target is not a URL");
+}
+
+/**
  * RFC 9112 (3.2): a request with more than one Host field MUST get 400. Node keeps only the
  * first in req.headers, so the handlers' Host check would never see the second.
  */
-export function repeatedHostRefusal(req: IncomingMessage): HttpAnswer | undefined {
+function repeatedHostRefusal(req: IncomingMessage): HttpAnswer | undefined {
   // Counted in rawHeaders: req.headersDistinct would build an object of every header per request.
   const raw = req.rawHeaders;
   let hosts = 0;
@@ -38,7 +61,7 @@ export function repeatedHostRefusal(req: IncomingMessage): HttpAnswer | undefine
 }
 
 async function respond(handle: FetchHandler, req: IncomingMessage, res: ServerResponse): Promise<void> {
-  const refusal = repeatedHostRefusal(req);
+  const refusal = nodeRefusal(req);
   if (refusal) return send(res, responseOf(refusal));
   const headers = new Headers();
   for (const [name, value] of Object.entries(req.headers)) {

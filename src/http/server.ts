@@ -31,7 +31,8 @@ export interface HttpServerOptions extends StreamableHttpOptions {
 /**
  * How node:http reaches the handlers: "node" (the default) reads and writes node's own request and
  * response; "web" makes a Fetch API Request and Response of them, as any FetchHandler is served.
- * The same rules and answers either way; "web" is there to test the web-standard path end to end.
+ * The same rules and answers either way (node's adapter alone may close a connection whose large
+ * body went unread); "web" is there to test the web-standard path end to end.
  */
 export type HttpAdapter = "node" | "web";
 

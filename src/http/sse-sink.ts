@@ -8,9 +8,11 @@
 import { KEEP_ALIVE } from "./sse.js";
 
 /**
- * The most bytes an SSE response may hold that the client has not taken yet. Past it the client
- * is not reading: the stream ends (its events stay in the store, to resume from), rather than
- * growing without bound. A single event larger than this still goes out whole.
+ * The most bytes an SSE response may take while the client is not taking any: written after the
+ * response's own buffer (and the socket's) filled, and before it had room again. Past it the
+ * client is not reading: the stream ends (its events stay in the store, to resume from), rather
+ * than growing without bound. An event larger than this, sent to a client that reads, goes out
+ * whole and does not count against what follows it.
  */
 export const DEFAULT_MAX_BACKLOG_BYTES = 1024 * 1024;
 
@@ -21,7 +23,7 @@ export interface SseSinkOptions {
 
 /** What carries a sink's events to the client: an adapter's response. */
 export interface SseOutput {
-  /** Bytes written that the client has not taken yet. */
+  /** Bytes written since the response last had room for more (see DEFAULT_MAX_BACKLOG_BYTES). */
   readonly backlog: number;
   write(text: string): void;
   /** No more writes: `onDelivered` runs once the client has taken every byte (never if it left first). */
@@ -141,13 +143,18 @@ export class SseSink {
 
 const encoder = new TextEncoder();
 
-/** An SseOutput on a web ReadableStream whose queue counts bytes: the backlog is what it holds. */
+/**
+ * An SseOutput on a web ReadableStream whose queue counts bytes up to the bound: the backlog is
+ * what was written while the queue was full, until the response took enough for it to have room.
+ */
 class WebOutput implements SseOutput {
   readonly stream: ReadableStream<Uint8Array>;
   #controller!: ReadableStreamDefaultController<Uint8Array>;
   readonly #maxBacklog: number;
   /** After end(): what to run once the response has taken what is still queued. */
   #onDelivered: (() => void) | undefined;
+  /** Bytes written while the queue was full. */
+  #queued = 0;
 
   readonly #onCancel: () => void;
 
@@ -156,8 +163,12 @@ class WebOutput implements SseOutput {
     this.#onCancel = onCancel;
     this.stream = new ReadableStream<Uint8Array>({
       start: (controller) => void (this.#controller = controller),
-      // The response took a chunk: if the sink has ended, this may have been the last one.
-      pull: () => this.#closeIfDrained(),
+      // The response took enough for the queue to have room (the stream calls pull only then); if
+      // the sink has ended, this may have been the last of it.
+      pull: () => {
+        this.#queued = 0;
+        this.#closeIfDrained();
+      },
       // The client went away.
       cancel: () => {
         this.#onDelivered = undefined;
@@ -167,12 +178,14 @@ class WebOutput implements SseOutput {
   }
 
   get backlog(): number {
-    return this.#maxBacklog - (this.#controller.desiredSize ?? this.#maxBacklog);
+    return this.#queued;
   }
 
   write(text: string): void {
+    const bytes = encoder.encode(text);
+    if ((this.#controller.desiredSize ?? 0) <= 0) this.#queued += bytes.byteLength;
     try {
-      this.#controller.enqueue(encoder.encode(text));
+      this.#controller.enqueue(bytes);
     } catch {
       // Only a stream already cancelled refuses a chunk: the client is gone.
       this.#onCancel();
