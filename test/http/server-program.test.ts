@@ -4,7 +4,7 @@
 // values are refused with the flag's name. Builds first: `npm test` does.
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { spawn } from "node:child_process";
+import { spawn, spawnSync } from "node:child_process";
 import { fileURLToPath } from "node:url";
 import { ACCEPT_BOTH, ADAPTER, initializeRequest, raw, withinLimit } from "../helpers/http-peer.js";
 
@@ -103,3 +103,9 @@ for (const c of badFlags) {
     assert.match(started.stderr, c.why);
   });
 }
+
+test("program: --http-adapter without --http is refused with exit 2, as the other HTTP flags are", () => {
+  const run = spawnSync(process.execPath, [SERVER, "--http-adapter", "web"], { input: "", encoding: "utf8", timeout: 10_000 });
+  assert.equal(run.status, 2, run.stderr);
+  assert.match(run.stderr, /--http-adapter needs --http/);
+});
