@@ -16,7 +16,7 @@ import type { McpServer } from "../server/definition.js";
 import { checkModernRequest, claimsModern, validModernClaim } from "../server/modern/envelope.js";
 import type { ServerSession } from "../server/session.js";
 import { headerMismatch, headerParams, type HeaderParam } from "./mcp-headers.js";
-import { itemsText, type PostBody } from "./post-body.js";
+import type { PostBody } from "./post-body.js";
 import { emptyAnswer, errorAnswer, HttpAnswer, jsonAnswer, streamAnswer, type HttpRequest } from "./exchange.js";
 import type { HttpSessionTransport } from "./session-transport.js";
 import { SSE_HEADERS } from "./sse.js";
@@ -76,7 +76,7 @@ export async function serveModernPost(host: ModernHost, request: HttpRequest, bo
   }
   const refusal = judge(host.server, message, request);
   if (refusal) return refusalAnswer(refusal.status, message.id!, refusal.error);
-  return host.overloaded() ?? answer(host, request, body.requestIds[0]!, itemsText(body));
+  return host.overloaded() ?? answer(host, request, body.requestIds[0]!, body);
 }
 
 /** The checks before the handler runs, in SPEC_2026.md §8.1's order: the first that fails, with its status. */
@@ -124,7 +124,7 @@ const HEADER_PARAMS = new WeakMap<object, readonly HeaderParam[]>();
  * a log, a listen's acknowledgement) opens an SSE stream, which ends with the response. The HTTP
  * response is held until then: a status sent before the handler ran could not fit its answer.
  */
-function answer(host: ModernHost, request: HttpRequest, id: RequestId, text: string): Promise<HttpAnswer> {
+function answer(host: ModernHost, request: HttpRequest, id: RequestId, body: PostBody): Promise<HttpAnswer> {
   const { session, transport } = host.open();
   const close = () => void session.close();
   // Spec (streamable-http#cancellation): the client closing the response stream cancels the request:
@@ -148,7 +148,7 @@ function answer(host: ModernHost, request: HttpRequest, id: RequestId, text: str
         resolve(response === undefined ? emptyAnswer(202) : jsonAnswer(statusOf(response as JSONRPCMessage), response));
       },
     });
-    transport.receive(text);
+    transport.receive(body);
   });
 }
 

@@ -9,6 +9,7 @@ import type { SendOptions, Transport, TransportHandlers } from "../protocol/tran
 import { EventStore } from "./event-store.js";
 import { formatEvent } from "./sse.js";
 import type { SseSink } from "./sse-sink.js";
+import { itemsText, type PostBody } from "./post-body.js";
 import { PostStream, type PostMode } from "./streams.js";
 
 export class HttpSessionTransport implements Transport {
@@ -35,9 +36,9 @@ export class HttpSessionTransport implements Transport {
     this.#handlers = handlers;
   }
 
-  /** Hands a POST body (one message or a batch) to the session. */
-  receive(text: string): void {
-    this.#handlers?.message(text);
+  /** Hands a POST body (one message or a batch) to the session: its text, and its items as read. */
+  receive(body: PostBody): void {
+    this.#handlers?.message(itemsText(body), body.isBatch ? body.items : body.items[0]);
   }
 
   /** Opens the stream that will carry the answers to `ids` (registered before the body is delivered). */

@@ -18,7 +18,7 @@ import { HttpSessionTransport } from "./session-transport.js";
 import { formatEvent, SSE_HEADERS } from "./sse.js";
 import { SseSink } from "./sse-sink.js";
 import { eraOf, serveModernPost, type ModernHost } from "./modern-post.js";
-import { itemsText, localAnswers, readPostBody, refuseReusedIds, type PostBody } from "./post-body.js";
+import { localAnswers, readPostBody, refuseReusedIds, type PostBody } from "./post-body.js";
 import { mediaType, wantsBoth, wantsEventStream } from "./responses.js";
 import { emptyAnswer, errorAnswer, HttpAnswer, jsonAnswer, streamAnswer, type HttpRequest } from "./exchange.js";
 import { requestOf, responseOf } from "./web.js";
@@ -167,11 +167,10 @@ export class StreamableHttpHandler {
     const refusal = this.#overloaded(live.transport.awaited, body.requestIds.length);
     if (refusal) return refusal;
     const local = localAnswers(body.invalid, supports(live.session.protocolVersion, "omitUnreadableId"));
-    const text = itemsText(body);
     const stateless = this.#options.stateless;
     // Spec (transports#sending-messages-to-the-server): only notifications and responses: 202, no body.
     if (body.requestIds.length === 0) {
-      if (body.items.length > 0) live.transport.receive(text);
+      if (body.items.length > 0) live.transport.receive(body);
       if (stateless) void live.session.close();
       if (local.length === 0) return emptyAnswer(202);
       return jsonAnswer(200, body.isBatch ? local : local[0], headers);
@@ -187,7 +186,7 @@ export class StreamableHttpHandler {
             resolve(answer === undefined ? emptyAnswer(202) : jsonAnswer(200, answer, headers));
           },
         });
-        live.transport.receive(text);
+        live.transport.receive(body);
       });
     }
     const sink = new SseSink(undefined, { maxBacklogBytes: this.#options.maxStreamBacklogBytes });
@@ -197,7 +196,7 @@ export class StreamableHttpHandler {
     if (!body.isInitialize && supports(live.session.protocolVersion, "ssePriming")) {
       sink.write(formatEvent({ id: live.transport.events.append(stream.name, ""), data: "", retry: this.#options.retryMs }));
     }
-    live.transport.receive(text);
+    live.transport.receive(body);
     return streamAnswer(sink, { ...SSE_HEADERS, ...headers });
   }
 

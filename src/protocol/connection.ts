@@ -86,8 +86,8 @@ export class Connection {
   /** Starts reading from the transport. */
   start(): void {
     this.#transport.start({
-      message: (text) => {
-        const incoming = decodeMessage(text);
+      message: (text, value) => {
+        const incoming = value === undefined ? decodeMessage(text) : Array.isArray(value) ? { kind: "batch" as const, items: value } : classify(value);
         // The inbox's ordering policy (protocol/inbox.ts): arrival order, each message until it is
         // answered or the event loop turns. Relied on here: a request answered without waiting is
         // answered before the next message is looked at (quick answers keep their requests' order),

@@ -22,9 +22,9 @@ export function traceTransport(inner: Transport, listener: TraceListener): Trans
     start(handlers) {
       const inputEnded = handlers.inputEnded;
       inner.start({
-        message(text) {
+        message(text, value) {
           listener({ kind: "received", text, message: parseOrUndefined(text) });
-          handlers.message(text);
+          handlers.message(text, value);
         },
         unreadable(problem) {
           listener({ kind: "unreadable", problem });

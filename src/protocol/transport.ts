@@ -8,8 +8,12 @@ import { encodeMessage, type JSONRPCMessage } from "../jsonrpc/messages.js";
 
 /** What a transport reports to its connection. */
 export interface TransportHandlers {
-  /** One JSON text: a message, or a batch array. */
-  message(text: string): void;
+  /**
+   * One JSON text: a message, or a batch array. `value` is that text already parsed, where the
+   * transport had to parse it for its own rules (an HTTP POST body): the connection then reads
+   * it from there rather than parsing the same bytes twice.
+   */
+  message(text: string, value?: unknown): void;
   /** Input that never became a JSON text: a line over the size limit, or invalid UTF-8. */
   unreadable(problem: UnreadableInput): void;
   /**

@@ -1,8 +1,8 @@
 // node:http's own path (http/node-exchange.ts), what the shared HTTP tests cannot see from the
-// outside: no Fetch API object is made per request, a body refused at its limit closes the
-// connection instead of being read on, a body split inside a UTF-8 character still decodes, and
-// a POST stream the client stops reading ends at its backlog bound: what the ServerResponse holds
-// unsent, past what the socket buffers took.
+// outside: no Fetch API object is made per request, a body is parsed once, a body refused at its
+// limit closes the connection instead of being read on, a body split inside a UTF-8 character
+// still decodes, and a POST stream the client stops reading ends at its backlog bound: what was
+// written to the ServerResponse after the socket's buffers filled.
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { request as httpRequest } from "node:http";
@@ -54,6 +54,28 @@ async function fetchObjectsMadeBy(run: () => Promise<void>): Promise<number> {
 }
 
 const ECHO = JSON.stringify(request(2, "tools/call", { name: "echo", arguments: { text: "hi" } }));
+
+test("node path: a POST body is parsed once: the HTTP rules read it, and the session takes the items they read", async () => {
+  const server = await served("node");
+  const parse = JSON.parse;
+  let parsedBody = 0;
+  try {
+    const init = await rawPost(server.url, JSON.stringify(initializeRequest()), {});
+    const headers = { "mcp-session-id": String(init.headers["mcp-session-id"]), "mcp-protocol-version": "2025-11-25" };
+    await rawPost(server.url, JSON.stringify(notification("notifications/initialized")), headers);
+    JSON.parse = (text: string, reviver?: (this: unknown, key: string, value: unknown) => unknown) => {
+      if (text === ECHO) parsedBody++;
+      return parse(text, reviver);
+    };
+    const reply = await rawPost(server.url, ECHO, headers);
+    JSON.parse = parse;
+    assert.match(reply.body, /echo: hi/);
+    assert.equal(parsedBody, 1);
+  } finally {
+    JSON.parse = parse;
+    await server.close();
+  }
+});
 
 for (const jsonResponses of [true, false]) {
   test(`node path: a tools/call answered with ${jsonResponses ? "JSON" : "SSE"} makes no Request, Response, Headers, ReadableStream or AbortController (the web path does)`, async () => {
@@ -121,7 +143,7 @@ test("node path: a body whose chunks split a UTF-8 character is decoded whole", 
   }
 });
 
-test("node path: a POST stream its client stops reading ends once the response holds maxStreamBacklogBytes unsent; the work goes on", async () => {
+test("node path: a POST stream its client stops reading ends once more than maxStreamBacklogBytes were written while the socket was full; the work goes on", async () => {
   const mcp = createDemoServer();
   // Logs of 100 kB until the test has seen the stream cut (or 40 MB): loopback socket buffers take
   // a few MiB before the response's own backlog fills. A timer between them lets the priming
