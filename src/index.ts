@@ -93,6 +93,7 @@
 //                                 (walkthrough-steps.ts: the steps; walkthrough-notes.ts: a note per message)
 //      cli.ts                     `mcp-wire` (cli/arguments.ts, cli/session.ts, cli/commands.ts, cli/failures.ts,
 //                                 cli/trace.ts, cli/output.ts)
+//      wire/recording.ts          recordings of sessions, in every form the wire tools read and write
 //   Every bound against a hostile peer is listed in PROTOCOL_NOTES.md, "Limits".
 
 export * from "./jsonrpc/messages.js";

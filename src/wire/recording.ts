@@ -1,0 +1,166 @@
+// Recordings of MCP sessions, as the wire tools read and write them (record, replay, check,
+// explain, diagram). One reader for three forms, so every tool takes any of them:
+//
+// 1. A golden transcript (fixtures/transcripts/*.transcript), the form mcp-wire's own tests are
+//    written in: "#" header lines (prose, and "# key: value" fields), "-- client --" and the lines
+//    the client wrote, then "-- server --" and the messages the server sent. It keeps each side's
+//    order, not the order between them.
+// 2. The same header, then "-- session --" and both directions in the order they crossed the wire,
+//    one message per line: "> " client to server, "< " server to client, then "+MS " (milliseconds
+//    since the session began, optional), then the line exactly as it was on the wire. A line that was
+//    not JSON is kept as it was; the tools report it as such. This is what `mcp-wire record` writes,
+//    a line at a time, so a recording cut short is complete up to its last whole line.
+// 3. JSON lines as other recorders write them (../shared/transcripts/):
+//    {"dir":"c2s"|"s2c","msg":<the message>,"t"?:<ms>}, one per line.
+//
+// Header fields (form 1 and 2): "# transport: stdio|http", "# command: <the server command>",
+// "# url: <the server URL>", "# protocol: <negotiated version>", "# ignore: <JSON pointer>" (may
+// repeat: values that change from run to run), "# args: <server flags>" (the golden tests' own).
+// Any other "#" line is prose, kept and written back as it was.
+
+export type Direction = "c2s" | "s2c";
+
+/** One line that crossed the wire. */
+export interface WireEntry {
+  dir: Direction;
+  /** The line as it was on the wire (for JSON lines recordings, the message re-encoded). */
+  text: string;
+  /** The parsed JSON value, or undefined when the line was not JSON. */
+  message: unknown;
+  /** Milliseconds since the session began, if the recording kept time. */
+  at?: number;
+}
+
+export interface RecordingHeader {
+  /** Every "#" line as written, prose and fields alike, for writing the file back unchanged. */
+  lines: string[];
+  transport?: "stdio" | "http";
+  command?: string;
+  url?: string;
+  protocol?: string;
+  /** JSON pointers (RFC 6901) of values to ignore when comparing: they change from run to run. */
+  ignore: string[];
+  /** The golden tests' server flags ("# args:"). */
+  args: string[];
+}
+
+export interface Recording {
+  form: "golden" | "session" | "jsonl";
+  header: RecordingHeader;
+  /** In wire order where the form keeps it (session, jsonl); golden: the client's lines, then the server's. */
+  entries: WireEntry[];
+}
+
+/** A recording that cannot be read: which line, and why. */
+export class RecordingFormatError extends Error {
+  constructor(readonly source: string, readonly line: number, why: string) {
+    super(`${source}:${line}: ${why}`);
+    this.name = "RecordingFormatError";
+  }
+}
+
+const SESSION_LINE = /^([<>]) (?:\+(\d+) )?(.*)$/;
+
+/** Reads any of the three forms; `source` names the file in errors. */
+export function parseRecording(text: string, source = "recording"): Recording {
+  const lines = text.split(/\r?\n/);
+  const first = lines.findIndex((line) => line.trim() !== "");
+  if (first < 0) throw new RecordingFormatError(source, 1, "the recording is empty");
+  if (lines[first]!.startsWith("{")) return parseJsonLines(lines, source);
+  const header: RecordingHeader = { lines: [], ignore: [], args: [] };
+  let at = 0;
+  for (; at < lines.length && lines[at]!.startsWith("#"); at++) readHeaderLine(header, lines[at]!);
+  while (at < lines.length && lines[at]!.trim() === "") at++;
+  const marker = lines[at];
+  if (marker === "-- session --") return { form: "session", header, entries: parseSession(lines, at + 1, source) };
+  if (marker === "-- client --") return { form: "golden", header, entries: parseGolden(lines, at, source) };
+  throw new RecordingFormatError(source, at + 1, `expected "-- session --" or "-- client --" after the header, found ${JSON.stringify((marker ?? "").slice(0, 40))}`);
+}
+
+function readHeaderLine(header: RecordingHeader, line: string): void {
+  header.lines.push(line);
+  const field = /^# (transport|command|url|protocol|ignore|args): (.*)$/.exec(line);
+  if (!field) return;
+  const value = field[2]!.trim();
+  switch (field[1]) {
+    case "transport": if (value === "stdio" || value === "http") header.transport = value; break;
+    case "command": header.command = value; break;
+    case "url": header.url = value; break;
+    case "protocol": header.protocol = value; break;
+    case "ignore": header.ignore.push(value); break;
+    case "args": header.args = value.split(/\s+/).filter(Boolean); break;
+  }
+}
+
+function parseSession(lines: string[], from: number, source: string): WireEntry[] {
+  const entries: WireEntry[] = [];
+  for (let i = from; i < lines.length; i++) {
+    const line = lines[i]!;
+    if (line === "") continue;
+    const match = SESSION_LINE.exec(line);
+    if (!match) throw new RecordingFormatError(source, i + 1, `a session line starts with "> " or "< ", found ${JSON.stringify(line.slice(0, 40))}`);
+    const entry = entryOf(match[1] === ">" ? "c2s" : "s2c", match[3]!);
+    if (match[2] !== undefined) entry.at = Number(match[2]);
+    entries.push(entry);
+  }
+  return entries;
+}
+
+function parseGolden(lines: string[], clientAt: number, source: string): WireEntry[] {
+  const serverAt = lines.indexOf("-- server --", clientAt);
+  if (serverAt < 0) throw new RecordingFormatError(source, lines.length, 'a golden transcript needs "-- server --" after "-- client --"');
+  const side = (dir: Direction, from: number, to: number) => lines.slice(from, to).filter((line) => line.trim() !== "").map((line) => entryOf(dir, line));
+  return [...side("c2s", clientAt + 1, serverAt), ...side("s2c", serverAt + 1, lines.length)];
+}
+
+function parseJsonLines(lines: string[], source: string): Recording {
+  const entries: WireEntry[] = [];
+  lines.forEach((line, i) => {
+    if (line.trim() === "") return;
+    let value: unknown;
+    try {
+      value = JSON.parse(line);
+    } catch {
+      throw new RecordingFormatError(source, i + 1, "not a JSON line (a recording cut short?)");
+    }
+    const record = value as { dir?: unknown; msg?: unknown; t?: unknown };
+    if (typeof value !== "object" || value === null || (record.dir !== "c2s" && record.dir !== "s2c") || !("msg" in record)) {
+      throw new RecordingFormatError(source, i + 1, 'each line must be {"dir":"c2s"|"s2c","msg":...}');
+    }
+    const entry: WireEntry = { dir: record.dir, text: JSON.stringify(record.msg), message: record.msg };
+    if (typeof record.t === "number") entry.at = record.t;
+    entries.push(entry);
+  });
+  return { form: "jsonl", header: { lines: [], ignore: [], args: [] }, entries };
+}
+
+function entryOf(dir: Direction, text: string): WireEntry {
+  let message: unknown;
+  try {
+    message = JSON.parse(text);
+  } catch {
+    message = undefined;
+  }
+  return { dir, text, message };
+}
+
+/** The header lines of a new recording, from its fields (prose lines first, if any). */
+export function headerLines(fields: { prose?: string[]; transport?: "stdio" | "http"; command?: string; url?: string; protocol?: string; ignore?: string[] }): string[] {
+  const lines = (fields.prose ?? []).map((line) => `# ${line}`);
+  if (fields.transport) lines.push(`# transport: ${fields.transport}`);
+  if (fields.command) lines.push(`# command: ${fields.command}`);
+  if (fields.url) lines.push(`# url: ${fields.url}`);
+  if (fields.protocol) lines.push(`# protocol: ${fields.protocol}`);
+  for (const pointer of fields.ignore ?? []) lines.push(`# ignore: ${pointer}`);
+  return lines;
+}
+
+/** One line of a session recording (form 2): written as each message crosses the wire. */
+export function sessionLine(dir: Direction, text: string, at?: number): string {
+  return `${dir === "c2s" ? ">" : "<"} ${at === undefined ? "" : `+${Math.round(at)} `}${text}`;
+}
+
+/** A whole recording in the session form (form 2), whatever form it was read from. */
+export function formatSession(recording: Recording): string {
+  return [...recording.header.lines, "-- session --", ...recording.entries.map((entry) => sessionLine(entry.dir, entry.text, entry.at)), ""].join("\n");
+}

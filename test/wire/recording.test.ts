@@ -1,0 +1,88 @@
+// The one reader of recordings (src/wire/recording.ts): the three forms, what each keeps, and a
+// clear error with the line for a recording that cannot be read.
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { existsSync, readdirSync, readFileSync } from "node:fs";
+import { fileURLToPath } from "node:url";
+import { formatSession, headerLines, parseRecording, RecordingFormatError, sessionLine } from "../../src/wire/recording.js";
+
+const INIT = '{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"t","version":"1"}}}';
+const ANSWER = '{"jsonrpc":"2.0","id":1,"result":{"protocolVersion":"2025-11-25","capabilities":{},"serverInfo":{"name":"s","version":"1"}}}';
+
+test("recording: the session form keeps both directions in wire order, with times, header fields and prose", () => {
+  const text = [
+    "# A session recorded by hand.",
+    "# transport: stdio",
+    "# command: node dist/server.js",
+    "# protocol: 2025-11-25",
+    "# ignore: /result/serverInfo/version",
+    "# ignore: /result/content/0/text",
+    "-- session --",
+    `> +0 ${INIT}`,
+    `< +4 ${ANSWER}`,
+    "> not json at all",
+    "",
+  ].join("\n");
+  const recording = parseRecording(text, "hand.recording");
+  assert.equal(recording.form, "session");
+  assert.equal(recording.header.transport, "stdio");
+  assert.equal(recording.header.command, "node dist/server.js");
+  assert.equal(recording.header.protocol, "2025-11-25");
+  assert.deepEqual(recording.header.ignore, ["/result/serverInfo/version", "/result/content/0/text"]);
+  assert.deepEqual(recording.entries.map((e) => [e.dir, e.at]), [["c2s", 0], ["s2c", 4], ["c2s", undefined]]);
+  assert.equal((recording.entries[1]!.message as { id: number }).id, 1);
+  assert.equal(recording.entries[2]!.message, undefined, "a line that is not JSON is kept, unparsed");
+  assert.equal(recording.entries[2]!.text, "not json at all");
+  // Written back, it reads the same.
+  assert.deepEqual(parseRecording(formatSession(recording)), recording);
+});
+
+test("recording: JSON lines ({dir, msg}) as other recorders write them", () => {
+  const text = `{"dir":"c2s","msg":${INIT}}\n{"dir":"s2c","msg":${ANSWER},"t":7}\n`;
+  const recording = parseRecording(text);
+  assert.equal(recording.form, "jsonl");
+  assert.deepEqual(recording.entries.map((e) => [e.dir, e.at]), [["c2s", undefined], ["s2c", 7]]);
+  assert.deepEqual(recording.entries[0]!.message, JSON.parse(INIT));
+});
+
+test("recording: every golden transcript and every shared recording reads, with both sides present", () => {
+  const dirs = [fileURLToPath(new URL("../../fixtures/transcripts/", import.meta.url)), fileURLToPath(new URL("../../../shared/transcripts/", import.meta.url))];
+  let read = 0;
+  for (const dir of dirs.filter((d) => existsSync(d))) {
+    for (const file of readdirSync(dir).filter((f) => f.endsWith(".transcript") || f.endsWith(".jsonl"))) {
+      const recording = parseRecording(readFileSync(dir + file, "utf8"), file);
+      assert.ok(recording.entries.some((e) => e.dir === "c2s") && recording.entries.some((e) => e.dir === "s2c"), file);
+      read++;
+    }
+  }
+  assert.ok(read >= 20, `read ${read} recordings`);
+});
+
+test("recording: a golden transcript keeps its args and prose, the client's lines first", () => {
+  const recording = parseRecording(["# Paging.", "# args: --page-size 2", "-- client --", INIT, "-- server --", ANSWER, ""].join("\n"));
+  assert.equal(recording.form, "golden");
+  assert.deepEqual(recording.header.args, ["--page-size", "2"]);
+  assert.deepEqual(recording.header.lines, ["# Paging.", "# args: --page-size 2"]);
+  assert.deepEqual(recording.entries.map((e) => e.dir), ["c2s", "s2c"]);
+});
+
+test("recording: what cannot be read is a RecordingFormatError naming the line", () => {
+  const cases: [string, RegExp][] = [
+    ["", /^r:1: the recording is empty$/],
+    [`{"dir":"c2s","msg":${INIT}}\n{"dir":"s2c","msg":{"jsonrpc"`, /^r:2: not a JSON line \(a recording cut short\?\)$/],
+    ['{"dir":"up","msg":{}}', /^r:1: each line must be/],
+    ["# header\n-- middle --\n", /^r:2: expected "-- session --" or "-- client --"/],
+    [`-- session --\n> ${INIT}\n? what`, /^r:3: a session line starts with/],
+    [`-- client --\n${INIT}\n`, /needs "-- server --"/],
+  ];
+  for (const [text, why] of cases) {
+    assert.throws(() => parseRecording(text, "r"), (error: unknown) => error instanceof RecordingFormatError && why.test(error.message), JSON.stringify(text.slice(0, 30)));
+  }
+});
+
+test("recording: a new recording's header and lines, as record writes them", () => {
+  const lines = headerLines({ transport: "http", url: "http://127.0.0.1:3000/mcp", ignore: ["/result/x"] });
+  assert.deepEqual(lines, ["# transport: http", "# url: http://127.0.0.1:3000/mcp", "# ignore: /result/x"]);
+  assert.equal(sessionLine("s2c", ANSWER, 12.4), `< +12 ${ANSWER}`);
+  assert.equal(sessionLine("c2s", INIT), `> ${INIT}`);
+});
