@@ -12,7 +12,17 @@
 import { parseCommandLine, UsageError, USAGE, type CommandLine } from "./cli/arguments.js";
 import { ExitCode, printError, printNow } from "./cli/output.js";
 
+/**
+ * The wire tools (record, replay, check, explain, diagram: src/wire/), which work on recordings of
+ * sessions rather than through a client: each is its own module, loaded only when named, with its
+ * own command line. `run` returns the exit code.
+ */
+const WIRE_TOOLS: { [name: string]: () => Promise<{ run(argv: string[]): Promise<number> }> } = {
+};
+
 async function main(argv: string[]): Promise<number> {
+  const tool = WIRE_TOOLS[argv[0] ?? ""];
+  if (tool) return (await tool()).run(argv.slice(1));
   let line: CommandLine;
   try {
     line = parseCommandLine(argv);
