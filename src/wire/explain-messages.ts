@@ -1,0 +1,71 @@
+// What each line of a recording is, for the tools that show a session to a person (`mcp-wire
+// explain`, `mcp-wire diagram`): its kind, a short label (method, or which id it answers and how)
+// and the walkthrough's one-line note on what it means (src/walkthrough-notes.ts, the same notes
+// `npm start` prints). One description per recorded line: a batch is one line, so one entry.
+// Spec: https://modelcontextprotocol.io/specification/2025-11-25/basic (the message kinds).
+// It judges nothing: a line that is not a JSON-RPC message is shown as such; `mcp-wire check` says
+// which rule it breaks.
+
+import { classify, type JSONRPCMessage } from "../jsonrpc/messages.js";
+import { noteTracker, type Direction as NoteDirection } from "../walkthrough-notes.js";
+import type { Direction, Recording } from "./recording.js";
+
+export type MessageKind = "request" | "notification" | "result" | "error" | "batch" | "invalid" | "not-json";
+
+export interface DescribedMessage {
+  dir: Direction;
+  /** Milliseconds since the session began, when the recording kept time. */
+  at?: number;
+  kind: MessageKind;
+  /** What an arrow says: "2: tools/call echo", "2: result (tools/call)", "4: error -32601 (foo)". */
+  label: string;
+  /** The walkthrough's note for it, one line. */
+  note: string;
+  /** The line as it was on the wire. */
+  text: string;
+}
+
+const NOTE_DIRECTION: Record<Direction, NoteDirection> = { c2s: "client→server", s2c: "server→client" };
+
+/** Describes every line of a recording, in its order. */
+export function describeRecording(recording: Recording): DescribedMessage[] {
+  const note = noteTracker();
+  /** Methods of requests seen, by the sender's direction and id: what a response answers. */
+  const methods = new Map<string, string>();
+  return recording.entries.map((entry) => {
+    const base = { dir: entry.dir, text: entry.text, ...(entry.at === undefined ? {} : { at: entry.at }) };
+    if (entry.message === undefined) {
+      return { ...base, kind: "not-json", label: "not JSON", note: "not JSON: a line that no JSON-RPC peer can read; it crossed the wire as it is." };
+    }
+    if (Array.isArray(entry.message)) {
+      const items = entry.message.map(classify).flatMap((item) => ("message" in item ? [item.message] : []));
+      return { ...base, kind: "batch", label: `batch of ${entry.message.length}`, note: note(NOTE_DIRECTION[entry.dir], items) };
+    }
+    const incoming = classify(entry.message);
+    if (incoming.kind === "invalid" || incoming.kind === "batch") {
+      const why = incoming.kind === "invalid" ? incoming.error.message : "a batch";
+      return { ...base, kind: "invalid", label: "not JSON-RPC", note: `not a valid JSON-RPC message (${why}).` };
+    }
+    return { ...base, ...labelOf(incoming.message, entry.dir, methods), note: note(NOTE_DIRECTION[entry.dir], incoming.message) };
+  });
+}
+
+function labelOf(message: JSONRPCMessage, dir: Direction, methods: Map<string, string>): { kind: MessageKind; label: string } {
+  if ("method" in message) {
+    if (!("id" in message)) return { kind: "notification", label: message.method };
+    methods.set(`${dir}:${String(message.id)}`, message.method);
+    return { kind: "request", label: `${String(message.id)}: ${message.method}${subjectOf(message.params)}` };
+  }
+  const id = message.id === null || message.id === undefined ? "?" : String(message.id);
+  const answered = methods.get(`${dir === "c2s" ? "s2c" : "c2s"}:${id}`);
+  const of = answered ? ` (${answered})` : "";
+  if ("error" in message) return { kind: "error", label: `${id}: error ${message.error.code}${of}` };
+  const failed = message.result["isError"] === true ? ", isError" : "";
+  return { kind: "result", label: `${id}: result${of}${failed}` };
+}
+
+/** What a request is about, where one field names it: the tool, the prompt, the resource. */
+function subjectOf(params: { [key: string]: unknown } | undefined): string {
+  const subject = params?.["name"] ?? params?.["uri"];
+  return typeof subject === "string" ? ` ${subject}` : "";
+}
