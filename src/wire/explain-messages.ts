@@ -19,11 +19,16 @@ export interface DescribedMessage {
   kind: MessageKind;
   /** What an arrow says: "2: tools/call echo", "2: result (tools/call)", "4: error -32601 (foo)". */
   label: string;
+  /** A result with isError: true: the tool failed, the protocol did not. */
+  isError?: true;
   /** The walkthrough's note for it, one line. */
   note: string;
   /** The line as it was on the wire. */
   text: string;
 }
+
+/** Said wherever a golden transcript is shown: its form does not keep the order between the sides. */
+export const GOLDEN_ORDER = "a golden transcript keeps each side's order only: the client's lines, then the server's";
 
 const NOTE_DIRECTION: Record<Direction, NoteDirection> = { c2s: "client→server", s2c: "server→client" };
 
@@ -50,7 +55,7 @@ export function describeRecording(recording: Recording): DescribedMessage[] {
   });
 }
 
-function labelOf(message: JSONRPCMessage, dir: Direction, methods: Map<string, string>): { kind: MessageKind; label: string } {
+function labelOf(message: JSONRPCMessage, dir: Direction, methods: Map<string, string>): { kind: MessageKind; label: string; isError?: true } {
   if ("method" in message) {
     if (!("id" in message)) return { kind: "notification", label: message.method };
     methods.set(`${dir}:${String(message.id)}`, message.method);
@@ -60,8 +65,8 @@ function labelOf(message: JSONRPCMessage, dir: Direction, methods: Map<string, s
   const answered = methods.get(`${dir === "c2s" ? "s2c" : "c2s"}:${id}`);
   const of = answered ? ` (${answered})` : "";
   if ("error" in message) return { kind: "error", label: `${id}: error ${message.error.code}${of}` };
-  const failed = message.result["isError"] === true ? ", isError" : "";
-  return { kind: "result", label: `${id}: result${of}${failed}` };
+  if (message.result["isError"] === true) return { kind: "result", label: `${id}: result${of}, isError`, isError: true };
+  return { kind: "result", label: `${id}: result${of}` };
 }
 
 /** What a request is about, where one field names it: the tool, the prompt, the resource. */

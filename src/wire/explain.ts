@@ -5,7 +5,7 @@
 // It prints; it does not judge (that is `mcp-wire check`).
 
 import { ExitCode, print } from "../cli/output.js";
-import { describeRecording, type DescribedMessage } from "./explain-messages.js";
+import { describeRecording, GOLDEN_ORDER, type DescribedMessage } from "./explain-messages.js";
 import { HELP_FLAG, readOrReport, readToolArguments, reportUsage } from "./explain-tool.js";
 import type { Recording } from "./recording.js";
 
@@ -30,7 +30,7 @@ export function explainRecording(recording: Recording, options: { wire?: boolean
   const timed = messages.some((message) => message.at !== undefined);
   const width = String(messages.length).length;
   const lines = recording.header.lines.map((line) => paint("2", line));
-  if (recording.form === "golden") lines.push(paint("2", "(a golden transcript keeps each side's order only: the client's lines, then the server's)"));
+  if (recording.form === "golden") lines.push(paint("2", `(${GOLDEN_ORDER})`));
   messages.forEach((message, index) => {
     const arrow = paint(message.dir === "c2s" ? "36" : "35", ARROWS[message.dir]);
     const time = timed ? `  ${timeOf(message).padStart(9)}` : "";
