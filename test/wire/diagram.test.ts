@@ -8,13 +8,13 @@ import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
+import { CLI } from "../cli/program.js";
 import { mermaidDiagram } from "../../src/wire/diagram-mermaid.js";
 import { svgDiagram } from "../../src/wire/diagram-svg.js";
 import { describeRecording } from "../../src/wire/explain-messages.js";
 import { parseRecording, type Recording } from "../../src/wire/recording.js";
 
 const ROOT = fileURLToPath(new URL("../../", import.meta.url));
-const CLI = join(ROOT, "dist/cli.js");
 const SHARED = join(ROOT, "../shared/transcripts");
 
 /** Every real recording we have: the shared JSON lines (when present) and the client goldens. */
@@ -210,6 +210,7 @@ test("diagram: the command line: mermaid on stdout by default, svg to --out, bad
   const cases: { args: string[]; status: number; stderr: RegExp }[] = [
     { args: [corrupt], status: 1, stderr: /corrupt\.jsonl:2: not a JSON line/ },
     { args: [join(dir, "missing")], status: 1, stderr: /missing: cannot read the file \(ENOENT\)/ },
+    { args: [file, "--out", join(dir, "no-such-dir", "x.svg")], status: 1, stderr: /cannot write .*no-such-dir/ },
     { args: [file, "--format", "png"], status: 2, stderr: /--format must be mermaid or svg/ },
     { args: [], status: 2, stderr: /needs a recording FILE/ },
     { args: [file, "--bogus"], status: 2, stderr: /bogus/ },

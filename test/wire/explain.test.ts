@@ -8,6 +8,7 @@ import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
+import { CLI } from "../cli/program.js";
 import { classify } from "../../src/jsonrpc/messages.js";
 import { noteTracker } from "../../src/walkthrough-notes.js";
 import { explainRecording } from "../../src/wire/explain.js";
@@ -15,7 +16,6 @@ import { describeRecording } from "../../src/wire/explain-messages.js";
 import { parseRecording } from "../../src/wire/recording.js";
 
 const ROOT = fileURLToPath(new URL("../../", import.meta.url));
-const CLI = join(ROOT, "dist/cli.js");
 
 const SESSION = [
   "# A short session, by hand.",
