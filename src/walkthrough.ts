@@ -37,7 +37,7 @@ function wirePrinter(): (direction: Direction, message: JSONRPCMessage | JSONRPC
     const arrow = direction === "client→server" ? paint("36", "→ client → server") : paint("35", "← server → client");
     const shown = raw.length > SHOWN_CHARS ? `${raw.slice(0, SHOWN_CHARS)}… (${raw.length} bytes in all)` : raw;
     console.log(`${arrow}  ${shown}`);
-    console.log(paint("2", `   ${note(direction, message)}`));
+    console.log(paint("2", `   ${note(direction, message).note}`));
   };
 }
 

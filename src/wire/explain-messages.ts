@@ -34,9 +34,7 @@ const NOTE_DIRECTION: Record<Direction, NoteDirection> = { c2s: "client→server
 
 /** Describes every line of a recording, in its order. */
 export function describeRecording(recording: Recording): DescribedMessage[] {
-  const note = noteTracker();
-  /** Methods of requests seen, by the sender's direction and id: what a response answers. */
-  const methods = new Map<string, string>();
+  const noted = noteTracker();
   return recording.entries.map((entry) => {
     const base = { dir: entry.dir, text: entry.text, ...(entry.at === undefined ? {} : { at: entry.at }) };
     if (entry.message === undefined) {
@@ -44,29 +42,31 @@ export function describeRecording(recording: Recording): DescribedMessage[] {
     }
     if (Array.isArray(entry.message)) {
       const items = entry.message.map(classify).flatMap((item) => ("message" in item ? [item.message] : []));
-      return { ...base, kind: "batch", label: `batch of ${entry.message.length}`, note: note(NOTE_DIRECTION[entry.dir], items) };
+      return { ...base, kind: "batch", label: `batch of ${entry.message.length}`, note: noted(NOTE_DIRECTION[entry.dir], items).note };
     }
     const incoming = classify(entry.message);
     if (incoming.kind === "invalid" || incoming.kind === "batch") {
       const why = incoming.kind === "invalid" ? incoming.error.message : "a batch";
       return { ...base, kind: "invalid", label: "not JSON-RPC", note: `not a valid JSON-RPC message (${why}).` };
     }
-    return { ...base, ...labelOf(incoming.message, entry.dir, methods), note: note(NOTE_DIRECTION[entry.dir], incoming.message) };
+    const { note, answered } = noted(NOTE_DIRECTION[entry.dir], incoming.message);
+    return { ...base, ...labelOf(incoming.message, answered), note };
   });
 }
 
-function labelOf(message: JSONRPCMessage, dir: Direction, methods: Map<string, string>): { kind: MessageKind; label: string; isError?: true } {
+/** `answered`: the method of the request a response answers, when the recording holds that request. */
+function labelOf(message: JSONRPCMessage, answered: string | undefined): { kind: MessageKind; label: string; isError?: true } {
   if ("method" in message) {
     if (!("id" in message)) return { kind: "notification", label: message.method };
-    methods.set(`${dir}:${String(message.id)}`, message.method);
     return { kind: "request", label: `${String(message.id)}: ${message.method}${subjectOf(message.params)}` };
   }
   const id = message.id === null || message.id === undefined ? "?" : String(message.id);
-  const answered = methods.get(`${dir === "c2s" ? "s2c" : "c2s"}:${id}`);
   const of = answered ? ` (${answered})` : "";
   if ("error" in message) return { kind: "error", label: `${id}: error ${message.error.code}${of}` };
   if (message.result["isError"] === true) return { kind: "result", label: `${id}: result${of}, isError`, isError: true };
-  return { kind: "result", label: `${id}: result${of}` };
+  // 2026-07-28: not the answer yet, but a round of questions for the client (the note says more).
+  const round = message.result["resultType"] === "input_required" ? ", input_required" : "";
+  return { kind: "result", label: `${id}: result${of}${round}` };
 }
 
 /** What a request is about, where one field names it: the tool, the prompt, the resource. */

@@ -60,7 +60,7 @@ test("explain: the notes are the walkthrough's own, for every message of a real 
     const entry = recording.entries[i]!;
     const incoming = classify(entry.message);
     assert.ok("message" in incoming, `message ${i + 1} is one JSON-RPC message`);
-    assert.equal(message.note, note(entry.dir === "c2s" ? "client→server" : "server→client", incoming.message), `message ${i + 1}`);
+    assert.equal(message.note, note(entry.dir === "c2s" ? "client→server" : "server→client", incoming.message).note, `message ${i + 1}`);
   });
   const lines = explainRecording(recording);
   assert.ok(lines.includes("(a golden transcript keeps each side's order only: the client's lines, then the server's)"));
@@ -113,4 +113,12 @@ test("explain: the command line: prints on stdout, exit 0; bad input 1 and usage
   const help = cli("--help");
   assert.equal(help.status, 0);
   assert.match(help.stdout, /^usage: mcp-wire explain FILE/);
+});
+
+test("explain: a 2026-07-28 session: the envelope's note, an input_required round in the label, the retry's own note", () => {
+  const file = join(ROOT, "fixtures/modern/sdk-v2-mrtr-elicitation.jsonl");
+  const lines = explainRecording(parseRecording(readFileSync(file, "utf8"), file));
+  assert.match(lines[0]!, /server\/discover .* _meta: the envelope/);
+  assert.match(lines[3]!, /0: result \(tools\/call\), input_required {2}result, resultType input_required \(2026-07-28\)/);
+  assert.match(lines[4]!, /1: tools\/call greet {2}request `tools\/call` again, under a new id/);
 });
