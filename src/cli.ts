@@ -18,6 +18,8 @@ import { ExitCode, printError, printNow } from "./cli/output.js";
  * own command line. `run` returns the exit code.
  */
 const WIRE_TOOLS: { [name: string]: () => Promise<{ run(argv: string[]): Promise<number> }> } = {
+  explain: () => import("./wire/explain.js"),
+  diagram: () => import("./wire/diagram.js"),
 };
 
 async function main(argv: string[]): Promise<number> {

@@ -12,6 +12,9 @@ import { ALL_PROTOCOL_VERSIONS, type ProtocolVersion } from "../mcp/versions.js"
 
 export const USAGE = `usage: mcp-wire [options] <command> [arguments] -- <server command> [server arguments...]
        mcp-wire [options] --url URL [--header NAME:VALUE]... <command> [arguments]
+       mcp-wire explain FILE [--wire]         print a recording, one line per message, with notes
+       mcp-wire diagram FILE [--format mermaid|svg] [--out FILE]
+                                              draw a recording as a sequence diagram
 
 Starts an MCP server over stdio (or, with --url, reaches one over HTTP), finds out which protocol
 generation it speaks (--protocol-version auto: 2026-07-28 if it answers server/discover, else the
