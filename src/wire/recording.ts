@@ -109,8 +109,10 @@ function parseSession(lines: string[], from: number, source: string): WireEntry[
 function parseGolden(lines: string[], clientAt: number, source: string): WireEntry[] {
   const serverAt = lines.indexOf("-- server --", clientAt);
   if (serverAt < 0) throw new RecordingFormatError(source, lines.length, 'a golden transcript needs "-- server --" after "-- client --"');
-  const side = (dir: Direction, from: number, to: number) => lines.slice(from, to).filter((line) => line.trim() !== "").map((line) => entryOf(dir, line));
-  return [...side("c2s", clientAt + 1, serverAt), ...side("s2c", serverAt + 1, lines.length)];
+  // A client line of blanks is kept: it was written to the server (a test of how blank lines are
+  // read); only empty lines separate. The server's side keeps messages only.
+  const side = (dir: Direction, from: number, to: number, keep: (line: string) => boolean) => lines.slice(from, to).filter(keep).map((line) => entryOf(dir, line));
+  return [...side("c2s", clientAt + 1, serverAt, (line) => line !== ""), ...side("s2c", serverAt + 1, lines.length, (line) => line.trim() !== "")];
 }
 
 function parseJsonLines(lines: string[], source: string): Recording {

@@ -86,3 +86,8 @@ test("recording: a new recording's header and lines, as record writes them", () 
   assert.equal(sessionLine("s2c", ANSWER, 12.4), `< +12 ${ANSWER}`);
   assert.equal(sessionLine("c2s", INIT), `> ${INIT}`);
 });
+
+test("recording: a golden client line of blanks is kept (it was written to the server); empty lines only separate", () => {
+  const recording = parseRecording(["# blanks", "-- client --", INIT, "   ", "", "-- server --", ANSWER, "  ", ""].join("\n"));
+  assert.deepEqual(recording.entries.map((e) => [e.dir, e.text]), [["c2s", INIT], ["c2s", "   "], ["s2c", ANSWER]]);
+});
