@@ -166,3 +166,13 @@ export function sessionLine(dir: Direction, text: string, at?: number): string {
 export function formatSession(recording: Recording): string {
   return [...recording.header.lines, "-- session --", ...recording.entries.map((entry) => sessionLine(entry.dir, entry.text, entry.at)), ""].join("\n");
 }
+
+/** A recording written back in the form it was read in (what `replay --update` writes). */
+export function formatRecording(recording: Recording): string {
+  const side = (dir: Direction) => recording.entries.filter((entry) => entry.dir === dir).map((entry) => entry.text);
+  switch (recording.form) {
+    case "session": return formatSession(recording);
+    case "golden": return [...recording.header.lines, "-- client --", ...side("c2s"), "-- server --", ...side("s2c"), ""].join("\n");
+    case "jsonl": return recording.entries.map((entry) => JSON.stringify({ dir: entry.dir, msg: entry.message === undefined ? entry.text : entry.message, ...(entry.at === undefined ? {} : { t: entry.at }) }) + "\n").join("");
+  }
+}
