@@ -94,6 +94,9 @@
 //      cli.ts                     `mcp-wire` (cli/arguments.ts, cli/session.ts, cli/commands.ts, cli/failures.ts,
 //                                 cli/trace.ts, cli/output.ts)
 //      wire/recording.ts          recordings of sessions, in every form the wire tools read and write
+//      wire/replay.ts             `mcp-wire replay`: a recording as a golden test (wire/compare.ts: each
+//                                 difference by JSON pointer; wire/replay-peer.ts: the server as lines;
+//                                 wire/replay-cli.ts: its command line)
 //   Every bound against a hostile peer is listed in PROTOCOL_NOTES.md, "Limits".
 
 export * from "./jsonrpc/messages.js";
