@@ -1,8 +1,9 @@
 // `mcp-wire replay FILE [--timeout MS] [--ignore POINTER]... [--update] -- <server command>`: a
 // recording as a golden test against a freshly started stdio server (src/wire/replay.ts).
 // The report goes to stdout (it is the tool's output); the server's stderr passes through to ours.
-// Exit 0: every message as recorded. 1: a difference, or the server exited or went quiet before the
-// recording's end. 2: a usage error or a recording that cannot be read.
+// Exit 0: every message as recorded (or, with --update, the recording rewritten). 1: a difference,
+// or the server exited or went quiet before the recording's end (then --update writes nothing).
+// 2: a usage error or a recording that cannot be read. 130/143: interrupted; the server is stopped.
 // Left out: HTTP (--url).
 
 import { readFileSync, writeFileSync } from "node:fs";
@@ -51,6 +52,13 @@ export async function run(argv: string[]): Promise<number> {
     return 2;
   }
   const peer = spawnPeer(line.command[0]!, line.command.slice(1), (chunk) => process.stderr.write(chunk));
+  // The server has its own process group, so an interrupt does not reach it unless passed on.
+  for (const [signal, code] of [["SIGINT", 130], ["SIGTERM", 143]] as const) {
+    process.once(signal, () => {
+      peer.stop();
+      process.exit(code);
+    });
+  }
   const report = await replay(recording, peer, { timeoutMs: line.timeoutMs, ignore: [...DEFAULT_IGNORE, ...line.ignore] });
   process.stdout.write(describeReport(report, line.file));
   if (line.update && !report.failure) {
@@ -58,6 +66,7 @@ export async function run(argv: string[]): Promise<number> {
     process.stdout.write(`${line.file}: the server side was rewritten with what came\n`);
     return 0;
   }
+  if (line.update) process.stdout.write(`${line.file}: not rewritten: the replay did not get to the end\n`);
   return report.failure || report.differences.length > 0 ? 1 : 0;
 }
 

@@ -13,6 +13,8 @@ import { launchCommand } from "../transports/windows-command.js";
 export interface PeerExit {
   code: number | null;
   signal: NodeJS.Signals | null;
+  /** Why the command could not be started at all. */
+  error?: string;
 }
 
 export interface ReplayPeer {
@@ -53,7 +55,7 @@ export function spawnPeer(command: string, args: string[], onStderr: (chunk: Buf
   child.stderr.on("data", onStderr);
   const exited = new Promise<PeerExit>((resolve) => {
     child.on("close", (code, signal) => resolve({ code, signal }));
-    child.on("error", () => resolve({ code: null, signal: null }));
+    child.on("error", (error) => resolve({ code: null, signal: null, error: error.message }));
   });
   const peer = streamPeer(child.stdin, child.stdout, exited);
   return {

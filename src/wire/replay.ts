@@ -10,7 +10,8 @@
 //   order, a server request by method and params (its id is the server's to choose: the recorded
 //   answer goes back under the id that came).
 // Spec: https://modelcontextprotocol.io/specification/2025-11-25/basic (ids, requests, notifications)
-// Left out: over HTTP (--url); a requestState echoed in a client line is sent as recorded.
+// A 2026-07-28 retry echoes the requestState the server sealed; the replay echoes this run's.
+// Left out: over HTTP (--url).
 
 import { compareValues, DEFAULT_IGNORE, shorten, type Difference } from "./compare.js";
 import type { Recording, WireEntry } from "./recording.js";
@@ -113,12 +114,14 @@ export async function replay(recording: Recording, peer: ReplayPeer, options: Re
       }
     });
   } else {
-    // The recorded id of each server request, mapped to the id it came with on this run.
+    // The recorded id of each server request, mapped to the id it came with on this run; and each
+    // recorded requestState to the one this run's server sealed, which the client echoes back.
     const serverIds = new Map<string, unknown>();
+    const requestStates = new Map<string, string>();
     let position = 0;
     for (const entry of recording.entries) {
       if (entry.dir === "c2s") {
-        send(withMappedId(entry, serverIds));
+        send(mapped(entry, serverIds, requestStates));
         continue;
       }
       position++;
@@ -131,6 +134,8 @@ export async function replay(recording: Recording, peer: ReplayPeer, options: Re
       found.taken = true;
       const request = kind(entry.message) === "request";
       if (request) serverIds.set(JSON.stringify(idOf(entry.message)), idOf(found.entry.message));
+      const state = [entry.message, found.entry.message].map(requestStateOf);
+      if (state[0] !== undefined && state[1] !== undefined) requestStates.set(state[0], state[1]);
       compare(position, entry, found.entry, request ? ["/id"] : []);
     }
     peer.end();
@@ -166,12 +171,29 @@ function matches(expected: unknown, actual: unknown, ignore: readonly string[]):
   }
 }
 
-/** A client's answer to a server request goes back under the id the request came with on this run. */
-function withMappedId(entry: WireEntry, serverIds: Map<string, unknown>): string {
-  if (kind(entry.message) !== "response") return entry.text;
-  const key = JSON.stringify(idOf(entry.message));
-  if (!serverIds.has(key)) return entry.text;
-  return JSON.stringify({ ...(entry.message as object), id: serverIds.get(key) });
+/**
+ * A client line as this run needs it: an answer to a server request under the id the request came
+ * with, a retry with the requestState this run's server sealed. Any other line goes as recorded.
+ */
+// Spec (basic#requests): an id is its requestor's choice, unique only among its own requests.
+function mapped(entry: WireEntry, serverIds: Map<string, unknown>, requestStates: Map<string, string>): string {
+  const message = entry.message;
+  const which = kind(message);
+  if (which === "response" && serverIds.has(JSON.stringify(idOf(message)))) {
+    return JSON.stringify({ ...(message as object), id: serverIds.get(JSON.stringify(idOf(message))) });
+  }
+  const params = (message as { params?: unknown } | undefined)?.params;
+  // Spec (2026-07-28 basic/patterns/mrtr): the retry carries the server's requestState unchanged.
+  if (which === "request" && isObject(params) && typeof params.requestState === "string" && requestStates.has(params.requestState)) {
+    return JSON.stringify({ ...(message as object), params: { ...params, requestState: requestStates.get(params.requestState) } });
+  }
+  return entry.text;
+}
+
+/** An input_required result's requestState (2026-07-28), if the message is one. */
+function requestStateOf(message: unknown): string | undefined {
+  const result = isObject(message) ? message.result : undefined;
+  return isObject(result) && typeof result.requestState === "string" ? result.requestState : undefined;
 }
 
 function idOf(message: unknown): unknown {
@@ -191,6 +213,7 @@ function parse(text: string): unknown {
 }
 
 export function describeExit(exit: PeerExit): string {
+  if (exit.error) return `could not be started (${exit.error})`;
   if (exit.signal) return `was killed by ${exit.signal}`;
   return exit.code === null ? "closed its output" : `exited with code ${exit.code}`;
 }

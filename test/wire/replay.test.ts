@@ -42,6 +42,12 @@ test("replay: a recording made against node dist/server.js passes against it (th
   assert.equal(code, 0);
 });
 
+test("replay: 2026-07-28, a retry echoes the requestState this run's server sealed (it changes from run to run)", async () => {
+  const { code, stdout } = await replay([fixture("demo-greet-2026.recording"), "--", process.execPath, SERVER]);
+  assert.match(stdout, /replay matches/, stdout);
+  assert.equal(code, 0);
+});
+
 test("replay: notifications match per method, and the server's own request is answered under the id that came", async () => {
   const { code, stdout } = await replay([SCRIPTED, ...against({ serverIdPrefix: "srv-" })]);
   assert.match(stdout, /replay matches/, stdout);
@@ -139,4 +145,10 @@ test("replay --help prints its usage on stdout (exit 0)", async () => {
   const { code, stdout } = await replay(["--help"]);
   assert.equal(code, 0);
   assert.match(stdout, /^usage: mcp-wire replay FILE/);
+});
+
+test("replay: a server command that cannot start is a clear error (exit 1)", async () => {
+  const { code, stdout } = await replay([SCRIPTED, "--", "/no/such/mcp-server"]);
+  assert.equal(code, 1);
+  assert.match(stdout, /server message 1 of the recording never came: the server could not be started \(spawn \/no\/such\/mcp-server ENOENT\)/);
 });
