@@ -89,6 +89,7 @@ export function describeReport(report: ReplayReport, file: string): string {
     else out.push(`server message ${difference.expectedAt} differs:\n${difference.differences.map(formatDifference).join("\n")}`);
   }
   if (report.failure) out.push(`replay stopped: ${report.failure}`);
+  else if (report.stopped) out.push("(the server was still running when its input had ended and the last wait was over: it was stopped)");
   const problems = report.differences.length + (report.failure ? 1 : 0);
   out.push(problems === 0 ? `${file}: replay matches` : `${file}: ${problems} problem${problems === 1 ? "" : "s"}`);
   return out.join("\n") + "\n";

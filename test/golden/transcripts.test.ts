@@ -32,10 +32,11 @@ for (const file of files) {
   });
 
   test(`golden (node dist/server.js): ${file}`, async () => {
-    // The server must close within 2 s of its input ending (the replay's failure says when not).
+    // The server must exit by itself, cleanly, within 2 s of its input ending (else it is stopped).
     const report = await goldenChild(readTranscript(path.pathname), 2000);
     assert.equal(report.failure, undefined);
     assert.deepEqual(report.differences, [], describeReport(report, file));
+    assert.equal(report.stopped, undefined, "the server exits within 2 s of its stdin ending");
     assert.equal(report.exit?.code, 0, "the server exits cleanly when its stdin ends");
   });
 }

@@ -3,18 +3,21 @@
 // It answers initialize; tools/call "echo" logs a notifications/message, then answers
 // `${prefix}${text}`; "ask" sends a sampling/createMessage request of its own (ids
 // `${serverIdPrefix}1`, ...) and answers with what the client said; "exit" exits with code 3;
-// "hang" never answers.
+// "hang" never answers. With linger it keeps running after its input ends.
 
 export interface ScriptedOptions {
   /** What "echo" puts before the text (default "echo: "). */
   prefix?: string;
   /** Prefix of the ids of the server's own requests (default: numbers from 100). */
   serverIdPrefix?: string;
+  /** Keep running after stdin ends, until killed. */
+  linger?: boolean;
 }
 
 const SOURCE = String.raw`
 const options = JSON.parse(process.argv[1] || "{}");
 const prefix = options.prefix ?? "echo: ";
+if (options.linger) setInterval(() => {}, 60000);
 let next = 0;
 const waiting = new Map();
 const send = (message) => process.stdout.write(JSON.stringify({ jsonrpc: "2.0", ...message }) + "\n");

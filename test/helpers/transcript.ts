@@ -60,7 +60,7 @@ export async function goldenInMemory(transcript: Transcript): Promise<ReplayRepo
 
 const SERVER_PROGRAM = fileURLToPath(new URL("../../dist/server.js", import.meta.url));
 
-/** Replays over a real `node dist/server.js` child, as a host would run it; it must close within `closeMs` of its input ending. */
+/** Replays over a real `node dist/server.js` child, as a host would run it; it is stopped if it does not close within `closeMs` of its input ending. */
 export async function goldenChild(transcript: Transcript, closeMs = 2000): Promise<ReplayReport> {
   return replay(recordingOf(transcript), spawnPeer(process.execPath, [SERVER_PROGRAM, ...transcript.args]), { ignore: [], normalize, timeoutMs: closeMs });
 }

@@ -88,6 +88,12 @@ test("replay: a server that never answers stops it after --timeout (exit 1)", as
   assert.match(stdout, /server message 6 of the recording never came: nothing matching came within 200 ms/);
 });
 
+test("replay: a server still running after its input ended is stopped, and that is not a difference (exit 0)", async () => {
+  const { code, stdout } = await replay([SCRIPTED, "--timeout", "300", ...against({ linger: true })]);
+  assert.match(stdout, /it was stopped\)\n.*replay matches/);
+  assert.equal(code, 0);
+});
+
 test("replay: a message the recording does not have is reported as unexpected (exit 1)", async () => {
   const path = scriptedWith(['> {"jsonrpc":"2.0","id":4,"method":"ping"}']);
   const { code, stdout } = await replay([path, ...against()]);
