@@ -95,8 +95,8 @@
 //                                 cli/trace.ts, cli/output.ts)
 //      wire/recording.ts          recordings of sessions, in every form the wire tools read and write
 //      wire/replay.ts             `mcp-wire replay`: a recording as a golden test (wire/compare.ts: each
-//                                 difference by JSON pointer; wire/replay-peer.ts: the server as lines;
-//                                 wire/replay-cli.ts: its command line)
+//                                 difference by JSON pointer; wire/replay-peer.ts: a stdio server as lines;
+//                                 wire/replay-http.ts: an HTTP one; wire/replay-cli.ts: its command line)
 //   Every bound against a hostile peer is listed in PROTOCOL_NOTES.md, "Limits".
 
 export * from "./jsonrpc/messages.js";

@@ -42,7 +42,7 @@ commands:
   request <method> [PARAMS_JSON]         send any request and print its result
 
 wire tools (each with its own --help):
-  replay FILE [--timeout MS] [--ignore POINTER]... [--update] -- <server command>
+  replay FILE [--timeout MS] [--ignore POINTER]... [--update] -- <server command> | --url URL
                                          play a recording's client side against the server and
                                          compare what it sends; exit 1 on a difference
 

@@ -1,18 +1,20 @@
-// `mcp-wire replay FILE [--timeout MS] [--ignore POINTER]... [--update] -- <server command>`: a
-// recording as a golden test against a freshly started stdio server (src/wire/replay.ts).
+// `mcp-wire replay FILE [--timeout MS] [--ignore POINTER]... [--update] -- <server command>` (or
+// `--url URL`): a recording as a golden test against a freshly started stdio server, or a running
+// Streamable HTTP one (src/wire/replay.ts).
 // The report goes to stdout (it is the tool's output); the server's stderr passes through to ours.
 // Exit 0: every message as recorded (or, with --update, the recording rewritten). 1: a difference,
 // or the server exited or went quiet before the recording's end (then --update writes nothing).
 // 2: a usage error or a recording that cannot be read. 130/143: interrupted; the server is stopped.
-// Left out: HTTP (--url).
 
 import { readFileSync, writeFileSync } from "node:fs";
 import { DEFAULT_IGNORE, formatDifference, shorten } from "./compare.js";
 import { formatRecording, parseRecording, RecordingFormatError, type Recording } from "./recording.js";
 import { DEFAULT_TIMEOUT_MS, replay, type ReplayReport } from "./replay.js";
+import { httpPeer } from "./replay-http.js";
 import { spawnPeer } from "./replay-peer.js";
 
 export const REPLAY_USAGE = `usage: mcp-wire replay FILE [--timeout MS] [--ignore POINTER]... [--update] -- <server command> [args...]
+       mcp-wire replay FILE [options] --url URL [--header NAME:VALUE]...
 
 Plays the client's side of a recording against a freshly started stdio server and compares what
 the server sends with the recording (ids of server requests mapped, notifications in order per
@@ -24,7 +26,10 @@ or an unreadable recording.
   --timeout MS       wait at most MS ms for each expected message (default ${DEFAULT_TIMEOUT_MS})
   --ignore POINTER   a JSON pointer (RFC 6901) to ignore in every server message; "*" matches any
                      one step, e.g. /result/content/*/text (repeatable)
-  --update           rewrite the recording's server side with what came (review the change)`;
+  --update           rewrite the recording's server side with what came (review the change)
+  --url URL          replay over Streamable HTTP to a server already running at URL: each client
+                     line is POSTed, each message of the answer (JSON or SSE) compared
+  --header NAME:VALUE  send this header on every HTTP request (repeatable; with --url)`;
 
 interface ReplayLine {
   file: string;
@@ -32,6 +37,8 @@ interface ReplayLine {
   ignore: string[];
   update: boolean;
   command: string[];
+  url?: string;
+  headers: Record<string, string>;
 }
 
 class ReplayUsageError extends Error {}
@@ -51,7 +58,9 @@ export async function run(argv: string[]): Promise<number> {
     process.stderr.write(`mcp-wire replay: ${(error as Error).message}\n(mcp-wire replay --help shows the usage)\n`);
     return 2;
   }
-  const peer = spawnPeer(line.command[0]!, line.command.slice(1), (chunk) => process.stderr.write(chunk));
+  const peer = line.url === undefined
+    ? spawnPeer(line.command[0]!, line.command.slice(1), (chunk) => process.stderr.write(chunk))
+    : httpPeer(line.url, line.headers);
   // The server has its own process group, so an interrupt does not reach it unless passed on.
   for (const [signal, code] of [["SIGINT", 130], ["SIGTERM", 143]] as const) {
     process.once(signal, () => {
@@ -99,7 +108,7 @@ function parseReplayLine(argv: string[]): ReplayLine {
   const dashes = argv.indexOf("--");
   const options = dashes < 0 ? argv : argv.slice(0, dashes);
   const command = dashes < 0 ? [] : argv.slice(dashes + 1);
-  const line: ReplayLine = { file: "", timeoutMs: DEFAULT_TIMEOUT_MS, ignore: [], update: false, command };
+  const line: ReplayLine = { file: "", timeoutMs: DEFAULT_TIMEOUT_MS, ignore: [], update: false, command, headers: {} };
   for (let i = 0; i < options.length; i++) {
     const option = options[i]!;
     const value = () => {
@@ -116,12 +125,20 @@ function parseReplayLine(argv: string[]): ReplayLine {
       const pointer = value();
       if (!pointer.startsWith("/")) throw new ReplayUsageError(`--ignore takes a JSON pointer starting with "/", not ${JSON.stringify(pointer)}`);
       line.ignore.push(pointer);
+    } else if (option === "--url") {
+      line.url = value();
+      if (!URL.canParse(line.url) || !/^https?:$/.test(new URL(line.url).protocol)) throw new ReplayUsageError(`--url takes an http(s) URL, not ${JSON.stringify(line.url)}`);
+    } else if (option === "--header") {
+      const header = /^([^:\s]+):\s*(.*)$/.exec(value());
+      if (!header) throw new ReplayUsageError("--header takes NAME:VALUE");
+      line.headers[header[1]!.toLowerCase()] = header[2]!;
     } else if (option.startsWith("-")) throw new ReplayUsageError(`unknown option ${option}`);
     else if (line.file === "") line.file = option;
     else throw new ReplayUsageError(`one recording at a time (found ${JSON.stringify(line.file)} and ${JSON.stringify(option)})`);
   }
   if (line.file === "") throw new ReplayUsageError("which recording? (mcp-wire replay FILE -- <server command>)");
-  if (command.length === 0) throw new ReplayUsageError('the server command goes after "--"');
+  if ((command.length === 0) === (line.url === undefined)) throw new ReplayUsageError('give the server command after "--", or --url URL (one of the two)');
+  if (line.url === undefined && Object.keys(line.headers).length > 0) throw new ReplayUsageError("--header goes with --url");
   return line;
 }
 

@@ -13,7 +13,7 @@ import { launchCommand } from "../transports/windows-command.js";
 export interface PeerExit {
   code: number | null;
   signal: NodeJS.Signals | null;
-  /** Why the command could not be started at all. */
+  /** Why the server could not be started or reached at all, as the end of "the server ...". */
   error?: string;
 }
 
@@ -55,7 +55,7 @@ export function spawnPeer(command: string, args: string[], onStderr: (chunk: Buf
   child.stderr.on("data", onStderr);
   const exited = new Promise<PeerExit>((resolve) => {
     child.on("close", (code, signal) => resolve({ code, signal }));
-    child.on("error", (error) => resolve({ code: null, signal: null, error: error.message }));
+    child.on("error", (error) => resolve({ code: null, signal: null, error: `could not be started (${error.message})` }));
   });
   const peer = streamPeer(child.stdin, child.stdout, exited);
   return {

@@ -11,7 +11,7 @@
 //   answer goes back under the id that came).
 // Spec: https://modelcontextprotocol.io/specification/2025-11-25/basic (ids, requests, notifications)
 // A 2026-07-28 retry echoes the requestState the server sealed; the replay echoes this run's.
-// Left out: over HTTP (--url).
+// The server is a ReplayPeer: a stdio command (replay-peer.ts) or an HTTP endpoint (replay-http.ts).
 
 import { compareValues, DEFAULT_IGNORE, shorten, type Difference } from "./compare.js";
 import type { Recording, WireEntry } from "./recording.js";
@@ -220,7 +220,7 @@ function parse(text: string): unknown {
 }
 
 export function describeExit(exit: PeerExit): string {
-  if (exit.error) return `could not be started (${exit.error})`;
+  if (exit.error) return exit.error;
   if (exit.signal) return `was killed by ${exit.signal}`;
   return exit.code === null ? "closed its output" : `exited with code ${exit.code}`;
 }
