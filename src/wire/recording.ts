@@ -137,13 +137,16 @@ function parseJsonLines(lines: string[], source: string): Recording {
 }
 
 function entryOf(dir: Direction, text: string): WireEntry {
-  let message: unknown;
+  return { dir, text, message: parseLine(text) };
+}
+
+/** A line's JSON value, or undefined when it is not JSON (a recording keeps such lines as they were). */
+export function parseLine(text: string): unknown {
   try {
-    message = JSON.parse(text);
+    return JSON.parse(text);
   } catch {
-    message = undefined;
+    return undefined;
   }
-  return { dir, text, message };
 }
 
 /** The header lines of a new recording, from its fields (prose lines first, if any). */

@@ -10,6 +10,7 @@
 import type { JSONRPCMessage } from "../jsonrpc/messages.js";
 import { modernHeaders } from "../http/client-messages.js";
 import { readEvents, SseParser } from "../http/sse-parser.js";
+import { parseLine } from "./recording.js";
 import type { PeerExit, ReplayPeer } from "./replay-peer.js";
 
 export function httpPeer(url: string, headers: Record<string, string> = {}): ReplayPeer {
@@ -25,7 +26,7 @@ export function httpPeer(url: string, headers: Record<string, string> = {}): Rep
   const closed = new Promise<PeerExit>((resolve) => (finish = resolve));
 
   const post = async (line: string): Promise<void> => {
-    const message = parse(line);
+    const message = parseLine(line);
     const response = await fetch(url, {
       method: "POST",
       signal: abort.signal,
@@ -56,7 +57,7 @@ export function httpPeer(url: string, headers: Record<string, string> = {}): Rep
     void body.then(() => reading.delete(body));
   };
   const noteAndHear = (text: string) => {
-    const result = (parse(text) as { result?: { protocolVersion?: unknown } } | undefined)?.result;
+    const result = (parseLine(text) as { result?: { protocolVersion?: unknown } } | undefined)?.result;
     if (typeof result?.protocolVersion === "string") protocolVersion = result.protocolVersion;
     hear(text);
   };
@@ -83,12 +84,4 @@ export function httpPeer(url: string, headers: Record<string, string> = {}): Rep
     closed,
     stop: () => abort.abort(),
   };
-}
-
-function parse(text: string): unknown {
-  try {
-    return JSON.parse(text);
-  } catch {
-    return undefined;
-  }
 }

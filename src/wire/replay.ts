@@ -14,7 +14,7 @@
 // The server is a ReplayPeer: a stdio command (replay-peer.ts) or an HTTP endpoint (replay-http.ts).
 
 import { compareValues, DEFAULT_IGNORE, shorten, type Difference } from "./compare.js";
-import type { Recording, WireEntry } from "./recording.js";
+import { parseLine, type Recording, type WireEntry } from "./recording.js";
 import type { PeerExit, ReplayPeer } from "./replay-peer.js";
 
 export interface ReplayOptions {
@@ -68,7 +68,7 @@ export async function replay(recording: Recording, peer: ReplayPeer, options: Re
   let wake = () => {};
   let exit: PeerExit | undefined;
   peer.onLine((text) => {
-    const entry = { dir: "s2c" as const, text, message: parse(text), at: Date.now() - started };
+    const entry = { dir: "s2c" as const, text, message: parseLine(text), at: Date.now() - started };
     arrivals.push({ entry, taken: false });
     report.transcript.push(entry);
     wake();
@@ -78,7 +78,7 @@ export async function replay(recording: Recording, peer: ReplayPeer, options: Re
     wake();
   });
   const send = (text: string) => {
-    report.transcript.push({ dir: "c2s", text, message: parse(text), at: Date.now() - started });
+    report.transcript.push({ dir: "c2s", text, message: parseLine(text), at: Date.now() - started });
     peer.write(text);
   };
   /** Waits until `find` sees what it wants, the server closes, or the timeout passes. */
@@ -209,14 +209,6 @@ function idOf(message: unknown): unknown {
 
 function isObject(value: unknown): value is { [key: string]: unknown } {
   return typeof value === "object" && value !== null && !Array.isArray(value);
-}
-
-function parse(text: string): unknown {
-  try {
-    return JSON.parse(text);
-  } catch {
-    return undefined;
-  }
 }
 
 export function describeExit(exit: PeerExit): string {

@@ -133,7 +133,7 @@ for (const c of bad) {
 
 const usage = [
   { name: "no such file", args: ["/no/such/file.recording", "--", "x"], message: /cannot read the recording "\/no\/such\/file\.recording"/ },
-  { name: "no server command", args: [SCRIPTED], message: /the server command goes after "--"/ },
+  { name: "no server command", args: [SCRIPTED], message: /give the server command after "--", or --url URL/ },
   { name: "a bad timeout", args: [SCRIPTED, "--timeout", "soon", "--", "x"], message: /--timeout takes a positive number/ },
   { name: "an ignore that is not a pointer", args: [SCRIPTED, "--ignore", "result", "--", "x"], message: /--ignore takes a JSON pointer/ },
   { name: "an unknown option", args: [SCRIPTED, "--fast", "--", "x"], message: /unknown option --fast/ },
