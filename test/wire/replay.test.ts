@@ -83,13 +83,15 @@ test("replay: a server that never answers stops it after --timeout (exit 1)", as
     '> {"jsonrpc":"2.0","id":4,"method":"tools/call","params":{"name":"hang","arguments":{}}}',
     '< {"jsonrpc":"2.0","id":4,"result":{"content":[]}}',
   ]);
-  const { code, stdout } = await replay([path, "--timeout", "200", ...against()]);
+  // The timeout also covers the server's start (the first answer): small, but not so small that a
+  // busy machine's node startup trips it.
+  const { code, stdout } = await replay([path, "--timeout", "1500", ...against()]);
   assert.equal(code, 1);
-  assert.match(stdout, /server message 6 of the recording never came: nothing matching came within 200 ms/);
+  assert.match(stdout, /server message 6 of the recording never came: nothing matching came within 1500 ms/);
 });
 
 test("replay: a server still running after its input ended is stopped, and that is not a difference (exit 0)", async () => {
-  const { code, stdout } = await replay([SCRIPTED, "--timeout", "300", ...against({ linger: true })]);
+  const { code, stdout } = await replay([SCRIPTED, "--timeout", "1500", ...against({ linger: true })]);
   assert.match(stdout, /it was stopped\)\n.*replay matches/);
   assert.equal(code, 0);
 });
