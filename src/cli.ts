@@ -20,6 +20,7 @@ import { ExitCode, printError, printNow } from "./cli/output.js";
 const WIRE_TOOLS: { [name: string]: () => Promise<{ run(argv: string[]): Promise<number> }> } = {
   explain: () => import("./wire/explain.js"),
   diagram: () => import("./wire/diagram.js"),
+  replay: () => import("./wire/replay-cli.js"),
 };
 
 async function main(argv: string[]): Promise<number> {
