@@ -1,0 +1,269 @@
+// mcp-wire check: the spec linter for recordings. One walk over a recording's messages keeps what
+// the two sides said so far (the negotiated version, both sides' capabilities, each side's open
+// requests, the tools' output schemas) and hands each message to the rules in check-rules-*.ts,
+// which report what breaks the spec of the version the session negotiated.
+// Spec: https://modelcontextprotocol.io/specification/2025-11-25/basic (and each rule's own section)
+// Order: the session and JSON-lines forms keep the wire order, so every rule applies. A golden
+// transcript keeps each side's order but not the order between them: its requests are all known
+// before the walk, and the rules that need the order between the sides skip it (ordered: false).
+
+import { classify, isObject, type RequestId } from "../jsonrpc/messages.js";
+import type { ClientCapabilities, ServerCapabilities } from "../mcp/lifecycle.js";
+import { META } from "../mcp/modern.js";
+import { isModernVersion, isSupportedVersion, type ProtocolVersion } from "../mcp/versions.js";
+import type { Direction, Recording, WireEntry } from "./recording.js";
+import { JSONRPC_RULES } from "./check-rules-jsonrpc.js";
+import { SESSION_RULES } from "./check-rules-session.js";
+import { RESULT_RULES } from "./check-rules-results.js";
+import { FLOW_RULES } from "./check-rules-flow.js";
+
+/** One violation: the message's position (1-based, in the recording's entries), its direction, the rule. */
+export interface Finding {
+  index: number;
+  dir: Direction;
+  rule: string;
+  message: string;
+  spec: string;
+}
+
+/** A request one side sent, as the checker remembers it until (and after) its answer. */
+export interface SentRequest {
+  id: RequestId;
+  method: string;
+  params: { [key: string]: unknown };
+  index: number;
+  /** The version this request is under: its own 2026-07-28 envelope's, else the session's. */
+  version?: ProtocolVersion;
+  answered: boolean;
+  /** How it was answered, once it was (a golden transcript's: known before the walk). */
+  outcome?: "result" | "error";
+  cancelled: boolean;
+  /** The last progress value reported for it, if any. */
+  progress?: number;
+}
+
+/** One message as the rules see it. */
+export type Event =
+  | { kind: "request"; method: string; id: RequestId; params: { [key: string]: unknown }; request: SentRequest }
+  | { kind: "notification"; method: string; params: { [key: string]: unknown } }
+  /** `request` is the one it answers, when the id names one of the other side's requests. */
+  | { kind: "response"; id: RequestId | null | undefined; result?: { [key: string]: unknown }; error?: { code: number; message: string }; request?: SentRequest; answeredBefore: boolean }
+  | { kind: "invalid"; reason: string; value: unknown }
+  | { kind: "batch"; items: unknown[] }
+  | { kind: "unreadable" };
+
+/** What the walk knows when it hands a message to the rules. */
+export interface CheckState {
+  ordered: boolean;
+  /** The position of the message being checked (1-based). */
+  index: number;
+  /** The version the session negotiated, when the recording shows it. */
+  version?: ProtocolVersion;
+  serverCapabilities?: ServerCapabilities;
+  clientCapabilities?: ClientCapabilities;
+  /** Each side's requests by id key (see idKey), the requester's direction first. */
+  requests: Record<Direction, Map<string, SentRequest>>;
+  /** Unreadable or invalid messages from each side that may still get an answer without an id. */
+  unreadable: Record<Direction, number>;
+  /** The last message each side sent that was a notification (for an id-less answer to it). */
+  lastWasNotification: Record<Direction, boolean>;
+  initializeAnswered: boolean;
+  initializedSent: boolean;
+  initializeSent: boolean;
+  /** The output schema of each tool, from the tools/list results so far. */
+  outputSchemas: Map<string, unknown>;
+  /** The tools the server listed so far. */
+  tools: Set<string>;
+}
+
+export interface Rule {
+  name: string;
+  spec: string;
+  /** Reports each violation of `event`, sent in direction `dir`, with `report`. */
+  check(event: Event, dir: Direction, state: CheckState, report: (message: string) => void): void;
+}
+
+export const RULES: readonly Rule[] = [...JSONRPC_RULES, ...SESSION_RULES, ...RESULT_RULES, ...FLOW_RULES];
+
+/** `1` and `"1"` are different requests, so the key keeps the type. */
+export function idKey(id: RequestId): string {
+  return `${typeof id}:${id}`;
+}
+
+export function other(dir: Direction): Direction {
+  return dir === "c2s" ? "s2c" : "c2s";
+}
+
+/** Every violation in `recording`, in the order of its messages. */
+export function checkRecording(recording: Recording): Finding[] {
+  const state = initialState(recording);
+  if (!state.ordered) knowBothSides(recording, state);
+  const findings: Finding[] = [];
+  recording.entries.forEach((entry, i) => {
+    state.index = i + 1;
+    for (const event of eventsOf(entry, i + 1, state)) {
+      for (const rule of RULES) {
+        rule.check(event, entry.dir, state, (message) => findings.push({ index: i + 1, dir: entry.dir, rule: rule.name, message, spec: rule.spec }));
+      }
+      learn(event, entry.dir, state);
+    }
+  });
+  return findings;
+}
+
+function initialState(recording: Recording): CheckState {
+  const state: CheckState = {
+    ordered: recording.form !== "golden",
+    index: 0,
+    requests: { c2s: new Map(), s2c: new Map() },
+    unreadable: { c2s: 0, s2c: 0 },
+    lastWasNotification: { c2s: false, s2c: false },
+    initializeAnswered: false,
+    initializedSent: false,
+    initializeSent: false,
+    outputSchemas: new Map(),
+    tools: new Set(),
+  };
+  state.version = negotiatedVersion(recording);
+  return state;
+}
+
+/**
+ * A golden transcript lists the client's lines (its answers to the server's requests among them)
+ * before the server's: every request, and initialize's answer, are known before the walk. The
+ * first of two requests with one id is the one kept, so the second is the one reported.
+ */
+function knowBothSides(recording: Recording, state: CheckState): void {
+  recording.entries.forEach((entry, i) => {
+    if (entry.message === undefined || Array.isArray(entry.message)) return;
+    const event = eventOf(entry.message, entry.dir, i + 1, state);
+    if (event.kind === "request" && !state.requests[entry.dir].has(idKey(event.id))) state.requests[entry.dir].set(idKey(event.id), event.request);
+    if (event.kind !== "response" || !event.request) return;
+    event.request.outcome ??= event.result ? "result" : "error";
+    if (event.request.method === "initialize" && isObject(event.result?.capabilities)) state.serverCapabilities = event.result.capabilities;
+  });
+}
+
+/** initialize's answer, else the first 2026-07-28 envelope's version, else "# protocol:". */
+function negotiatedVersion(recording: Recording): ProtocolVersion | undefined {
+  const initialize = recording.entries.find((entry) => entry.dir === "c2s" && isObject(entry.message) && entry.message.method === "initialize");
+  const initializeId = isObject(initialize?.message) ? initialize.message.id : undefined;
+  for (const entry of recording.entries) {
+    const message = entry.message;
+    if (!isObject(message)) continue;
+    if (entry.dir === "s2c" && initializeId !== undefined && message.id === initializeId && isObject(message.result)) return known(message.result.protocolVersion);
+  }
+  for (const entry of recording.entries) {
+    const version = entry.dir === "c2s" ? envelopeVersion(entry.message) : undefined;
+    if (version) return version;
+  }
+  return known(recording.header.protocol);
+}
+
+function known(version: unknown): ProtocolVersion | undefined {
+  return isSupportedVersion(version) || isModernVersion(version) ? version : undefined;
+}
+
+/** The version a request's 2026-07-28 envelope names, if it has one. */
+export function envelopeVersion(message: unknown): ProtocolVersion | undefined {
+  if (!isObject(message) || !isObject(message.params) || !isObject(message.params._meta)) return undefined;
+  return known(message.params._meta[META.protocolVersion]);
+}
+
+/**
+ * The events of one entry: a batch is one event for the batch rules, then one per item (only when
+ * the version has batches: elsewhere nothing in one is run, so nothing in one is remembered).
+ */
+function eventsOf(entry: WireEntry, index: number, state: CheckState): Event[] {
+  if (entry.message === undefined) return [{ kind: "unreadable" }];
+  if (!Array.isArray(entry.message)) return [eventOf(entry.message, entry.dir, index, state)];
+  const items = batchRuns(state) ? entry.message.map((item) => eventOf(item, entry.dir, index, state)) : [];
+  return [{ kind: "batch", items: entry.message }, ...items];
+}
+
+/** Whether a batch sent now is run item by item. Before initialize no version is agreed yet, so one is refused whole. */
+function batchRuns(state: CheckState): boolean {
+  return state.version === "2025-03-26" && (state.ordered ? state.initializeAnswered : state.initializeSent);
+}
+
+function eventOf(value: unknown, dir: Direction, index: number, state: CheckState): Event {
+  const incoming = classify(value);
+  switch (incoming.kind) {
+    case "request": {
+      const { id, method, params = {} } = incoming.message;
+      const known = state.requests[dir].get(idKey(id));
+      // The same message, met before the walk (knowBothSides), is the same request.
+      const request: SentRequest = known?.index === index ? known : { id, method, params, index, version: envelopeVersion(value) ?? state.version, answered: false, cancelled: false };
+      return { kind: "request", id, method, params, request };
+    }
+    case "notification":
+      return { kind: "notification", method: incoming.message.method, params: incoming.message.params ?? {} };
+    case "response": {
+      const message = incoming.message;
+      const request = message.id === undefined || message.id === null ? undefined : state.requests[other(dir)].get(idKey(message.id));
+      const answer = "result" in message ? { result: message.result } : { error: message.error };
+      return { kind: "response", id: message.id, ...answer, request, answeredBefore: request?.answered ?? false };
+    }
+    case "invalid":
+      return { kind: "invalid", reason: incoming.error.message, value };
+    default:
+      return { kind: "batch", items: incoming.items };
+  }
+}
+
+/**
+ * Whether an initialize sent before the current message succeeded (a golden transcript's answers
+ * are known before the walk: its client's order is what counts).
+ */
+export function initializeSucceeded(state: CheckState): boolean {
+  return [...state.requests.c2s.values()].some((sent) => sent.method === "initialize" && sent.index < state.index && sent.outcome === "result");
+}
+
+/** What the walk remembers after the rules saw `event`. */
+function learn(event: Event, dir: Direction, state: CheckState): void {
+  state.lastWasNotification[dir] = event.kind === "notification";
+  switch (event.kind) {
+    case "request":
+      if (event.method === "initialize" && dir === "c2s") {
+        state.initializeSent = true;
+        state.clientCapabilities = isObject(event.params.capabilities) ? event.params.capabilities : {};
+      }
+      state.requests[dir].set(idKey(event.id), event.request);
+      return;
+    case "notification":
+      // One sent before initialize succeeded does not count: it is out of order (lifecycle-order).
+      if (event.method === "notifications/initialized" && dir === "c2s" && initializeSucceeded(state)) state.initializedSent = true;
+      return;
+    case "response":
+      if (event.request) learnAnswer(event, event.request, state);
+      else if (state.unreadable[other(dir)] > 0) state.unreadable[other(dir)]--;
+      return;
+    case "batch":
+      // A batch whose items are not run gets one answer, as an unreadable message does.
+      if (!batchRuns(state) || event.items.length === 0) state.unreadable[dir]++;
+      return;
+    case "invalid":
+    case "unreadable":
+      state.unreadable[dir]++;
+      return;
+  }
+}
+
+function learnAnswer(event: Extract<Event, { kind: "response" }>, request: SentRequest, state: CheckState): void {
+  request.answered = true;
+  request.outcome ??= event.result ? "result" : "error";
+  const result = event.result;
+  if (!result) return;
+  if (request.method === "initialize") {
+    state.initializeAnswered = true;
+    state.serverCapabilities = isObject(result.capabilities) ? result.capabilities : {};
+  }
+  if (request.method === "tools/list" && Array.isArray(result.tools)) {
+    for (const tool of result.tools) {
+      if (!isObject(tool) || typeof tool.name !== "string") continue;
+      state.tools.add(tool.name);
+      if (tool.outputSchema !== undefined) state.outputSchemas.set(tool.name, tool.outputSchema);
+      else state.outputSchemas.delete(tool.name);
+    }
+  }
+}
