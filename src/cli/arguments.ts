@@ -41,6 +41,10 @@ commands:
   ping                                   check that the server answers
   request <method> [PARAMS_JSON]         send any request and print its result
 
+wire tools (on recordings of sessions; each has its own --help):
+  check FILE [--json]                    check a recording against the spec of the version it
+                                         negotiated; one line per violation; exit 1 if any
+
 options (before "--"):
   --url URL                connect over HTTP instead of starting a server: Streamable HTTP, or
                            the older HTTP+SSE transport if the server turns that down
