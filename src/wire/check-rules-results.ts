@@ -70,14 +70,20 @@ export const RESULT_RULES: Rule[] = [
     name: "is-error",
     spec: `${SPEC}/server/tools#error-handling`,
     check(event, dir, state, report) {
-      if (dir !== "s2c" || event.kind !== "response" || event.request?.method !== "tools/call" || event.error?.code !== -32602) return;
+      if (dir !== "s2c" || event.kind !== "response" || event.request?.method !== "tools/call") return;
       const { name, arguments: args } = event.request.params;
+      if (typeof name !== "string") return;
+      // Spec (server/tools#error-handling): an unknown tool is a protocol error (-32602), not an
+      // isError result. Known only when the whole list came and did not change since.
+      if (event.result?.isError === true && state.toolsComplete && !state.tools.has(name)) {
+        report(`tools/call of ${JSON.stringify(name)}, a tool the server did not list, answered with an isError result: an unknown tool is a -32602 error`);
+      }
       const version = event.request.version;
-      if (version === undefined || !supports(version, "inputErrorsAsToolResults")) return;
+      if (event.error?.code !== -32602 || version === undefined || !supports(version, "inputErrorsAsToolResults")) return;
       // Spec (server/tools#error-handling, since 2025-11-25): arguments a listed tool cannot use are
       // a tool execution error (an isError result), not a protocol error; an unknown tool or a
       // malformed request stays -32602.
-      if (typeof name === "string" && state.tools.has(name) && (args === undefined || isObject(args))) {
+      if (state.tools.has(name) && (args === undefined || isObject(args))) {
         report(`tools/call of the listed tool ${JSON.stringify(name)} answered -32602: input errors are isError results in ${version}`);
       }
     },

@@ -74,6 +74,8 @@ export interface CheckState {
   outputSchemas: Map<string, unknown>;
   /** The tools the server listed so far. */
   tools: Set<string>;
+  /** Whether `tools` is the whole list: its last page came, and no list_changed since. */
+  toolsComplete: boolean;
 }
 
 export interface Rule {
@@ -123,6 +125,7 @@ function initialState(recording: Recording): CheckState {
     initializeSent: false,
     outputSchemas: new Map(),
     tools: new Set(),
+    toolsComplete: false,
   };
   state.version = negotiatedVersion(recording);
   return state;
@@ -231,6 +234,7 @@ function learn(event: Event, dir: Direction, state: CheckState): void {
       state.requests[dir].set(idKey(event.id), event.request);
       return;
     case "notification":
+      if (event.method === "notifications/tools/list_changed" && dir === "s2c") state.toolsComplete = false;
       // One sent before initialize succeeded does not count: it is out of order (lifecycle-order).
       if (event.method === "notifications/initialized" && dir === "c2s" && initializeSucceeded(state)) state.initializedSent = true;
       return;
@@ -259,6 +263,8 @@ function learnAnswer(event: Extract<Event, { kind: "response" }>, request: SentR
     state.serverCapabilities = isObject(result.capabilities) ? result.capabilities : {};
   }
   if (request.method === "tools/list" && Array.isArray(result.tools)) {
+    if (request.params.cursor === undefined) state.tools.clear();
+    state.toolsComplete = result.nextCursor === undefined || result.nextCursor === null;
     for (const tool of result.tools) {
       if (!isObject(tool) || typeof tool.name !== "string") continue;
       state.tools.add(tool.name);
