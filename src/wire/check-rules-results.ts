@@ -38,7 +38,7 @@ export const RESULT_RULES: Rule[] = [
   },
   {
     name: "version-fields",
-    spec: `${SPEC}/changelog`,
+    spec: "https://modelcontextprotocol.io/specification/2025-06-18/changelog",
     check(event, _dir, _state, report) {
       const message = event.kind === "request" ? { method: event.method, params: event.params, version: event.request.version }
         : event.kind === "response" && event.request && event.result ? { method: event.request.method, result: event.result, version: event.request.version }

@@ -98,24 +98,41 @@ export function other(dir: Direction): Direction {
 
 /** Every violation in `recording`, in the order of its messages. */
 export function checkRecording(recording: Recording): Finding[] {
-  const state = initialState(recording);
-  if (!state.ordered) knowBothSides(recording, state);
-  const findings: Finding[] = [];
-  recording.entries.forEach((entry, i) => {
-    state.index = i + 1;
-    for (const event of eventsOf(entry, i + 1, state)) {
+  const checker = new SessionChecker(recording);
+  return recording.entries.flatMap((entry) => checker.check(entry));
+}
+
+/**
+ * Checks a session a message at a time, as it goes: what `record --check` needs, with no recording
+ * yet (the version is then learnt from initialize's answer or the first 2026-07-28 envelope), and
+ * what checkRecording runs over a whole one (which knows the version before the walk).
+ */
+export class SessionChecker {
+  readonly #state: CheckState;
+
+  constructor(recording?: Recording) {
+    this.#state = initialState(recording);
+    if (recording && !this.#state.ordered) knowBothSides(recording, this.#state);
+  }
+
+  /** The violations of the next message (numbered from 1 in the order given). */
+  check(entry: WireEntry): Finding[] {
+    const state = this.#state;
+    const index = ++state.index;
+    const findings: Finding[] = [];
+    for (const event of eventsOf(entry, index, state)) {
       for (const rule of RULES) {
-        rule.check(event, entry.dir, state, (message) => findings.push({ index: i + 1, dir: entry.dir, rule: rule.name, message, spec: rule.spec }));
+        rule.check(event, entry.dir, state, (message) => findings.push({ index, dir: entry.dir, rule: rule.name, message, spec: rule.spec }));
       }
       learn(event, entry.dir, state);
     }
-  });
-  return findings;
+    return findings;
+  }
 }
 
-function initialState(recording: Recording): CheckState {
+function initialState(recording: Recording | undefined): CheckState {
   const state: CheckState = {
-    ordered: recording.form !== "golden",
+    ordered: recording?.form !== "golden",
     index: 0,
     requests: { c2s: new Map(), s2c: new Map() },
     unreadable: { c2s: 0, s2c: 0 },
@@ -127,7 +144,7 @@ function initialState(recording: Recording): CheckState {
     tools: new Set(),
     toolsComplete: false,
   };
-  state.version = negotiatedVersion(recording);
+  state.version = recording && negotiatedVersion(recording);
   return state;
 }
 
@@ -204,6 +221,8 @@ function eventOf(value: unknown, dir: Direction, index: number, state: CheckStat
     case "response": {
       const message = incoming.message;
       const request = message.id === undefined || message.id === null ? undefined : state.requests[other(dir)].get(idKey(message.id));
+      // Checked live, initialize went out before any version was known: its answer settles one.
+      if (request?.method === "initialize" && request.version === undefined && "result" in message) request.version = known(message.result.protocolVersion);
       const answer = "result" in message ? { result: message.result } : { error: message.error };
       return { kind: "response", id: message.id, ...answer, request, answeredBefore: request?.answered ?? false };
     }
@@ -227,6 +246,7 @@ function learn(event: Event, dir: Direction, state: CheckState): void {
   state.lastWasNotification[dir] = event.kind === "notification";
   switch (event.kind) {
     case "request":
+      state.version ??= envelopeVersion({ params: event.params });
       if (event.method === "initialize" && dir === "c2s") {
         state.initializeSent = true;
         state.clientCapabilities = isObject(event.params.capabilities) ? event.params.capabilities : {};
@@ -259,6 +279,7 @@ function learnAnswer(event: Extract<Event, { kind: "response" }>, request: SentR
   const result = event.result;
   if (!result) return;
   if (request.method === "initialize") {
+    state.version ??= known(result.protocolVersion);
     state.initializeAnswered = true;
     state.serverCapabilities = isObject(result.capabilities) ? result.capabilities : {};
   }

@@ -6,7 +6,7 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
-import { checkRecording, RULES } from "../../src/wire/check.js";
+import { checkRecording, RULES, SessionChecker } from "../../src/wire/check.js";
 import { parseRecording } from "../../src/wire/recording.js";
 
 const FIXTURES = fileURLToPath(new URL("../../fixtures/wire/check/", import.meta.url));
@@ -58,6 +58,14 @@ for (const rule of RULES) {
 
 test("check: a clean session (progress, an honoured cancel left unanswered, a declared server request, logging) passes", () => {
   assert.deepEqual(brief(FIXTURES, "valid.recording"), []);
+});
+
+test("check: checked live, a message at a time with no look ahead (record --check), each fixture gives the same findings", () => {
+  for (const file of readdirSync(FIXTURES).filter((f) => f.endsWith(".recording"))) {
+    const recording = parseRecording(readFileSync(FIXTURES + file, "utf8"), file);
+    const live = new SessionChecker();
+    assert.deepEqual(recording.entries.flatMap((entry) => live.check(entry)), checkRecording(recording), file);
+  }
 });
 
 test("check: findings name what is wrong", () => {
