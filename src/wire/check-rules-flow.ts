@@ -1,5 +1,5 @@
 // The checker's flow rules, about messages that refer to a request: progress (a token its
-// request carried, values that only grow, nothing after the answer) and cancellation (only one's
+// request carried, unique among the open ones, values that only grow, nothing after the answer) and cancellation (only one's
 // own requests, never initialize; an answer after an honoured cancel may be missing, but a second
 // answer is still a violation: answered-twice).
 // Spec: https://modelcontextprotocol.io/specification/2025-11-25/basic/utilities/progress and
@@ -15,6 +15,13 @@ export const FLOW_RULES: Rule[] = [
     name: "progress",
     spec: `${UTILITIES}/progress`,
     check(event, dir, state, report) {
+      if (event.kind === "request") {
+        const token = tokenOf(event.request);
+        // Spec (basic/utilities/progress): a progress token is unique among the sender's active requests.
+        const twin = token === undefined ? undefined : [...state.requests[dir].values()].find((sent) => !sent.answered && sent !== event.request && tokenOf(sent) === token);
+        if (twin) report(`progress token ${JSON.stringify(token)} is already used by ${twin.method} (#${twin.index}), still open`);
+        return;
+      }
       if (event.kind !== "notification" || event.method !== "notifications/progress") return;
       const { progressToken: token, progress } = event.params;
       // Spec (basic/utilities/progress): a progress token names a request the other side is

@@ -22,6 +22,7 @@ test("check cli: each violation is one line, FILE:#N dir rule: message (spec lin
   assert.deepEqual(run.stdout.trimEnd().split("\n"), [
     `${file}:#6 s2c progress: progress 1 does not increase on 2 (https://modelcontextprotocol.io/specification/2025-11-25/basic/utilities/progress)`,
     `${file}:#8 s2c progress: progress for tools/call (#4) after its answer (https://modelcontextprotocol.io/specification/2025-11-25/basic/utilities/progress)`,
+    `${file}:#10 c2s progress: progress token "p2" is already used by tools/call (#9), still open (https://modelcontextprotocol.io/specification/2025-11-25/basic/utilities/progress)`,
   ]);
 });
 

@@ -42,7 +42,7 @@ const PLANTED: { [rule: string]: string[] } = {
   "version-fields": ["#5 s2c version-fields", "#5 s2c version-fields", "#7 s2c version-fields"],
   "output-schema": ["#7 s2c output-schema"],
   "is-error": ["#7 s2c is-error", "#9 s2c is-error"],
-  progress: ["#6 s2c progress", "#8 s2c progress"],
+  progress: ["#6 s2c progress", "#8 s2c progress", "#10 c2s progress"],
   cancellation: ["#4 c2s cancellation"],
 };
 
@@ -70,7 +70,9 @@ test("check: checked live, a message at a time with no look ahead (record --chec
 
 test("check: findings name what is wrong", () => {
   const messages = (file: string) => check(FIXTURES, file).map((f) => f.message);
-  assert.deepEqual(messages("progress.recording"), ["progress 1 does not increase on 2", "progress for tools/call (#4) after its answer"]);
+  assert.deepEqual(messages("progress.recording"), [
+    "progress 1 does not increase on 2", "progress for tools/call (#4) after its answer", 'progress token "p2" is already used by tools/call (#9), still open',
+  ]);
   assert.deepEqual(messages("version-fields.recording"), [
     "tools[0].title does not exist in 2025-03-26", "tools[0].outputSchema does not exist in 2025-03-26", "structuredContent does not exist in 2025-03-26",
   ]);
