@@ -40,6 +40,8 @@ export interface SentRequest {
   cancelled: boolean;
   /** The last progress value reported for it, if any. */
   progress?: number;
+  /** An earlier request of the same sender with the same id (a reuse, reported by id-reused). */
+  previous?: SentRequest;
 }
 
 /** One message as the rules see it. */
@@ -201,6 +203,16 @@ function eventsOf(entry: WireEntry, index: number, state: CheckState): Event[] {
   return [{ kind: "batch", items: entry.message }, ...items];
 }
 
+/**
+ * The request an answer to this id answers: of the requests that reused one id, the oldest still
+ * open (in a golden transcript both answers come after both requests), else the latest.
+ */
+function oldestOpen(latest: SentRequest): SentRequest {
+  let open: SentRequest | undefined;
+  for (let sent: SentRequest | undefined = latest; sent; sent = sent.previous) if (!sent.answered) open = sent;
+  return open ?? latest;
+}
+
 /** Whether a batch sent now is run item by item. Before initialize no version is agreed yet, so one is refused whole. */
 function batchRuns(state: CheckState): boolean {
   return state.version === "2025-03-26" && (state.ordered ? state.initializeAnswered : state.initializeSent);
@@ -220,7 +232,8 @@ function eventOf(value: unknown, dir: Direction, index: number, state: CheckStat
       return { kind: "notification", method: incoming.message.method, params: incoming.message.params ?? {} };
     case "response": {
       const message = incoming.message;
-      const request = message.id === undefined || message.id === null ? undefined : state.requests[other(dir)].get(idKey(message.id));
+      const latest = message.id === undefined || message.id === null ? undefined : state.requests[other(dir)].get(idKey(message.id));
+      const request = latest && oldestOpen(latest);
       // Checked live, initialize went out before any version was known: its answer settles one.
       if (request?.method === "initialize" && request.version === undefined && "result" in message) request.version = known(message.result.protocolVersion);
       const answer = "result" in message ? { result: message.result } : { error: message.error };
@@ -251,6 +264,8 @@ function learn(event: Event, dir: Direction, state: CheckState): void {
         state.initializeSent = true;
         state.clientCapabilities = isObject(event.params.capabilities) ? event.params.capabilities : {};
       }
+      const earlier = state.requests[dir].get(idKey(event.id));
+      if (earlier && earlier !== event.request) event.request.previous = earlier;
       state.requests[dir].set(idKey(event.id), event.request);
       return;
     case "notification":

@@ -136,6 +136,18 @@ test("check: a golden keeps no order between its sides, so the rules that need i
   assert.deepEqual(checkRecording(parseRecording(golden, "golden")), []);
 });
 
+test("check: a reused id is reported once, at the reuse; each of its requests may have its answer, in a golden too", () => {
+  const init = '{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"t","version":"1"}}}';
+  const answer = '{"jsonrpc":"2.0","id":0,"result":{"protocolVersion":"2025-11-25","capabilities":{},"serverInfo":{"name":"s","version":"1"}}}';
+  const ping = '{"jsonrpc":"2.0","id":1,"method":"ping"}';
+  const pong = '{"jsonrpc":"2.0","id":1,"result":{}}';
+  const initialized = '{"jsonrpc":"2.0","method":"notifications/initialized"}';
+  const golden = ["-- client --", init, initialized, ping, ping, "-- server --", answer, pong, pong, pong].join("\n");
+  assert.deepEqual(checkRecording(parseRecording(golden)).map((f) => `#${f.index} ${f.rule}`), ["#4 id-reused", "#8 answered-twice"]);
+  const session = ["-- session --", `> ${init}`, `< ${answer}`, `> ${initialized}`, `> ${ping}`, `> ${ping}`, `< ${pong}`, `< ${pong}`].join("\n");
+  assert.deepEqual(checkRecording(parseRecording(session)).map((f) => `#${f.index} ${f.rule}`), ["#5 id-reused"]);
+});
+
 test("check: a 2026-07-28 request may reuse the id of an answered one (no session), a handshake one may not", () => {
   const envelope = '"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{},"io.modelcontextprotocol/clientInfo":{"name":"t","version":"1"}}';
   const text = [
