@@ -94,9 +94,9 @@
 //      cli.ts                     `mcp-wire` (cli/arguments.ts, cli/session.ts, cli/commands.ts, cli/failures.ts,
 //                                 cli/trace.ts, cli/output.ts)
 //      wire/recording.ts          recordings of sessions, in every form the wire tools read and write
-//      wire/check.ts              `mcp-wire check`, the spec linter: one walk, the rules in wire/check-rules-jsonrpc.ts,
-//                                 wire/check-rules-session.ts, wire/check-rules-results.ts, wire/check-rules-flow.ts;
-//                                 its command line in wire/check-cli.ts
+//      wire/check.ts              `mcp-wire check`, the spec linter: one walk over what wire/check-state.ts keeps;
+//                                 the rules in wire/check-rules-jsonrpc.ts, wire/check-rules-session.ts,
+//                                 wire/check-rules-results.ts, wire/check-rules-flow.ts; its command line in wire/check-cli.ts
 //   Every bound against a hostile peer is listed in PROTOCOL_NOTES.md, "Limits".
 
 export * from "./jsonrpc/messages.js";

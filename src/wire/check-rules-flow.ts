@@ -6,7 +6,7 @@
 // https://modelcontextprotocol.io/specification/2025-11-25/basic/utilities/cancellation
 
 import { isObject } from "../jsonrpc/messages.js";
-import { idKey, other, type Rule, type SentRequest } from "./check.js";
+import { idKey, other, type Rule, type SentRequest } from "./check-state.js";
 
 const UTILITIES = "https://modelcontextprotocol.io/specification/2025-11-25/basic/utilities";
 

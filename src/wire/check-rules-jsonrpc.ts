@@ -5,7 +5,7 @@
 // https://www.jsonrpc.org/specification. The shape is the codec's own (jsonrpc/messages.ts classify).
 
 import { isObject } from "../jsonrpc/messages.js";
-import { idKey, other, type Rule } from "./check.js";
+import { idKey, other, type Rule } from "./check-state.js";
 
 const BASIC = "https://modelcontextprotocol.io/specification/2025-11-25/basic";
 

@@ -10,7 +10,7 @@ import { isObject } from "../jsonrpc/messages.js";
 import { readClientResult, readServerResult } from "../mcp/read.js";
 import { supports, type ProtocolVersion } from "../mcp/versions.js";
 import { validate, checkSchema } from "../schema/json-schema.js";
-import type { Rule } from "./check.js";
+import type { Rule } from "./check-state.js";
 
 const SPEC = "https://modelcontextprotocol.io/specification/2025-11-25";
 

@@ -10,7 +10,7 @@ import type { ServerRequestMethod } from "../mcp/methods.js";
 import { readServerRequestParams } from "../mcp/read.js";
 import { isSupportedVersion, undeclaredServerCapability } from "../mcp/versions.js";
 import { CapabilityError, requireClientCapability } from "../server/capabilities.js";
-import { initializeSucceeded, type CheckState, type Rule } from "./check.js";
+import { initializeSucceeded, type CheckState, type Rule } from "./check-state.js";
 
 const LIFECYCLE = "https://modelcontextprotocol.io/specification/2025-11-25/basic/lifecycle";
 
