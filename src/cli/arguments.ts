@@ -12,6 +12,8 @@ import { ALL_PROTOCOL_VERSIONS, type ProtocolVersion } from "../mcp/versions.js"
 
 export const USAGE = `usage: mcp-wire [options] <command> [arguments] -- <server command> [server arguments...]
        mcp-wire [options] --url URL [--header NAME:VALUE]... <command> [arguments]
+       mcp-wire check FILE [--json]           check a recording against the spec of the version it
+                                              negotiated, one line per violation; exit 1 if any
 
 Starts an MCP server over stdio (or, with --url, reaches one over HTTP), finds out which protocol
 generation it speaks (--protocol-version auto: 2026-07-28 if it answers server/discover, else the
@@ -40,10 +42,6 @@ commands:
                                          "://" or "{" is a resource template URI, else a prompt name
   ping                                   check that the server answers
   request <method> [PARAMS_JSON]         send any request and print its result
-
-wire tools (on recordings of sessions; each has its own --help):
-  check FILE [--json]                    check a recording against the spec of the version it
-                                         negotiated; one line per violation; exit 1 if any
 
 options (before "--"):
   --url URL                connect over HTTP instead of starting a server: Streamable HTTP, or
