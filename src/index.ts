@@ -101,6 +101,9 @@
 //      wire/replay.ts             `mcp-wire replay`: a recording as a golden test (wire/compare.ts: each
 //                                 difference by JSON pointer; wire/replay-peer.ts: a stdio server as lines;
 //                                 wire/replay-http.ts: an HTTP one; wire/replay-cli.ts: its command line)
+//      wire/check.ts              `mcp-wire check`, the spec linter: one walk over what wire/check-state.ts keeps;
+//                                 the rules in wire/check-rules-jsonrpc.ts, wire/check-rules-session.ts,
+//                                 wire/check-rules-results.ts, wire/check-rules-flow.ts; its command line in wire/check-cli.ts
 //   Every bound against a hostile peer is listed in PROTOCOL_NOTES.md, "Limits".
 
 export * from "./jsonrpc/messages.js";

@@ -15,6 +15,8 @@ export const USAGE = `usage: mcp-wire [options] <command> [arguments] -- <server
        mcp-wire explain FILE [--wire]         print a recording, one line per message, with notes
        mcp-wire diagram FILE [--format mermaid|svg] [--out FILE]
                                               draw a recording as a sequence diagram
+       mcp-wire check FILE [--json]           check a recording against the spec of the version it
+                                              negotiated, one line per violation; exit 1 if any
 
 Starts an MCP server over stdio (or, with --url, reaches one over HTTP), finds out which protocol
 generation it speaks (--protocol-version auto: 2026-07-28 if it answers server/discover, else the

@@ -74,8 +74,11 @@ export class ClientRequestError extends Error {
   }
 }
 
-/** Throws CapabilityError unless the client declared what `method` (with these params) needs. */
-export function requireClientCapability(session: ServerSession, method: ServerRequestMethod, params: ServerRequests[ServerRequestMethod]["params"] = {}): void {
+/**
+ * Throws CapabilityError unless the client declared what `method` (with these params) needs. Only
+ * these fields of the session are read, so the spec linter (wire/check-rules-session.ts) asks too.
+ */
+export function requireClientCapability(session: Pick<ServerSession, "clientCapabilities" | "stateless" | "state" | "protocolVersion">, method: ServerRequestMethod, params: ServerRequests[ServerRequestMethod]["params"] = {}): void {
   const client = session.clientCapabilities;
   if (session.stateless) {
     throw new CapabilityError(method, "a stateless HTTP server has no channel back to the client; run it with sessions to send requests to the client");
