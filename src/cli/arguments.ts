@@ -71,7 +71,12 @@ examples:
   mcp-wire call add a=3 b=4 -- node dist/server.js
   mcp-wire call add '{"a":3,"b":4}' -- node dist/server.js
   mcp-wire get explain_topic '{"topic":"tools"}' -- node dist/server.js
-  mcp-wire --url http://127.0.0.1:3000/mcp tools`;
+  mcp-wire --url http://127.0.0.1:3000/mcp tools
+
+wire tools (each with its own --help):
+  mcp-wire record --out FILE -- <server command> [server arguments...]
+                           a transparent stdio proxy for a host's configuration: passes every byte
+                           through and records the session, line by line, in FILE`;
 
 /** A command line that cannot be run; the message says what is wrong with it. */
 export class UsageError extends Error {
