@@ -158,7 +158,12 @@ export function headerLines(fields: { prose?: string[]; transport?: "stdio" | "h
 
 /** One line of a session recording (form 2): written as each message crosses the wire. */
 export function sessionLine(dir: Direction, text: string, at?: number): string {
-  return `${dir === "c2s" ? ">" : "<"} ${at === undefined ? "" : `+${Math.round(at)} `}${text}`;
+  return sessionLinePrefix(dir, at) + text;
+}
+
+/** What comes before the wire's bytes on a session line: for a writer that appends those bytes as they came. */
+export function sessionLinePrefix(dir: Direction, at?: number): string {
+  return `${dir === "c2s" ? ">" : "<"} ${at === undefined ? "" : `+${Math.round(at)} `}`;
 }
 
 /** A note of the recorder's among the session lines (form 2), which readers skip. */
