@@ -1,15 +1,17 @@
-// What `mcp-wire record` keeps: the bytes of each direction cut into lines (a copy: the bytes that
-// pass through are never touched), and a session recording (src/wire/recording.ts, form 2) written
-// a line at a time with a synchronous append, so a proxy that dies loses at most the line it was on.
+// What `mcp-wire record` keeps: the bytes of each direction cut into lines (views of the chunks
+// that pass through, which are never touched), and a session recording (src/wire/recording.ts,
+// form 2) to which they are appended as they came, undecoded: a line that is not UTF-8 stays as it
+// was, for the readers to report. A line longer than the limit passes through but is kept as a note.
 // Spec: https://modelcontextprotocol.io/specification/2025-11-25/basic/transports#stdio
-// A line is recorded as UTF-8 text without its "\n" (and a "\r" before it); bytes that are not UTF-8
-// are recorded as U+FFFD. A line longer than the limit is passed on whole but recorded as a note.
+// The lines of one chunk go to the file in one synchronous write before the next chunk is read, so a
+// proxy that dies loses nothing it passed on, and a busy session costs a system call per chunk, not per line.
 
 import { closeSync, openSync, writeSync } from "node:fs";
 import { performance } from "node:perf_hooks";
-import { headerLines, sessionLine, sessionNote, type Direction } from "./recording.js";
+import { headerLines, sessionLinePrefix, sessionNote, type Direction } from "./recording.js";
 
 const NEWLINE = 0x0a;
+const LINE_END = Buffer.from("\n");
 
 /** The recording could not be written: which file, and which step. Local: never sent on the wire. */
 export class RecordFileError extends Error {
@@ -19,10 +21,14 @@ export class RecordFileError extends Error {
   }
 }
 
-/** A session recording on disk, appended to as the session goes. */
+/** A session recording on disk: lines are queued as they are cut, and written by flush(). */
 export class SessionFile {
   readonly path: string;
   #fd: number | undefined;
+  #queued: Buffer[] = [];
+  #prefixBytes = Buffer.alloc(0);
+  #prefixAt = -1;
+  #prefixDir: Direction = "c2s";
   readonly #started = performance.now();
 
   /** Creates (or truncates) the file and writes its header and the "-- session --" marker. */
@@ -33,7 +39,8 @@ export class SessionFile {
     } catch (error) {
       throw new RecordFileError(path, "cannot create", error);
     }
-    this.#append([...headerLines(header), "-- session --"].join("\n") + "\n");
+    this.#queued.push(Buffer.from([...headerLines(header), "-- session --", ""].join("\n")));
+    this.flush();
   }
 
   /** Milliseconds since the session began. */
@@ -41,27 +48,43 @@ export class SessionFile {
     return performance.now() - this.#started;
   }
 
-  line(dir: Direction, text: string): void {
-    this.#append(sessionLine(dir, text, this.elapsed) + "\n");
+  /** A line as it was on the wire, without its newline. */
+  line(dir: Direction, bytes: Buffer): void {
+    this.#queued.push(this.#prefix(dir), bytes, LINE_END);
+  }
+
+  /** The lines of one chunk share a millisecond, and so their prefix: it is made once, not per line. */
+  #prefix(dir: Direction): Buffer {
+    const at = Math.round(this.elapsed);
+    if (at !== this.#prefixAt || dir !== this.#prefixDir) {
+      this.#prefixBytes = Buffer.from(sessionLinePrefix(dir, at));
+      this.#prefixAt = at;
+      this.#prefixDir = dir;
+    }
+    return this.#prefixBytes;
   }
 
   note(text: string): void {
-    this.#append(sessionNote(text) + "\n");
+    this.#queued.push(Buffer.from(sessionNote(text)), LINE_END);
+  }
+
+  /** Writes what is queued; returns once it is handed to the system. */
+  flush(): void {
+    if (this.#fd === undefined || this.#queued.length === 0) return;
+    const bytes = Buffer.concat(this.#queued);
+    this.#queued = [];
+    try {
+      for (let written = 0; written < bytes.length; ) written += writeSync(this.#fd, bytes, written);
+    } catch (error) {
+      throw new RecordFileError(this.path, "cannot write to", error);
+    }
   }
 
   close(): void {
     if (this.#fd === undefined) return;
+    this.flush();
     closeSync(this.#fd);
     this.#fd = undefined;
-  }
-
-  #append(text: string): void {
-    if (this.#fd === undefined) return;
-    try {
-      writeSync(this.#fd, text);
-    } catch (error) {
-      throw new RecordFileError(this.path, "cannot write to", error);
-    }
   }
 }
 
@@ -78,7 +101,7 @@ export class LineCutter {
 
   constructor(
     readonly maxLineBytes: number,
-    readonly onLine: (text: string) => void,
+    readonly onLine: (line: Buffer) => void,
     readonly onTooLong: (bytes: number) => void,
   ) {}
 
@@ -86,8 +109,8 @@ export class LineCutter {
     let start = 0;
     for (let newline = chunk.indexOf(NEWLINE); newline !== -1; newline = chunk.indexOf(NEWLINE, start)) {
       if (this.#length === 0 && this.#dropped === 0 && newline - start <= this.maxLineBytes) {
-        // The usual case, a whole line inside one chunk: decoded in place.
-        this.onLine(chunk.toString("utf8", start, newline).replace(/\r$/, ""));
+        // The usual case, a whole line inside one chunk.
+        this.onLine(chunk.subarray(start, newline));
       } else {
         this.#take(chunk.subarray(start, newline));
         this.#endLine();
@@ -124,9 +147,9 @@ export class LineCutter {
       this.onTooLong(bytes);
       return;
     }
-    const text = Buffer.concat(this.#parts, this.#length).toString("utf8").replace(/\r$/, "");
+    const line = this.#parts.length === 1 ? this.#parts[0]! : Buffer.concat(this.#parts, this.#length);
     this.#parts = [];
     this.#length = 0;
-    this.onLine(text);
+    this.onLine(line);
   }
 }

@@ -55,8 +55,8 @@ export async function recordStdio(options: StdioRecordOptions): Promise<ServerEn
   };
   const cutter = (dir: "c2s" | "s2c") => new LineCutter(
     options.maxLineBytes,
-    (text) => record(() => file.line(dir, text)),
-    (bytes) => record(() => file.note(`${dir === "c2s" ? ">" : "<"} +${Math.round(file.elapsed)} a line of ${bytes} bytes passed through, longer than --max-line-bytes ${options.maxLineBytes}: not recorded`)),
+    (line) => file.line(dir, line),
+    (bytes) => file.note(`${dir === "c2s" ? ">" : "<"} +${Math.round(file.elapsed)} a line of ${bytes} bytes passed through, longer than --max-line-bytes ${options.maxLineBytes}: not recorded`),
   );
   const clientLines = cutter("c2s");
   const serverLines = cutter("s2c");
@@ -90,7 +90,11 @@ export async function recordStdio(options: StdioRecordOptions): Promise<ServerEn
         if (child.stdout!.readableEnded) finish();
         else child.stdout!.once("end", finish);
       });
-      pipeThrough(child, clientLines, serverLines);
+      const fromClient = (chunk: Buffer) => record(() => (clientLines.push(chunk), file.flush()));
+      const fromServer = (chunk: Buffer) => record(() => (serverLines.push(chunk), file.flush()));
+      pipeThrough(child, fromClient, fromServer);
+      // The host's last line may have no newline: it is recorded when the host closes the stream.
+      process.stdin.once("end", () => record(() => (clientLines.end(), file.flush())));
     });
   } finally {
     for (const signal of PASSED_SIGNALS) process.off(signal, stopOnSignal);
@@ -100,23 +104,20 @@ export async function recordStdio(options: StdioRecordOptions): Promise<ServerEn
     process.stdin.unpipe(child.stdin!);
     process.stdin.destroy();
     // A last line without its newline is still recorded.
-    clientLines.end();
-    serverLines.end();
-    record(() => file.close());
+    record(() => (clientLines.end(), serverLines.end(), file.close()));
   }
 }
 
-/** The three pipes, each passed on unchanged; the cutters get the same chunks after the server or host does. */
-function pipeThrough(child: ChildProcess, clientLines: LineCutter, serverLines: LineCutter): void {
+/** The three pipes, each passed on unchanged; `fromClient` and `fromServer` see each chunk after it is passed on. */
+function pipeThrough(child: ChildProcess, fromClient: (chunk: Buffer) => void, fromServer: (chunk: Buffer) => void): void {
   // pipe() handles backpressure both ways; its "data" listener is added first, so the bytes are
   // passed on before they are recorded.
   process.stdin.pipe(child.stdin!);
-  process.stdin.on("data", (chunk: Buffer) => clientLines.push(chunk));
-  process.stdin.once("end", () => clientLines.end());
+  process.stdin.on("data", fromClient);
   // A server that exits while the host still writes: EPIPE here, and the exit is what gets reported.
   child.stdin!.on("error", () => {});
   child.stdout!.pipe(process.stdout, { end: false });
-  child.stdout!.on("data", (chunk: Buffer) => serverLines.push(chunk));
+  child.stdout!.on("data", fromServer);
   child.stderr!.pipe(process.stderr, { end: false });
   // A host gone away (EPIPE) is not a failure of ours; our stdin ends too, and the server with it.
   process.stdout.on("error", () => {});

@@ -10,7 +10,7 @@ import { parseRecording } from "../../src/wire/recording.js";
 
 function cut(chunks: Buffer[], maxLineBytes = 1000): string[] {
   const got: string[] = [];
-  const cutter = new LineCutter(maxLineBytes, (text) => got.push(text), (bytes) => got.push(`<${bytes} bytes>`));
+  const cutter = new LineCutter(maxLineBytes, (line) => got.push(line.toString()), (bytes) => got.push(`<${bytes} bytes>`));
   for (const chunk of chunks) cutter.push(chunk);
   cutter.end();
   return got;
@@ -18,7 +18,8 @@ function cut(chunks: Buffer[], maxLineBytes = 1000): string[] {
 
 test("record file: the same lines wherever the chunks break (a multi-byte character split too)", () => {
   const bytes = Buffer.from('{"a":1}\r\n\n{"b":"é€"}\nno newline');
-  const expected = ['{"a":1}', "", '{"b":"é€"}', "no newline"];
+  // A "\r" before the newline stays: the recording keeps the wire's bytes, and its reader drops it.
+  const expected = ['{"a":1}\r', "", '{"b":"é€"}', "no newline"];
   for (let at = 0; at <= bytes.length; at++) {
     assert.deepEqual(cut([bytes.subarray(0, at), bytes.subarray(at)]), expected, `cut at ${at}`);
   }
@@ -34,18 +35,20 @@ test("record file: a line over the bound is reported by its length, within one c
   assert.deepEqual(cut([Buffer.from("x".repeat(10) + "\n")], 10), ["x".repeat(10)], "exactly at the bound is kept");
 });
 
-test("record file: the header, then each line with its time, readable as a session recording as it is written", () => {
+test("record file: the header, then each line with its time and bytes as they came, readable as a session recording once flushed", () => {
   const path = join(mkdtempSync(join(tmpdir(), "mcp-wire-record-file-")), "s.recording");
   const file = new SessionFile(path, { transport: "stdio", command: "node server.js" });
-  file.line("c2s", '{"jsonrpc":"2.0","id":1,"method":"ping"}');
+  file.line("c2s", Buffer.from('{"jsonrpc":"2.0","id":1,"method":"ping"}'));
+  file.line("c2s", Buffer.from([0x7b, 0xff, 0x7d]));
+  file.flush();
   // Read before close: what a crash would leave.
   const early = parseRecording(readFileSync(path, "utf8"));
-  assert.equal(early.entries.length, 1);
+  assert.deepEqual(early.entries.map((e) => e.text), ['{"jsonrpc":"2.0","id":1,"method":"ping"}', "{\uFFFD}"]);
   file.note("a note");
-  file.line("s2c", '{"jsonrpc":"2.0","id":1,"result":{}}');
+  file.line("s2c", Buffer.from('{"jsonrpc":"2.0","id":1,"result":{}}'));
   file.close();
   const recording = parseRecording(readFileSync(path, "utf8"));
   assert.equal(recording.header.command, "node server.js");
-  assert.deepEqual(recording.entries.map((e) => [e.dir, typeof e.at]), [["c2s", "number"], ["s2c", "number"]]);
+  assert.deepEqual(recording.entries.map((e) => [e.dir, typeof e.at]), [["c2s", "number"], ["c2s", "number"], ["s2c", "number"]]);
   assert.match(readFileSync(path, "utf8"), /^# a note$/m);
 });
