@@ -75,8 +75,9 @@ examples:
 
 wire tools (each with its own --help):
   mcp-wire record --out FILE -- <server command> [server arguments...]
-                           a transparent stdio proxy for a host's configuration: passes every byte
-                           through and records the session, line by line, in FILE`;
+  mcp-wire record --out FILE --listen HOST:PORT --target URL
+                           a transparent stdio (or HTTP) proxy for a host's configuration: passes
+                           every byte through and records the session, message by message, in FILE`;
 
 /** A command line that cannot be run; the message says what is wrong with it. */
 export class UsageError extends Error {
@@ -188,14 +189,15 @@ export function parseCommandLine(argv: readonly string[]): CommandLine {
   return { help: false, options, command, server: { command: theirs[0], args: theirs.slice(1) } };
 }
 
-function httpUrl(text: string): string {
+/** An http:// or https:// URL, as the value of `flag`; also `mcp-wire record --target`'s. */
+export function httpUrl(text: string, flag = "--url"): string {
   let url: URL | undefined;
   try {
     url = new URL(text);
   } catch {
     // Reported below, with the rest.
   }
-  if (url?.protocol !== "http:" && url?.protocol !== "https:") throw new UsageError(`--url: expected an http:// or https:// URL, got ${JSON.stringify(text)}`);
+  if (url?.protocol !== "http:" && url?.protocol !== "https:") throw new UsageError(`${flag}: expected an http:// or https:// URL, got ${JSON.stringify(text)}`);
   return url.href;
 }
 

@@ -206,7 +206,7 @@ const usage: [string, string[], number, RegExp][] = [
   ["no server", ["--out", "x.recording"], 2, /missing server/],
   ["an unknown option", ["--nope", "--", "x"], 2, /unknown option "--nope"/],
   ["a bad --max-line-bytes", ["--out", "x", "--max-line-bytes", "0", "--", "x"], 2, /--max-line-bytes: expected a positive whole number/],
-  ["HTTP, not built yet", ["--out", "x", "--listen", "127.0.0.1:1"], 2, /--listen is not built yet/],
+  ["--check, not built yet", ["--out", "x", "--check", "--", "x"], 2, /--check is not built yet/],
   ["a server that cannot start", ["--out", join(dir, "spawn.recording"), "--", join(dir, "no-such-server")], 1, /spawn: could not start/],
   ["a file that cannot be created", ["--out", join(dir, "no-such-dir", "x.recording"), "--", process.execPath, ECHO], 1, /record: cannot create/],
 ];
