@@ -67,13 +67,14 @@ export async function recordHttp(options: HttpRecordOptions, onListening: (url: 
       const sse = /^text\/event-stream/i.test(answer.headers["content-type"] ?? "");
       const events = sse ? new EventRecorder(options.maxLineBytes) : undefined;
       const answerBody = new Body(options.maxLineBytes);
+      // pipe() passes each chunk on as it comes (an SSE event is not held back) and waits for a
+      // slow client; its "data" listener comes first, so a chunk is passed on before it is recorded.
+      answer.pipe(res);
       answer.on("data", (chunk: Buffer) => {
-        res.write(chunk);
         if (events) record(() => events.push(chunk, file));
         else answerBody.push(chunk);
       });
       answer.on("end", () => {
-        res.end();
         if (!events) record(() => answerBody.recordAs(file, "s2c"));
       });
       answer.on("error", () => res.destroy());
@@ -85,8 +86,8 @@ export async function recordHttp(options: HttpRecordOptions, onListening: (url: 
       res.writeHead(502, { "content-type": "application/json" });
       res.end(JSON.stringify({ jsonrpc: "2.0", id: null, error: { code: -32603, message: `mcp-wire record: the target ${options.target.origin} failed: ${error.message}` } }));
     });
-    // The client went away (an SSE stream closed, say): so does the request to the target.
-    res.on("close", () => upstream.destroy());
+    // The client went away before its answer ended (an SSE stream closed, say): so does the request to the target.
+    res.on("close", () => res.writableFinished || upstream.destroy());
   }
 
   await new Promise<void>((resolve, reject) => {

@@ -40,7 +40,7 @@ function proxy(out: string, target: string) {
   return startListening([CLI, "record", "--out", out, "--listen", "127.0.0.1:0", "--target", target]);
 }
 
-test("record over HTTP: our CLI gets through the proxy what it gets directly, in both eras; the file has the messages and headers, not the token", async () => {
+test("record over HTTP: our CLI gets through the proxy what it gets directly, in both eras; the file has the messages and headers, not the token", { timeout: TIMEOUT_MS * 2 }, async () => {
   const server = await startListening([SERVER, "--http", "--port", "0"], { ...process.env, MCP_WIRE_TOKEN: TOKEN });
   const out = join(dir, "cli.recording");
   const recorder = await proxy(out, `${server.origin}/mcp`);
@@ -72,7 +72,7 @@ test("record over HTTP: our CLI gets through the proxy what it gets directly, in
   assert.ok(texts.some((t) => t.includes("echo: through the proxy")), "the SSE answer of the handshake-era call");
 });
 
-test("record over HTTP: an SSE stream passes through as it comes, each message recorded, other events noted", async () => {
+test("record over HTTP: an SSE stream passes through as it comes, each message recorded, other events noted", { timeout: TIMEOUT_MS * 2 }, async () => {
   let sendRest = () => {};
   const target = createServer((req, res) => {
     res.writeHead(200, { "content-type": "text/event-stream" });
@@ -109,7 +109,7 @@ test("record over HTTP: an SSE stream passes through as it comes, each message r
   assert.deepEqual(received, [["s2c", "first"], ["s2c", "second"]], "an event of several data lines is one message");
 });
 
-test("record over HTTP: a target that is down gives the client 502 with a JSON-RPC error, and a note", async () => {
+test("record over HTTP: a target that is down gives the client 502 with a JSON-RPC error, and a note", { timeout: TIMEOUT_MS * 2 }, async () => {
   const closed = createServer();
   closed.listen(0, "127.0.0.1");
   await once(closed, "listening");

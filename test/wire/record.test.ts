@@ -109,7 +109,7 @@ async function playSession(run: Run): Promise<string[]> {
   return Buffer.concat(run.stdout).toString().split("\n").filter(Boolean);
 }
 
-test("record: a session through the proxy gets the answers it gets without it, and the file holds every line in wire order", async () => {
+test("record: a session through the proxy gets the answers it gets without it, and the file holds every line in wire order", { timeout: TIMEOUT_MS * 2 }, async () => {
   const out = newFile();
   const proxied = await playSession(record(["--out", out], [process.execPath, SERVER]));
   const direct = await playSession(start([SERVER]));
@@ -131,7 +131,7 @@ test("record: a session through the proxy gets the answers it gets without it, a
   assert.equal(recording.entries.find((e) => e.text === "this line is not JSON")!.message, undefined, "the malformed line is recorded as it was");
 });
 
-test("record: our CLI through the proxy prints what it prints without it", () => {
+test("record: our CLI through the proxy prints what it prints without it", { timeout: TIMEOUT_MS * 2 }, () => {
   const cli = (server: string[]) => spawnSync(process.execPath, [CLI, "call", "add", "a=3", "b=4", "--", ...server], { encoding: "utf8", timeout: TIMEOUT_MS });
   const out = newFile();
   const proxied = cli([process.execPath, CLI, "record", "--out", out, "--", process.execPath, SERVER]);
@@ -142,7 +142,7 @@ test("record: our CLI through the proxy prints what it prints without it", () =>
   assert.ok(methods.includes("tools/call"), `recorded methods: ${methods}`);
 });
 
-test("record: stdout carries the server's bytes exactly (no trailing newline, bytes that are not UTF-8), stderr passes through", async () => {
+test("record: stdout carries the server's bytes exactly (no trailing newline, bytes that are not UTF-8), stderr passes through", { timeout: TIMEOUT_MS * 2 }, async () => {
   const out = newFile();
   const run = record(["--out", out], [process.execPath, ECHO]);
   const sent = Buffer.concat([Buffer.from('{"jsonrpc":"2.0","id":1,"method":"ping"}\r\n\n'), Buffer.from([0x3e, 0xff, 0xfe, 0x0a]), Buffer.from("last, with no newline")]);
@@ -157,7 +157,7 @@ test("record: stdout carries the server's bytes exactly (no trailing newline, by
   assert.deepEqual(recording.entries.filter((e) => e.dir === "s2c").map((e) => e.text), recording.entries.filter((e) => e.dir === "c2s").map((e) => e.text));
 });
 
-test("record: a line longer than --max-line-bytes passes through whole and is recorded as a note", async () => {
+test("record: a line longer than --max-line-bytes passes through whole and is recorded as a note", { timeout: TIMEOUT_MS * 2 }, async () => {
   const out = newFile();
   const run = record(["--out", out, "--max-line-bytes", "100"], [process.execPath, ECHO]);
   const long = `{"text":"${"x".repeat(300)}"}\n`;
@@ -172,13 +172,13 @@ test("record: a line longer than --max-line-bytes passes through whole and is re
   assert.deepEqual(parseRecording(text).entries.map((e) => e.text), ["short", "short"]);
 });
 
-test("record: the server's exit code is the proxy's", async () => {
+test("record: the server's exit code is the proxy's", { timeout: TIMEOUT_MS * 2 }, async () => {
   const run = record(["--out", newFile()], [process.execPath, ECHO, "--exit", "3"]);
   run.end();
   assert.deepEqual(await run.exited, { code: 3, signal: null });
 });
 
-test("record: SIGTERM to the proxy stops the server, which ends the proxy the same way; the file is complete", async () => {
+test("record: SIGTERM to the proxy stops the server, which ends the proxy the same way; the file is complete", { timeout: TIMEOUT_MS * 2 }, async () => {
   const out = newFile();
   const run = record(["--out", out], [process.execPath, ECHO]);
   const pid = await serverPid(run);
@@ -191,7 +191,7 @@ test("record: SIGTERM to the proxy stops the server, which ends the proxy the sa
   for (const dir of ["c2s", "s2c"]) assert.deepEqual(entries.filter((e) => e.dir === dir).map((e) => e.text), ["one", "two"], dir);
 });
 
-test("record: a server that ignores SIGTERM is killed with its group after --grace-ms", async () => {
+test("record: a server that ignores SIGTERM is killed with its group after --grace-ms", { timeout: TIMEOUT_MS * 2 }, async () => {
   const run = record(["--out", newFile(), "--grace-ms", "200"], [process.execPath, ECHO, "--ignore-sigterm"]);
   const pid = await serverPid(run);
   run.kill("SIGTERM");
