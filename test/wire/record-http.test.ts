@@ -15,6 +15,8 @@ import { parseRecording } from "../../src/wire/recording.js";
 
 const root = fileURLToPath(new URL("../../", import.meta.url));
 const CLI = join(root, "dist/cli.cjs");
+/** The proxy: the CLI unbundled, with source maps, so that coverage reaches src/wire/. */
+const RECORD = join(root, "dist/cli.unbundled.js");
 const SERVER = join(root, "dist/server.js");
 const dir = mkdtempSync(join(tmpdir(), "mcp-wire-record-http-"));
 const TOKEN = "a-secret-token-0123456789";
@@ -37,7 +39,7 @@ async function startListening(args: string[], env: NodeJS.ProcessEnv = process.e
 }
 
 function proxy(out: string, target: string) {
-  return startListening([CLI, "record", "--out", out, "--listen", "127.0.0.1:0", "--target", target]);
+  return startListening([RECORD, "record", "--out", out, "--listen", "127.0.0.1:0", "--target", target]);
 }
 
 test("record over HTTP: our CLI gets through the proxy what it gets directly, in both eras; the file has the messages and headers, not the token", { timeout: TIMEOUT_MS * 2 }, async () => {
@@ -139,7 +141,7 @@ const usage: [string, string[], RegExp][] = [
 ];
 for (const [name, args, message] of usage) {
   test(`record over HTTP: ${name} is a usage error (exit 2)`, () => {
-    const result = spawnSync(process.execPath, [CLI, "record", ...args], { encoding: "utf8", timeout: TIMEOUT_MS });
+    const result = spawnSync(process.execPath, [RECORD, "record", ...args], { encoding: "utf8", timeout: TIMEOUT_MS });
     assert.equal(result.status, 2, result.stderr);
     assert.match(result.stderr, message);
   });

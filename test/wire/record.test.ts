@@ -1,6 +1,7 @@
 // `mcp-wire record` over stdio (src/wire/record-cli.ts, record-stdio.ts), run as the bin runs it:
 // the host sees the same bytes as without the proxy, the recording holds every line in order, and
-// exit codes, signals and usage errors behave. Needs `npm run build` (dist/cli.cjs, dist/server.js).
+// exit codes, signals and usage errors behave. Needs `npm run build` (dist/cli.unbundled.js and
+// dist/cli.cjs, dist/server.js).
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { spawn, spawnSync } from "node:child_process";
@@ -11,7 +12,10 @@ import { fileURLToPath } from "node:url";
 import { parseRecording } from "../../src/wire/recording.js";
 
 const root = fileURLToPath(new URL("../../", import.meta.url));
+/** The bin, as hosts run it. */
 const CLI = join(root, "dist/cli.cjs");
+/** The same program unbundled, with source maps, so that coverage reaches src/wire/ (test/cli/program.ts says why). */
+const RECORD = join(root, "dist/cli.unbundled.js");
 const SERVER = join(root, "dist/server.js");
 const ECHO = join(root, "fixtures/wire/record/echo-server.mjs");
 const dir = mkdtempSync(join(tmpdir(), "mcp-wire-record-"));
@@ -31,9 +35,9 @@ interface Run {
   exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
 }
 
-/** Starts `node dist/cli.cjs record ...recordArgs -- ...server`. */
-function record(recordArgs: string[], server: string[]): Run {
-  return start([CLI, "record", ...recordArgs, "--", ...server]);
+/** Starts `node dist/cli.unbundled.js record ...recordArgs -- ...server` (`program`: the bin instead). */
+function record(recordArgs: string[], server: string[], program = RECORD): Run {
+  return start([program, "record", ...recordArgs, "--", ...server]);
 }
 
 /** Starts `node ...args` with its three pipes read. */
@@ -134,7 +138,7 @@ test("record: a session through the proxy gets the answers it gets without it, a
 test("record: our CLI through the proxy prints what it prints without it", { timeout: TIMEOUT_MS * 2 }, () => {
   const cli = (server: string[]) => spawnSync(process.execPath, [CLI, "call", "add", "a=3", "b=4", "--", ...server], { encoding: "utf8", timeout: TIMEOUT_MS });
   const out = newFile();
-  const proxied = cli([process.execPath, CLI, "record", "--out", out, "--", process.execPath, SERVER]);
+  const proxied = cli([process.execPath, RECORD, "record", "--out", out, "--", process.execPath, SERVER]);
   const direct = cli([process.execPath, SERVER]);
   assert.equal(proxied.status, 0, proxied.stderr);
   assert.equal(proxied.stdout, direct.stdout);
@@ -172,8 +176,8 @@ test("record: a line longer than --max-line-bytes passes through whole and is re
   assert.deepEqual(parseRecording(text).entries.map((e) => e.text), ["short", "short"]);
 });
 
-test("record: the server's exit code is the proxy's", { timeout: TIMEOUT_MS * 2 }, async () => {
-  const run = record(["--out", newFile()], [process.execPath, ECHO, "--exit", "3"]);
+test("record: the server's exit code is the proxy's (the bin, as hosts run it)", { timeout: TIMEOUT_MS * 2 }, async () => {
+  const run = record(["--out", newFile()], [process.execPath, ECHO, "--exit", "3"], CLI);
   run.end();
   assert.deepEqual(await run.exited, { code: 3, signal: null });
 });
@@ -212,7 +216,7 @@ const usage: [string, string[], number, RegExp][] = [
 ];
 for (const [name, args, status, message] of usage) {
   test(`record: ${name} (exit ${status})`, () => {
-    const result = spawnSync(process.execPath, [CLI, "record", ...args], { encoding: "utf8", timeout: TIMEOUT_MS, input: "" });
+    const result = spawnSync(process.execPath, [RECORD, "record", ...args], { encoding: "utf8", timeout: TIMEOUT_MS, input: "" });
     assert.equal(result.status, status, result.stderr);
     assert.match(status === 0 ? result.stdout : result.stderr, message);
     if (status !== 0) assert.equal(result.stdout, "", "nothing of the proxy's own on stdout");
