@@ -4,7 +4,8 @@
 // was, for the readers to report. A line longer than the limit passes through but is kept as a note.
 // Spec: https://modelcontextprotocol.io/specification/2025-11-25/basic/transports#stdio
 // The lines of one chunk go to the file in one synchronous write before the next chunk is read, so a
-// proxy that dies loses nothing it passed on, and a busy session costs a system call per chunk, not per line.
+// proxy that dies loses at most the line under way, and a busy session costs a system call per
+// chunk, not per line.
 
 import { closeSync, openSync, writeSync } from "node:fs";
 import { performance } from "node:perf_hooks";
@@ -26,6 +27,7 @@ export class SessionFile {
   readonly path: string;
   #fd: number | undefined;
   #queued: Buffer[] = [];
+  #failed = false;
   #prefixBytes = Buffer.alloc(0);
   #prefixAt = -1;
   #prefixDir: Direction = "c2s";
@@ -68,6 +70,23 @@ export class SessionFile {
     this.#queued.push(Buffer.from(sessionNote(text)), LINE_END);
   }
 
+  /**
+   * Runs `write` (lines and notes), then flushes. A recording that cannot be written (a full disk)
+   * must not end the session it records: the first failure is said on stderr, and recording stops.
+   */
+  record(write: () => void): void {
+    if (this.#failed) return;
+    try {
+      write();
+      this.flush();
+    } catch (error) {
+      if (!(error instanceof RecordFileError)) throw error;
+      this.#failed = true;
+      this.#queued = [];
+      process.stderr.write(`mcp-wire ${error.message}; the session goes on, unrecorded\n`);
+    }
+  }
+
   /** Writes what is queued; returns once it is handed to the system. */
   flush(): void {
     if (this.#fd === undefined || this.#queued.length === 0) return;
@@ -82,7 +101,7 @@ export class SessionFile {
 
   close(): void {
     if (this.#fd === undefined) return;
-    this.flush();
+    this.record(() => {});
     closeSync(this.#fd);
     this.#fd = undefined;
   }

@@ -12,7 +12,7 @@ import { request as httpRequest, createServer, Agent, type IncomingHttpHeaders, 
 import { request as httpsRequest, Agent as HttpsAgent } from "node:https";
 import { StringDecoder } from "node:string_decoder";
 import { SseParser } from "../http/sse-parser.js";
-import { RecordFileError, SessionFile } from "./record-file.js";
+import { SessionFile } from "./record-file.js";
 
 export interface HttpRecordOptions {
   out: string;
@@ -34,36 +34,24 @@ const SECRET = new Set(["authorization", "cookie", "set-cookie"]);
 /** Serves until SIGINT, SIGTERM or SIGHUP; resolves with the exit code (130, 143, 129). */
 export async function recordHttp(options: HttpRecordOptions, onListening: (url: string) => void): Promise<number> {
   const file = new SessionFile(options.out, { prose: [`Recorded by mcp-wire record on ${new Date().toISOString()}.`], transport: "http", url: options.target.href });
-  let recording = true;
-  const record = (write: () => void) => {
-    if (!recording) return;
-    try {
-      write();
-      file.flush();
-    } catch (error) {
-      if (!(error instanceof RecordFileError)) throw error;
-      recording = false;
-      process.stderr.write(`mcp-wire ${error.message}; the proxy goes on, unrecorded\n`);
-    }
-  };
   const secure = options.target.protocol === "https:";
   const agent = secure ? new HttpsAgent({ keepAlive: true }) : new Agent({ keepAlive: true });
   const server = createServer((req, res) => forward(req, res));
 
   function forward(req: IncomingMessage, res: ServerResponse): void {
     const url = new URL(req.url ?? "/", options.target.origin);
-    record(() => file.note(`> ${req.method} ${url.pathname}${url.search}${notedHeaders(req.headers)}`));
+    file.record(() => file.note(`> ${req.method} ${url.pathname}${url.search}${notedHeaders(req.headers)}`));
     const headers = forwardedHeaders(req.headers);
     headers.host = options.target.host;
     const upstream = (secure ? httpsRequest : httpRequest)(url, { method: req.method, headers, agent });
     const body = new Body(options.maxLineBytes);
     req.on("data", (chunk: Buffer) => body.push(chunk));
-    req.on("end", () => record(() => body.recordAs(file, "c2s")));
+    req.on("end", () => file.record(() => body.recordAs(file, "c2s")));
     req.pipe(upstream);
     upstream.on("response", (answer) => {
       res.writeHead(answer.statusCode ?? 502, answer.statusMessage, forwardedHeaders(answer.headers));
       res.flushHeaders();
-      record(() => file.note(`< ${answer.statusCode} ${url.pathname}${notedHeaders(answer.headers)}`));
+      file.record(() => file.note(`< ${answer.statusCode} ${url.pathname}${notedHeaders(answer.headers)}`));
       const sse = /^text\/event-stream/i.test(answer.headers["content-type"] ?? "");
       const events = sse ? new EventRecorder(options.maxLineBytes) : undefined;
       const answerBody = new Body(options.maxLineBytes);
@@ -71,16 +59,16 @@ export async function recordHttp(options: HttpRecordOptions, onListening: (url: 
       // slow client; its "data" listener comes first, so a chunk is passed on before it is recorded.
       answer.pipe(res);
       answer.on("data", (chunk: Buffer) => {
-        if (events) record(() => events.push(chunk, file));
+        if (events) file.record(() => events.push(chunk, file));
         else answerBody.push(chunk);
       });
       answer.on("end", () => {
-        if (!events) record(() => answerBody.recordAs(file, "s2c"));
+        if (!events) file.record(() => answerBody.recordAs(file, "s2c"));
       });
       answer.on("error", () => res.destroy());
     });
     upstream.on("error", (error) => {
-      record(() => file.note(`< the target failed: ${error.message}`));
+      file.record(() => file.note(`< the target failed: ${error.message}`));
       if (res.headersSent) return void res.destroy();
       // The client gets a JSON-RPC error it can read, as from any HTTP failure of the server's.
       res.writeHead(502, { "content-type": "application/json" });
@@ -107,7 +95,7 @@ export async function recordHttp(options: HttpRecordOptions, onListening: (url: 
   server.close();
   server.closeAllConnections();
   agent.destroy();
-  record(() => file.close());
+  file.close();
   return { SIGHUP: 129, SIGINT: 130, SIGTERM: 143 }[signal];
 }
 

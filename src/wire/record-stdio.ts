@@ -41,18 +41,6 @@ export async function recordStdio(options: StdioRecordOptions): Promise<ServerEn
     transport: "stdio",
     command: [options.command, ...options.args].map(quoteArgument).join(" "),
   });
-  let recording = true;
-  // A recording that cannot be written (a full disk) must not end the host's session: say so once, go on.
-  const record = (write: () => void) => {
-    if (!recording) return;
-    try {
-      write();
-    } catch (error) {
-      if (!(error instanceof RecordFileError)) throw error;
-      recording = false;
-      process.stderr.write(`mcp-wire ${error.message}; the session goes on, unrecorded\n`);
-    }
-  };
   const cutter = (dir: "c2s" | "s2c") => new LineCutter(
     options.maxLineBytes,
     (line) => file.line(dir, line),
@@ -90,11 +78,11 @@ export async function recordStdio(options: StdioRecordOptions): Promise<ServerEn
         if (child.stdout!.readableEnded) finish();
         else child.stdout!.once("end", finish);
       });
-      const fromClient = (chunk: Buffer) => record(() => (clientLines.push(chunk), file.flush()));
-      const fromServer = (chunk: Buffer) => record(() => (serverLines.push(chunk), file.flush()));
+      const fromClient = (chunk: Buffer) => file.record(() => clientLines.push(chunk));
+      const fromServer = (chunk: Buffer) => file.record(() => serverLines.push(chunk));
       pipeThrough(child, fromClient, fromServer);
       // The host's last line may have no newline: it is recorded when the host closes the stream.
-      process.stdin.once("end", () => record(() => (clientLines.end(), file.flush())));
+      process.stdin.once("end", () => file.record(() => clientLines.end()));
     });
   } finally {
     for (const signal of PASSED_SIGNALS) process.off(signal, stopOnSignal);
@@ -104,7 +92,8 @@ export async function recordStdio(options: StdioRecordOptions): Promise<ServerEn
     process.stdin.unpipe(child.stdin!);
     process.stdin.destroy();
     // A last line without its newline is still recorded.
-    record(() => (clientLines.end(), serverLines.end(), file.close()));
+    file.record(() => (clientLines.end(), serverLines.end()));
+    file.close();
   }
 }
 
@@ -116,6 +105,8 @@ function pipeThrough(child: ChildProcess, fromClient: (chunk: Buffer) => void, f
   process.stdin.on("data", fromClient);
   // A server that exits while the host still writes: EPIPE here, and the exit is what gets reported.
   child.stdin!.on("error", () => {});
+  // Spec (basic/transports#stdio): a server MUST NOT write to stdout anything that is not an MCP
+  // message; the proxy stands in for the server, so stdout carries the server's bytes and nothing else.
   child.stdout!.pipe(process.stdout, { end: false });
   child.stdout!.on("data", fromServer);
   child.stderr!.pipe(process.stderr, { end: false });

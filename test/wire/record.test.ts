@@ -5,7 +5,7 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { spawn, spawnSync } from "node:child_process";
-import { mkdtempSync, readFileSync } from "node:fs";
+import { existsSync, mkdtempSync, readFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -213,6 +213,7 @@ const usage: [string, string[], number, RegExp][] = [
   ["--check, not built yet", ["--out", "x", "--check", "--", "x"], 2, /--check is not built yet/],
   ["a server that cannot start", ["--out", join(dir, "spawn.recording"), "--", join(dir, "no-such-server")], 1, /spawn: could not start/],
   ["a file that cannot be created", ["--out", join(dir, "no-such-dir", "x.recording"), "--", process.execPath, ECHO], 1, /record: cannot create/],
+  ...(existsSync("/dev/full") ? [["a file that cannot be written", ["--out", "/dev/full", "--", process.execPath, ECHO], 1, /record: cannot write to "\/dev\/full"/] satisfies [string, string[], number, RegExp]] : []),
 ];
 for (const [name, args, status, message] of usage) {
   test(`record: ${name} (exit ${status})`, () => {
