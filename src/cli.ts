@@ -19,6 +19,8 @@ import { ExitCode, printError, printNow } from "./cli/output.js";
  */
 const WIRE_TOOLS: { [name: string]: () => Promise<{ run(argv: string[]): Promise<number> }> } = {
   record: () => import("./wire/record-cli.js"),
+  explain: () => import("./wire/explain.js"),
+  diagram: () => import("./wire/diagram.js"),
 };
 
 async function main(argv: string[]): Promise<number> {

@@ -57,6 +57,23 @@ const INPUT_REQUIRED =
 const RETRY =
   "request `tools/call` again, under a new id (2026-07-28): inputResponses answers the inputRequests by key, requestState is echoed unchanged; the server picks up where it left off.";
 
+/**
+ * Notes for a stream of messages, one side's session at a time: it remembers the method of each
+ * request by direction and id, so that a response's note can say what it answers (each side
+ * numbers its own requests, so the same id can name two requests), and gives that method too.
+ * The walkthrough and `mcp-wire explain` both note messages through it.
+ */
+export function noteTracker(): (direction: Direction, message: JSONRPCMessage | JSONRPCMessage[]) => { note: string; answered?: string } {
+  const sentMethods = new Map<string, string>();
+  return (direction, message) => {
+    const single = Array.isArray(message) ? undefined : message;
+    if (single && "method" in single && "id" in single) sentMethods.set(`${direction}:${String(single.id)}`, single.method);
+    const answered = single && !("method" in single) ? sentMethods.get(`${direction === "client→server" ? "server→client" : "client→server"}:${String(single.id)}`) : undefined;
+    const note = noteFor(direction, message, answered);
+    return answered === undefined ? { note } : { note, answered };
+  };
+}
+
 export function noteFor(direction: Direction, message: JSONRPCMessage | JSONRPCMessage[], answered: string | undefined): string {
   if (Array.isArray(message)) return "a JSON-RPC batch: several messages in one array (2025-03-26 only).";
   if ("method" in message) {

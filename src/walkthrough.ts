@@ -15,7 +15,7 @@ import type { JSONRPCMessage } from "./jsonrpc/messages.js";
 import { isModernVersion, type ProtocolVersion } from "./mcp/versions.js";
 import { traceTransport } from "./protocol/trace.js";
 import { StdioClientTransport } from "./transports/stdio-client.js";
-import { noteFor, type Direction } from "./walkthrough-notes.js";
+import { noteTracker, type Direction } from "./walkthrough-notes.js";
 import { STEPS, type StepContext } from "./walkthrough-steps.js";
 
 const SERVER = fileURLToPath(new URL("./server.js", import.meta.url));
@@ -32,16 +32,12 @@ const ERAS: { version: ProtocolVersion; label: string }[] = [
 
 /** Prints one side's wire messages, each with its note; each side has its own ids, so its own memory of them. */
 function wirePrinter(): (direction: Direction, message: JSONRPCMessage | JSONRPCMessage[], raw: string) => void {
-  /** Methods of requests sent, by direction and id, so that a response's note can say what it answers. */
-  const sentMethods = new Map<string, string>();
+  const note = noteTracker();
   return (direction, message, raw) => {
     const arrow = direction === "client→server" ? paint("36", "→ client → server") : paint("35", "← server → client");
     const shown = raw.length > SHOWN_CHARS ? `${raw.slice(0, SHOWN_CHARS)}… (${raw.length} bytes in all)` : raw;
     console.log(`${arrow}  ${shown}`);
-    const single = Array.isArray(message) ? undefined : message;
-    if (single && "method" in single && "id" in single) sentMethods.set(`${direction}:${String(single.id)}`, single.method);
-    const answered = single && !("method" in single) ? sentMethods.get(`${direction === "client→server" ? "server→client" : "client→server"}:${String(single.id)}`) : undefined;
-    console.log(paint("2", `   ${noteFor(direction, message, answered)}`));
+    console.log(paint("2", `   ${note(direction, message).note}`));
   };
 }
 

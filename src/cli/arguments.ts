@@ -12,6 +12,13 @@ import { ALL_PROTOCOL_VERSIONS, type ProtocolVersion } from "../mcp/versions.js"
 
 export const USAGE = `usage: mcp-wire [options] <command> [arguments] -- <server command> [server arguments...]
        mcp-wire [options] --url URL [--header NAME:VALUE]... <command> [arguments]
+       mcp-wire record --out FILE -- <server command> [server arguments...]
+       mcp-wire record --out FILE --listen HOST:PORT --target URL
+                                              a transparent proxy (stdio, or HTTP) that records the
+                                              session in FILE as it passes
+       mcp-wire explain FILE [--wire]         print a recording, one line per message, with notes
+       mcp-wire diagram FILE [--format mermaid|svg] [--out FILE]
+                                              draw a recording as a sequence diagram
 
 Starts an MCP server over stdio (or, with --url, reaches one over HTTP), finds out which protocol
 generation it speaks (--protocol-version auto: 2026-07-28 if it answers server/discover, else the
@@ -71,13 +78,7 @@ examples:
   mcp-wire call add a=3 b=4 -- node dist/server.js
   mcp-wire call add '{"a":3,"b":4}' -- node dist/server.js
   mcp-wire get explain_topic '{"topic":"tools"}' -- node dist/server.js
-  mcp-wire --url http://127.0.0.1:3000/mcp tools
-
-wire tools (each with its own --help):
-  mcp-wire record --out FILE -- <server command> [server arguments...]
-  mcp-wire record --out FILE --listen HOST:PORT --target URL
-                           a transparent stdio (or HTTP) proxy for a host's configuration: passes
-                           every byte through and records the session, message by message, in FILE`;
+  mcp-wire --url http://127.0.0.1:3000/mcp tools`;
 
 /** A command line that cannot be run; the message says what is wrong with it. */
 export class UsageError extends Error {
