@@ -21,6 +21,7 @@ const WIRE_TOOLS: { [name: string]: () => Promise<{ run(argv: string[]): Promise
   record: () => import("./wire/record-cli.js"),
   explain: () => import("./wire/explain.js"),
   diagram: () => import("./wire/diagram.js"),
+  replay: () => import("./wire/replay-cli.js"),
 };
 
 async function main(argv: string[]): Promise<number> {

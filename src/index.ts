@@ -100,6 +100,9 @@
 //                                 (wire/explain-messages.ts: what each line is; wire/explain-tool.ts: flags, file)
 //      wire/diagram.ts            `mcp-wire diagram`: a recording as a sequence diagram
 //                                 (wire/diagram-mermaid.ts: Mermaid text; wire/diagram-svg.ts: our own SVG)
+//      wire/replay.ts             `mcp-wire replay`: a recording as a golden test (wire/compare.ts: each
+//                                 difference by JSON pointer; wire/replay-peer.ts: a stdio server as lines;
+//                                 wire/replay-http.ts: an HTTP one; wire/replay-cli.ts: its command line)
 //   Every bound against a hostile peer is listed in PROTOCOL_NOTES.md, "Limits".
 
 export * from "./jsonrpc/messages.js";

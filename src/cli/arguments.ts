@@ -48,6 +48,11 @@ commands:
   ping                                   check that the server answers
   request <method> [PARAMS_JSON]         send any request and print its result
 
+wire tools (each with its own --help):
+  replay FILE [--timeout MS] [--ignore POINTER]... [--update] -- <server command> | --url URL
+                                         play a recording's client side against the server and
+                                         compare what it sends; exit 1 on a difference
+
 options (before "--"):
   --url URL                connect over HTTP instead of starting a server: Streamable HTTP, or
                            the older HTTP+SSE transport if the server turns that down

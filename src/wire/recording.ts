@@ -110,8 +110,10 @@ function parseSession(lines: string[], from: number, source: string): WireEntry[
 function parseGolden(lines: string[], clientAt: number, source: string): WireEntry[] {
   const serverAt = lines.indexOf("-- server --", clientAt);
   if (serverAt < 0) throw new RecordingFormatError(source, lines.length, 'a golden transcript needs "-- server --" after "-- client --"');
-  const side = (dir: Direction, from: number, to: number) => lines.slice(from, to).filter((line) => line.trim() !== "").map((line) => entryOf(dir, line));
-  return [...side("c2s", clientAt + 1, serverAt), ...side("s2c", serverAt + 1, lines.length)];
+  // A client line of blanks is kept: it was written to the server (a test of how blank lines are
+  // read); only empty lines separate. The server's side keeps messages only.
+  const side = (dir: Direction, from: number, to: number, keep: (line: string) => boolean) => lines.slice(from, to).filter(keep).map((line) => entryOf(dir, line));
+  return [...side("c2s", clientAt + 1, serverAt, (line) => line !== ""), ...side("s2c", serverAt + 1, lines.length, (line) => line.trim() !== "")];
 }
 
 function parseJsonLines(lines: string[], source: string): Recording {
@@ -136,13 +138,16 @@ function parseJsonLines(lines: string[], source: string): Recording {
 }
 
 function entryOf(dir: Direction, text: string): WireEntry {
-  let message: unknown;
+  return { dir, text, message: parseLine(text) };
+}
+
+/** A line's JSON value, or undefined when it is not JSON (a recording keeps such lines as they were). */
+export function parseLine(text: string): unknown {
   try {
-    message = JSON.parse(text);
+    return JSON.parse(text);
   } catch {
-    message = undefined;
+    return undefined;
   }
-  return { dir, text, message };
 }
 
 /** The header lines of a new recording, from its fields (prose lines first, if any). */
@@ -174,4 +179,14 @@ export function sessionNote(text: string): string {
 /** A whole recording in the session form (form 2), whatever form it was read from. */
 export function formatSession(recording: Recording): string {
   return [...recording.header.lines, "-- session --", ...recording.entries.map((entry) => sessionLine(entry.dir, entry.text, entry.at)), ""].join("\n");
+}
+
+/** A recording written back in the form it was read in (what `replay --update` writes). */
+export function formatRecording(recording: Recording): string {
+  const side = (dir: Direction) => recording.entries.filter((entry) => entry.dir === dir).map((entry) => entry.text);
+  switch (recording.form) {
+    case "session": return formatSession(recording);
+    case "golden": return [...recording.header.lines, "-- client --", ...side("c2s"), "-- server --", ...side("s2c"), ""].join("\n");
+    case "jsonl": return recording.entries.map((entry) => JSON.stringify({ dir: entry.dir, msg: entry.message === undefined ? entry.text : entry.message, ...(entry.at === undefined ? {} : { t: entry.at }) }) + "\n").join("");
+  }
 }

@@ -1,10 +1,12 @@
 // Replays every golden transcript in fixtures/transcripts against the demo server, in process
-// and as a real `node dist/server.js` child, and compares the server's messages as parsed JSON.
+// and as a real `node dist/server.js` child, through the product's replay (src/wire/replay.ts, what
+// `mcp-wire replay` runs), which compares the server's messages as parsed JSON.
 // MCP_WIRE_UPDATE_GOLDEN=1 rewrites the expected sections from the in-process run, for review.
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { readdirSync, writeFileSync } from "node:fs";
-import { formatTranscript, normalizeLines, readTranscript, replayChild, replayInMemory } from "../helpers/transcript.js";
+import { describeReport } from "../../src/wire/replay-cli.js";
+import { formatTranscript, goldenChild, goldenInMemory, normalize, readTranscript, serverLines } from "../helpers/transcript.js";
 
 const dir = new URL("../../fixtures/transcripts/", import.meta.url);
 const update = process.env.MCP_WIRE_UPDATE_GOLDEN === "1";
@@ -19,18 +21,22 @@ for (const file of files) {
   const transcript = readTranscript(path.pathname);
 
   test(`golden (in process): ${file}`, async () => {
-    const actual = normalizeLines(await replayInMemory(transcript));
+    const report = await goldenInMemory(transcript);
     if (update) {
-      writeFileSync(path, formatTranscript(transcript, actual.map((m) => JSON.stringify(m))));
+      const lines = serverLines(report).map((line) => { try { return JSON.stringify(normalize(JSON.parse(line))); } catch { return line; } });
+      writeFileSync(path, formatTranscript(transcript, lines));
       return;
     }
-    assert.deepEqual(actual, normalizeLines(transcript.server));
+    assert.equal(report.failure, undefined);
+    assert.deepEqual(report.differences, [], describeReport(report, file));
   });
 
   test(`golden (node dist/server.js): ${file}`, async () => {
-    const { lines, code, exitMs } = await replayChild(transcript);
-    assert.deepEqual(normalizeLines(lines), normalizeLines(readTranscript(path.pathname).server));
-    assert.equal(code, 0, "the server exits cleanly when its stdin ends");
-    assert.ok(exitMs < 2000, `the server took ${exitMs} ms to exit after stdin closed`);
+    // The server must exit by itself, cleanly, within 2 s of its input ending (else it is stopped).
+    const report = await goldenChild(readTranscript(path.pathname), 2000);
+    assert.equal(report.failure, undefined);
+    assert.deepEqual(report.differences, [], describeReport(report, file));
+    assert.equal(report.stopped, undefined, "the server exits within 2 s of its stdin ending");
+    assert.equal(report.exit?.code, 0, "the server exits cleanly when its stdin ends");
   });
 }

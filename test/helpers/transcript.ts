@@ -1,20 +1,24 @@
 // Golden transcripts: reading, replaying and rewriting fixtures/transcripts/*.transcript.
 //
-// A transcript is a prose header (lines starting with "#": what is checked and which spec rule),
-// then "-- client --" and the client's lines exactly as written to the server's stdin, then
-// "-- server --" and the server's expected messages, one JSON message per line. A header line
-// "# args: ..." passes arguments to the server program.
+// A transcript is a recording in the golden form (src/wire/recording.ts reads it): a prose header
+// (lines starting with "#": what is checked and which spec rule), then "-- client --" and the
+// client's lines exactly as written to the server's stdin, then "-- server --" and the server's
+// expected messages, one JSON message per line. A header line "# args: ..." passes arguments to
+// the server program.
 //
-// Replays feed every client line, end the input, and collect everything the server writes until
-// it closes: the same thing `cat` piping the client part into `node dist/server.js` would see.
+// Replays go through the product's own replay (src/wire/replay.ts, what `mcp-wire replay` runs):
+// every client line written, the input ended, everything the server writes until it closes
+// compared in order, the same thing `cat` piping the client part into `node dist/server.js` shows.
 
-import { spawn } from "node:child_process";
-import { readFileSync } from "node:fs";
 import { PassThrough } from "node:stream";
 import { fileURLToPath } from "node:url";
+import { readFileSync } from "node:fs";
 import { createDemoServer } from "../../src/demo/server-definition.js";
 import { readNotes, sections } from "../../src/demo/notes.js";
 import { StreamTransport } from "../../src/transports/stdio.js";
+import { parseRecording, type Recording } from "../../src/wire/recording.js";
+import { replay, type ReplayReport } from "../../src/wire/replay.js";
+import { spawnPeer, streamPeer } from "../../src/wire/replay-peer.js";
 
 export interface Transcript {
   header: string[];
@@ -24,58 +28,57 @@ export interface Transcript {
 }
 
 export function parseTranscript(text: string, name: string): Transcript {
-  const lines = text.split("\n");
-  const clientAt = lines.indexOf("-- client --");
-  const serverAt = lines.indexOf("-- server --");
-  if (clientAt < 0 || serverAt < clientAt) throw new Error(`${name}: needs "-- client --" then "-- server --"`);
-  const header = lines.slice(0, clientAt);
-  const argsLine = header.find((line) => line.startsWith("# args:"));
-  return {
-    header,
-    client: lines.slice(clientAt + 1, serverAt).filter((line) => line !== ""),
-    server: lines.slice(serverAt + 1).filter((line) => line.trim() !== ""),
-    args: argsLine ? argsLine.slice("# args:".length).trim().split(/\s+/).filter(Boolean) : [],
-  };
+  const recording = parseRecording(text, name);
+  if (recording.form !== "golden") throw new Error(`${name}: needs "-- client --" then "-- server --"`);
+  const side = (dir: "c2s" | "s2c") => recording.entries.filter((entry) => entry.dir === dir).map((entry) => entry.text);
+  return { header: recording.header.lines, client: side("c2s"), server: side("s2c"), args: recording.header.args };
 }
 
 export function formatTranscript(transcript: Transcript, serverLines: string[]): string {
   return [...transcript.header, "-- client --", ...transcript.client, "-- server --", ...serverLines, ""].join("\n");
 }
 
-/** Replays over an in-process server, through the real stdio transport on in-memory streams. */
-export async function replayInMemory(transcript: Transcript): Promise<string[]> {
+function recordingOf(transcript: Transcript): Recording {
+  return parseRecording(formatTranscript(transcript, transcript.server), "transcript");
+}
+
+/**
+ * Replays over an in-process server, through the real stdio transport on in-memory streams. The
+ * golden comparison is exact but for the placeholders of `normalize`: no default ignores.
+ */
+export async function goldenInMemory(transcript: Transcript): Promise<ReplayReport> {
   const input = new PassThrough();
   const output = new PassThrough();
   const pageSize = flagValue(transcript.args, "--page-size");
   const maxMessageBytes = flagValue(transcript.args, "--max-message-bytes");
   const server = createDemoServer({ pageSize });
   const session = server.connect(new StreamTransport(input, output, { maxMessageBytes }));
-  const closed = new Promise<void>((resolve) => session.onClose(() => resolve()));
-  const chunks: Buffer[] = [];
-  output.on("data", (chunk: Buffer) => chunks.push(chunk));
-  for (const line of transcript.client) input.write(line + "\n");
-  input.end();
-  await closed;
-  await new Promise((resolve) => setImmediate(resolve));
-  return splitLines(Buffer.concat(chunks).toString("utf8"));
+  // Closed once the session has closed and what it wrote last has been read.
+  const closed = new Promise<{ code: null; signal: null }>((resolve) => session.onClose(() => setImmediate(() => resolve({ code: null, signal: null }))));
+  return replay(recordingOf(transcript), streamPeer(input, output, closed), { ignore: [], normalize });
 }
 
 const SERVER_PROGRAM = fileURLToPath(new URL("../../dist/server.js", import.meta.url));
 
-/** Replays over a real `node dist/server.js` child, as a host would run it. */
-export async function replayChild(transcript: Transcript): Promise<{ lines: string[]; code: number | null; exitMs: number }> {
-  const child = spawn(process.execPath, [SERVER_PROGRAM, ...transcript.args], { stdio: ["pipe", "pipe", "pipe"] });
-  const chunks: Buffer[] = [];
-  child.stdout.on("data", (chunk: Buffer) => chunks.push(chunk));
-  child.stderr.resume();
-  child.stdin.end(transcript.client.map((line) => line + "\n").join(""));
-  const endedAt = Date.now();
-  const code = await new Promise<number | null>((resolve) => child.on("close", (exitCode) => resolve(exitCode)));
-  return { lines: splitLines(Buffer.concat(chunks).toString("utf8")), code, exitMs: Date.now() - endedAt };
+/** Replays over a real `node dist/server.js` child, as a host would run it; it is stopped if it does not close within `closeMs` of its input ending. */
+export async function goldenChild(transcript: Transcript, closeMs = 2000): Promise<ReplayReport> {
+  return replay(recordingOf(transcript), spawnPeer(process.execPath, [SERVER_PROGRAM, ...transcript.args]), { ignore: [], normalize, timeoutMs: closeMs });
 }
 
-function splitLines(text: string): string[] {
-  return text.split("\n").filter((line) => line !== "");
+/** What the server wrote in a replay, line by line. */
+export function serverLines(report: ReplayReport): string[] {
+  return report.transcript.filter((entry) => entry.dir === "s2c").map((entry) => entry.text);
+}
+
+/** Replays the client's lines over an in-process server and returns what it wrote. */
+export async function replayInMemory(transcript: Transcript): Promise<string[]> {
+  return serverLines(await goldenInMemory({ ...transcript, server: [] }));
+}
+
+/** Replays over a real `node dist/server.js` child and returns what it wrote, and its exit code. */
+export async function replayChild(transcript: Transcript): Promise<{ lines: string[]; code: number | null }> {
+  const report = await goldenChild({ ...transcript, server: [] });
+  return { lines: serverLines(report), code: report.exit?.code ?? null };
 }
 
 function flagValue(args: string[], flag: string): number | undefined {

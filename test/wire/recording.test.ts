@@ -4,7 +4,7 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
-import { formatSession, headerLines, parseRecording, RecordingFormatError, sessionLine, sessionLinePrefix, sessionNote } from "../../src/wire/recording.js";
+import { formatRecording, formatSession, headerLines, parseRecording, RecordingFormatError, sessionLine, sessionLinePrefix, sessionNote } from "../../src/wire/recording.js";
 
 const INIT = '{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"t","version":"1"}}}';
 const ANSWER = '{"jsonrpc":"2.0","id":1,"result":{"protocolVersion":"2025-11-25","capabilities":{},"serverInfo":{"name":"s","version":"1"}}}';
@@ -93,4 +93,16 @@ test("recording: a note of the recorder's among the session lines is skipped by 
   assert.equal(note, "# > +5 a line of 300 bytes passed through, not kept");
   const recording = parseRecording(["-- session --", `> +0 ${INIT}`, note, `< +4 ${ANSWER}`, ""].join("\n"));
   assert.deepEqual(recording.entries.map((e) => e.dir), ["c2s", "s2c"]);
+});
+
+test("recording: a golden client line of blanks is kept (it was written to the server); empty lines only separate", () => {
+  const recording = parseRecording(["# blanks", "-- client --", INIT, "   ", "", "-- server --", ANSWER, "  ", ""].join("\n"));
+  assert.deepEqual(recording.entries.map((e) => [e.dir, e.text]), [["c2s", INIT], ["c2s", "   "], ["s2c", ANSWER]]);
+});
+
+test("recording: formatRecording writes each form back as it reads", () => {
+  const golden = ["# a golden", "# args: --page-size 2", "-- client --", INIT, "-- server --", ANSWER, ""].join("\n");
+  const session = ["# a session", "-- session --", `> +0 ${INIT}`, `< +3 ${ANSWER}`, ""].join("\n");
+  const jsonl = `{"dir":"c2s","msg":${INIT},"t":0}\n{"dir":"s2c","msg":${ANSWER}}\n`;
+  for (const text of [golden, session, jsonl]) assert.equal(formatRecording(parseRecording(text)), text);
 });

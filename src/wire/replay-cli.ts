@@ -1,0 +1,151 @@
+// `mcp-wire replay FILE [--timeout MS] [--ignore POINTER]... [--update] -- <server command>` (or
+// `--url URL`): a recording as a golden test against a freshly started stdio server, or a running
+// Streamable HTTP one (src/wire/replay.ts).
+// The report goes to stdout (it is the tool's output); the server's stderr passes through to ours.
+// Exit 0: every message as recorded (or, with --update, the recording rewritten). 1: a difference,
+// or the server exited or went quiet before the recording's end (then --update writes nothing).
+// 2: a usage error or a recording that cannot be read. 130/143: interrupted; the server is stopped.
+
+import { readFileSync, writeFileSync } from "node:fs";
+import { DEFAULT_IGNORE, formatDifference, shorten } from "./compare.js";
+import { formatRecording, parseRecording, RecordingFormatError, type Recording } from "./recording.js";
+import { DEFAULT_TIMEOUT_MS, replay, type ReplayReport } from "./replay.js";
+import { httpPeer } from "./replay-http.js";
+import { spawnPeer } from "./replay-peer.js";
+
+export const REPLAY_USAGE = `usage: mcp-wire replay FILE [--timeout MS] [--ignore POINTER]... [--update] -- <server command> [args...]
+       mcp-wire replay FILE [options] --url URL [--header NAME:VALUE]...
+
+Plays the client's side of a recording against a freshly started stdio server and compares what
+the server sends with the recording (ids of server requests mapped, notifications in order per
+method). Values that change from run to run are ignored: ISO 8601 timestamps, /result/requestState,
+the file's "# ignore:" pointers and --ignore. Prints each difference on stdout with its JSON path.
+Exit 0 when all matches, 1 on a difference or a server that exits or goes quiet, 2 on a usage error
+or an unreadable recording.
+
+  --timeout MS       wait at most MS ms for each expected message (default ${DEFAULT_TIMEOUT_MS})
+  --ignore POINTER   a JSON pointer (RFC 6901) to ignore in every server message; "*" matches any
+                     one step, e.g. /result/content/*/text (repeatable)
+  --update           rewrite the recording's server side with what came (review the change)
+  --url URL          replay over Streamable HTTP to a server already running at URL: each client
+                     line is POSTed, each message of the answer (JSON or SSE) compared
+  --header NAME:VALUE  send this header on every HTTP request (repeatable; with --url)`;
+
+interface ReplayLine {
+  file: string;
+  timeoutMs: number;
+  ignore: string[];
+  update: boolean;
+  command: string[];
+  url?: string;
+  headers: Record<string, string>;
+}
+
+class ReplayUsageError extends Error {}
+
+export async function run(argv: string[]): Promise<number> {
+  if (argv.includes("--help") && !argv.slice(0, argv.indexOf("--help")).includes("--")) {
+    process.stdout.write(REPLAY_USAGE + "\n");
+    return 0;
+  }
+  let line: ReplayLine;
+  let recording: Recording;
+  try {
+    line = parseReplayLine(argv);
+    recording = parseRecording(readRecording(line.file), line.file);
+  } catch (error) {
+    if (!(error instanceof ReplayUsageError || error instanceof RecordingFormatError)) throw error;
+    process.stderr.write(`mcp-wire replay: ${(error as Error).message}\n(mcp-wire replay --help shows the usage)\n`);
+    return 2;
+  }
+  const peer = line.url === undefined
+    ? spawnPeer(line.command[0]!, line.command.slice(1), (chunk) => process.stderr.write(chunk))
+    : httpPeer(line.url, line.headers);
+  // The server has its own process group, so an interrupt does not reach it unless passed on.
+  for (const [signal, code] of [["SIGINT", 130], ["SIGTERM", 143]] as const) {
+    process.once(signal, () => {
+      peer.stop();
+      process.exit(code);
+    });
+  }
+  const report = await replay(recording, peer, { timeoutMs: line.timeoutMs, ignore: [...DEFAULT_IGNORE, ...line.ignore] });
+  process.stdout.write(describeReport(report, line.file));
+  if (line.update && !report.failure) {
+    writeFileSync(line.file, formatRecording(updated(recording, report)));
+    process.stdout.write(`${line.file}: the server side was rewritten with what came\n`);
+    return 0;
+  }
+  if (line.update) process.stdout.write(`${line.file}: not rewritten: the replay did not get to the end\n`);
+  return report.failure || report.differences.length > 0 ? 1 : 0;
+}
+
+/** The recording with its server side as it came on this run (golden: the client's side as it was). */
+function updated(recording: Recording, report: ReplayReport): Recording {
+  // Times are kept where the recording kept them, so an update changes no more than it must.
+  const timed = recording.entries.some((entry) => entry.at !== undefined);
+  const transcript = timed ? report.transcript : report.transcript.map(({ at: _at, ...entry }) => entry);
+  if (recording.form !== "golden") return { ...recording, entries: transcript };
+  const client = recording.entries.filter((entry) => entry.dir === "c2s");
+  return { ...recording, entries: [...client, ...transcript.filter((entry) => entry.dir === "s2c")] };
+}
+
+/** The report a person reads: each difference with its JSON path, then the verdict. */
+export function describeReport(report: ReplayReport, file: string): string {
+  const out: string[] = [];
+  for (const difference of report.differences) {
+    if (difference.actual === undefined) out.push(`server message ${difference.expectedAt}: expected, never came:\n  ${shorten(difference.expected!)}`);
+    else if (difference.expected === undefined) out.push(`unexpected server message:\n  ${shorten(difference.actual)}`);
+    else out.push(`server message ${difference.expectedAt} differs:\n${difference.differences.map(formatDifference).join("\n")}`);
+  }
+  if (report.failure) out.push(`replay stopped: ${report.failure}`);
+  else if (report.stopped) out.push("(the server was still running when its input had ended and the last wait was over: it was stopped)");
+  const problems = report.differences.length + (report.failure ? 1 : 0);
+  out.push(problems === 0 ? `${file}: replay matches` : `${file}: ${problems} problem${problems === 1 ? "" : "s"}`);
+  return out.join("\n") + "\n";
+}
+
+function parseReplayLine(argv: string[]): ReplayLine {
+  const dashes = argv.indexOf("--");
+  const options = dashes < 0 ? argv : argv.slice(0, dashes);
+  const command = dashes < 0 ? [] : argv.slice(dashes + 1);
+  const line: ReplayLine = { file: "", timeoutMs: DEFAULT_TIMEOUT_MS, ignore: [], update: false, command, headers: {} };
+  for (let i = 0; i < options.length; i++) {
+    const option = options[i]!;
+    const value = () => {
+      const next = options[++i];
+      if (next === undefined) throw new ReplayUsageError(`${option} needs a value`);
+      return next;
+    };
+    if (option === "--update") line.update = true;
+    else if (option === "--timeout") {
+      const text = value();
+      line.timeoutMs = Number(text);
+      if (!/^\d+$/.test(text) || line.timeoutMs <= 0) throw new ReplayUsageError(`--timeout takes a positive number of milliseconds, not ${JSON.stringify(text)}`);
+    } else if (option === "--ignore") {
+      const pointer = value();
+      if (!pointer.startsWith("/")) throw new ReplayUsageError(`--ignore takes a JSON pointer starting with "/", not ${JSON.stringify(pointer)}`);
+      line.ignore.push(pointer);
+    } else if (option === "--url") {
+      line.url = value();
+      if (!URL.canParse(line.url) || !/^https?:$/.test(new URL(line.url).protocol)) throw new ReplayUsageError(`--url takes an http(s) URL, not ${JSON.stringify(line.url)}`);
+    } else if (option === "--header") {
+      const header = /^([^:\s]+):\s*(.*)$/.exec(value());
+      if (!header) throw new ReplayUsageError("--header takes NAME:VALUE");
+      line.headers[header[1]!.toLowerCase()] = header[2]!;
+    } else if (option.startsWith("-")) throw new ReplayUsageError(`unknown option ${option}`);
+    else if (line.file === "") line.file = option;
+    else throw new ReplayUsageError(`one recording at a time (found ${JSON.stringify(line.file)} and ${JSON.stringify(option)})`);
+  }
+  if (line.file === "") throw new ReplayUsageError("which recording? (mcp-wire replay FILE -- <server command>)");
+  if ((command.length === 0) === (line.url === undefined)) throw new ReplayUsageError('give the server command after "--", or --url URL (one of the two)');
+  if (line.url === undefined && Object.keys(line.headers).length > 0) throw new ReplayUsageError("--header goes with --url");
+  return line;
+}
+
+function readRecording(file: string): string {
+  try {
+    return readFileSync(file, "utf8");
+  } catch (error) {
+    throw new ReplayUsageError(`cannot read the recording ${JSON.stringify(file)}: ${(error as Error).message}`);
+  }
+}

@@ -1,0 +1,69 @@
+// mcp-wire replay --url (src/wire/replay-http.ts): the recordings made against node dist/server.js
+// over stdio replay as matching against the same demo server over Streamable HTTP (JSON and SSE
+// answers, the server's own request answered on a POST, the session id and protocol version
+// headers, 2026-07-28 mirrored headers); a changed one fails with the path; an unreachable URL is
+// a clear error.
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { spawn } from "node:child_process";
+import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import type { IncomingMessage } from "node:http";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { serve } from "../helpers/http-peer.js";
+
+const CLI = fileURLToPath(new URL("../../dist/cli.js", import.meta.url));
+const fixture = (name: string) => fileURLToPath(new URL(`../../fixtures/wire/replay/${name}`, import.meta.url));
+
+async function replay(args: string[]): Promise<{ code: number | null; stdout: string }> {
+  const child = spawn(process.execPath, [CLI, "replay", ...args], { stdio: ["ignore", "pipe", "inherit"] });
+  let stdout = "";
+  child.stdout.on("data", (chunk) => (stdout += chunk));
+  const code = await new Promise<number | null>((resolve) => child.on("close", resolve));
+  return { code, stdout };
+}
+
+for (const name of ["demo-echo-time.recording", "demo-greet-elicitation.recording", "demo-greet-2026.recording"]) {
+  test(`replay --url: ${name} matches over Streamable HTTP`, async () => {
+    const served = await serve();
+    try {
+      const { code, stdout } = await replay([fixture(name), "--timeout", "3000", "--url", served.url]);
+      assert.match(stdout, /replay matches/, stdout);
+      assert.equal(code, 0);
+    } finally {
+      await served.close();
+    }
+  });
+}
+
+test("replay --url: a changed answer is a difference with its path; --header reaches the server", async () => {
+  const served = await serve();
+  const seen: (string | undefined)[] = [];
+  served.listening.server.on("request", (request: IncomingMessage) => seen.push(request.headers["x-replay"] as string | undefined));
+  const changed = join(mkdtempSync(join(tmpdir(), "mcp-wire-replay-")), "changed.recording");
+  writeFileSync(changed, readFileSync(fixture("demo-greet-elicitation.recording"), "utf8").replace("Hello, Eve!", "Hello, Eve?"));
+  try {
+    const { code, stdout } = await replay([changed, "--url", served.url, "--header", "X-Replay: yes"]);
+    assert.equal(code, 1);
+    assert.match(stdout, /server message 3 differs:\n {2}at \/result\/content\/0\/text\n {4}expected: "Hello, Eve\?"\n {4}actual: {3}"Hello, Eve!"/);
+    assert.ok(seen.length >= 4 && seen.every((value) => value === "yes"), JSON.stringify(seen));
+  } finally {
+    await served.close();
+  }
+});
+
+test("replay --url: a server that cannot be reached is a clear error (exit 1)", async () => {
+  const served = await serve();
+  const url = served.url;
+  await served.close();
+  const { code, stdout } = await replay([fixture("demo-echo-time.recording"), "--url", url]);
+  assert.equal(code, 1);
+  assert.match(stdout, /server message 1 of the recording never came: the server could not be reached at http:\/\/127\.0\.0\.1:\d+\/mcp/);
+});
+
+test("replay --url: usage errors (exit 2)", async () => {
+  for (const args of [["--url", "ftp://x"], ["--url", "http://127.0.0.1:1/mcp", "--", "node"], ["--header", "X: y", "--", "node"]]) {
+    assert.equal((await replay([fixture("demo-echo-time.recording"), ...args])).code, 2, args.join(" "));
+  }
+});

@@ -1,0 +1,162 @@
+// mcp-wire replay (src/wire/replay*.ts) from the command line, as a user runs it: a recording made
+// against node dist/server.js passes; a changed server fails with a diff naming the JSON path; the
+// server's own requests are answered under the ids that came; a server that exits or goes quiet
+// stops the replay with a clear error; --ignore and --update; bad input is exit 2.
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { spawn } from "node:child_process";
+import { copyFileSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { scriptedServer, type ScriptedOptions } from "../helpers/scripted-stdio.js";
+
+const CLI = fileURLToPath(new URL("../../dist/cli.js", import.meta.url));
+const SERVER = fileURLToPath(new URL("../../dist/server.js", import.meta.url));
+const fixture = (name: string) => fileURLToPath(new URL(`../../fixtures/wire/replay/${name}`, import.meta.url));
+const SCRIPTED = fixture("scripted-echo-ask.recording");
+
+async function replay(args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  const child = spawn(process.execPath, [CLI, "replay", ...args], { stdio: ["ignore", "pipe", "pipe"] });
+  let stdout = "";
+  let stderr = "";
+  child.stdout.on("data", (chunk) => (stdout += chunk));
+  child.stderr.on("data", (chunk) => (stderr += chunk));
+  const code = await new Promise<number | null>((resolve) => child.on("close", resolve));
+  return { code, stdout, stderr };
+}
+
+const against = (options: ScriptedOptions = {}) => ["--", ...scriptedServer(options)];
+
+/** A copy of the scripted recording with `extra` session lines after it. */
+function scriptedWith(extra: string[]): string {
+  const dir = mkdtempSync(join(tmpdir(), "mcp-wire-replay-"));
+  const path = join(dir, "session.recording");
+  writeFileSync(path, readFileSync(SCRIPTED, "utf8") + extra.join("\n") + "\n");
+  return path;
+}
+
+test("replay: a recording made against node dist/server.js passes against it (the time of get_time ignored)", async () => {
+  const { code, stdout } = await replay([fixture("demo-echo-time.recording"), "--", process.execPath, SERVER]);
+  assert.match(stdout, /replay matches/);
+  assert.equal(code, 0);
+});
+
+test("replay: 2026-07-28, a retry echoes the requestState this run's server sealed (it changes from run to run)", async () => {
+  const { code, stdout } = await replay([fixture("demo-greet-2026.recording"), "--", process.execPath, SERVER]);
+  assert.match(stdout, /replay matches/, stdout);
+  assert.equal(code, 0);
+});
+
+test("replay: notifications match per method, and the server's own request is answered under the id that came", async () => {
+  const { code, stdout } = await replay([SCRIPTED, ...against({ serverIdPrefix: "srv-" })]);
+  assert.match(stdout, /replay matches/, stdout);
+  assert.equal(code, 0);
+});
+
+test("replay: a changed server fails with a diff naming the JSON path, what was expected and what came (exit 1)", async () => {
+  const { code, stdout } = await replay([SCRIPTED, ...against({ prefix: "ECHO: " })]);
+  assert.equal(code, 1);
+  assert.match(stdout, /server message 2 differs:\n {2}at \/result\/content\/0\/text\n {4}expected: "echo: hi"\n {4}actual: {3}"ECHO: hi"/);
+  assert.match(stdout, /1 problem/);
+});
+
+test("replay: --ignore hides a path that changes (\"*\" for any step); the file's # ignore: lines too", async () => {
+  assert.equal((await replay([SCRIPTED, "--ignore", "/result/content/*/text", ...against({ prefix: "ECHO: " })])).code, 0);
+  const marked = scriptedWith([]);
+  writeFileSync(marked, "# ignore: /result/content/0/text\n" + readFileSync(marked, "utf8"));
+  assert.equal((await replay([marked, ...against({ prefix: "ECHO: " })])).code, 0);
+});
+
+test("replay: a server that exits mid-replay stops it with a clear error (exit 1)", async () => {
+  const path = scriptedWith([
+    '> {"jsonrpc":"2.0","id":4,"method":"tools/call","params":{"name":"exit","arguments":{}}}',
+    '< {"jsonrpc":"2.0","id":4,"result":{"content":[]}}',
+  ]);
+  const { code, stdout } = await replay([path, ...against()]);
+  assert.equal(code, 1);
+  assert.match(stdout, /replay stopped: server message 6 of the recording never came: the server exited with code 3; expected \{"jsonrpc":"2.0","id":4/);
+});
+
+test("replay: a server that never answers stops it after --timeout (exit 1)", async () => {
+  const path = scriptedWith([
+    '> {"jsonrpc":"2.0","id":4,"method":"tools/call","params":{"name":"hang","arguments":{}}}',
+    '< {"jsonrpc":"2.0","id":4,"result":{"content":[]}}',
+  ]);
+  // The timeout also covers the server's start (the first answer): small, but not so small that a
+  // busy machine's node startup trips it.
+  const { code, stdout } = await replay([path, "--timeout", "1500", ...against()]);
+  assert.equal(code, 1);
+  assert.match(stdout, /server message 6 of the recording never came: nothing matching came within 1500 ms/);
+});
+
+test("replay: a server still running after its input ended is stopped, and that is not a difference (exit 0)", async () => {
+  const { code, stdout } = await replay([SCRIPTED, "--timeout", "1500", ...against({ linger: true })]);
+  assert.match(stdout, /it was stopped\)\n.*replay matches/);
+  assert.equal(code, 0);
+});
+
+test("replay: a message the recording does not have is reported as unexpected (exit 1)", async () => {
+  const path = scriptedWith(['> {"jsonrpc":"2.0","id":4,"method":"ping"}']);
+  const { code, stdout } = await replay([path, ...against()]);
+  assert.equal(code, 1);
+  assert.match(stdout, /unexpected server message:\n {2}\{"jsonrpc":"2.0","id":4,"result":\{\}\}/);
+});
+
+test("replay --update: rewrites the server side with what came, in the same form; the next replay passes", async () => {
+  const dir = mkdtempSync(join(tmpdir(), "mcp-wire-replay-"));
+  const path = join(dir, "session.recording");
+  copyFileSync(SCRIPTED, path);
+  const first = await replay([path, "--update", ...against({ prefix: "ECHO: " })]);
+  assert.equal(first.code, 0, first.stdout);
+  const text = readFileSync(path, "utf8");
+  assert.ok(text.startsWith(readFileSync(SCRIPTED, "utf8").split("-- session --")[0]! + "-- session --\n"), "header kept");
+  assert.match(text, /^< \+\d+ .*"ECHO: hi"/m);
+  assert.equal((await replay([path, ...against({ prefix: "ECHO: " })])).code, 0);
+  assert.equal((await replay([path, ...against()])).code, 1, "and the old server now differs");
+});
+
+const bad = [
+  { name: "a recording cut mid-line", text: "# cut\n-- session --\n> {\"jsonrpc\":\"2.0\"}\nthis is not a session line\n", message: /session\.recording:4: a session line starts with/ },
+  { name: "an unknown format", text: "hello\n", message: /session\.recording:1: expected "-- session --" or "-- client --"/ },
+  { name: "a corrupt JSON lines recording", text: '{"dir":"c2s","msg":{}}\n{"dir":"c2s","ms\n', message: /session\.recording:2: not a JSON line/ },
+];
+
+for (const c of bad) {
+  test(`replay: ${c.name} is exit 2, naming the line`, async () => {
+    const dir = mkdtempSync(join(tmpdir(), "mcp-wire-replay-"));
+    writeFileSync(join(dir, "session.recording"), c.text);
+    const { code, stderr, stdout } = await replay([join(dir, "session.recording"), ...against()]);
+    assert.equal(code, 2);
+    assert.match(stderr, c.message);
+    assert.equal(stdout, "");
+  });
+}
+
+const usage = [
+  { name: "no such file", args: ["/no/such/file.recording", "--", "x"], message: /cannot read the recording "\/no\/such\/file\.recording"/ },
+  { name: "no server command", args: [SCRIPTED], message: /give the server command after "--", or --url URL/ },
+  { name: "a bad timeout", args: [SCRIPTED, "--timeout", "soon", "--", "x"], message: /--timeout takes a positive number/ },
+  { name: "an ignore that is not a pointer", args: [SCRIPTED, "--ignore", "result", "--", "x"], message: /--ignore takes a JSON pointer/ },
+  { name: "an unknown option", args: [SCRIPTED, "--fast", "--", "x"], message: /unknown option --fast/ },
+];
+
+for (const c of usage) {
+  test(`replay: ${c.name} is a usage error (exit 2)`, async () => {
+    const { code, stderr } = await replay(c.args);
+    assert.equal(code, 2);
+    assert.match(stderr, c.message);
+  });
+}
+
+test("replay --help prints its usage on stdout (exit 0)", async () => {
+  const { code, stdout } = await replay(["--help"]);
+  assert.equal(code, 0);
+  assert.match(stdout, /^usage: mcp-wire replay FILE/);
+});
+
+test("replay: a server command that cannot start is a clear error (exit 1)", async () => {
+  const { code, stdout } = await replay([SCRIPTED, "--", "/no/such/mcp-server"]);
+  assert.equal(code, 1);
+  assert.match(stdout, /server message 1 of the recording never came: the server could not be started \(spawn \/no\/such\/mcp-server ENOENT\)/);
+});
