@@ -135,7 +135,7 @@ test("record: a session through the proxy gets the answers it gets without it, a
   assert.equal(recording.entries.find((e) => e.text === "this line is not JSON")!.message, undefined, "the malformed line is recorded as it was");
 });
 
-test("record: our CLI through the proxy prints what it prints without it", { timeout: TIMEOUT_MS * 2 }, () => {
+test("record: our CLI through the proxy prints what it prints without it, and replay matches the recording", { timeout: TIMEOUT_MS * 2 }, () => {
   const cli = (server: string[]) => spawnSync(process.execPath, [CLI, "call", "add", "a=3", "b=4", "--", ...server], { encoding: "utf8", timeout: TIMEOUT_MS });
   const out = newFile();
   const proxied = cli([process.execPath, RECORD, "record", "--out", out, "--", process.execPath, SERVER]);
@@ -144,6 +144,9 @@ test("record: our CLI through the proxy prints what it prints without it", { tim
   assert.equal(proxied.stdout, direct.stdout);
   const methods = parseRecording(readFileSync(out, "utf8")).entries.map((e) => (e.message as { method?: string }).method).filter(Boolean);
   assert.ok(methods.includes("tools/call"), `recorded methods: ${methods}`);
+  // What record writes, replay plays back: against the same server, it matches.
+  const replay = spawnSync(process.execPath, [RECORD, "replay", out, "--", process.execPath, SERVER], { encoding: "utf8", timeout: TIMEOUT_MS });
+  assert.equal(replay.status, 0, replay.stdout + replay.stderr);
 });
 
 test("record: stdout carries the server's bytes exactly (no trailing newline, bytes that are not UTF-8), stderr passes through", { timeout: TIMEOUT_MS * 2 }, async () => {
