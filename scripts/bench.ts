@@ -1,6 +1,7 @@
 // `npm run bench`: our stdio demo server against a minimal JSON-line echo server (the baseline,
 // scripts/bench/baseline-server.mjs), `mcp-wire --help` against a bare `node -e 0`, our server
-// against itself with 2026-07-28 requests (the modern path vs the legacy one), then our client
+// against itself with 2026-07-28 requests (the modern path vs the legacy one), our server through
+// `mcp-wire record` (the recording proxy) against itself without it, then our client
 // against a raw JSON-line client, both driving that baseline server (scripts/bench/client-driver.mjs),
 // then our Streamable HTTP server against a bare node:http echo server (scripts/bench/baseline-http.mjs)
 // and the official SDK v1 server, with JSON and with SSE answers, all loaded by
@@ -8,10 +9,11 @@
 // noise. Prints absolute numbers, ratios and targets. Exits 0 whatever the speed; 1 only for wrong
 // answers. Linux only: server CPU time and peak memory are read from /proc/<pid>.
 
-import { availableParallelism, loadavg } from "node:os";
+import { availableParallelism, loadavg, tmpdir } from "node:os";
 import { fileURLToPath } from "node:url";
 import { performance } from "node:perf_hooks";
-import { readFileSync } from "node:fs";
+import { mkdtempSync, readFileSync } from "node:fs";
+import { join } from "node:path";
 import { CLOCK_TICKS_PER_SECOND, wallTime, type ServerCommand } from "./bench/child.js";
 import { clientLarge, clientLoad, type ClientLoadResult, type ClientSide } from "./bench/client-measure.js";
 import { HTTP_SERVERS, httpLoad, sdkServers, type HttpLoadResult, type HttpMode } from "./bench/http-measure.js";
@@ -30,6 +32,10 @@ const LOAD_RUNS = 3;
 const ERA_RUNS = 5;
 /** The issue's target for the modern path's CPU per tools/call over our legacy path's (the SDK v2's own is about 1.45). */
 const MODERN_LIMIT = 1.15;
+/** Runs of each side (through mcp-wire record, and direct) of the proxy's row. */
+const RECORD_RUNS = 5;
+/** The issue's target for pipelined calls through `mcp-wire record` over the same calls without it. */
+const RECORD_LIMIT = 1.2;
 const LARGE_MIB = [1, 16, 64];
 const LARGE_RUNS = 5;
 /**
@@ -137,6 +143,17 @@ async function main(): Promise<number> {
   const paddedBatches = loadRequests(LOAD_CALLS, "padded");
   const [, paddedEra] = await interleaved(ERA_RUNS, [batches, paddedBatches], (requests) => load(ours, requests, LOAD_CALLS));
   rows.push(costRow(`server CPU per tools/call, legacy path with an envelope-sized _meta vs without (the bytes' share of the row above)`, loadMedian(paddedEra, "cpuMicrosecondsPerCall"), legacyCpu, "µs", 1));
+
+  // mcp-wire record between a host and our server: the same pipelined echo calls through the proxy
+  // (which records every line to a file) and without it.
+  started = performance.now();
+  const recorded: ServerCommand = { name: "ours through mcp-wire record", script: cliBin, args: ["record", "--out", `${mkdtempSync(join(tmpdir(), "mcp-wire-bench-"))}/load.recording`, "--", process.execPath, ours.script] };
+  const [proxied, direct] = await interleaved(RECORD_RUNS, [recorded, ours], (server) => load(server, batches, LOAD_CALLS));
+  const microsecondsPerCall = (results: LoadResult[]) => 1e6 / loadMedian(results, "callsPerSecond");
+  phase(`record (${RECORD_RUNS} runs each of ${LOAD_CALLS} pipelined echo calls, through the proxy and direct)`, started);
+  rows.push({ ...costRow(`wall time per pipelined echo call through mcp-wire record vs direct (median of ${RECORD_RUNS}; baseline = ours, direct)`, microsecondsPerCall(proxied), microsecondsPerCall(direct), "µs", 2, RECORD_LIMIT), target: `through the proxy <= ${RECORD_LIMIT}x direct` });
+  // In the load above, the CPU read from /proc is the proxy's own (its server's is not counted until it exits).
+  rows.push(costRow("the proxy's own CPU per call, user+sys, vs the server's (baseline = ours, direct)", loadMedian(proxied, "cpuMicrosecondsPerCall"), loadMedian(direct, "cpuMicrosecondsPerCall"), "µs", 1));
 
   started = performance.now();
   const perMib: Record<string, number[]> = { ours: [], baseline: [], "ours client": [], "raw client": [] };

@@ -18,6 +18,7 @@ import { ExitCode, printError, printNow } from "./cli/output.js";
  * own command line. `run` returns the exit code.
  */
 const WIRE_TOOLS: { [name: string]: () => Promise<{ run(argv: string[]): Promise<number> }> } = {
+  record: () => import("./wire/record-cli.js"),
   explain: () => import("./wire/explain.js"),
   diagram: () => import("./wire/diagram.js"),
   replay: () => import("./wire/replay-cli.js"),

@@ -12,6 +12,10 @@ import { ALL_PROTOCOL_VERSIONS, type ProtocolVersion } from "../mcp/versions.js"
 
 export const USAGE = `usage: mcp-wire [options] <command> [arguments] -- <server command> [server arguments...]
        mcp-wire [options] --url URL [--header NAME:VALUE]... <command> [arguments]
+       mcp-wire record --out FILE -- <server command> [server arguments...]
+       mcp-wire record --out FILE --listen HOST:PORT --target URL
+                                              a transparent proxy (stdio, or HTTP) that records the
+                                              session in FILE as it passes
        mcp-wire explain FILE [--wire]         print a recording, one line per message, with notes
        mcp-wire diagram FILE [--format mermaid|svg] [--out FILE]
                                               draw a recording as a sequence diagram
@@ -193,14 +197,15 @@ export function parseCommandLine(argv: readonly string[]): CommandLine {
   return { help: false, options, command, server: { command: theirs[0], args: theirs.slice(1) } };
 }
 
-function httpUrl(text: string): string {
+/** An http:// or https:// URL, as the value of `flag`; also `mcp-wire record --target`'s. */
+export function httpUrl(text: string, flag = "--url"): string {
   let url: URL | undefined;
   try {
     url = new URL(text);
   } catch {
     // Reported below, with the rest.
   }
-  if (url?.protocol !== "http:" && url?.protocol !== "https:") throw new UsageError(`--url: expected an http:// or https:// URL, got ${JSON.stringify(text)}`);
+  if (url?.protocol !== "http:" && url?.protocol !== "https:") throw new UsageError(`${flag}: expected an http:// or https:// URL, got ${JSON.stringify(text)}`);
   return url.href;
 }
 

@@ -224,7 +224,7 @@ function isDirectory(path: string): boolean {
 }
 
 /** Signals the child's whole process group where there is one, else the child alone. */
-function signalGroup(child: ChildProcess, signal: NodeJS.Signals): void {
+export function signalGroup(child: ChildProcess, signal: NodeJS.Signals): void {
   if (child.pid === undefined) return;
   try {
     if (process.platform === "win32") child.kill(signal);

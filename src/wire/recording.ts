@@ -9,7 +9,8 @@
 //    one message per line: "> " client to server, "< " server to client, then "+MS " (milliseconds
 //    since the session began, optional), then the line exactly as it was on the wire. A line that was
 //    not JSON is kept as it was; the tools report it as such. This is what `mcp-wire record` writes,
-//    a line at a time, so a recording cut short is complete up to its last whole line.
+//    a line at a time, so a recording cut short is complete up to its last whole line. A "#" line
+//    among them is the recorder's note (e.g. a line too long to keep): readers skip it.
 // 3. JSON lines as other recorders write them (../shared/transcripts/):
 //    {"dir":"c2s"|"s2c","msg":<the message>,"t"?:<ms>}, one per line.
 //
@@ -96,7 +97,7 @@ function parseSession(lines: string[], from: number, source: string): WireEntry[
   const entries: WireEntry[] = [];
   for (let i = from; i < lines.length; i++) {
     const line = lines[i]!;
-    if (line === "") continue;
+    if (line === "" || line.startsWith("#")) continue;
     const match = SESSION_LINE.exec(line);
     if (!match) throw new RecordingFormatError(source, i + 1, `a session line starts with "> " or "< ", found ${JSON.stringify(line.slice(0, 40))}`);
     const entry = entryOf(match[1] === ">" ? "c2s" : "s2c", match[3]!);
@@ -162,7 +163,17 @@ export function headerLines(fields: { prose?: string[]; transport?: "stdio" | "h
 
 /** One line of a session recording (form 2): written as each message crosses the wire. */
 export function sessionLine(dir: Direction, text: string, at?: number): string {
-  return `${dir === "c2s" ? ">" : "<"} ${at === undefined ? "" : `+${Math.round(at)} `}${text}`;
+  return sessionLinePrefix(dir, at) + text;
+}
+
+/** What comes before the wire's bytes on a session line: for a writer that appends those bytes as they came. */
+export function sessionLinePrefix(dir: Direction, at?: number): string {
+  return `${dir === "c2s" ? ">" : "<"} ${at === undefined ? "" : `+${Math.round(at)} `}`;
+}
+
+/** A note of the recorder's among the session lines (form 2), which readers skip. */
+export function sessionNote(text: string): string {
+  return `# ${text.replace(/[\r\n]+/g, " ")}`;
 }
 
 /** A whole recording in the session form (form 2), whatever form it was read from. */

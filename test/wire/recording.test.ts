@@ -4,7 +4,7 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
-import { formatRecording, formatSession, headerLines, parseRecording, RecordingFormatError, sessionLine } from "../../src/wire/recording.js";
+import { formatRecording, formatSession, headerLines, parseRecording, RecordingFormatError, sessionLine, sessionLinePrefix, sessionNote } from "../../src/wire/recording.js";
 
 const INIT = '{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"t","version":"1"}}}';
 const ANSWER = '{"jsonrpc":"2.0","id":1,"result":{"protocolVersion":"2025-11-25","capabilities":{},"serverInfo":{"name":"s","version":"1"}}}';
@@ -85,6 +85,14 @@ test("recording: a new recording's header and lines, as record writes them", () 
   assert.deepEqual(lines, ["# transport: http", "# url: http://127.0.0.1:3000/mcp", "# ignore: /result/x"]);
   assert.equal(sessionLine("s2c", ANSWER, 12.4), `< +12 ${ANSWER}`);
   assert.equal(sessionLine("c2s", INIT), `> ${INIT}`);
+  assert.equal(sessionLinePrefix("c2s", 3), "> +3 ");
+});
+
+test("recording: a note of the recorder's among the session lines is skipped by readers", () => {
+  const note = sessionNote("> +5 a line of 300 bytes passed through,\nnot kept");
+  assert.equal(note, "# > +5 a line of 300 bytes passed through, not kept");
+  const recording = parseRecording(["-- session --", `> +0 ${INIT}`, note, `< +4 ${ANSWER}`, ""].join("\n"));
+  assert.deepEqual(recording.entries.map((e) => e.dir), ["c2s", "s2c"]);
 });
 
 test("recording: a golden client line of blanks is kept (it was written to the server); empty lines only separate", () => {

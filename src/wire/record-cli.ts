@@ -1,0 +1,137 @@
+// `mcp-wire record`: its command line, and the run of the stdio proxy (record-stdio.ts), whose
+// server's way of ending is passed on as ours, or of the HTTP reverse proxy (record-http.ts), which
+// runs until a signal. Exit 2 for a usage error, 1 when the server cannot be started, the port not
+// taken or the recording not created. Leaves out (not yet built): live checking (--check).
+
+import { constants } from "node:os";
+import { httpUrl, UsageError } from "../cli/arguments.js";
+import { DEFAULT_MAX_MESSAGE_BYTES } from "../jsonrpc/framing.js";
+import { SpawnError } from "../transports/stdio-client.js";
+import { RecordFileError } from "./record-file.js";
+import type { HttpRecordOptions } from "./record-http.js";
+import type { StdioRecordOptions } from "./record-stdio.js";
+
+export const RECORD_USAGE = `usage: mcp-wire record --out FILE [options] -- <server command> [server arguments...]
+       mcp-wire record --out FILE [options] --listen HOST:PORT --target URL
+
+A transparent stdio proxy: put it in a host's configuration in place of the server command. Bytes
+pass through unchanged in both directions, the server's stderr goes to stderr, and each line is
+appended to FILE as it passes (the session form of a recording: "> +MS line" from the host,
+"< +MS line" from the server). The proxy writes nothing of its own to stdout. SIGINT, SIGTERM and
+SIGHUP are passed to the server's process group; the server's exit code or signal is the proxy's.
+
+With --listen and --target, a reverse proxy for a Streamable HTTP (or HTTP+SSE) server: requests
+and answers pass through unchanged, SSE streamed; POST bodies, JSON answers and SSE messages are
+recorded, each request and status as a "#" note with the session's headers (Authorization and
+cookie values redacted). It says where it listens on stderr and runs until SIGINT or SIGTERM.
+
+options (before "--"):
+  --out FILE              the recording to write (created, or truncated)
+  --max-line-bytes N      the longest line recorded whole (default ${DEFAULT_MAX_MESSAGE_BYTES}, the
+                          server's message limit); a longer one passes through and is noted by its size
+  --grace-ms MS           after passing a signal on, how long the server has to exit before its
+                          process group is killed (default 2000)
+  --listen HOST:PORT      where the HTTP proxy listens (PORT alone: 127.0.0.1; port 0: any free one)
+  --target URL            the server's endpoint, e.g. http://127.0.0.1:3000/mcp
+  -h, --help              print this help
+
+exit codes:
+  the server's exit code (or its signal); 1 if it could not be started, the port not taken or
+  FILE not created; 2 for a usage error; over HTTP, 130 or 143 once stopped by SIGINT or SIGTERM
+
+examples:
+  mcp-wire record --out session.recording -- node dist/server.js
+  mcp-wire record --out session.recording --listen 127.0.0.1:3001 --target http://127.0.0.1:3000/mcp`;
+
+const DEFAULT_GRACE_MS = 2000;
+
+/** What to run: the stdio proxy, or the HTTP one. */
+export type RecordMode = { transport: "stdio"; options: StdioRecordOptions } | { transport: "http"; options: HttpRecordOptions };
+
+/** Parses `record`'s arguments (argv after "record"); undefined means --help. */
+export function parseRecordArguments(argv: readonly string[]): RecordMode | undefined {
+  const split = argv.indexOf("--");
+  const ours = split === -1 ? argv : argv.slice(0, split);
+  const server = split === -1 ? [] : argv.slice(split + 1);
+  let out: string | undefined;
+  let maxLineBytes = DEFAULT_MAX_MESSAGE_BYTES;
+  let graceMs = DEFAULT_GRACE_MS;
+  let listen: { host: string; port: number } | undefined;
+  let target: URL | undefined;
+  for (let i = 0; i < ours.length; i++) {
+    const arg = ours[i]!;
+    if (arg === "-h" || arg === "--help") return undefined;
+    const equals = arg.indexOf("=");
+    const flag = arg.startsWith("--") && equals !== -1 ? arg.slice(0, equals) : arg;
+    const value = (): string => {
+      if (equals !== -1 && arg.startsWith("--")) return arg.slice(equals + 1);
+      if (i + 1 >= ours.length) throw new UsageError(`${flag} needs a value`);
+      return ours[++i]!;
+    };
+    switch (flag) {
+      case "--out": out = value(); break;
+      case "--max-line-bytes": maxLineBytes = positiveInteger(flag, value()); break;
+      case "--grace-ms": graceMs = positiveInteger(flag, value()); break;
+      case "--listen": listen = hostAndPort(value()); break;
+      case "--target": target = new URL(httpUrl(value(), flag)); break;
+      case "--check": throw new UsageError(`${flag} is not built yet`);
+      default: throw new UsageError(`unknown option ${JSON.stringify(arg)}`);
+    }
+  }
+  if (out === undefined || out === "") throw new UsageError("missing --out FILE: where to write the recording");
+  if (listen || target) {
+    if (!listen || !target) throw new UsageError("--listen and --target go together: where the proxy listens, and the server's URL");
+    if (split !== -1) throw new UsageError('give either --listen/--target or a server command after "--", not both');
+    return { transport: "http", options: { out, ...listen, target, maxLineBytes } };
+  }
+  if (server.length === 0) throw new UsageError('missing server: put its command after "--" (e.g. mcp-wire record --out s.recording -- node dist/server.js)');
+  return { transport: "stdio", options: { out, command: server[0]!, args: server.slice(1), maxLineBytes, graceMs } };
+}
+
+/** HOST:PORT, or PORT alone for 127.0.0.1 (an IPv6 host in brackets); port 0 takes a free one. */
+function hostAndPort(text: string): { host: string; port: number } {
+  const match = /^(?:(\[[0-9a-fA-F:.]+\]|[^:]+):)?(\d{1,5})$/.exec(text);
+  const port = Number(match?.[2]);
+  if (!match || port > 65535) throw new UsageError(`--listen: expected HOST:PORT (e.g. 127.0.0.1:3001), got ${JSON.stringify(text)}`);
+  return { host: (match[1] ?? "127.0.0.1").replace(/^\[(.*)\]$/, "$1"), port };
+}
+
+function positiveInteger(flag: string, text: string): number {
+  const value = Number(text);
+  if (!Number.isSafeInteger(value) || value <= 0) throw new UsageError(`${flag}: expected a positive whole number, got ${JSON.stringify(text)}`);
+  return value;
+}
+
+export async function run(argv: string[]): Promise<number> {
+  let mode: RecordMode | undefined;
+  try {
+    mode = parseRecordArguments(argv);
+  } catch (error) {
+    if (!(error instanceof UsageError)) throw error;
+    process.stderr.write(`mcp-wire record: ${error.message}\n(mcp-wire record --help shows the usage)\n`);
+    return 2;
+  }
+  if (!mode) {
+    process.stdout.write(RECORD_USAGE + "\n");
+    return 0;
+  }
+  try {
+    if (mode.transport === "http") {
+      const { recordHttp } = await import("./record-http.js");
+      const out = mode.options.out;
+      return await recordHttp(mode.options, (url) => process.stderr.write(`mcp-wire record: listening on ${url}, recording to ${out}\n`));
+    }
+    const { recordStdio } = await import("./record-stdio.js");
+    const end = await recordStdio(mode.options);
+    if (end.signal === null) return end.code ?? 1;
+    // Ended by a signal: so do we, with the same one, as the host would have seen without us.
+    process.kill(process.pid, end.signal);
+    return 128 + (constants.signals[end.signal] ?? 0);
+  } catch (error) {
+    if (!(error instanceof Error)) throw error;
+    const listenFailed = "syscall" in error && error.syscall === "listen";
+    if (!(error instanceof SpawnError || error instanceof RecordFileError || listenFailed)) throw error;
+    process.stderr.write(`mcp-wire record: ${listenFailed ? `cannot listen: ${error.message}` : error.message}\n`);
+    return 1;
+  }
+}

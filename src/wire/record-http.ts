@@ -1,0 +1,164 @@
+// `mcp-wire record` over HTTP: a reverse proxy in front of a Streamable HTTP server (and the legacy
+// HTTP+SSE transport, whose paths it forwards alike). Each request goes to the target with its
+// method, path, headers and body; each answer comes back with its status, headers and body, an SSE
+// stream streamed through chunk by chunk, never buffered. On the way, the messages are recorded:
+// a POST body as "> ", a JSON answer or each SSE "message" event as "< ", and, as "#" notes, each
+// request's method and path, each answer's status, and the headers that shape the session.
+// Spec: https://modelcontextprotocol.io/specification/2025-11-25/basic/transports#streamable-http
+// Secrets stay out of the file: only the headers named below are noted, and the values of
+// Authorization and cookies are redacted. A body or event past --max-line-bytes is noted by size.
+
+import { request as httpRequest, createServer, Agent, type IncomingHttpHeaders, type IncomingMessage, type ServerResponse } from "node:http";
+import { request as httpsRequest, Agent as HttpsAgent } from "node:https";
+import { StringDecoder } from "node:string_decoder";
+import { SseParser } from "../http/sse-parser.js";
+import { SessionFile } from "./record-file.js";
+
+export interface HttpRecordOptions {
+  out: string;
+  /** Where the proxy listens (loopback unless told otherwise). */
+  host: string;
+  port: number;
+  /** The server's endpoint; requests are forwarded to its origin with their own path. */
+  target: URL;
+  /** The largest body or SSE event recorded whole, in bytes. */
+  maxLineBytes: number;
+}
+
+/** Headers that belong to one connection, not to the request: never forwarded (RFC 9110, 7.6.1). */
+const HOP_BY_HOP = new Set(["connection", "keep-alive", "proxy-connection", "te", "trailer", "transfer-encoding", "upgrade"]);
+/** Headers noted in the recording; the secret ones by name only. */
+const NOTED = ["content-type", "mcp-session-id", "mcp-protocol-version", "last-event-id", "authorization", "cookie", "set-cookie", "www-authenticate"];
+const SECRET = new Set(["authorization", "cookie", "set-cookie"]);
+
+/** Serves until SIGINT, SIGTERM or SIGHUP; resolves with the exit code (130, 143, 129). */
+export async function recordHttp(options: HttpRecordOptions, onListening: (url: string) => void): Promise<number> {
+  const file = new SessionFile(options.out, { prose: [`Recorded by mcp-wire record on ${new Date().toISOString()}.`], transport: "http", url: options.target.href });
+  const secure = options.target.protocol === "https:";
+  const agent = secure ? new HttpsAgent({ keepAlive: true }) : new Agent({ keepAlive: true });
+  const server = createServer((req, res) => forward(req, res));
+
+  function forward(req: IncomingMessage, res: ServerResponse): void {
+    const url = new URL(req.url ?? "/", options.target.origin);
+    file.record(() => file.note(`> ${req.method} ${url.pathname}${url.search}${notedHeaders(req.headers)}`));
+    const headers = forwardedHeaders(req.headers);
+    headers.host = options.target.host;
+    const upstream = (secure ? httpsRequest : httpRequest)(url, { method: req.method, headers, agent });
+    const body = new Body(options.maxLineBytes);
+    req.on("data", (chunk: Buffer) => body.push(chunk));
+    req.on("end", () => file.record(() => body.recordAs(file, "c2s")));
+    req.pipe(upstream);
+    upstream.on("response", (answer) => {
+      res.writeHead(answer.statusCode ?? 502, answer.statusMessage, forwardedHeaders(answer.headers));
+      res.flushHeaders();
+      file.record(() => file.note(`< ${answer.statusCode} ${url.pathname}${notedHeaders(answer.headers)}`));
+      const sse = /^text\/event-stream/i.test(answer.headers["content-type"] ?? "");
+      const events = sse ? new EventRecorder(options.maxLineBytes) : undefined;
+      const answerBody = new Body(options.maxLineBytes);
+      // pipe() passes each chunk on as it comes (an SSE event is not held back) and waits for a
+      // slow client; its "data" listener comes first, so a chunk is passed on before it is recorded.
+      answer.pipe(res);
+      answer.on("data", (chunk: Buffer) => {
+        if (events) file.record(() => events.push(chunk, file));
+        else answerBody.push(chunk);
+      });
+      answer.on("end", () => {
+        if (!events) file.record(() => answerBody.recordAs(file, "s2c"));
+      });
+      answer.on("error", () => res.destroy());
+    });
+    upstream.on("error", (error) => {
+      file.record(() => file.note(`< the target failed: ${error.message}`));
+      if (res.headersSent) return void res.destroy();
+      // The client gets a JSON-RPC error it can read, as from any HTTP failure of the server's.
+      res.writeHead(502, { "content-type": "application/json" });
+      res.end(JSON.stringify({ jsonrpc: "2.0", id: null, error: { code: -32603, message: `mcp-wire record: the target ${options.target.origin} failed: ${error.message}` } }));
+    });
+    // The client went away before its answer ended (an SSE stream closed, say): so does the request to the target.
+    res.on("close", () => res.writableFinished || upstream.destroy());
+  }
+
+  await new Promise<void>((resolve, reject) => {
+    server.once("error", reject);
+    server.listen(options.port, options.host, () => resolve());
+  });
+  const address = server.address();
+  const port = typeof address === "object" && address ? address.port : options.port;
+  onListening(`http://${options.host.includes(":") ? `[${options.host}]` : options.host}:${port}${options.target.pathname}`);
+  const signals = ["SIGINT", "SIGTERM", "SIGHUP"] as const;
+  let stop: (signal: (typeof signals)[number]) => void = () => {};
+  const signal = await new Promise<(typeof signals)[number]>((resolve) => {
+    stop = resolve;
+    for (const name of signals) process.on(name, stop);
+  });
+  for (const name of signals) process.off(name, stop);
+  server.close();
+  server.closeAllConnections();
+  agent.destroy();
+  file.close();
+  return { SIGHUP: 129, SIGINT: 130, SIGTERM: 143 }[signal];
+}
+
+function forwardedHeaders(headers: IncomingHttpHeaders): { [name: string]: string | string[] } {
+  const kept: { [name: string]: string | string[] } = {};
+  for (const [name, value] of Object.entries(headers)) if (value !== undefined && !HOP_BY_HOP.has(name)) kept[name] = value;
+  return kept;
+}
+
+function notedHeaders(headers: IncomingHttpHeaders): string {
+  return NOTED.filter((name) => headers[name] !== undefined).map((name) => ` ${name}: ${SECRET.has(name) ? "[redacted]" : String(headers[name])}`).join(";");
+}
+
+/** A recorded message is one line: a body written over several lines is recorded in JSON's one-line form. */
+function oneLine(text: string): string {
+  if (!/[\r\n]/.test(text)) return text;
+  try {
+    return JSON.stringify(JSON.parse(text));
+  } catch {
+    return text.replace(/\r?\n|\r/g, " ");
+  }
+}
+
+/** A body, kept for the recording up to a bound. */
+class Body {
+  #parts: Buffer[] = [];
+  #bytes = 0;
+  constructor(readonly limit: number) {}
+
+  push(chunk: Buffer): void {
+    this.#bytes += chunk.length;
+    if (this.#bytes <= this.limit) this.#parts.push(chunk);
+    else this.#parts = [];
+  }
+
+  recordAs(file: SessionFile, dir: "c2s" | "s2c"): void {
+    if (this.#bytes === 0) return;
+    if (this.#bytes > this.limit) return file.note(`${dir === "c2s" ? ">" : "<"} a body of ${this.#bytes} bytes, longer than --max-line-bytes ${this.limit}: not recorded`);
+    file.line(dir, Buffer.from(oneLine(Buffer.concat(this.#parts).toString("utf8"))));
+  }
+}
+
+/** An SSE answer read for the recording: each "message" event is a message; others are noted. */
+class EventRecorder {
+  readonly #decoder = new StringDecoder("utf8");
+  readonly #parser: SseParser;
+  #failed = false;
+  constructor(maxEventBytes: number) {
+    this.#parser = new SseParser({ maxEventBytes });
+  }
+
+  push(chunk: Buffer, file: SessionFile): void {
+    if (this.#failed) return;
+    try {
+      for (const event of this.#parser.push(this.#decoder.write(chunk))) {
+        if (event.event === "message") {
+          if (event.data !== "") file.line("s2c", Buffer.from(oneLine(event.data)));
+        } else file.note(`< event ${event.event}: ${oneLine(event.data)}`);
+      }
+    } catch (error) {
+      // The stream passes through still; only its recording stops.
+      this.#failed = true;
+      file.note(`< the rest of this SSE stream is not recorded: ${error instanceof Error ? error.message : String(error)}`);
+    }
+  }
+}
