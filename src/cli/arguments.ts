@@ -19,8 +19,12 @@ export const USAGE = `usage: mcp-wire [options] <command> [arguments] -- <server
        mcp-wire explain FILE [--wire]         print a recording, one line per message, with notes
        mcp-wire diagram FILE [--format mermaid|svg] [--out FILE]
                                               draw a recording as a sequence diagram
+       mcp-wire replay FILE [--timeout MS] [--ignore POINTER]... [--update] -- <server command> | --url URL
+                                              play a recording's client side against the server and
+                                              compare what it sends; exit 1 on a difference
        mcp-wire check FILE [--json]           check a recording against the spec of the version it
                                               negotiated, one line per violation; exit 1 if any
+       (the wire tools above work on recordings of sessions; each has its own --help)
 
 Starts an MCP server over stdio (or, with --url, reaches one over HTTP), finds out which protocol
 generation it speaks (--protocol-version auto: 2026-07-28 if it answers server/discover, else the
@@ -49,11 +53,6 @@ commands:
                                          "://" or "{" is a resource template URI, else a prompt name
   ping                                   check that the server answers
   request <method> [PARAMS_JSON]         send any request and print its result
-
-wire tools (each with its own --help):
-  replay FILE [--timeout MS] [--ignore POINTER]... [--update] -- <server command> | --url URL
-                                         play a recording's client side against the server and
-                                         compare what it sends; exit 1 on a difference
 
 options (before "--"):
   --url URL                connect over HTTP instead of starting a server: Streamable HTTP, or
