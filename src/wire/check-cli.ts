@@ -4,7 +4,7 @@
 // a file that cannot be read as a recording.
 
 import { readFile } from "node:fs/promises";
-import { checkRecording } from "./check.js";
+import { checkRecording, formatFinding } from "./check.js";
 import { parseRecording, RecordingFormatError } from "./recording.js";
 
 export const CHECK_USAGE = `usage: mcp-wire check FILE [--json]
@@ -49,6 +49,6 @@ export async function run(argv: string[]): Promise<number> {
     return 2;
   }
   if (json) process.stdout.write(`${JSON.stringify(findings, null, 2)}\n`);
-  else for (const f of findings) process.stdout.write(`${file}:#${f.index} ${f.dir} ${f.rule}: ${f.message} (${f.spec})\n`);
+  else for (const f of findings) process.stdout.write(`${formatFinding(file, f)}\n`);
   return findings.length > 0 ? 1 : 0;
 }

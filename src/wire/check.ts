@@ -22,6 +22,11 @@ export type { Finding, Rule } from "./check-state.js";
 export const RULES: readonly Rule[] = [...JSONRPC_RULES, ...SESSION_RULES, ...RESULT_RULES, ...FLOW_RULES];
 
 /** Every violation in `recording`, in the order of its messages. */
+/** One finding as a line: where (the source and the message's number), which rule, what, and the spec. */
+export function formatFinding(source: string, finding: Finding): string {
+  return `${source}:#${finding.index} ${finding.dir} ${finding.rule}: ${finding.message} (${finding.spec})`;
+}
+
 export function checkRecording(recording: Recording): Finding[] {
   const checker = new SessionChecker(recording);
   return recording.entries.flatMap((entry) => checker.check(entry));

@@ -1,7 +1,8 @@
 // `mcp-wire record`: its command line, and the run of the stdio proxy (record-stdio.ts), whose
 // server's way of ending is passed on as ours, or of the HTTP reverse proxy (record-http.ts), which
 // runs until a signal. Exit 2 for a usage error, 1 when the server cannot be started, the port not
-// taken or the recording not created. Leaves out (not yet built): live checking (--check).
+// taken or the recording not created. With --check, each message is checked as it passes
+// (check.ts's SessionChecker, the same rules as `mcp-wire check`), violations said on stderr.
 
 import { constants } from "node:os";
 import { httpUrl, UsageError } from "../cli/arguments.js";
@@ -10,6 +11,7 @@ import { SpawnError } from "../transports/stdio-client.js";
 import { RecordFileError } from "./record-file.js";
 import type { HttpRecordOptions } from "./record-http.js";
 import type { StdioRecordOptions } from "./record-stdio.js";
+import type { Direction } from "./recording.js";
 
 export const RECORD_USAGE = `usage: mcp-wire record --out FILE [options] -- <server command> [server arguments...]
        mcp-wire record --out FILE [options] --listen HOST:PORT --target URL
@@ -31,6 +33,8 @@ options (before "--"):
                           server's message limit); a longer one passes through and is noted by its size
   --grace-ms MS           after passing a signal on, how long the server has to exit before its
                           process group is killed (default 2000)
+  --check                 check each message against the spec as it passes (the rules of
+                          mcp-wire check), and say each violation on stderr at once
   --listen HOST:PORT      where the HTTP proxy listens (PORT alone: 127.0.0.1; port 0: any free one)
   --target URL            the server's endpoint, e.g. http://127.0.0.1:3000/mcp
   -h, --help              print this help
@@ -46,7 +50,7 @@ examples:
 const DEFAULT_GRACE_MS = 2000;
 
 /** What to run: the stdio proxy, or the HTTP one. */
-export type RecordMode = { transport: "stdio"; options: StdioRecordOptions } | { transport: "http"; options: HttpRecordOptions };
+export type RecordMode = ({ transport: "stdio"; options: StdioRecordOptions } | { transport: "http"; options: HttpRecordOptions }) & { check: boolean };
 
 /** Parses `record`'s arguments (argv after "record"); undefined means --help. */
 export function parseRecordArguments(argv: readonly string[]): RecordMode | undefined {
@@ -58,6 +62,7 @@ export function parseRecordArguments(argv: readonly string[]): RecordMode | unde
   let graceMs = DEFAULT_GRACE_MS;
   let listen: { host: string; port: number } | undefined;
   let target: URL | undefined;
+  let check = false;
   for (let i = 0; i < ours.length; i++) {
     const arg = ours[i]!;
     if (arg === "-h" || arg === "--help") return undefined;
@@ -74,7 +79,7 @@ export function parseRecordArguments(argv: readonly string[]): RecordMode | unde
       case "--grace-ms": graceMs = positiveInteger(flag, value()); break;
       case "--listen": listen = hostAndPort(value()); break;
       case "--target": target = new URL(httpUrl(value(), flag)); break;
-      case "--check": throw new UsageError(`${flag} is not built yet`);
+      case "--check": check = true; break;
       default: throw new UsageError(`unknown option ${JSON.stringify(arg)}`);
     }
   }
@@ -82,10 +87,10 @@ export function parseRecordArguments(argv: readonly string[]): RecordMode | unde
   if (listen || target) {
     if (!listen || !target) throw new UsageError("--listen and --target go together: where the proxy listens, and the server's URL");
     if (split !== -1) throw new UsageError('give either --listen/--target or a server command after "--", not both');
-    return { transport: "http", options: { out, ...listen, target, maxLineBytes } };
+    return { transport: "http", options: { out, ...listen, target, maxLineBytes }, check };
   }
   if (server.length === 0) throw new UsageError('missing server: put its command after "--" (e.g. mcp-wire record --out s.recording -- node dist/server.js)');
-  return { transport: "stdio", options: { out, command: server[0]!, args: server.slice(1), maxLineBytes, graceMs } };
+  return { transport: "stdio", options: { out, command: server[0]!, args: server.slice(1), maxLineBytes, graceMs }, check };
 }
 
 /** HOST:PORT, or PORT alone for 127.0.0.1 (an IPv6 host in brackets); port 0 takes a free one. */
@@ -115,6 +120,7 @@ export async function run(argv: string[]): Promise<number> {
     process.stdout.write(RECORD_USAGE + "\n");
     return 0;
   }
+  if (mode.check) mode.options.onLine = await liveChecker(mode.options.out);
   try {
     if (mode.transport === "http") {
       const { recordHttp } = await import("./record-http.js");
@@ -134,4 +140,17 @@ export async function run(argv: string[]): Promise<number> {
     process.stderr.write(`mcp-wire record: ${listenFailed ? `cannot listen: ${error.message}` : error.message}\n`);
     return 1;
   }
+}
+
+/**
+ * record --check: each recorded line goes through one SessionChecker, which learns the version and
+ * capabilities as the session goes; a violation is said on stderr at once, never on stdout.
+ */
+async function liveChecker(out: string): Promise<(dir: Direction, bytes: Buffer) => void> {
+  const [{ SessionChecker, formatFinding }, { parseLine }] = await Promise.all([import("./check.js"), import("./recording.js")]);
+  const checker = new SessionChecker();
+  return (dir, bytes) => {
+    const text = bytes.toString("utf8");
+    for (const finding of checker.check({ dir, text, message: parseLine(text) })) process.stderr.write(`mcp-wire record --check: ${formatFinding(out, finding)}\n`);
+  };
 }

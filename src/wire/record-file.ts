@@ -34,8 +34,12 @@ export class SessionFile {
   readonly #started = performance.now();
 
   /** Creates (or truncates) the file and writes its header and the "-- session --" marker. */
-  constructor(path: string, header: { prose?: string[]; transport: "stdio" | "http"; command?: string; url?: string }) {
+  /** Told each line recorded (record --check). */
+  readonly #onLine: ((dir: Direction, bytes: Buffer) => void) | undefined;
+
+  constructor(path: string, header: { prose?: string[]; transport: "stdio" | "http"; command?: string; url?: string }, onLine?: (dir: Direction, bytes: Buffer) => void) {
     this.path = path;
+    this.#onLine = onLine;
     try {
       this.#fd = openSync(path, "w");
     } catch (error) {
@@ -53,6 +57,7 @@ export class SessionFile {
   /** A line as it was on the wire, without its newline. */
   line(dir: Direction, bytes: Buffer): void {
     this.#queued.push(this.#prefix(dir), bytes, LINE_END);
+    this.#onLine?.(dir, bytes);
   }
 
   /** The lines of one chunk share a millisecond, and so their prefix: it is made once, not per line. */

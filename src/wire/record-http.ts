@@ -23,6 +23,8 @@ export interface HttpRecordOptions {
   target: URL;
   /** The largest body or SSE event recorded whole, in bytes. */
   maxLineBytes: number;
+  /** Told each message as it is recorded (record --check). */
+  onLine?: (dir: "c2s" | "s2c", bytes: Buffer) => void;
 }
 
 /** Headers that belong to one connection, not to the request: never forwarded (RFC 9110, 7.6.1). */
@@ -33,7 +35,7 @@ const SECRET = new Set(["authorization", "cookie", "set-cookie"]);
 
 /** Serves until SIGINT, SIGTERM or SIGHUP; resolves with the exit code (130, 143, 129). */
 export async function recordHttp(options: HttpRecordOptions, onListening: (url: string) => void): Promise<number> {
-  const file = new SessionFile(options.out, { prose: [`Recorded by mcp-wire record on ${new Date().toISOString()}.`], transport: "http", url: options.target.href });
+  const file = new SessionFile(options.out, { prose: [`Recorded by mcp-wire record on ${new Date().toISOString()}.`], transport: "http", url: options.target.href }, options.onLine);
   const secure = options.target.protocol === "https:";
   const agent = secure ? new HttpsAgent({ keepAlive: true }) : new Agent({ keepAlive: true });
   const server = createServer((req, res) => forward(req, res));

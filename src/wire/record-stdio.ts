@@ -21,6 +21,8 @@ export interface StdioRecordOptions {
   maxLineBytes: number;
   /** After a signal is passed on, how long the server has to exit before its group is killed (ms). */
   graceMs: number;
+  /** Told each line as it is recorded (record --check). */
+  onLine?: (dir: "c2s" | "s2c", bytes: Buffer) => void;
 }
 
 /** How the server ended: the proxy ends the same way. */
@@ -40,7 +42,7 @@ export async function recordStdio(options: StdioRecordOptions): Promise<ServerEn
     prose: [`Recorded by mcp-wire record on ${new Date().toISOString()}.`],
     transport: "stdio",
     command: [options.command, ...options.args].map(quoteArgument).join(" "),
-  });
+  }, options.onLine);
   const cutter = (dir: "c2s" | "s2c") => new LineCutter(
     options.maxLineBytes,
     (line) => file.line(dir, line),

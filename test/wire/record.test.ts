@@ -213,7 +213,6 @@ const usage: [string, string[], number, RegExp][] = [
   ["no server", ["--out", "x.recording"], 2, /missing server/],
   ["an unknown option", ["--nope", "--", "x"], 2, /unknown option "--nope"/],
   ["a bad --max-line-bytes", ["--out", "x", "--max-line-bytes", "0", "--", "x"], 2, /--max-line-bytes: expected a positive whole number/],
-  ["--check, not built yet", ["--out", "x", "--check", "--", "x"], 2, /--check is not built yet/],
   ["a server that cannot start", ["--out", join(dir, "spawn.recording"), "--", join(dir, "no-such-server")], 1, /spawn: could not start/],
   ["a file that cannot be created", ["--out", join(dir, "no-such-dir", "x.recording"), "--", process.execPath, ECHO], 1, /record: cannot create/],
   ...(existsSync("/dev/full") ? [["a file that cannot be written", ["--out", "/dev/full", "--", process.execPath, ECHO], 1, /record: cannot write to "\/dev\/full"/] satisfies [string, string[], number, RegExp]] : []),
@@ -226,3 +225,32 @@ for (const [name, args, status, message] of usage) {
     if (status !== 0) assert.equal(result.stdout, "", "nothing of the proxy's own on stdout");
   });
 }
+
+test("record --check: each message is checked as it passes, a violation said on stderr at once, stdout untouched", { timeout: TIMEOUT_MS * 2 }, async () => {
+  const input = [
+    '{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"t","version":"1"}}}',
+    '{"jsonrpc":"2.0","method":"notifications/initialized"}',
+    // Spec (basic#requests): an id MUST NOT be null. The server answers it with an error; the checker names the rule.
+    '{"jsonrpc":"2.0","id":null,"method":"ping"}',
+    '{"jsonrpc":"2.0","id":2,"method":"ping"}',
+  ];
+  // initialized only once initialize is answered, as the lifecycle asks (the checker would say so).
+  const checked = record(["--out", newFile(), "--check"], [SERVER]);
+  checked.write(input[0] + "\n");
+  await checked.waitFor('"id":1');
+  checked.write(input.slice(1).join("\n") + "\n");
+  await checked.waitFor('"id":2');
+  checked.end();
+  assert.equal((await checked.exited).code, 0);
+  assert.match(checked.stderr, /^mcp-wire record --check: .*:#4 c2s id-null: .*\(https:\/\/modelcontextprotocol\.io\/specification\//m);
+  assert.doesNotMatch(checked.stderr, /#[12356] /, "only the null id is a violation");
+  const plain = record(["--out", newFile()], [SERVER]);
+  plain.write(input[0] + "\n");
+  await plain.waitFor('"id":1');
+  plain.write(input.slice(1).join("\n") + "\n");
+  await plain.waitFor('"id":2');
+  plain.end();
+  await plain.exited;
+  assert.equal(Buffer.concat(checked.stdout).toString(), Buffer.concat(plain.stdout).toString(), "checking changes nothing on stdout");
+  assert.doesNotMatch(plain.stderr, /--check/);
+});
