@@ -129,6 +129,8 @@ export async function run(argv: string[]): Promise<number> {
     }
     const { recordStdio } = await import("./record-stdio.js");
     const end = await recordStdio(mode.options);
+    // Every byte for the host is taken before the proxy ends (a host may read slowly).
+    await new Promise<void>((resolve) => process.stdout.write("", () => resolve()));
     if (end.signal === null) return end.code ?? 1;
     // Ended by a signal: so do we, with the same one, as the host would have seen without us.
     process.kill(process.pid, end.signal);

@@ -33,7 +33,11 @@ export interface ServerEnd {
 
 /** Signals a host sends to stop its server: each is passed on to the server's process group. */
 const PASSED_SIGNALS: NodeJS.Signals[] = ["SIGINT", "SIGTERM", "SIGHUP"];
-/** After the server exits, how long output still in its pipes may take to arrive (a grandchild may hold them open). */
+/**
+ * After the server exits, how long its stdout may stay quiet before the proxy stops waiting for
+ * its end (a grandchild may hold the pipe open). Quiet means nothing arrives while the host is
+ * taking what it was given: a host that reads slowly is waited for, or its last lines would be lost.
+ */
 const DRAIN_AFTER_EXIT_MS = 100;
 
 /** Runs the proxy until the server exits; rejects with SpawnError if it cannot start, or RecordFileError if the file cannot be created. */
@@ -71,17 +75,24 @@ export async function recordStdio(options: StdioRecordOptions): Promise<ServerEn
   try {
     return await new Promise<ServerEnd>((resolve, reject) => {
       child.once("error", (error) => reject(new SpawnError(options.command, error)));
+      let quiet: NodeJS.Timeout | undefined;
       child.once("exit", (code, signal) => {
         const finish = () => {
-          clearTimeout(timer);
+          clearTimeout(quiet);
           resolve({ code, signal });
         };
-        const timer = setTimeout(finish, DRAIN_AFTER_EXIT_MS);
+        // Still feeding the host (its pipe full, or the server's output paused for it): not quiet yet.
+        const feeding = () => process.stdout.writableLength > 0 || child.stdout!.readableFlowing === false;
+        quiet = setTimeout(function waited() {
+          if (feeding()) quiet = setTimeout(waited, DRAIN_AFTER_EXIT_MS);
+          else finish();
+        }, DRAIN_AFTER_EXIT_MS);
         if (child.stdout!.readableEnded) finish();
         else child.stdout!.once("end", finish);
       });
       const fromClient = (chunk: Buffer) => file.record(() => clientLines.push(chunk));
-      const fromServer = (chunk: Buffer) => file.record(() => serverLines.push(chunk));
+      // The quiet wait counts from the end of the last write to the host, which may have blocked.
+      const fromServer = (chunk: Buffer) => (file.record(() => serverLines.push(chunk)), quiet?.refresh());
       pipeThrough(child, fromClient, fromServer);
       // The host's last line may have no newline: it is recorded when the host closes the stream.
       process.stdin.once("end", () => file.record(() => clientLines.end()));

@@ -70,7 +70,7 @@ export function parseRecording(text: string, source = "recording"): Recording {
   if (lines[first]!.startsWith("{")) return parseJsonLines(lines, source);
   const header: RecordingHeader = { lines: [], ignore: [], args: [] };
   let at = 0;
-  for (; at < lines.length && lines[at]!.startsWith("#"); at++) readHeaderLine(header, lines[at]!);
+  for (; at < lines.length && lines[at]!.startsWith("#"); at++) readHeaderLine(header, lines[at]!, source, at + 1);
   while (at < lines.length && lines[at]!.trim() === "") at++;
   const marker = lines[at];
   if (marker === "-- session --") return { form: "session", header, entries: parseSession(lines, at + 1, source) };
@@ -78,7 +78,7 @@ export function parseRecording(text: string, source = "recording"): Recording {
   throw new RecordingFormatError(source, at + 1, `expected "-- session --" or "-- client --" after the header, found ${JSON.stringify((marker ?? "").slice(0, 40))}`);
 }
 
-function readHeaderLine(header: RecordingHeader, line: string): void {
+function readHeaderLine(header: RecordingHeader, line: string, source: string, number: number): void {
   header.lines.push(line);
   const field = /^# (transport|command|url|protocol|ignore|args): (.*)$/.exec(line);
   if (!field) return;
@@ -88,7 +88,11 @@ function readHeaderLine(header: RecordingHeader, line: string): void {
     case "command": header.command = value; break;
     case "url": header.url = value; break;
     case "protocol": header.protocol = value; break;
-    case "ignore": header.ignore.push(value); break;
+    case "ignore":
+      // An empty pointer is the whole message: ignoring it would make every replay match.
+      if (!value.startsWith("/")) throw new RecordingFormatError(source, number, `"# ignore:" needs a JSON pointer that starts with "/", got ${JSON.stringify(value)}`);
+      header.ignore.push(value);
+      break;
     case "args": header.args = value.split(/\s+/).filter(Boolean); break;
   }
 }

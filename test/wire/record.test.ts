@@ -254,3 +254,17 @@ test("record --check: each message is checked as it passes, a violation said on 
   assert.equal(Buffer.concat(checked.stdout).toString(), Buffer.concat(plain.stdout).toString(), "checking changes nothing on stdout");
   assert.doesNotMatch(plain.stderr, /--check/);
 });
+
+test("record: a host that reads slowly still gets every byte the server wrote before it exited, and the file every line", { timeout: TIMEOUT_MS * 2 }, async () => {
+  const out = newFile();
+  // A shell pipe, as a host's would be: the proxy's stdout is the slow host's stdin.
+  const node = JSON.stringify(process.execPath);
+  const pipeline = `${node} ${JSON.stringify(RECORD)} record --out ${JSON.stringify(out)} -- ${node} ${JSON.stringify(join(root, "fixtures/wire/record/burst-server.cjs"))} < /dev/null | ${node} ${JSON.stringify(join(root, "fixtures/wire/record/slow-host.cjs"))}`;
+  const run = spawnSync("sh", ["-c", `${pipeline}; exit $?`], { encoding: "utf8", timeout: TIMEOUT_MS });
+  const got = run.stderr.trim();
+  const proxyCode = run.status;
+  assert.equal(proxyCode, 0);
+  const lines = parseRecording(readFileSync(out, "utf8")).entries.filter((e) => e.dir === "s2c");
+  assert.equal(Number(got), 1200 * (lines[0]!.text.length + 1), "every byte reached the host");
+  assert.equal(lines.length, 1200, "every line is in the recording");
+});

@@ -74,6 +74,8 @@ test("recording: what cannot be read is a RecordingFormatError naming the line",
     ["# header\n-- middle --\n", /^r:2: expected "-- session --" or "-- client --"/],
     [`-- session --\n> ${INIT}\n? what`, /^r:3: a session line starts with/],
     [`-- client --\n${INIT}\n`, /needs "-- server --"/],
+    ["# ignore: \n-- session --\n", /^r:1: "# ignore:" needs a JSON pointer that starts with "\/", got ""$/],
+    ["# prose\n# ignore: result/x\n-- session --\n", /^r:2: "# ignore:" needs a JSON pointer/],
   ];
   for (const [text, why] of cases) {
     assert.throws(() => parseRecording(text, "r"), (error: unknown) => error instanceof RecordingFormatError && why.test(error.message), JSON.stringify(text.slice(0, 30)));
