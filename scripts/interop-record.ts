@@ -26,6 +26,7 @@ const REQUEST_TIMEOUT_MS = 10_000;
 const TOOL_TIMEOUT_MS = 60_000;
 /** The SDK gives a server 2 s after closing its stdin before it signals it: the proxy must be gone by then. */
 const EXIT_LIMIT_MS = 2_000;
+const LATE_PROGRESS = /^Received a progress notification for an unknown token: .*"progress":4,"total":4/;
 
 /**
  * The independent capture: a relay that passes its stdin to its command's stdin and the command's
@@ -78,12 +79,16 @@ interface SdkClient {
 
 /**
  * What the client saw in one session: each step's result in order, what it reported through
- * onerror, and how long close() took. SDK 1.32.2 reports the last progress notification of a call
- * as for an unknown token, though it crosses before the answer (the recording shows the order):
- * it handles the answer first. That is the same with and without the proxy, and so is compared.
+ * onerror, and how long close() took. SDK 1.32.2 at times reports the last progress notification
+ * of a call as for an unknown token, though it crosses before the answer (the recording shows the
+ * order): when both come in one read, it handles the answer first. Whether they do depends on the
+ * timing of the reads, with or without the proxy (seen in both, in neither), so that report alone
+ * is set apart from the problems, which must be none.
  */
 interface Session {
   results: [string, unknown][];
+  /** How often the SDK's report of a progress notification handled after its answer came (see above). */
+  lateProgress: number;
   closedMs: number;
   problems: string[];
 }
@@ -93,7 +98,8 @@ async function session(sdk: SdkModule, command: string, args: string[]): Promise
   const transport = new sdk.StdioClientTransport({ command, args, cwd: PEERS_DIR, stderr: "pipe" });
   const client = new sdk.Client({ name: "mcp-wire-interop-record", version: "0.1.0" }, { capabilities: {} });
   const problems: string[] = [];
-  client.onerror = (error) => problems.push(error.message);
+  let lateProgress = 0;
+  client.onerror = (error) => (LATE_PROGRESS.test(error.message) ? lateProgress++ : problems.push(error.message));
   const limit = { timeout: REQUEST_TIMEOUT_MS };
   const results: [string, unknown][] = [];
   const step = async (name: string, call: () => Promise<unknown>) => results.push([name, await call()]);
@@ -116,7 +122,7 @@ async function session(sdk: SdkModule, command: string, args: string[]): Promise
   }
   const started = performance.now();
   await client.close();
-  return { results, closedMs: performance.now() - started, problems };
+  return { results, closedMs: performance.now() - started, problems, lateProgress };
 }
 
 /** The recorded lines of one direction, as text, in the order they crossed. */
@@ -148,16 +154,17 @@ async function main(): Promise<void> {
     let proxied: Session | undefined;
     await checks.run("sdk client -> server-everything, direct", async () => {
       direct = await session(sdk, process.execPath, server);
-      return `${direct.results.length} steps${direct.problems.length ? `; the client reported: ${direct.problems.join("; ")}` : ""}`;
+      assert.deepEqual(direct.problems, [], "what the client reported through onerror");
+      return `${direct.results.length} steps${direct.lateProgress ? "; the SDK handled the last progress notification after the answer" : ""}`;
     });
     await checks.run("sdk client -> tap -> mcp-wire record -> server-everything", async () => {
       proxied = await session(sdk, process.execPath, ["-e", TAP, tapLog, "--", CLI, "record", "--out", recording, "--", process.execPath, ...server]);
-      return `${proxied.results.length} steps${proxied.problems.length ? `; the client reported: ${proxied.problems.join("; ")}` : ""}`;
+      assert.deepEqual(proxied.problems, [], "what the client reported through onerror");
+      return `${proxied.results.length} steps${proxied.lateProgress ? "; the SDK handled the last progress notification after the answer" : ""}`;
     });
     if (!direct || !proxied) return;
     await checks.run("the client sees no difference: every result equal to the direct session's", () => {
       assert.deepEqual(proxied!.results, direct!.results);
-      assert.deepEqual(proxied!.problems, direct!.problems, "what the client reported through onerror");
       return proxied!.results.map(([name]) => name).join(", ");
     });
     await checks.run(`the proxy and its server are gone within ${EXIT_LIMIT_MS} ms of the client closing stdin`, () => {
