@@ -49,7 +49,7 @@ export async function recordStdio(options: StdioRecordOptions): Promise<ServerEn
   }, options.onLine);
   const cutter = (dir: "c2s" | "s2c") => new LineCutter(
     options.maxLineBytes,
-    (line) => file.line(dir, line),
+    (bytes, start, end) => file.line(dir, bytes, start, end),
     (bytes) => file.note(`${dir === "c2s" ? ">" : "<"} +${Math.round(file.elapsed)} a line of ${bytes} bytes passed through, longer than --max-line-bytes ${options.maxLineBytes}: not recorded`),
   );
   const clientLines = cutter("c2s");

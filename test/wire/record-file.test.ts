@@ -10,7 +10,7 @@ import { parseRecording } from "../../src/wire/recording.js";
 
 function cut(chunks: Buffer[], maxLineBytes = 1000): string[] {
   const got: string[] = [];
-  const cutter = new LineCutter(maxLineBytes, (line) => got.push(line.toString()), (bytes) => got.push(`<${bytes} bytes>`));
+  const cutter = new LineCutter(maxLineBytes, (bytes, start, end) => got.push(bytes.toString("utf8", start, end)), (bytes) => got.push(`<${bytes} bytes>`));
   for (const chunk of chunks) cutter.push(chunk);
   cutter.end();
   return got;
@@ -51,4 +51,25 @@ test("record file: the header, then each line with its time and bytes as they ca
   assert.equal(recording.header.command, "node server.js");
   assert.deepEqual(recording.entries.map((e) => [e.dir, typeof e.at]), [["c2s", "number"], ["c2s", "number"], ["s2c", "number"]]);
   assert.match(readFileSync(path, "utf8"), /^# a note$/m);
+});
+
+test("record file: lines of every length (a range of a chunk, past the short-copy size, past the buffer) land byte for byte, and what follows a long line is whole", () => {
+  const path = join(mkdtempSync(join(tmpdir(), "mcp-wire-record-file-")), "s.recording");
+  const file = new SessionFile(path, { transport: "stdio" });
+  const chunk = Buffer.from("junk{\"a\":1}more");
+  const lines = ["x".repeat(255), "y".repeat(257), "z".repeat(300 * 1024), "after"];
+  file.record(() => {
+    file.line("c2s", chunk, 4, 11);
+    for (const line of lines) file.line("s2c", Buffer.from(line));
+  });
+  // Recorded again after the 300 KiB line: the buffer it grew for is not reused half-written.
+  file.record(() => file.line("c2s", chunk, 4, 11));
+  file.close();
+  const text = readFileSync(path, "utf8");
+  const session = text.slice(text.indexOf("-- session --\n") + "-- session --\n".length);
+  // One chunk's lines share one time; the prefix is the only thing added to the wire's bytes.
+  const at = /^> \+(\d+) /.exec(session)![1];
+  const expected = [`> +${at} {"a":1}`, ...lines.map((line) => `< +${at} ${line}`)].join("\n") + "\n";
+  assert.equal(session.slice(0, expected.length), expected);
+  assert.match(session.slice(expected.length), /^> \+\d+ \{"a":1\}\n$/);
 });
