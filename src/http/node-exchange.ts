@@ -1,8 +1,9 @@
 // node:http's own path to the HTTP handlers, without the Fetch API round trip: an IncomingMessage
 // becomes the handlers' request view (exchange.ts), its headers read where node parsed them and its
 // body read into Buffers under the limit; the answer goes straight onto the ServerResponse: a body
-// with its length in one write, or an event stream as its events come, whose backlog is what the
-// response holds unflushed. No Request, Response, Headers, ReadableStream or AbortController.
+// with its length in one write, or an event stream as its events come, whose backlog is what was
+// written while the socket was full (sse-sink.ts says why). No Request, Response, Headers,
+// ReadableStream or AbortController.
 // The rules are the handlers'; this file only carries bytes and tells when the client left.
 
 import type { IncomingMessage, ServerResponse } from "node:http";

@@ -2,7 +2,8 @@
 // the stream's rules (a bound on what the client has not taken, the end once everything is
 // delivered, the client's leaving) and an SseOutput does the writing: a web ReadableStream here
 // (`body`, for a Response), or node:http's ServerResponse itself (node-exchange.ts). Events
-// written before an adapter takes the stream wait in the sink, under the same bound.
+// written before an adapter takes the stream wait in the sink, under the same bound (a resume's
+// replay excepted: the store bounds it already).
 // Spec: https://modelcontextprotocol.io/specification/2025-11-25/basic/transports#streamable-http
 
 import { KEEP_ALIVE } from "./sse.js";
