@@ -2,9 +2,10 @@
 // `--url URL`): a recording as a golden test against a freshly started stdio server, or a running
 // Streamable HTTP one (src/wire/replay.ts).
 // The report goes to stdout (it is the tool's output); the server's stderr passes through to ours.
-// Exit 0: every message as recorded (or, with --update, the recording rewritten). 1: a difference,
-// or the server exited or went quiet before the recording's end (then --update writes nothing).
-// 2: a usage error or a recording that cannot be read. 130/143: interrupted; the server is stopped.
+// Exit 0: every message as recorded (or, with --update, the recording rewritten). 1: a difference.
+// 2: a usage error or a recording that cannot be read. 3: the server failed (exited or went quiet
+// before the recording's end, could not be started or reached); then --update writes nothing.
+// 130/143: interrupted; the server is stopped.
 
 import { readFileSync, writeFileSync } from "node:fs";
 import { DEFAULT_IGNORE, formatDifference, shorten } from "./compare.js";
@@ -20,8 +21,9 @@ Plays the client's side of a recording against a freshly started stdio server an
 the server sends with the recording (ids of server requests mapped, notifications in order per
 method). Values that change from run to run are ignored: ISO 8601 timestamps, /result/requestState,
 the file's "# ignore:" pointers and --ignore. Prints each difference on stdout with its JSON path.
-Exit 0 when all matches, 1 on a difference or a server that exits or goes quiet, 2 on a usage error
-or an unreadable recording.
+Exit 0 when all matches, 1 on a difference, 2 on a usage error or an unreadable recording, 3 when
+the server failed: it exited or went quiet before the recording's end, or could not be started or
+reached.
 
   --timeout MS       wait at most MS ms for each expected message (default ${DEFAULT_TIMEOUT_MS})
   --ignore POINTER   a JSON pointer (RFC 6901) to ignore in every server message; "*" matches any
@@ -76,8 +78,12 @@ export async function run(argv: string[]): Promise<number> {
     return 0;
   }
   if (line.update) process.stdout.write(`${line.file}: not rewritten: the replay did not get to the end\n`);
-  return report.failure || report.differences.length > 0 ? 1 : 0;
+  if (report.failure) return SERVER_FAILED;
+  return report.differences.length > 0 ? 1 : 0;
 }
+
+/** The exit code when the server, not the comparison, stopped the replay: a CI can tell the two apart. */
+export const SERVER_FAILED = 3;
 
 /** The recording with its server side as it came on this run (golden: the client's side as it was). */
 function updated(recording: Recording, report: ReplayReport): Recording {

@@ -40,7 +40,7 @@ export interface MessageDifference {
 
 export interface ReplayReport {
   differences: MessageDifference[];
-  /** Why the replay stopped early: the server exited, or did not answer in time. */
+  /** Why the replay stopped early: the server exited, did not answer in time, or could not be started or reached. */
   failure?: string;
   /** What crossed the wire on this run, in order (with ms since the start): what --update writes. */
   transcript: WireEntry[];
@@ -110,6 +110,8 @@ export async function replay(recording: Recording, peer: ReplayPeer, options: Re
     for (const entry of recording.entries) if (entry.dir === "c2s") send(entry.text);
     peer.end();
     await waitFor(() => undefined, timeoutMs);
+    // A server that never ran (or was never reached) is not a server whose answers differ.
+    if (exit?.error) report.failure = `the server ${exit.error}`;
     expectedServer.forEach((expected, i) => {
       const arrival = arrivals[i];
       if (!arrival) report.differences.push({ expectedAt: i + 1, expected: expected.text, differences: [] });

@@ -53,12 +53,12 @@ test("replay --url: a changed answer is a difference with its path; --header rea
   }
 });
 
-test("replay --url: a server that cannot be reached is a clear error (exit 1)", async () => {
+test("replay --url: a server that cannot be reached is a clear error (exit 3)", async () => {
   const served = await serve();
   const url = served.url;
   await served.close();
   const { code, stdout } = await replay([fixture("demo-echo-time.recording"), "--url", url]);
-  assert.equal(code, 1);
+  assert.equal(code, 3);
   assert.match(stdout, /server message 1 of the recording never came: the server could not be reached at http:\/\/127\.0\.0\.1:\d+\/mcp/);
 });
 

@@ -68,17 +68,17 @@ test("replay: --ignore hides a path that changes (\"*\" for any step); the file'
   assert.equal((await replay([marked, ...against({ prefix: "ECHO: " })])).code, 0);
 });
 
-test("replay: a server that exits mid-replay stops it with a clear error (exit 1)", async () => {
+test("replay: a server that exits mid-replay stops it with a clear error (exit 3)", async () => {
   const path = scriptedWith([
     '> {"jsonrpc":"2.0","id":4,"method":"tools/call","params":{"name":"exit","arguments":{}}}',
     '< {"jsonrpc":"2.0","id":4,"result":{"content":[]}}',
   ]);
   const { code, stdout } = await replay([path, ...against()]);
-  assert.equal(code, 1);
+  assert.equal(code, 3);
   assert.match(stdout, /replay stopped: server message 6 of the recording never came: the server exited with code 3; expected \{"jsonrpc":"2.0","id":4/);
 });
 
-test("replay: a server that never answers stops it after --timeout (exit 1)", async () => {
+test("replay: a server that never answers stops it after --timeout (exit 3)", async () => {
   const path = scriptedWith([
     '> {"jsonrpc":"2.0","id":4,"method":"tools/call","params":{"name":"hang","arguments":{}}}',
     '< {"jsonrpc":"2.0","id":4,"result":{"content":[]}}',
@@ -86,7 +86,7 @@ test("replay: a server that never answers stops it after --timeout (exit 1)", as
   // The timeout also covers the server's start (the first answer): small, but not so small that a
   // busy machine's node startup trips it.
   const { code, stdout } = await replay([path, "--timeout", "1500", ...against()]);
-  assert.equal(code, 1);
+  assert.equal(code, 3);
   assert.match(stdout, /server message 6 of the recording never came: nothing matching came within 1500 ms/);
 });
 
@@ -155,8 +155,15 @@ test("replay --help prints its usage on stdout (exit 0)", async () => {
   assert.match(stdout, /^usage: mcp-wire replay FILE/);
 });
 
-test("replay: a server command that cannot start is a clear error (exit 1)", async () => {
+test("replay: a server command that cannot start is a clear error (exit 3, not a difference)", async () => {
   const { code, stdout } = await replay([SCRIPTED, "--", "/no/such/mcp-server"]);
-  assert.equal(code, 1);
+  assert.equal(code, 3);
   assert.match(stdout, /server message 1 of the recording never came: the server could not be started \(spawn \/no\/such\/mcp-server ENOENT\)/);
+});
+
+test("replay: a golden transcript against a server that cannot start is exit 3 too, not a list of missing messages", async () => {
+  const golden = fileURLToPath(new URL("../../fixtures/transcripts/ids.transcript", import.meta.url));
+  const { code, stdout } = await replay([golden, "--", "/no/such/mcp-server"]);
+  assert.equal(code, 3);
+  assert.match(stdout, /replay stopped: the server could not be started \(spawn \/no\/such\/mcp-server ENOENT\)/);
 });
