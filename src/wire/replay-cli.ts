@@ -16,6 +16,8 @@ import { spawnPeer } from "./replay-peer.js";
 
 export const REPLAY_USAGE = `usage: mcp-wire replay FILE [--timeout MS] [--ignore POINTER]... [--update] -- <server command> [args...]
        mcp-wire replay FILE [options] --url URL [--header NAME:VALUE]...
+       mcp-wire replay FILE [options]     (runs the recording's "# command:" with its "# args:",
+                                           shown on stderr first)
 
 Plays the client's side of a recording against a freshly started stdio server and compares what
 the server sends with the recording (ids of server requests mapped, notifications in order per
@@ -55,6 +57,11 @@ export async function run(argv: string[]): Promise<number> {
   try {
     line = parseReplayLine(argv);
     recording = parseRecording(readRecording(line.file), line.file);
+    if (line.command.length === 0 && line.url === undefined) {
+      line.command = recordedCommand(recording, line.file);
+      // Nothing runs unseen: the command comes from a file, which may not be the user's own.
+      process.stderr.write(`mcp-wire replay: running the recording's server: ${line.command.map(quoteArgument).join(" ")}\n`);
+    }
   } catch (error) {
     if (!(error instanceof ReplayUsageError || error instanceof RecordingFormatError)) throw error;
     process.stderr.write(`mcp-wire replay: ${(error as Error).message}\n(mcp-wire replay --help shows the usage)\n`);
@@ -143,9 +150,33 @@ function parseReplayLine(argv: string[]): ReplayLine {
     else throw new ReplayUsageError(`one recording at a time (found ${JSON.stringify(line.file)} and ${JSON.stringify(option)})`);
   }
   if (line.file === "") throw new ReplayUsageError("which recording? (mcp-wire replay FILE -- <server command>)");
-  if ((command.length === 0) === (line.url === undefined)) throw new ReplayUsageError('give the server command after "--", or --url URL (one of the two)');
+  if (command.length > 0 && line.url !== undefined) throw new ReplayUsageError('give the server command after "--", or --url URL (one of the two)');
   if (line.url === undefined && Object.keys(line.headers).length > 0) throw new ReplayUsageError("--header goes with --url");
   return line;
+}
+
+/**
+ * The server command a session recording names: "# command:" as `mcp-wire record` writes it (each
+ * argument bare, or as a JSON string when it has spaces or quotes), then the words of "# args:".
+ */
+function recordedCommand(recording: Recording, file: string): string[] {
+  const { command, args } = recording.header;
+  if (command === undefined) throw new ReplayUsageError(`${file} has no "# command:" header: give the server command after "--", or --url URL`);
+  const words: string[] = [];
+  for (const [word] of command.matchAll(/"(?:[^"\\]|\\.)*"|\S+/g)) {
+    try {
+      words.push(word.startsWith('"') ? (JSON.parse(word) as string) : word);
+    } catch {
+      throw new ReplayUsageError(`${file}: cannot read the "# command:" header at ${word.slice(0, 40)}`);
+    }
+  }
+  if (words.length === 0) throw new ReplayUsageError(`${file}: its "# command:" header is empty`);
+  return [...words, ...args];
+}
+
+/** An argument as "# command:" writes it, so the line shown is the line that could be pasted back. */
+function quoteArgument(argument: string): string {
+  return /^[\w@%+=:,./-]+$/.test(argument) ? argument : JSON.stringify(argument);
 }
 
 function readRecording(file: string): string {

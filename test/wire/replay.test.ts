@@ -167,3 +167,33 @@ test("replay: a golden transcript against a server that cannot start is exit 3 t
   assert.equal(code, 3);
   assert.match(stdout, /replay stopped: the server could not be started \(spawn \/no\/such\/mcp-server ENOENT\)/);
 });
+
+/** A copy of the scripted recording whose header names `command` and, if given, `args`. */
+function scriptedNaming(command: string[], args?: string): string {
+  const path = scriptedWith([]);
+  const quoted = command.map((word) => (/^[\w@%+=:,./-]+$/.test(word) ? word : JSON.stringify(word))).join(" ");
+  writeFileSync(path, `# command: ${quoted}\n${args === undefined ? "" : `# args: ${args}\n`}` + readFileSync(path, "utf8"));
+  return path;
+}
+
+test("replay FILE without a command runs the recording's \"# command:\" with its \"# args:\", said on stderr first", async () => {
+  const [node, eval_, source] = scriptedServer();
+  const matching = await replay([scriptedNaming([node!, eval_!, source!], '{"serverIdPrefix":"srv-"}')]);
+  assert.match(matching.stdout, /replay matches/, matching.stdout + matching.stderr);
+  assert.equal(matching.code, 0);
+  assert.match(matching.stderr, /^mcp-wire replay: running the recording's server: \S+ -e "/);
+  assert.match(matching.stderr, / "\{\\"serverIdPrefix\\":\\"srv-\\"\}"\n/);
+  // The args reach the server: these change its echo, and the replay says so.
+  const changed = await replay([scriptedNaming([node!, eval_!, source!], '{"prefix":"X"}')]);
+  assert.equal(changed.code, 1);
+  assert.match(changed.stdout, /actual: {3}"Xhi"/);
+});
+
+test("replay FILE without a command, and no \"# command:\" in it, is a usage error (exit 2)", async () => {
+  const path = scriptedWith([]);
+  writeFileSync(path, "# args: --page-size 2\n" + readFileSync(path, "utf8"));
+  const { code, stderr, stdout } = await replay([path]);
+  assert.equal(code, 2);
+  assert.match(stderr, /has no "# command:" header: give the server command after "--", or --url URL/);
+  assert.equal(stdout, "");
+});
