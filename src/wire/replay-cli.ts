@@ -4,15 +4,16 @@
 // The report goes to stdout (it is the tool's output); the server's stderr passes through to ours.
 // Exit 0: every message as recorded (or, with --update, the recording rewritten). 1: a difference.
 // 2: a usage error or a recording that cannot be read. 3: the server failed (exited or went quiet
-// before the recording's end, could not be started or reached); then --update writes nothing.
+// before the recording's end, could not be started or reached, broke --max-line-bytes or
+// --max-unexpected); then --update writes nothing.
 // 130/143: interrupted; the server is stopped.
 
 import { readFileSync, writeFileSync } from "node:fs";
 import { DEFAULT_IGNORE, formatDifference, shorten } from "./compare.js";
 import { formatRecording, parseRecording, RecordingFormatError, type Recording } from "./recording.js";
-import { DEFAULT_TIMEOUT_MS, replay, type ReplayReport } from "./replay.js";
+import { DEFAULT_MAX_UNEXPECTED, DEFAULT_TIMEOUT_MS, replay, type ReplayReport } from "./replay.js";
 import { httpPeer } from "./replay-http.js";
-import { spawnPeer } from "./replay-peer.js";
+import { DEFAULT_MAX_LINE_BYTES, spawnPeer } from "./replay-peer.js";
 
 export const REPLAY_USAGE = `usage: mcp-wire replay FILE [--timeout MS] [--ignore POINTER]... [--update] -- <server command> [args...]
        mcp-wire replay FILE [options] --url URL [--header NAME:VALUE]...
@@ -24,13 +25,17 @@ the server sends with the recording (ids of server requests mapped, notification
 method). Values that change from run to run are ignored: ISO 8601 timestamps, /result/requestState,
 the file's "# ignore:" pointers and --ignore. Prints each difference on stdout with its JSON path.
 Exit 0 when all matches, 1 on a difference, 2 on a usage error or an unreadable recording, 3 when
-the server failed: it exited or went quiet before the recording's end, or could not be started or
-reached.
+the server failed: it exited or went quiet before the recording's end, could not be started or
+reached, or broke a bound (--max-line-bytes, --max-unexpected).
 
   --timeout MS       wait at most MS ms for each expected message (default ${DEFAULT_TIMEOUT_MS})
   --ignore POINTER   a JSON pointer (RFC 6901) to ignore in every server message; "*" matches any
                      one step, e.g. /result/content/*/text (repeatable)
   --update           rewrite the recording's server side with what came (review the change)
+  --max-line-bytes N   the longest line (or HTTP body, or SSE event) the server may send (default
+                     ${DEFAULT_MAX_LINE_BYTES}); a longer one stops it (exit 3)
+  --max-unexpected N   how many server messages past the recording's own count are kept (default
+                     ${DEFAULT_MAX_UNEXPECTED}); one more stops the server (exit 3), the rest are only counted
   --url URL          replay over Streamable HTTP to a server already running at URL: each client
                      line is POSTed, each message of the answer (JSON or SSE) compared
   --header NAME:VALUE  send this header on every HTTP request (repeatable; with --url)`;
@@ -43,6 +48,8 @@ interface ReplayLine {
   command: string[];
   url?: string;
   headers: Record<string, string>;
+  maxLineBytes: number;
+  maxUnexpected: number;
 }
 
 class ReplayUsageError extends Error {}
@@ -67,9 +74,10 @@ export async function run(argv: string[]): Promise<number> {
     process.stderr.write(`mcp-wire replay: ${(error as Error).message}\n(mcp-wire replay --help shows the usage)\n`);
     return 2;
   }
+  const limits = { maxLineBytes: line.maxLineBytes };
   const peer = line.url === undefined
-    ? spawnPeer(line.command[0]!, line.command.slice(1), (chunk) => process.stderr.write(chunk))
-    : httpPeer(line.url, line.headers);
+    ? spawnPeer(line.command[0]!, line.command.slice(1), (chunk) => process.stderr.write(chunk), limits)
+    : httpPeer(line.url, line.headers, limits);
   // The server has its own process group, so an interrupt does not reach it unless passed on.
   for (const [signal, code] of [["SIGINT", 130], ["SIGTERM", 143]] as const) {
     process.once(signal, () => {
@@ -77,7 +85,7 @@ export async function run(argv: string[]): Promise<number> {
       process.exit(code);
     });
   }
-  const report = await replay(recording, peer, { timeoutMs: line.timeoutMs, ignore: [...DEFAULT_IGNORE, ...line.ignore] });
+  const report = await replay(recording, peer, { timeoutMs: line.timeoutMs, ignore: [...DEFAULT_IGNORE, ...line.ignore], maxUnexpected: line.maxUnexpected });
   process.stdout.write(describeReport(report, line.file));
   if (line.update && !report.failure) {
     writeFileSync(line.file, formatRecording(updated(recording, report)));
@@ -110,6 +118,7 @@ export function describeReport(report: ReplayReport, file: string): string {
     else if (difference.expected === undefined) out.push(`unexpected server message:\n  ${shorten(difference.actual)}`);
     else out.push(`server message ${difference.expectedAt} differs:\n${difference.differences.map(formatDifference).join("\n")}`);
   }
+  if (report.dropped) out.push(`(${report.dropped} more server message${report.dropped === 1 ? "" : "s"} the recording does not have came before the server stopped: counted, not kept)`);
   if (report.failure) out.push(`replay stopped: ${report.failure}`);
   else if (report.stopped) out.push("(the server was still running when its input had ended and the last wait was over: it was stopped)");
   const problems = report.differences.length + (report.failure ? 1 : 0);
@@ -121,7 +130,10 @@ function parseReplayLine(argv: string[]): ReplayLine {
   const dashes = argv.indexOf("--");
   const options = dashes < 0 ? argv : argv.slice(0, dashes);
   const command = dashes < 0 ? [] : argv.slice(dashes + 1);
-  const line: ReplayLine = { file: "", timeoutMs: DEFAULT_TIMEOUT_MS, ignore: [], update: false, command, headers: {} };
+  const line: ReplayLine = {
+    file: "", timeoutMs: DEFAULT_TIMEOUT_MS, ignore: [], update: false, command, headers: {},
+    maxLineBytes: DEFAULT_MAX_LINE_BYTES, maxUnexpected: DEFAULT_MAX_UNEXPECTED,
+  };
   for (let i = 0; i < options.length; i++) {
     const option = options[i]!;
     const value = () => {
@@ -129,12 +141,16 @@ function parseReplayLine(argv: string[]): ReplayLine {
       if (next === undefined) throw new ReplayUsageError(`${option} needs a value`);
       return next;
     };
-    if (option === "--update") line.update = true;
-    else if (option === "--timeout") {
+    const positive = (what: string) => {
       const text = value();
-      line.timeoutMs = Number(text);
-      if (!/^\d+$/.test(text) || line.timeoutMs <= 0) throw new ReplayUsageError(`--timeout takes a positive number of milliseconds, not ${JSON.stringify(text)}`);
-    } else if (option === "--ignore") {
+      if (!/^\d+$/.test(text) || Number(text) <= 0) throw new ReplayUsageError(`${option} takes a positive number${what}, not ${JSON.stringify(text)}`);
+      return Number(text);
+    };
+    if (option === "--update") line.update = true;
+    else if (option === "--timeout") line.timeoutMs = positive(" of milliseconds");
+    else if (option === "--max-line-bytes") line.maxLineBytes = positive(" of bytes");
+    else if (option === "--max-unexpected") line.maxUnexpected = positive("");
+    else if (option === "--ignore") {
       const pointer = value();
       if (!pointer.startsWith("/")) throw new ReplayUsageError(`--ignore takes a JSON pointer starting with "/", not ${JSON.stringify(pointer)}`);
       line.ignore.push(pointer);

@@ -8,12 +8,14 @@
 // server sends outside any request), resuming a cut stream, the legacy HTTP+SSE transport.
 
 import type { JSONRPCMessage } from "../jsonrpc/messages.js";
+import { MessageTooLargeError, readJsonBody } from "../http/client-fetch.js";
 import { modernHeaders } from "../http/client-messages.js";
-import { readEvents, SseParser } from "../http/sse-parser.js";
+import { readEvents, SseLimitError, SseParser } from "../http/sse-parser.js";
 import { parseLine } from "./recording.js";
-import type { PeerExit, ReplayPeer } from "./replay-peer.js";
+import { DEFAULT_MAX_LINE_BYTES, type PeerExit, type PeerOptions, type ReplayPeer } from "./replay-peer.js";
 
-export function httpPeer(url: string, headers: Record<string, string> = {}): ReplayPeer {
+export function httpPeer(url: string, headers: Record<string, string> = {}, options: PeerOptions = {}): ReplayPeer {
+  const maxLineBytes = options.maxLineBytes ?? DEFAULT_MAX_LINE_BYTES;
   let listener: (line: string) => void = () => {};
   const hear = (line: string) => listener(line);
   const abort = new AbortController();
@@ -44,15 +46,21 @@ export function httpPeer(url: string, headers: Record<string, string> = {}): Rep
     sessionId = response.headers.get("mcp-session-id") ?? sessionId;
     const body = (async () => {
       if ((response.headers.get("content-type") ?? "").startsWith("text/event-stream") && response.body) {
-        await readEvents(response.body, new SseParser(), (event) => {
+        await readEvents(response.body, new SseParser({ maxEventBytes: maxLineBytes }), (event) => {
           if (event.data !== "") noteAndHear(event.data);
         });
         return;
       }
-      const text = (await response.text()).trim();
+      const text = (await readJsonBody(response, "replay", maxLineBytes)).trim();
       if (text !== "") noteAndHear(text);
       else if (response.status >= 400) hear(`HTTP ${response.status} (no body)`);
-    })().catch(() => {}); // a stream cut short: what came is what the comparison sees
+    })().catch((error: unknown) => {
+      // A stream cut short is not a failure: what came is what the comparison sees. A body past the
+      // bound is: the server is left, as a stdio one writing such a line is stopped.
+      if (!(error instanceof MessageTooLargeError || error instanceof SseLimitError)) return;
+      abort.abort();
+      finish({ code: null, signal: null, error: `sent a body or SSE event longer than the limit of ${maxLineBytes} bytes (--max-line-bytes), and was left` });
+    });
     reading.add(body);
     void body.then(() => reading.delete(body));
   };

@@ -7,7 +7,8 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import { spawn } from "node:child_process";
 import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
-import type { IncomingMessage } from "node:http";
+import { createServer, type IncomingMessage } from "node:http";
+import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -67,3 +68,24 @@ test("replay --url: usage errors (exit 2)", async () => {
     assert.equal((await replay([fixture("demo-echo-time.recording"), ...args])).code, 2, args.join(" "));
   }
 });
+
+for (const type of ["application/json", "text/event-stream"]) {
+  test(`replay --url: a ${type} answer past --max-line-bytes stops the replay (exit 3), not read into memory`, async () => {
+    const big = JSON.stringify({ jsonrpc: "2.0", id: 1, result: { padding: "x".repeat(20_000) } });
+    const server = createServer((request, response) => {
+      request.resume();
+      response.writeHead(200, { "content-type": type });
+      response.end(type === "application/json" ? big : `event: message\ndata: ${big}\n\n`);
+    });
+    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+    try {
+      const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/mcp`;
+      const { code, stdout } = await replay([fixture("demo-echo-time.recording"), "--max-line-bytes", "10000", "--url", url]);
+      assert.equal(code, 3, stdout);
+      assert.match(stdout, /server message 1 of the recording never came: the server sent a body or SSE event longer than the limit of 10000 bytes \(--max-line-bytes\)/);
+    } finally {
+      server.closeAllConnections();
+      await new Promise((resolve) => server.close(resolve));
+    }
+  });
+}

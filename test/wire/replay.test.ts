@@ -197,3 +197,31 @@ test("replay FILE without a command, and no \"# command:\" in it, is a usage err
   assert.match(stderr, /has no "# command:" header: give the server command after "--", or --url URL/);
   assert.equal(stdout, "");
 });
+
+const hostile = (tool: string) => scriptedWith([
+  `> {"jsonrpc":"2.0","id":4,"method":"tools/call","params":{"name":"${tool}","arguments":{}}}`,
+  '< {"jsonrpc":"2.0","id":4,"result":{"content":[]}}',
+]);
+
+test("replay: a server that writes a line without end is stopped at --max-line-bytes (exit 3), not read into memory", async () => {
+  const { code, stdout } = await replay([hostile("endless"), "--max-line-bytes", "100000", "--timeout", "4000", ...against()]);
+  assert.equal(code, 3, stdout);
+  assert.match(stdout, /server message 6 of the recording never came: the server wrote a line longer than the limit of 100000 bytes \(--max-line-bytes\), and was stopped/);
+});
+
+test("replay: a server that floods messages the recording does not have: --max-unexpected past the recording's count are kept, the rest counted (exit 3)", async () => {
+  const { code, stdout } = await replay([hostile("flood"), "--max-unexpected", "5", "--timeout", "4000", ...against()]);
+  assert.equal(code, 3, stdout.slice(0, 2000));
+  // The recording's 6 server messages + 5 kept; 5 of the 6 came, so 6 of those kept are unexpected.
+  assert.equal(stdout.match(/unexpected server message:/g)?.length, 6);
+  assert.match(stdout, /\(\d+ more server messages? the recording does not have came before the server stopped: counted, not kept\)/);
+  assert.match(stdout, /server message 6 of the recording never came: the server sent more than 5 messages the recording does not have, and was stopped/);
+});
+
+test("replay: --max-line-bytes and --max-unexpected take positive numbers (exit 2)", async () => {
+  for (const option of ["--max-line-bytes", "--max-unexpected"]) {
+    const { code, stderr } = await replay([SCRIPTED, option, "0", ...against()]);
+    assert.equal(code, 2);
+    assert.match(stderr, new RegExp(`${option} takes a positive number`));
+  }
+});
