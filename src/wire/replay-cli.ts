@@ -1,6 +1,6 @@
 // `mcp-wire replay FILE [--timeout MS] [--ignore POINTER]... [--update] -- <server command>` (or
 // `--url URL`): a recording as a golden test against a freshly started stdio server, or a running
-// Streamable HTTP one (src/wire/replay.ts).
+// HTTP one (Streamable HTTP or the legacy HTTP+SSE transport, as the recording shows; src/wire/replay.ts).
 // The report goes to stdout (it is the tool's output); the server's stderr passes through to ours.
 // Exit 0: every message as recorded (or, with --update, the recording rewritten). 1: a difference.
 // 2: a usage error or a recording that cannot be read. 3: the server failed (exited or went quiet
@@ -12,7 +12,7 @@ import { readFileSync, writeFileSync } from "node:fs";
 import { DEFAULT_IGNORE, formatDifference, shorten } from "./compare.js";
 import { formatRecording, parseRecording, RecordingFormatError, type Recording } from "./recording.js";
 import { DEFAULT_MAX_UNEXPECTED, DEFAULT_TIMEOUT_MS, replay, type ReplayReport } from "./replay.js";
-import { httpPeer } from "./replay-http.js";
+import { httpPeer, httpPlan } from "./replay-http.js";
 import { DEFAULT_MAX_LINE_BYTES, spawnPeer } from "./replay-peer.js";
 
 export const REPLAY_USAGE = `usage: mcp-wire replay FILE [--timeout MS] [--ignore POINTER]... [--update] -- <server command> [args...]
@@ -36,8 +36,11 @@ reached, or broke a bound (--max-line-bytes, --max-unexpected).
                      ${DEFAULT_MAX_LINE_BYTES}); a longer one stops it (exit 3)
   --max-unexpected N   how many server messages past the recording's own count are kept (default
                      ${DEFAULT_MAX_UNEXPECTED}); one more stops the server (exit 3), the rest are only counted
-  --url URL          replay over Streamable HTTP to a server already running at URL: each client
-                     line is POSTed, each message of the answer (JSON or SSE) compared
+  --url URL          replay over HTTP to a server already running at URL: each client line is
+                     POSTed, each message of the answer (JSON or SSE) compared; where the
+                     recording's notes show a GET stream, it is opened there too; where they show
+                     the legacy HTTP+SSE transport, its stream (the recorded path, on URL's origin)
+                     is opened first and the lines POSTed to the endpoint it names
   --header NAME:VALUE  send this header on every HTTP request (repeatable; with --url)`;
 
 interface ReplayLine {
@@ -60,10 +63,12 @@ export async function run(argv: string[]): Promise<number> {
     return 0;
   }
   let line: ReplayLine;
+  let text: string;
   let recording: Recording;
   try {
     line = parseReplayLine(argv);
-    recording = parseRecording(readRecording(line.file), line.file);
+    text = readRecording(line.file);
+    recording = parseRecording(text, line.file);
     if (line.command.length === 0 && line.url === undefined) {
       line.command = recordedCommand(recording, line.file);
       // Nothing runs unseen: the command comes from a file, which may not be the user's own.
@@ -77,7 +82,7 @@ export async function run(argv: string[]): Promise<number> {
   const limits = { maxLineBytes: line.maxLineBytes };
   const peer = line.url === undefined
     ? spawnPeer(line.command[0]!, line.command.slice(1), (chunk) => process.stderr.write(chunk), limits)
-    : httpPeer(line.url, line.headers, limits);
+    : httpPeer(line.url, line.headers, limits, httpPlan(text));
   // The server has its own process group, so an interrupt does not reach it unless passed on.
   for (const [signal, code] of [["SIGINT", 130], ["SIGTERM", 143]] as const) {
     process.once(signal, () => {
