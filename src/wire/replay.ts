@@ -11,7 +11,9 @@
 //   answer goes back under the id that came).
 // Spec: https://modelcontextprotocol.io/specification/2025-11-25/basic (ids, requests, notifications)
 // A 2026-07-28 retry echoes the requestState the server sealed; the replay echoes this run's.
-// The server is a ReplayPeer: a stdio command (replay-peer.ts) or an HTTP endpoint (replay-http.ts).
+// The server is a ReplayPeer: a stdio command (replay-peer.ts) or an HTTP endpoint (replay-http.ts),
+// each bounding a line. Here, what it may send beyond the recording is bounded (maxUnexpected), so a
+// server that floods holds no more memory than the recording and that bound.
 
 import { compareValues, DEFAULT_IGNORE, shorten, type Difference } from "./compare.js";
 import { parseLine, type Recording, type WireEntry } from "./recording.js";
