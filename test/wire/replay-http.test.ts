@@ -16,7 +16,8 @@ import { fileURLToPath } from "node:url";
 import { serve } from "../helpers/http-peer.js";
 import { httpPlan } from "../../src/wire/replay-http.js";
 
-const CLI = fileURLToPath(new URL("../../dist/cli.js", import.meta.url));
+/** The CLI unbundled, with source maps, so that coverage reaches src/wire/. */
+const CLI = fileURLToPath(new URL("../../dist/cli.unbundled.js", import.meta.url));
 const fixture = (name: string) => fileURLToPath(new URL(`../../fixtures/wire/replay/${name}`, import.meta.url));
 
 async function replay(args: string[]): Promise<{ code: number | null; stdout: string }> {

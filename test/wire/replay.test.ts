@@ -11,13 +11,17 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { scriptedServer, type ScriptedOptions } from "../helpers/scripted-stdio.js";
 
-const CLI = fileURLToPath(new URL("../../dist/cli.js", import.meta.url));
+/** The CLI unbundled, with source maps, so that coverage reaches src/wire/. */
+const CLI = fileURLToPath(new URL("../../dist/cli.unbundled.js", import.meta.url));
 const SERVER = fileURLToPath(new URL("../../dist/server.js", import.meta.url));
 const fixture = (name: string) => fileURLToPath(new URL(`../../fixtures/wire/replay/${name}`, import.meta.url));
 const SCRIPTED = fixture("scripted-echo-ask.recording");
 
-async function replay(args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  const child = spawn(process.execPath, [CLI, "replay", ...args], { stdio: ["ignore", "pipe", "pipe"] });
+/** The CLI as shipped (bundled): one test goes through it, so the bundle is the tested path too. */
+const BUNDLED = fileURLToPath(new URL("../../dist/cli.js", import.meta.url));
+
+async function replay(args: string[], cli = CLI): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  const child = spawn(process.execPath, [cli, "replay", ...args], { stdio: ["ignore", "pipe", "pipe"] });
   let stdout = "";
   let stderr = "";
   child.stdout.on("data", (chunk) => (stdout += chunk));
@@ -37,7 +41,7 @@ function scriptedWith(extra: string[]): string {
 }
 
 test("replay: a recording made against node dist/server.js passes against it (the time of get_time ignored)", async () => {
-  const { code, stdout } = await replay([fixture("demo-echo-time.recording"), "--", process.execPath, SERVER]);
+  const { code, stdout } = await replay([fixture("demo-echo-time.recording"), "--", process.execPath, SERVER], BUNDLED);
   assert.match(stdout, /replay matches/);
   assert.equal(code, 0);
 });
