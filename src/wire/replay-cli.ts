@@ -12,7 +12,7 @@ import { readFileSync, writeFileSync } from "node:fs";
 import { DEFAULT_IGNORE, formatDifference, shorten } from "./compare.js";
 import { formatRecording, parseRecording, RecordingFormatError, type Recording } from "./recording.js";
 import { DEFAULT_MAX_UNEXPECTED, DEFAULT_TIMEOUT_MS, replay, type ReplayReport } from "./replay.js";
-import { httpPeer, httpPlan } from "./replay-http.js";
+import { httpPeer, httpPlan, withPlanNotes } from "./replay-http.js";
 import { DEFAULT_MAX_LINE_BYTES, spawnPeer } from "./replay-peer.js";
 
 export const REPLAY_USAGE = `usage: mcp-wire replay FILE [--timeout MS] [--ignore POINTER]... [--update] -- <server command> [args...]
@@ -93,7 +93,7 @@ export async function run(argv: string[]): Promise<number> {
   const report = await replay(recording, peer, { timeoutMs: line.timeoutMs, ignore: [...DEFAULT_IGNORE, ...line.ignore], maxUnexpected: line.maxUnexpected });
   process.stdout.write(describeReport(report, line.file));
   if (line.update && !report.failure) {
-    writeFileSync(line.file, formatRecording(updated(recording, report)));
+    writeFileSync(line.file, withPlanNotes(formatRecording(updated(recording, report)), httpPlan(text)));
     process.stdout.write(`${line.file}: the server side was rewritten with what came\n`);
     return 0;
   }

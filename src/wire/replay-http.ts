@@ -22,8 +22,8 @@ import { DEFAULT_MAX_LINE_BYTES, type PeerExit, type PeerOptions, type ReplayPee
 
 /** What an HTTP session recording's notes say the client did besides POSTing its lines. */
 export interface HttpPlan {
-  /** Streamable HTTP: the client opened the GET stream before its client line of this index (0-based). */
-  getStreamBefore?: number;
+  /** Streamable HTTP: the client opened the GET stream at `path` before its client line `before` (0-based). */
+  getStream?: { path: string; before: number };
   /** The legacy HTTP+SSE transport: the path of its event stream (e.g. "/sse"), opened first. */
   legacyStream?: string;
 }
@@ -40,13 +40,32 @@ export function httpPlan(text: string): HttpPlan {
     // A GET with Last-Event-ID resumes a stream; the first plain one opened it.
     if (get && !/last-event-id:/i.test(get[2]!)) {
       lastGet = new URL(get[1]!, "http://x").pathname;
-      plan.getStreamBefore ??= clientLines;
+      plan.getStream ??= { path: lastGet, before: clientLines };
     }
     // Spec (2024-11-05 transports#http-with-sse): the server's first event names the POST endpoint.
     if (line.startsWith("# < event endpoint:") && lastGet !== undefined) plan.legacyStream ??= lastGet;
   }
-  if (plan.legacyStream !== undefined) delete plan.getStreamBefore;
+  if (plan.legacyStream !== undefined) delete plan.getStream;
   return plan;
+}
+
+/**
+ * A session recording's text with the notes its plan was read from, for a recording rewritten from
+ * this run's transcript (replay --update), which keeps the messages and not the notes: without
+ * them, the next replay would open no GET stream, or miss the legacy transport.
+ */
+export function withPlanNotes(text: string, plan: HttpPlan): string {
+  const lines = text.split("\n");
+  const session = lines.indexOf("-- session --");
+  if (session < 0) return text;
+  if (plan.legacyStream !== undefined) {
+    lines.splice(session + 1, 0, `# > GET ${plan.legacyStream} (kept by replay --update)`, "# < event endpoint: (kept by replay --update)");
+  } else if (plan.getStream !== undefined) {
+    let clientLines = 0;
+    const at = lines.findIndex((line, i) => i > session && line.startsWith("> ") && clientLines++ === plan.getStream!.before);
+    lines.splice(at < 0 ? lines.length - 1 : at, 0, `# > GET ${plan.getStream.path} (kept by replay --update)`);
+  }
+  return lines.join("\n");
 }
 
 export function httpPeer(url: string, headers: Record<string, string> = {}, options: PeerOptions = {}, plan: HttpPlan = {}): ReplayPeer {
@@ -114,7 +133,7 @@ export function httpPeer(url: string, headers: Record<string, string> = {}, opti
   });
 
   const post = async (line: string): Promise<void> => {
-    if (written++ === plan.getStreamBefore) await openGetStream();
+    if (written++ === plan.getStream?.before) await openGetStream();
     const message = parseLine(line);
     const response = await fetch(legacy ? (await legacy).endpoint : url, {
       method: "POST",

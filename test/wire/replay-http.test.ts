@@ -76,9 +76,27 @@ test("replay --url: a recording of the legacy HTTP+SSE transport replays over it
   }
 });
 
+for (const name of ["demo-get-stream.recording", "demo-legacy-sse.recording"]) {
+  test(`replay --url --update: ${name} keeps the notes its streams are opened by, so the next replay passes`, async () => {
+    const path = join(mkdtempSync(join(tmpdir(), "mcp-wire-replay-")), name);
+    writeFileSync(path, readFileSync(fixture(name), "utf8"));
+    // A fresh server for each run: toggle_extra changes the one it runs on.
+    for (const update of [true, false]) {
+      const served = await serve();
+      try {
+        const { code, stdout } = await replay([path, ...(update ? ["--update"] : []), "--timeout", "3000", "--url", served.url]);
+        assert.equal(code, 0, stdout);
+        assert.deepEqual(httpPlan(readFileSync(path, "utf8")), httpPlan(readFileSync(fixture(name), "utf8")));
+      } finally {
+        await served.close();
+      }
+    }
+  });
+}
+
 test("httpPlan: the first plain GET's place (a GET with Last-Event-ID resumes), or the legacy stream's path", () => {
   const session = (...lines: string[]) => ["# transport: http", "-- session --", ...lines].join("\n");
-  assert.deepEqual(httpPlan(session("> {}", "# > GET /mcp last-event-id: 4", "> {}", "# > GET /mcp mcp-session-id: a", "> {}", "# > GET /mcp")), { getStreamBefore: 2 });
+  assert.deepEqual(httpPlan(session("> {}", "# > GET /mcp last-event-id: 4", "> {}", "# > GET /mcp mcp-session-id: a", "> {}", "# > GET /mcp")), { getStream: { path: "/mcp", before: 2 } });
   assert.deepEqual(httpPlan(session("# > GET /sse?x=1", "# < 200 /sse", "# < event endpoint: /messages?sessionId=a", "> {}")), { legacyStream: "/sse" });
   assert.deepEqual(httpPlan(session("> {}", "< {}")), {});
 });
