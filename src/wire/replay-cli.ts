@@ -182,7 +182,10 @@ function parseReplayLine(argv: string[]): ReplayLine {
  */
 function recordedCommand(recording: Recording, file: string): string[] {
   const { command, args } = recording.header;
-  if (command === undefined) throw new ReplayUsageError(`${file} has no "# command:" header: give the server command after "--", or --url URL`);
+  if (command === undefined) {
+    const url = recording.header.url === undefined ? "URL" : `URL (it was recorded at ${recording.header.url})`;
+    throw new ReplayUsageError(`${file} has no "# command:" header: give the server command after "--", or --url ${url}`);
+  }
   const words: string[] = [];
   for (const [word] of command.matchAll(/"(?:[^"\\]|\\.)*"|\S+/g)) {
     try {

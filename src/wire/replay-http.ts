@@ -32,9 +32,12 @@ export interface HttpPlan {
 export function httpPlan(text: string): HttpPlan {
   const plan: HttpPlan = {};
   const lines = text.split(/\r?\n/);
+  // Only a session recording (form 2) has notes among its lines.
+  const session = lines.indexOf("-- session --");
+  if (session < 0) return plan;
   let clientLines = 0;
   let lastGet: string | undefined;
-  for (const line of lines.slice(lines.indexOf("-- session --") + 1)) {
+  for (const line of lines.slice(session + 1)) {
     if (line.startsWith("> ")) clientLines++;
     const get = /^# > GET (\S+)(.*)$/.exec(line);
     // A GET with Last-Event-ID resumes a stream; the first plain one opened it.

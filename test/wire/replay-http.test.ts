@@ -99,6 +99,7 @@ test("httpPlan: the first plain GET's place (a GET with Last-Event-ID resumes), 
   assert.deepEqual(httpPlan(session("> {}", "# > GET /mcp last-event-id: 4", "> {}", "# > GET /mcp mcp-session-id: a", "> {}", "# > GET /mcp")), { getStream: { path: "/mcp", before: 2 } });
   assert.deepEqual(httpPlan(session("# > GET /sse?x=1", "# < 200 /sse", "# < event endpoint: /messages?sessionId=a", "> {}")), { legacyStream: "/sse" });
   assert.deepEqual(httpPlan(session("> {}", "< {}")), {});
+  assert.deepEqual(httpPlan("# > GET /mcp\n-- client --\n{}\n-- server --\n"), {}, "a golden transcript has no notes");
 });
 
 test("replay --url: a changed answer is a difference with its path; --header reaches the server", async () => {

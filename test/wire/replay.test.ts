@@ -229,3 +229,10 @@ test("replay: --max-line-bytes and --max-unexpected take positive numbers (exit 
     assert.match(stderr, new RegExp(`${option} takes a positive number`));
   }
 });
+
+test("replay FILE of an HTTP recording, with neither a command nor --url: the usage error names the URL it was recorded at", async () => {
+  const { code, stderr, stdout } = await replay([fixture("demo-get-stream.recording")]);
+  assert.equal(code, 2);
+  assert.match(stderr, /has no "# command:" header: give the server command after "--", or --url URL \(it was recorded at http:\/\/127\.0\.0\.1:\d+\/mcp\)/);
+  assert.equal(stdout, "");
+});
