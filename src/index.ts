@@ -84,7 +84,12 @@
 //      http/client-session.ts, http/client-reconnect.ts, http/client-messages.ts,
 //      http/client-modern.ts (2026-07-28: cancel by closing, refusals as answers),
 //      http/sse-parser.ts, http/client-fetch.ts, http/legacy-client.ts
-//   7. Programs
+//   7. Authorization (OAuth 2.1, over HTTP only)
+//      auth/metadata.ts           the discovery documents: Protected Resource Metadata, authorization server metadata
+//      auth/fetch-json.ts         fetching them (and token answers) from untrusted servers, with bounds
+//      auth/credentials.ts        what a client keeps per issuer and resource, and the store it keeps it in
+//      auth/user-agent.ts         where a person acts: the browser round trip of the authorization code grant
+//   8. Programs
 //    * demo/server-definition.ts  the demo server's tools, resources and prompts
 //      demo/two-way-tools.ts      its tools that ask the client (elicitation, sampling) or change the list
 //      demo/notes.ts              PROTOCOL_NOTES.md as a resource
