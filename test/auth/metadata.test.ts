@@ -78,3 +78,36 @@ test("MemoryCredentialStore: keyed by issuer and resource; returns copies", asyn
   await store.remove({ issuer: "https://a", resource: "https://r" });
   assert.equal(await store.load({ issuer: "https://a", resource: "https://r" }), undefined);
 });
+
+test("requestToken: client_secret_basic form-encodes id and secret; the answer becomes a TokenSet; an error answer an OAuthError", async (t) => {
+  const { requestToken, OAuthError } = await import("../../src/auth/token-endpoint.js");
+  const seen: { authorization?: string; body: string }[] = [];
+  const { server, url } = await serve((req, res) => {
+    let body = "";
+    req.on("data", (chunk) => (body += chunk));
+    req.on("end", () => {
+      seen.push({ authorization: req.headers.authorization, body });
+      res.setHeader("content-type", "application/json");
+      if (new URLSearchParams(body).get("code") === "bad") return void res.writeHead(400).end(JSON.stringify({ error: "invalid_grant", error_description: "expired code" }));
+      res.end(JSON.stringify({ access_token: "at", token_type: "bearer", expires_in: 60, refresh_token: "rt" }));
+    });
+  });
+  t.after(() => server.close());
+  const tokens = await requestToken("token request", `${url}/token`, { grant_type: "authorization_code", code: "c1" }, { method: "client_secret_basic", client_id: "my id", client_secret: "s:e/c" }, { requestedScope: "a b", now: () => 1000 });
+  assert.deepEqual(tokens, { access_token: "at", token_type: "Bearer", expires_at: 61_000, refresh_token: "rt", scope: "a b" });
+  assert.equal(Buffer.from(seen[0]!.authorization!.slice(6), "base64").toString(), "my+id:s%3Ae%2Fc");
+  assert.equal(new URLSearchParams(seen[0]!.body).get("client_id"), null);
+  await assert.rejects(
+    requestToken("token request", `${url}/token`, { grant_type: "authorization_code", code: "bad" }, { method: "client_secret_post", client_id: "id", client_secret: "s" }),
+    (e: unknown) => e instanceof OAuthError && e.error === "invalid_grant" && /expired code/.test(e.message),
+  );
+  const posted = new URLSearchParams(seen[1]!.body);
+  assert.deepEqual([posted.get("client_id"), posted.get("client_secret"), seen[1]!.authorization], ["id", "s", undefined]);
+});
+
+test("readTokenAnswer: a missing token, a non-Bearer type or a bad expires_in is refused", async () => {
+  const { readTokenAnswer } = await import("../../src/auth/token-endpoint.js");
+  assert.throws(() => readTokenAnswer("t", { token_type: "Bearer" }, "u", undefined, 0), /no "access_token"/);
+  assert.throws(() => readTokenAnswer("t", { access_token: "a", token_type: "mac" }, "u", undefined, 0), /not Bearer/);
+  assert.throws(() => readTokenAnswer("t", { access_token: "a", token_type: "Bearer", expires_in: "soon" }, "u", undefined, 0), /expires_in/);
+});
