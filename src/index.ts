@@ -88,6 +88,7 @@
 //      auth/metadata.ts           the discovery documents: Protected Resource Metadata, authorization server metadata
 //      auth/fetch-json.ts         fetching them (and token answers) from untrusted servers, with bounds
 //      auth/token-endpoint.ts     the token endpoint: every grant's last request, the client's authentication, OAuth errors
+//      auth/grant.ts              a grant without a person (client credentials, an identity provider's assertion)
 //      auth/credentials.ts        what a client keeps per issuer and resource, and the store it keeps it in
 //      auth/user-agent.ts         where a person acts: the browser round trip of the authorization code grant
 //   8. Programs
