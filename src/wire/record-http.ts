@@ -27,7 +27,7 @@ export interface HttpRecordOptions {
   onLine?: (dir: "c2s" | "s2c", bytes: Buffer) => void;
 }
 
-/** Headers that belong to one connection, not to the request: never forwarded (RFC 9110, 7.6.1). */
+/** Headers that belong to one connection, not to the request: never forwarded (RFC 9110, 7.6.1), nor those a Connection header names. */
 const HOP_BY_HOP = new Set(["connection", "keep-alive", "proxy-connection", "te", "trailer", "transfer-encoding", "upgrade"]);
 /** Headers noted in the recording; the secret ones by name only. */
 const NOTED = ["content-type", "mcp-session-id", "mcp-protocol-version", "last-event-id", "authorization", "cookie", "set-cookie", "www-authenticate"];
@@ -102,8 +102,10 @@ export async function recordHttp(options: HttpRecordOptions, onListening: (url: 
 }
 
 function forwardedHeaders(headers: IncomingHttpHeaders): { [name: string]: string | string[] } {
+  // Spec (RFC 9110, 7.6.1): the headers a Connection header names belong to this connection too.
+  const named = new Set((headers.connection ?? "").split(",").map((name) => name.trim().toLowerCase()));
   const kept: { [name: string]: string | string[] } = {};
-  for (const [name, value] of Object.entries(headers)) if (value !== undefined && !HOP_BY_HOP.has(name)) kept[name] = value;
+  for (const [name, value] of Object.entries(headers)) if (value !== undefined && !HOP_BY_HOP.has(name) && !named.has(name)) kept[name] = value;
   return kept;
 }
 
