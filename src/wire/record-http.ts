@@ -5,8 +5,9 @@
 // a POST body as "> ", a JSON answer or each SSE "message" event as "< ", and, as "#" notes, each
 // request's method and path, each answer's status, and the headers that shape the session.
 // Spec: https://modelcontextprotocol.io/specification/2025-11-25/basic/transports#streamable-http
-// Secrets stay out of the file: only the headers named below are noted, and the values of
-// Authorization and cookies are redacted. A body or event past --max-line-bytes is noted by size.
+// Secrets stay out of the file: only the headers named below are noted, the values of Authorization
+// and cookies are redacted, and so are the userinfo and query values of URLs (either may hold a key).
+// A body or event past --max-line-bytes is noted by size.
 
 import { request as httpRequest, createServer, Agent, type IncomingHttpHeaders, type IncomingMessage, type ServerResponse } from "node:http";
 import { request as httpsRequest, Agent as HttpsAgent } from "node:https";
@@ -35,16 +36,18 @@ const SECRET = new Set(["authorization", "cookie", "set-cookie"]);
 
 /** Serves until SIGINT, SIGTERM or SIGHUP; resolves with the exit code (130, 143, 129). */
 export async function recordHttp(options: HttpRecordOptions, onListening: (url: string) => void): Promise<number> {
-  const file = new SessionFile(options.out, { prose: [`Recorded by mcp-wire record on ${new Date().toISOString()}.`], transport: "http", url: options.target.href }, options.onLine);
+  const file = new SessionFile(options.out, { prose: [`Recorded by mcp-wire record on ${new Date().toISOString()}.`], transport: "http", url: redactedUrl(options.target) }, options.onLine);
   const secure = options.target.protocol === "https:";
   const agent = secure ? new HttpsAgent({ keepAlive: true }) : new Agent({ keepAlive: true });
   const server = createServer((req, res) => forward(req, res));
 
   function forward(req: IncomingMessage, res: ServerResponse): void {
-    const url = new URL(req.url ?? "/", options.target.origin);
-    file.record(() => file.note(`> ${req.method} ${url.pathname}${url.search}${notedHeaders(req.headers)}`));
+    const url = targetUrl(options.target, req.url ?? "/");
+    file.record(() => file.note(`> ${req.method} ${redactedPath(req.url ?? "/")}${notedHeaders(req.headers)}`));
     const headers = forwardedHeaders(req.headers);
     headers.host = options.target.host;
+    const basic = basicCredentials(options.target);
+    if (basic !== undefined && headers.authorization === undefined) headers.authorization = basic;
     const upstream = (secure ? httpsRequest : httpRequest)(url, { method: req.method, headers, agent });
     const body = new Body(options.maxLineBytes);
     req.on("data", (chunk: Buffer) => body.push(chunk));
@@ -99,6 +102,36 @@ export async function recordHttp(options: HttpRecordOptions, onListening: (url: 
   agent.destroy();
   file.close();
   return { SIGHUP: 129, SIGINT: 130, SIGTERM: 143 }[signal];
+}
+
+/**
+ * Where a request goes: the target's origin and the request's path (never another host, whatever
+ * the path looks like), with the target's own query parameters first, then the request's.
+ */
+function targetUrl(target: URL, path: string): URL {
+  const url = new URL(`${target.origin}${path.startsWith("/") ? "" : "/"}${path}`);
+  url.search = [target.search.slice(1), url.search.slice(1)].filter((query) => query !== "").join("&");
+  return url;
+}
+
+/** The target's userinfo as the Authorization it stands for (RFC 7617), or undefined if it has none. */
+function basicCredentials(target: URL): string | undefined {
+  if (target.username === "" && target.password === "") return undefined;
+  return `Basic ${Buffer.from(`${decodeURIComponent(target.username)}:${decodeURIComponent(target.password)}`).toString("base64")}`;
+}
+
+/** A URL as the recording shows it: its userinfo and the values of its query are redacted, as either may be a key. */
+export function redactedUrl(url: URL): string {
+  const userinfo = url.username !== "" || url.password !== "" ? "***@" : "";
+  return `${url.protocol}//${userinfo}${url.host}${redactedPath(url.pathname + url.search)}`;
+}
+
+/** A path and query with each query value redacted (a parameter without "=" may be a key itself). */
+function redactedPath(path: string): string {
+  const question = path.indexOf("?");
+  if (question === -1) return path;
+  const parameters = path.slice(question + 1).split("&").map((parameter) => (parameter.includes("=") ? `${parameter.slice(0, parameter.indexOf("="))}=***` : "***"));
+  return `${path.slice(0, question)}?${parameters.join("&")}`;
 }
 
 function forwardedHeaders(headers: IncomingHttpHeaders): { [name: string]: string | string[] } {

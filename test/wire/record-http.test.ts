@@ -1,8 +1,8 @@
 // `mcp-wire record --listen --target` (src/wire/record-http.ts): our CLI through the reverse proxy
 // gets what it gets directly from `node dist/server.js --http`, both eras; the file holds the
 // messages and the session's headers but no secret; SSE is streamed through, not buffered; a target
-// that is down gives the client a JSON-RPC error; headers named in Connection are not forwarded.
-// Needs `npm run build`.
+// that is down gives the client a JSON-RPC error; the target's userinfo and query reach it but not
+// the file; headers named in Connection are not forwarded. Needs `npm run build`.
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { spawn, spawnSync, type ChildProcess } from "node:child_process";
@@ -166,6 +166,29 @@ async function send(url: string, headers: { [name: string]: string }, body: Buff
 
 const CALL = '{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"add","arguments":{"a":1,"b":2}}}';
 const RESULT = '{"jsonrpc":"2.0","id":1,"result":{"content":[],"structuredContent":{"sum":3}}}';
+
+test("record over HTTP: the target's userinfo and query reach it, the target's query first, but not the file", { timeout: TIMEOUT_MS * 2 }, async () => {
+  const { server, seen, port } = await target(() => ({ headers: { "content-type": "application/json" }, body: Buffer.from(RESULT) }));
+  const out = join(dir, "credentials.recording");
+  const recorder = await proxy(out, `http://user:p%40ss-secret@127.0.0.1:${port}/mcp?key=api-key-secret&region=eu`);
+  try {
+    await send(`${recorder.origin}/mcp?trace=client-value`, { "content-type": "application/json" }, Buffer.from(CALL));
+    const explicit = await send(`${recorder.origin}//elsewhere/mcp`, { authorization: "Bearer the-client-token" }, Buffer.from(CALL));
+    assert.deepEqual(explicit.body, Buffer.from(RESULT));
+  } finally {
+    recorder.child.kill("SIGTERM");
+    await once(recorder.child, "exit");
+    server.close();
+  }
+  assert.equal(seen[0]!.url, "/mcp?key=api-key-secret&region=eu&trace=client-value");
+  assert.equal(seen[0]!.headers.authorization, `Basic ${Buffer.from("user:p@ss-secret").toString("base64")}`);
+  assert.equal(seen[1]!.headers.authorization, "Bearer the-client-token", "the client's own Authorization wins");
+  assert.equal(seen[1]!.url, "//elsewhere/mcp?key=api-key-secret&region=eu", "a path that looks like a host is a path on the target");
+  const text = readFileSync(out, "utf8");
+  for (const secret of ["p%40ss-secret", "api-key-secret", "client-value", "user:", "the-client-token"]) assert.equal(text.includes(secret), false, secret);
+  assert.match(text, new RegExp(`^# url: http://\\*\\*\\*@127\\.0\\.0\\.1:${port}/mcp\\?key=\\*\\*\\*&region=\\*\\*\\*$`, "m"));
+  assert.match(text, /^# > POST \/mcp\?trace=\*\*\* content-type: application\/json$/m);
+});
 
 test("record over HTTP: headers named in a Connection header stay on their hop, both ways", { timeout: TIMEOUT_MS * 2 }, async () => {
   const { server, seen, port } = await target(() => ({ headers: { "content-type": "application/json", connection: "keep-alive, x-target-hop", "x-target-hop": "1", "x-kept": "yes" }, body: Buffer.from(RESULT) }));
