@@ -2,8 +2,9 @@
 // HTTP+SSE transport, whose paths it forwards alike). Each request goes to the target with its
 // method, path, headers and body; each answer comes back with its status, headers and body, an SSE
 // stream streamed through chunk by chunk, never buffered. On the way, the messages are recorded:
-// a POST body as "> ", a JSON answer or each SSE "message" event as "< ", and, as "#" notes, each
-// request's method and path, each answer's status, and the headers that shape the session.
+// a POST body as "> ", a JSON answer or each SSE "message" event as "< " (decoded copies when a body
+// is compressed: record-http-body.ts), and, as "#" notes, each request's method and path, each
+// answer's status, and the headers that shape the session.
 // Spec: https://modelcontextprotocol.io/specification/2025-11-25/basic/transports#streamable-http
 // Secrets stay out of the file: only the headers named below are noted, the values of Authorization
 // and cookies are redacted, and so are the userinfo and query values of URLs (either may hold a key).
@@ -11,8 +12,7 @@
 
 import { request as httpRequest, createServer, Agent, type IncomingHttpHeaders, type IncomingMessage, type ServerResponse } from "node:http";
 import { request as httpsRequest, Agent as HttpsAgent } from "node:https";
-import { StringDecoder } from "node:string_decoder";
-import { SseParser } from "../http/sse-parser.js";
+import { BodyDecoder, EventRecorder, JsonBody, type Recorder } from "./record-http-body.js";
 import { SessionFile } from "./record-file.js";
 
 export interface HttpRecordOptions {
@@ -31,7 +31,7 @@ export interface HttpRecordOptions {
 /** Headers that belong to one connection, not to the request: never forwarded (RFC 9110, 7.6.1), nor those a Connection header names. */
 const HOP_BY_HOP = new Set(["connection", "keep-alive", "proxy-connection", "te", "trailer", "transfer-encoding", "upgrade"]);
 /** Headers noted in the recording; the secret ones by name only. */
-const NOTED = ["content-type", "mcp-session-id", "mcp-protocol-version", "last-event-id", "authorization", "cookie", "set-cookie", "www-authenticate"];
+const NOTED = ["content-type", "content-encoding", "mcp-session-id", "mcp-protocol-version", "last-event-id", "authorization", "cookie", "set-cookie", "www-authenticate"];
 const SECRET = new Set(["authorization", "cookie", "set-cookie"]);
 
 /** Serves until SIGINT, SIGTERM or SIGHUP; resolves with the exit code (130, 143, 129). */
@@ -49,31 +49,36 @@ export async function recordHttp(options: HttpRecordOptions, onListening: (url: 
     const basic = basicCredentials(options.target);
     if (basic !== undefined && headers.authorization === undefined) headers.authorization = basic;
     const upstream = (secure ? httpsRequest : httpRequest)(url, { method: req.method, headers, agent });
-    const body = new Body(options.maxLineBytes);
+    // The answer is recorded after the request's body, which may still be decoding when the answer comes.
+    let requestRecorded = () => {};
+    const afterRequest = new Promise<void>((resolve) => (requestRecorded = resolve));
+    const recordRequest: Recorder = (write) => file.record(() => write(file));
+    const recordAnswer: Recorder = (write) => void afterRequest.then(() => file.record(() => write(file)));
+    const encoding = req.headers["content-encoding"];
+    const body = new BodyDecoder(encoding, new JsonBody("c2s", options.maxLineBytes, encoding, recordRequest, requestRecorded));
     req.on("data", (chunk: Buffer) => body.push(chunk));
-    req.on("end", () => file.record(() => body.recordAs(file, "c2s")));
+    req.on("end", () => body.end());
+    // A request cut short has no body to wait for.
+    req.on("close", () => req.complete || requestRecorded());
     req.pipe(upstream);
     upstream.on("response", (answer) => {
       res.writeHead(answer.statusCode ?? 502, answer.statusMessage, forwardedHeaders(answer.headers));
       res.flushHeaders();
-      file.record(() => file.note(`< ${answer.statusCode} ${url.pathname}${notedHeaders(answer.headers)}`));
+      recordAnswer((file) => file.note(`< ${answer.statusCode} ${url.pathname}${notedHeaders(answer.headers)}`));
       const sse = /^text\/event-stream/i.test(answer.headers["content-type"] ?? "");
-      const events = sse ? new EventRecorder(options.maxLineBytes) : undefined;
-      const answerBody = new Body(options.maxLineBytes);
+      const answerEncoding = answer.headers["content-encoding"];
+      const answerBody = new BodyDecoder(answerEncoding, sse
+        ? new EventRecorder(options.maxLineBytes, recordAnswer)
+        : new JsonBody("s2c", options.maxLineBytes, answerEncoding, recordAnswer));
       // pipe() passes each chunk on as it comes (an SSE event is not held back) and waits for a
       // slow client; its "data" listener comes first, so a chunk is passed on before it is recorded.
       answer.pipe(res);
-      answer.on("data", (chunk: Buffer) => {
-        if (events) file.record(() => events.push(chunk, file));
-        else answerBody.push(chunk);
-      });
-      answer.on("end", () => {
-        if (!events) file.record(() => answerBody.recordAs(file, "s2c"));
-      });
+      answer.on("data", (chunk: Buffer) => answerBody.push(chunk));
+      answer.on("end", () => answerBody.end());
       answer.on("error", () => res.destroy());
     });
     upstream.on("error", (error) => {
-      file.record(() => file.note(`< the target failed: ${error.message}`));
+      recordAnswer((file) => file.note(`< the target failed: ${error.message}`));
       if (res.headersSent) return void res.destroy();
       // The client gets a JSON-RPC error it can read, as from any HTTP failure of the server's.
       res.writeHead(502, { "content-type": "application/json" });
@@ -144,58 +149,4 @@ function forwardedHeaders(headers: IncomingHttpHeaders): { [name: string]: strin
 
 function notedHeaders(headers: IncomingHttpHeaders): string {
   return NOTED.filter((name) => headers[name] !== undefined).map((name) => ` ${name}: ${SECRET.has(name) ? "[redacted]" : String(headers[name])}`).join(";");
-}
-
-/** A recorded message is one line: a body written over several lines is recorded in JSON's one-line form. */
-function oneLine(text: string): string {
-  if (!/[\r\n]/.test(text)) return text;
-  try {
-    return JSON.stringify(JSON.parse(text));
-  } catch {
-    return text.replace(/\r?\n|\r/g, " ");
-  }
-}
-
-/** A body, kept for the recording up to a bound. */
-class Body {
-  #parts: Buffer[] = [];
-  #bytes = 0;
-  constructor(readonly limit: number) {}
-
-  push(chunk: Buffer): void {
-    this.#bytes += chunk.length;
-    if (this.#bytes <= this.limit) this.#parts.push(chunk);
-    else this.#parts = [];
-  }
-
-  recordAs(file: SessionFile, dir: "c2s" | "s2c"): void {
-    if (this.#bytes === 0) return;
-    if (this.#bytes > this.limit) return file.note(`${dir === "c2s" ? ">" : "<"} a body of ${this.#bytes} bytes, longer than --max-line-bytes ${this.limit}: not recorded`);
-    file.line(dir, Buffer.from(oneLine(Buffer.concat(this.#parts).toString("utf8"))));
-  }
-}
-
-/** An SSE answer read for the recording: each "message" event is a message; others are noted. */
-class EventRecorder {
-  readonly #decoder = new StringDecoder("utf8");
-  readonly #parser: SseParser;
-  #failed = false;
-  constructor(maxEventBytes: number) {
-    this.#parser = new SseParser({ maxEventBytes });
-  }
-
-  push(chunk: Buffer, file: SessionFile): void {
-    if (this.#failed) return;
-    try {
-      for (const event of this.#parser.push(this.#decoder.write(chunk))) {
-        if (event.event === "message") {
-          if (event.data !== "") file.line("s2c", Buffer.from(oneLine(event.data)));
-        } else file.note(`< event ${event.event}: ${oneLine(event.data)}`);
-      }
-    } catch (error) {
-      // The stream passes through still; only its recording stops.
-      this.#failed = true;
-      file.note(`< the rest of this SSE stream is not recorded: ${error instanceof Error ? error.message : String(error)}`);
-    }
-  }
 }

@@ -1,13 +1,15 @@
 // `mcp-wire record --listen --target` (src/wire/record-http.ts): our CLI through the reverse proxy
 // gets what it gets directly from `node dist/server.js --http`, both eras; the file holds the
 // messages and the session's headers but no secret; SSE is streamed through, not buffered; a target
-// that is down gives the client a JSON-RPC error; the target's userinfo and query reach it but not
-// the file; headers named in Connection are not forwarded. Needs `npm run build`.
+// that is down gives the client a JSON-RPC error; compressed bodies pass through as sent and are
+// recorded decoded; the target's userinfo and query reach it but not the file; headers named in
+// Connection are not forwarded. Needs `npm run build`.
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { spawn, spawnSync, type ChildProcess } from "node:child_process";
 import { once } from "node:events";
 import { createServer, request, type IncomingHttpHeaders, type IncomingMessage } from "node:http";
+import { gzipSync } from "node:zlib";
 import { mkdtempSync, readFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -166,6 +168,29 @@ async function send(url: string, headers: { [name: string]: string }, body: Buff
 
 const CALL = '{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"add","arguments":{"a":1,"b":2}}}';
 const RESULT = '{"jsonrpc":"2.0","id":1,"result":{"content":[],"structuredContent":{"sum":3}}}';
+
+test("record over HTTP: gzip bodies pass through as sent and are recorded decoded, a JSON answer and an SSE stream alike", { timeout: TIMEOUT_MS * 2 }, async () => {
+  const answers = { json: gzipSync(RESULT), sse: gzipSync(`event: message\ndata: ${RESULT}\n\n`) };
+  const { server, port } = await target((req) => req.url === "/sse"
+    ? { headers: { "content-type": "text/event-stream", "content-encoding": "gzip" }, body: answers.sse }
+    : { headers: { "content-type": "application/json", "content-encoding": "gzip" }, body: answers.json });
+  const out = join(dir, "gzip.recording");
+  const recorder = await proxy(out, `http://127.0.0.1:${port}/mcp`);
+  try {
+    for (const path of ["/mcp", "/sse"] as const) {
+      const answer = await send(`${recorder.origin}${path}`, { "content-type": "application/json", "content-encoding": "gzip" }, gzipSync(CALL));
+      assert.equal(answer.headers["content-encoding"], "gzip");
+      assert.deepEqual(answer.body, path === "/sse" ? answers.sse : answers.json, "the client gets the bytes the target sent");
+    }
+  } finally {
+    recorder.child.kill("SIGTERM");
+    await once(recorder.child, "exit");
+    server.close();
+  }
+  const text = readFileSync(out, "utf8");
+  assert.match(text, /^# > POST \/mcp content-type: application\/json; content-encoding: gzip$/m);
+  assert.deepEqual(parseRecording(text).entries.map((entry) => [entry.dir, entry.text]), [["c2s", CALL], ["s2c", RESULT], ["c2s", CALL], ["s2c", RESULT]]);
+});
 
 test("record over HTTP: the target's userinfo and query reach it, the target's query first, but not the file", { timeout: TIMEOUT_MS * 2 }, async () => {
   const { server, seen, port } = await target(() => ({ headers: { "content-type": "application/json" }, body: Buffer.from(RESULT) }));
