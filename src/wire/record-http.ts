@@ -38,6 +38,7 @@ const SECRET = new Set(["authorization", "cookie", "set-cookie"]);
 export async function recordHttp(options: HttpRecordOptions, onListening: (url: string) => void): Promise<number> {
   const file = new SessionFile(options.out, { prose: [`Recorded by mcp-wire record on ${new Date().toISOString()}.`], transport: "http", url: redactedUrl(options.target) }, options.onLine);
   const secure = options.target.protocol === "https:";
+  const basic = basicCredentials(options.target);
   const agent = secure ? new HttpsAgent({ keepAlive: true }) : new Agent({ keepAlive: true });
   const server = createServer((req, res) => forward(req, res));
 
@@ -46,7 +47,6 @@ export async function recordHttp(options: HttpRecordOptions, onListening: (url: 
     file.record(() => file.note(`> ${req.method} ${redactedPath(req.url ?? "/")}${notedHeaders(req.headers)}`));
     const headers = forwardedHeaders(req.headers);
     headers.host = options.target.host;
-    const basic = basicCredentials(options.target);
     if (basic !== undefined && headers.authorization === undefined) headers.authorization = basic;
     const upstream = (secure ? httpsRequest : httpRequest)(url, { method: req.method, headers, agent });
     // The answer is recorded after the request's body, which may still be decoding when the answer comes.
@@ -122,7 +122,15 @@ function targetUrl(target: URL, path: string): URL {
 /** The target's userinfo as the Authorization it stands for (RFC 7617), or undefined if it has none. */
 function basicCredentials(target: URL): string | undefined {
   if (target.username === "" && target.password === "") return undefined;
-  return `Basic ${Buffer.from(`${decodeURIComponent(target.username)}:${decodeURIComponent(target.password)}`).toString("base64")}`;
+  // The URL keeps a "%" that starts no escape as it was written: so does the credential.
+  const decoded = (text: string) => {
+    try {
+      return decodeURIComponent(text);
+    } catch {
+      return text;
+    }
+  };
+  return `Basic ${Buffer.from(`${decoded(target.username)}:${decoded(target.password)}`).toString("base64")}`;
 }
 
 /** A URL as the recording shows it: its userinfo and the values of its query are redacted, as either may be a key. */

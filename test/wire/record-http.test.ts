@@ -215,6 +215,19 @@ test("record over HTTP: the target's userinfo and query reach it, the target's q
   assert.match(text, /^# > POST \/mcp\?trace=\*\*\* content-type: application\/json$/m);
 });
 
+test("record over HTTP: a target's userinfo with a '%' that starts no escape goes as written, and the proxy stays up", { timeout: TIMEOUT_MS * 2 }, async () => {
+  const { server, seen, port } = await target(() => ({ headers: { "content-type": "application/json" }, body: Buffer.from(RESULT) }));
+  const recorder = await proxy(join(dir, "percent.recording"), `http://us%zz:pw@127.0.0.1:${port}/mcp`);
+  try {
+    for (let i = 0; i < 2; i++) assert.deepEqual((await send(`${recorder.origin}/mcp`, {}, Buffer.from(CALL))).body, Buffer.from(RESULT));
+  } finally {
+    recorder.child.kill("SIGTERM");
+    await once(recorder.child, "exit");
+    server.close();
+  }
+  assert.equal(seen[1]!.headers.authorization, `Basic ${Buffer.from("us%zz:pw").toString("base64")}`);
+});
+
 test("record over HTTP: headers named in a Connection header stay on their hop, both ways", { timeout: TIMEOUT_MS * 2 }, async () => {
   const { server, seen, port } = await target(() => ({ headers: { "content-type": "application/json", connection: "keep-alive, x-target-hop", "x-target-hop": "1", "x-kept": "yes" }, body: Buffer.from(RESULT) }));
   const recorder = await proxy(join(dir, "hop.recording"), `http://127.0.0.1:${port}/mcp`);
