@@ -1,9 +1,10 @@
 // What `mcp-wire record` over HTTP (record-http.ts) keeps of a body: a JSON body as one message, an
 // SSE stream as one message per "message" event. A body the target (or the client) compressed is
 // decoded from its Content-Encoding (gzip, deflate, br) for the recording only: the peer gets the
-// bytes as they were sent. A compressed stream is decoded as it comes, never buffered whole, and a
-// JSON body stops being decoded once it passes --max-line-bytes: a small body that inflates to
-// gigabytes costs the bound, no more. Other encodings pass through and are noted, not decoded.
+// bytes as they were sent. A compressed stream is decoded as it comes, never buffered whole; a JSON
+// body stops being decoded once it passes --max-line-bytes, and an SSE stream once an event does:
+// a small body that inflates to gigabytes costs the bound, no more. Other encodings pass through
+// and are noted, not decoded.
 // Spec: https://www.rfc-editor.org/rfc/rfc9110#section-8.4 (Content-Encoding)
 
 import { StringDecoder } from "node:string_decoder";

@@ -63,6 +63,16 @@ test("record over HTTP: a compressed body that inflates past the bound stops bei
   assert.deepEqual(read(), ["# < a gzip body decoding to more than --max-line-bytes 1000 bytes: not recorded"]);
 });
 
+test("record over HTTP: a gzip SSE stream whose event inflates past the bound stops being decoded there and is noted", async () => {
+  const { record, read } = session("sse-bomb");
+  const events = new EventRecorder(1000, record);
+  let decoded = 0;
+  const counting: DecodedSink = { data: (bytes) => ((decoded += bytes.length), events.data(bytes)), end: (problem) => events.end(problem) };
+  await decode("gzip", gzipSync(`data: ${"x".repeat(8 * 1024 * 1024)}\n\n`), counting, 1024);
+  assert.ok(decoded <= 1000 + 64 * 1024, `decoding went on past the bound: ${decoded} bytes`);
+  assert.deepEqual(read(), ["# < the rest of this SSE stream is not recorded: an SSE line passed the limit of 1000 bytes"]);
+});
+
 test("record over HTTP: an unencoded body past the bound is noted with its size, as before", async () => {
   const { record, read } = session("long");
   await decode(undefined, Buffer.alloc(1500, "x"), new JsonBody("c2s", 1000, undefined, record));
