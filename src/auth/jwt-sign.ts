@@ -39,14 +39,16 @@ export function signingKey(source: string | JsonWebKey | KeyObject, options: { a
     else if (source instanceof KeyObject) key = source;
     else key = createPrivateKey({ key: source, format: "jwk" });
   } catch (error) {
-    throw new JwtSignError(`not a private key in PEM or JWK form (${(error as Error).message})`, { cause: error });
+    // Only node's error code: its message may quote what it was given, which is a secret here.
+    const code = error instanceof Error && "code" in error ? ` (${String(error.code)})` : "";
+    throw new JwtSignError(`not a private key in PEM or JWK form${code}`, { cause: error });
   }
   if (key.type !== "private") throw new JwtSignError(`a ${key.type} key cannot sign; a private key is needed`);
   const jwk: JsonWebKey = typeof source === "string" || source instanceof KeyObject ? {} : source;
   const implied = impliedAlgorithm(key);
   const alg = options.alg ?? (typeof jwk.alg === "string" ? jwk.alg : implied);
   // Spec (RFC 8725 section 3.1): the algorithm is fixed by the key; an RSA key never signs as ES256.
-  if (alg !== implied) throw new JwtSignError(`a ${describe(key)} key signs ${implied}, not ${JSON.stringify(alg)}`);
+  if (alg !== implied) throw new JwtSignError(`a key of type ${describe(key)} signs ${implied}, not ${JSON.stringify(alg)}`);
   const kid = options.kid ?? (typeof jwk.kid === "string" ? jwk.kid : undefined);
   return kid === undefined ? { key, alg: implied } : { key, alg: implied, kid };
 }
@@ -83,7 +85,7 @@ function impliedAlgorithm(key: KeyObject): SigningAlgorithm {
     case "ed448":
       return "EdDSA";
     default:
-      throw new JwtSignError(`a ${describe(key)} key is not supported (RSA, EC P-256, Ed25519 or Ed448)`);
+      throw new JwtSignError(`keys of type ${describe(key)} are not supported (RSA, EC P-256, Ed25519 or Ed448)`);
   }
 }
 
