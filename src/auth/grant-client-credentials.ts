@@ -69,6 +69,7 @@ export function clientAuthenticator(credentials: ClientCredentials, options: { n
   }
   const signer = signingKey(credentials.private_key, { alg: credentials.algorithm, kid: credentials.kid });
   const lifetime = credentials.assertion_lifetime_s ?? DEFAULT_ASSERTION_LIFETIME_S;
+  if (!Number.isInteger(lifetime) || lifetime <= 0) throw new GrantError("client assertion", `assertion_lifetime_s must be a positive whole number of seconds, not ${lifetime}`);
   return (step, context) => {
     accepts(step, context.metadata, "private_key_jwt");
     const algorithms = context.metadata.token_endpoint_auth_signing_alg_values_supported;

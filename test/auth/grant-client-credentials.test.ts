@@ -116,13 +116,23 @@ test("what the server cannot accept fails before anything is sent, naming the st
   assert.equal(as.requests.length, 0);
 });
 
-test("a bad private key is refused when the grant is configured, not at the first 401", () => {
+test("a bad private key or assertion lifetime is refused when the grant is configured, not at the first 401", () => {
   assert.throws(() => clientCredentialsGrant({ client_id: "svc", private_key: "not a key" }), JwtSignError);
   assert.throws(() => clientCredentialsGrant({ client_id: "svc", private_key: generateKeyPairSync("ed25519").privateKey, algorithm: "RS256" }), /signs EdDSA, not "RS256"/);
+  for (const lifetime of [0, -5, 1.5, Number.NaN]) {
+    assert.throws(() => clientCredentialsGrant({ client_id: "svc", private_key: generateKeyPairSync("ed25519").privateKey, assertion_lifetime_s: lifetime }), /^GrantError: client assertion: assertion_lifetime_s must be a positive whole number of seconds/);
+  }
 });
 
 test("AS metadata: token_endpoint_auth_signing_alg_values_supported must be an array of strings (the grant reads it)", () => {
   const url = "https://as.example/.well-known/oauth-authorization-server";
   assert.throws(() => readAuthorizationServerMetadata({ issuer: "https://as.example", token_endpoint_auth_signing_alg_values_supported: "ES256" }, url, "https://as.example"),
     (error: unknown) => error instanceof AuthMetadataError && /"token_endpoint_auth_signing_alg_values_supported" must be an array of strings/.test(error.message));
+});
+
+test("assertion_lifetime_s sets how long each assertion lives", async (t) => {
+  const as = await authorizationServer(t);
+  await clientCredentialsGrant({ client_id: "svc", private_key: generateKeyPairSync("ed25519").privateKey, assertion_lifetime_s: 300 }, { now: () => 2_000_000_000 })(context(as));
+  const { claims } = decodeJwt(as.requests[0]?.form.get("client_assertion") ?? "");
+  assert.deepEqual([claims.iat, claims.exp], [2_000_000, 2_000_300]);
 });

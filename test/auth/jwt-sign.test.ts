@@ -42,7 +42,7 @@ test("signingKey: a key that cannot sign, or does not fit the algorithm, is a Jw
   const secretPem = "-----BEGIN PRIVATE KEY-----\nTOP-SECRET-MATERIAL\n-----END PRIVATE KEY-----\n";
   const cases: { name: string; make: () => unknown; message: RegExp }[] = [
     { name: "garbage PEM", make: () => signingKey(secretPem), message: /not a private key in PEM or JWK form/ },
-    { name: "a JWK whose private part is not a string (node's own message would quote it)", make: () => signingKey({ kty: "EC", crv: "P-256", x: "AA", y: "AA", d: 7_070_707 }), message: /^jwt signing key: not a private key in PEM or JWK form \(ERR_INVALID_ARG_TYPE\)$/ },
+    { name: "a JWK whose private part is not a string (node's own message would quote it)", make: () => signingKey(JSON.parse('{ "kty": "EC", "crv": "P-256", "x": "AA", "y": "AA", "d": 7070707 }')), message: /^jwt signing key: not a private key in PEM or JWK form \(ERR_INVALID_ARG_TYPE\)$/ },
     { name: "a public JWK", make: () => signingKey(rsa.publicKey.export({ format: "jwk" })), message: /not a private key in PEM or JWK form/ },
     { name: "a public KeyObject", make: () => signingKey(rsa.publicKey), message: /a public key cannot sign/ },
     { name: "RSA asked to sign ES256", make: () => signingKey(rsa.privateKey, { alg: "ES256" }), message: /signs RS256, not "ES256"/ },
