@@ -91,6 +91,9 @@
 //      auth/grant.ts              a grant without a person (client credentials, an identity provider's assertion)
 //      auth/credentials.ts        what a client keeps per issuer and resource, and the store it keeps it in
 //      auth/user-agent.ts         where a person acts: the browser round trip of the authorization code grant
+//      auth/jwt-sign.ts           signing a JWT (RS256, ES256, EdDSA) for the assertions a client makes
+//      auth/grant-client-credentials.ts  the client credentials grant (extension), and how a grant's client authenticates
+//      auth/grant-enterprise.ts   enterprise-managed authorization (extension): ID token -> ID-JAG -> access token
 //   8. Programs
 //    * demo/server-definition.ts  the demo server's tools, resources and prompts
 //      demo/two-way-tools.ts      its tools that ask the client (elicitation, sampling) or change the list
