@@ -84,7 +84,17 @@
 //      http/client-session.ts, http/client-reconnect.ts, http/client-messages.ts,
 //      http/client-modern.ts (2026-07-28: cancel by closing, refusals as answers),
 //      http/sse-parser.ts, http/client-fetch.ts, http/legacy-client.ts
-//   7. Programs
+//   7. Authorization (OAuth 2.1, over HTTP only)
+//      auth/metadata.ts           the discovery documents: Protected Resource Metadata, authorization server metadata
+//      auth/fetch-json.ts         fetching them (and token answers) from untrusted servers, with bounds
+//      auth/token-endpoint.ts     the token endpoint: every grant's last request, the client's authentication, OAuth errors
+//      auth/grant.ts              a grant without a person (client credentials, an identity provider's assertion)
+//      auth/credentials.ts        what a client keeps per issuer and resource, and the store it keeps it in
+//      auth/user-agent.ts         where a person acts: the browser round trip of the authorization code grant
+//      auth/jwt-sign.ts           signing a JWT (RS256, ES256, EdDSA) for the assertions a client makes
+//      auth/grant-client-credentials.ts  the client credentials grant (extension), and how a grant's client authenticates
+//      auth/grant-enterprise.ts   enterprise-managed authorization (extension): ID token -> ID-JAG -> access token
+//   8. Programs
 //    * demo/server-definition.ts  the demo server's tools, resources and prompts
 //      demo/two-way-tools.ts      its tools that ask the client (elicitation, sampling) or change the list
 //      demo/notes.ts              PROTOCOL_NOTES.md as a resource
@@ -95,7 +105,8 @@
 //                                 cli/trace.ts, cli/output.ts)
 //      wire/recording.ts          recordings of sessions, in every form the wire tools read and write
 //      wire/record-cli.ts         `mcp-wire record`, a recording proxy (wire/record-stdio.ts over stdio,
-//                                 wire/record-http.ts over HTTP, wire/record-file.ts: what they write)
+//                                 wire/record-http.ts over HTTP with wire/record-http-body.ts: what it keeps of a
+//                                 body, decoded; wire/record-file.ts: what they write)
 //      wire/explain.ts            `mcp-wire explain`: a recording, one line and the walkthrough's note per message
 //                                 (wire/explain-messages.ts: what each line is; wire/explain-tool.ts: flags, file)
 //      wire/diagram.ts            `mcp-wire diagram`: a recording as a sequence diagram
