@@ -90,7 +90,7 @@ export function httpPeer(url: string, headers: Record<string, string> = {}, opti
   const overflow = () => {
     abort.abort();
     closeStreams();
-    finish({ code: null, signal: null, error: `sent a body or SSE event longer than the limit of ${maxLineBytes} bytes (--max-line-bytes), and was left` });
+    finish({ code: null, signal: null, error: `sent a body or SSE event longer than the limit of ${maxLineBytes} bytes (--max-line-bytes); the replay stopped reading it` });
   };
   /** A stream cut short is not a failure: what came is what the comparison sees. A body past the bound is. */
   const read = (body: Promise<void>) => body.catch((error: unknown) => {
