@@ -18,6 +18,9 @@
 // "# url: <the server URL>", "# protocol: <negotiated version>", "# ignore: <JSON pointer>" (may
 // repeat: values that change from run to run), "# args: <server flags>" (the golden tests' own).
 // Any other "#" line is prose, kept and written back as it was.
+// A message nested deeper than MAX_NESTING levels is refused (RecordingFormatError naming its
+// line): every tool walks messages with the engine's recursive JSON.stringify, structuredClone
+// and readers, which a hostile line 5000 levels deep would run out of stack in.
 
 export type Direction = "c2s" | "s2c";
 
@@ -62,9 +65,22 @@ export class RecordingFormatError extends Error {
 
 const SESSION_LINE = /^([<>]) (?:\+(\d+) )?(.*)$/;
 
+/** How deep the tools follow a message's arrays and objects, by default (no real message comes near). */
+export const MAX_NESTING = 256;
+
+export interface ReadOptions {
+  /** The deepest nesting of arrays and objects a message may have (default MAX_NESTING). */
+  maxNesting?: number;
+}
+
 /** Reads any of the three forms; `source` names the file in errors. */
-export function parseRecording(text: string, source = "recording"): Recording {
+export function parseRecording(text: string, source = "recording", options: ReadOptions = {}): Recording {
+  const limit = options.maxNesting ?? MAX_NESTING;
   const lines = text.split(/\r?\n/);
+  lines.forEach((line, i) => {
+    // A JSON-lines record wraps its message in one more object; a "#" line is the header's or a note.
+    if (!line.startsWith("#") && deeperThan(line, line.startsWith("{") ? limit + 1 : limit)) throw new RecordingFormatError(source, i + 1, `a message nested deeper than ${limit} levels (the tools read at most ${limit})`);
+  });
   const first = lines.findIndex((line) => line.trim() !== "");
   if (first < 0) throw new RecordingFormatError(source, 1, "the recording is empty");
   if (lines[first]!.startsWith("{")) return parseJsonLines(lines, source);
@@ -152,6 +168,27 @@ export function parseLine(text: string): unknown {
   } catch {
     return undefined;
   }
+}
+
+/**
+ * Whether a line's arrays and objects nest deeper than `limit`, found without recursion (brackets
+ * inside JSON strings do not count). A line that is not JSON is measured the same way: nothing
+ * that deep is a message a peer meant.
+ */
+export function deeperThan(text: string, limit: number): boolean {
+  let depth = 0;
+  let inString = false;
+  for (let i = 0; i < text.length; i++) {
+    const char = text.charCodeAt(i);
+    if (inString) {
+      if (char === 0x5c) i++; // a backslash: the next character is escaped
+      else if (char === 0x22) inString = false;
+    } else if (char === 0x22) inString = true;
+    else if (char === 0x5b || char === 0x7b) {
+      if (++depth > limit) return true;
+    } else if (char === 0x5d || char === 0x7d) depth--;
+  }
+  return false;
 }
 
 /** The header lines of a new recording, from its fields (prose lines first, if any). */

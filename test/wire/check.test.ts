@@ -159,3 +159,11 @@ test("check: a 2026-07-28 request may reuse the id of an answered one (no sessio
   ].join("\n");
   assert.deepEqual(checkRecording(parseRecording(text)).map((f) => `#${f.index} ${f.rule}`), ["#4 id-reused"]);
 });
+
+test("check: checked live (no reader refused it first), a message nested too deep is said and left out, not walked into a crash", () => {
+  const live = new SessionChecker(undefined, { maxNesting: 64 });
+  const deep = `{"jsonrpc":"2.0","method":"notifications/progress","params":{"progressToken":1,"progress":${"[".repeat(5000)}${"]".repeat(5000)}}}`;
+  assert.deepEqual(live.check({ dir: "s2c", text: deep, message: JSON.parse(deep) }).map((f) => `#${f.index} ${f.rule}: ${f.message}`), ["#1 not-checked: a message nested deeper than 64 levels"]);
+  const ping = '{"jsonrpc":"2.0","id":1,"method":"ping"}';
+  assert.deepEqual(live.check({ dir: "c2s", text: ping, message: JSON.parse(ping) }), []);
+});

@@ -207,8 +207,11 @@ test("diagram: the command line: mermaid on stdout by default, svg to --out, bad
 
   const corrupt = join(dir, "corrupt.jsonl");
   writeFileSync(corrupt, '{"dir":"c2s","msg":{"jsonrpc":"2.0","id":1,"method":"ping"}}\n{"dir":"s2c","msg":{"jsonrp');
+  const deep = join(dir, "deep.jsonl");
+  writeFileSync(deep, `{"dir":"c2s","msg":{"jsonrpc":"2.0","id":1,"method":"ping","params":{"x":${"[".repeat(5000)}${"]".repeat(5000)}}}}\n`);
   const cases: { args: string[]; status: number; stderr: RegExp }[] = [
     { args: [corrupt], status: 1, stderr: /corrupt\.jsonl:2: not a JSON line/ },
+    { args: [deep, "--format", "svg"], status: 1, stderr: /^mcp-wire diagram: .*deep\.jsonl:1: a message nested deeper than 256 levels/ },
     { args: [join(dir, "missing")], status: 1, stderr: /missing: cannot read the file \(ENOENT\)/ },
     { args: [file, "--out", join(dir, "no-such-dir", "x.svg")], status: 1, stderr: /cannot write .*no-such-dir/ },
     { args: [file, "--format", "png"], status: 2, stderr: /--format must be mermaid or svg/ },

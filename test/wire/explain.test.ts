@@ -98,9 +98,12 @@ test("explain: the command line: prints on stdout, exit 0; bad input 1 and usage
   assert.equal(ok.stdout.trimEnd().split("\n").length, 2 + parseRecording(SESSION).entries.length);
   const unknown = join(dir, "unknown.txt");
   writeFileSync(unknown, "hello\n");
+  const deep = join(dir, "deep.recording");
+  writeFileSync(deep, `-- session --\n> {"jsonrpc":"2.0","id":1,"method":"ping"}\n< {"jsonrpc":"2.0","id":1,"result":${"{\"a\":".repeat(5000)}1${"}".repeat(5000)}}\n`);
   const cases: { args: string[]; status: number; stderr: RegExp }[] = [
     { args: [unknown], status: 1, stderr: /unknown\.txt:1: expected "-- session --" or "-- client --"/ },
     { args: [join(dir, "missing")], status: 1, stderr: /cannot read the file \(ENOENT\)/ },
+    { args: [deep], status: 1, stderr: /^mcp-wire explain: .*deep\.recording:3: a message nested deeper than 256 levels/ },
     { args: [], status: 2, stderr: /explain needs a recording FILE/ },
     { args: [file, file], status: 2, stderr: /explain takes one FILE, got 2/ },
   ];
