@@ -9,7 +9,7 @@
 
 import { classify, isObject } from "../jsonrpc/messages.js";
 import type { ProtocolVersion } from "../mcp/versions.js";
-import { deeperThan, MAX_NESTING, type Direction, type ReadOptions, type Recording, type WireEntry } from "./recording.js";
+import { deeperThan, MAX_NESTING, printable, type Direction, type ReadOptions, type Recording, type WireEntry } from "./recording.js";
 import { envelopeVersion, idKey, initializeSucceeded, known, other, type CheckState, type Event, type Finding, type Rule, type SentRequest } from "./check-state.js";
 import { JSONRPC_RULES } from "./check-rules-jsonrpc.js";
 import { SESSION_RULES } from "./check-rules-session.js";
@@ -21,9 +21,12 @@ export type { Finding, Rule } from "./check-state.js";
 /** Every rule, in the order its findings on one message are listed. */
 export const RULES: readonly Rule[] = [...JSONRPC_RULES, ...SESSION_RULES, ...RESULT_RULES, ...FLOW_RULES];
 
-/** One finding as a line: where (the source and the message's number), which rule, what, and the spec. */
+/**
+ * One finding as a line: where (the source and the message's number), which rule, what, and the
+ * spec. A message quotes the recording (a method name), so it is made printable for a terminal.
+ */
 export function formatFinding(source: string, finding: Finding): string {
-  return `${source}:#${finding.index} ${finding.dir} ${finding.rule}: ${finding.message} (${finding.spec})`;
+  return `${source}:#${finding.index} ${finding.dir} ${finding.rule}: ${printable(finding.message)} (${finding.spec})`;
 }
 
 /** Every violation in `recording`, in the order of its messages. */

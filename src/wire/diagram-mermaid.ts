@@ -6,6 +6,7 @@
 // a result with isError: true says so in its label (the tool failed, not the protocol).
 
 import type { DescribedMessage, MessageKind } from "./explain-messages.js";
+import { printable } from "./recording.js";
 
 const ARROW: Record<MessageKind, string> = {
   request: "->>",
@@ -35,7 +36,8 @@ export function mermaidDiagram(messages: DescribedMessage[], note?: string): str
  * A message's text, safe in Mermaid: it runs to the end of the line, "#" starts an entity code and
  * ";" ends a statement, and the text is rendered as HTML; so every character outside a plain set
  * is written as Mermaid's decimal entity code (`#60;` for "<"), which renders as the character.
+ * Control characters are shown as \u escapes first (printable), not rendered.
  */
 export function mermaidText(text: string): string {
-  return text.replace(/[^A-Za-z0-9 _.,:()/@+=*?!'[\]{}|~^$-]/gu, (char) => `#${char.codePointAt(0)};`);
+  return printable(text).replace(/[^A-Za-z0-9 _.,:()/@+=*?!'[\]{}|~^$-]/gu, (char) => `#${char.codePointAt(0)};`);
 }

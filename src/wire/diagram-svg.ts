@@ -6,6 +6,7 @@
 // arrow's <title> (a tooltip).
 
 import type { DescribedMessage, MessageKind } from "./explain-messages.js";
+import { printable } from "./recording.js";
 
 const WIDTH = 760;
 const CLIENT_X = 190;
@@ -83,12 +84,12 @@ function box(name: string, x: number, y: number): string {
 }
 
 /**
- * Text safe in XML content and attribute values: the five markup characters as entities, and the
- * control characters XML 1.0 does not allow at all (a JSON string may hold them) dropped.
+ * Text safe in XML content and attribute values: control characters and lone surrogates shown as
+ * \u escapes (printable), which leaves none of the characters XML 1.0 forbids but U+FFFE and
+ * U+FFFF, dropped; then the five markup characters as entities.
  */
 export function xmlText(text: string): string {
-  return text
-    // eslint-disable-next-line no-control-regex
-    .replace(/[\u0000-\u0008\u000B\u000C\u000E-\u001F\uFFFE\uFFFF]/g, "")
+  return printable(text)
+    .replace(/[\uFFFE\uFFFF]/g, "")
     .replace(/[&<>"']/g, (char) => `&#${char.charCodeAt(0)};`);
 }

@@ -2,12 +2,13 @@
 // message: its number, direction, time (when the recording kept it), what it is (method, or which
 // request it answers) and the walkthrough's note on what it means (explain-messages.ts).
 // Spec: https://modelcontextprotocol.io/specification/2025-11-25/basic (the notes link further).
-// It prints; it does not judge (that is `mcp-wire check`).
+// It prints; it does not judge (that is `mcp-wire check`). What it prints from the recording goes
+// through printable(): a recorded ANSI sequence or \r must not drive the reader's terminal.
 
 import { ExitCode, print } from "../cli/output.js";
 import { describeRecording, GOLDEN_ORDER, type DescribedMessage } from "./explain-messages.js";
 import { HELP_FLAG, readOrReport, readToolArguments, reportUsage } from "./explain-tool.js";
-import type { Recording } from "./recording.js";
+import { printable, type Recording } from "./recording.js";
 
 export const EXPLAIN_USAGE = `usage: mcp-wire explain FILE [--wire] [--color | --no-color]
 
@@ -29,13 +30,13 @@ export function explainRecording(recording: Recording, options: { wire?: boolean
   const messages = describeRecording(recording);
   const timed = messages.some((message) => message.at !== undefined);
   const width = String(messages.length).length;
-  const lines = recording.header.lines.map((line) => paint("2", line));
+  const lines = recording.header.lines.map((line) => paint("2", printable(line)));
   if (recording.form === "golden") lines.push(paint("2", `(${GOLDEN_ORDER})`));
   messages.forEach((message, index) => {
     const arrow = paint(message.dir === "c2s" ? "36" : "35", ARROWS[message.dir]);
     const time = timed ? `  ${timeOf(message).padStart(9)}` : "";
-    lines.push(`${String(index + 1).padStart(width)}  ${arrow}${time}  ${message.label}  ${paint("2", message.note)}`);
-    if (options.wire) lines.push(`${" ".repeat(width)}    ${shorten(message.text)}`);
+    lines.push(`${String(index + 1).padStart(width)}  ${arrow}${time}  ${printable(message.label)}  ${paint("2", printable(message.note))}`);
+    if (options.wire) lines.push(`${" ".repeat(width)}    ${printable(shorten(message.text))}`);
   });
   return lines;
 }

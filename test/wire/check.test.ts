@@ -6,7 +6,7 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
-import { checkRecording, RULES, SessionChecker } from "../../src/wire/check.js";
+import { checkRecording, formatFinding, RULES, SessionChecker } from "../../src/wire/check.js";
 import { parseRecording } from "../../src/wire/recording.js";
 
 const FIXTURES = fileURLToPath(new URL("../../fixtures/wire/check/", import.meta.url));
@@ -166,4 +166,13 @@ test("check: checked live (no reader refused it first), a message nested too dee
   assert.deepEqual(live.check({ dir: "s2c", text: deep, message: JSON.parse(deep) }).map((f) => `#${f.index} ${f.rule}: ${f.message}`), ["#1 not-checked: a message nested deeper than 64 levels"]);
   const ping = '{"jsonrpc":"2.0","id":1,"method":"ping"}';
   assert.deepEqual(live.check({ dir: "c2s", text: ping, message: JSON.parse(ping) }), []);
+});
+
+test("check: a finding's line shows the recording's control characters as \\u escapes, not to the terminal", () => {
+  const text = ["-- session --", '> {"jsonrpc":"2.0","id":1,"method":"tools/list\\u001b[2J\\r"}'].join("\n");
+  const [finding] = checkRecording(parseRecording(text));
+  assert.ok(finding?.message.includes("\u001b"), "the finding itself keeps the text (--json escapes it)");
+  const line = formatFinding("r", finding);
+  assert.doesNotMatch(line, /[\u0000-\u001f]/);
+  assert.ok(line.includes("tools/list\\u001b[2J\\u000d before initialize"), line);
 });

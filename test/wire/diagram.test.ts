@@ -172,6 +172,19 @@ test("diagram: SVG: a control character or a character beyond the BMP in a label
   assert.doesNotMatch(svg, /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/, "no lone surrogate");
 });
 
+test("diagram: control characters (ANSI sequences, \\r, \\b, C1, bidi overrides) are shown as \\u escapes in both formats; the SVG stays well-formed", () => {
+  const name = "\u001b[31mred\r\b\u009b\u202e";
+  const recording = parseRecording(`-- session --\n> {"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":${JSON.stringify(name)}}}\n> raw \u001b[2J\u0085 \ud83d line\n`);
+  const messages = describeRecording(recording);
+  const svg = svgDiagram(messages, { title: "t\u001b", note: "n\u0008" });
+  checkXml(svg);
+  assert.doesNotMatch(svg, /[\u0000-\u0009\u000b-\u001f\u007f-\u009f\u202e]/);
+  assert.ok(svg.includes("\\u001b[31mred\\u000d\\u0008\\u009b\\u202e"), svg);
+  const mermaid = mermaidDiagram(messages);
+  assert.doesNotMatch(mermaid, /[\u0000-\u0009\u000b-\u001f\u007f-\u009f\u202e]|#(?:27|13|8|155|8238);/);
+  assert.ok(unentity(parseMermaid(mermaid)[0]!.label).includes("\\u001b[31mred\\u000d\\u0008\\u009b\\u202e"), mermaid);
+});
+
 test("diagram: a tool's isError result is amber in the SVG (a failed tool, not a failed protocol)", () => {
   const recording = parseRecording([
     "-- session --",

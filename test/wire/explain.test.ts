@@ -125,3 +125,25 @@ test("explain: a 2026-07-28 session: the envelope's note, an input_required roun
   assert.match(lines[3]!, /0: result \(tools\/call\), input_required {2}result, resultType input_required \(2026-07-28\)/);
   assert.match(lines[4]!, /1: tools\/call greet {2}request `tools\/call` again, under a new id/);
 });
+
+/** C0 (but the newline between lines), DEL and C1 controls: none may reach a terminal from a recording. */
+const CONTROL = /[\u0000-\u0009\u000b-\u001f\u007f-\u009f]/;
+
+test("explain: control characters from the recording (ANSI sequences, \\r, \\b, C1, bidi overrides) are shown as \\u escapes, never sent to the terminal", () => {
+  const method = "\u001b[31mred\u001b[0m\r\b\u009b2J\u202eevil";
+  const recording = parseRecording([
+    "# a header with \u001b]0;title\u0007 in it",
+    "-- session --",
+    `> {"jsonrpc":"2.0","id":1,"method":${JSON.stringify(method)}}`,
+    "> not json \u001b[2J\u0085",
+    "",
+  ].join("\n"));
+  const lines = explainRecording(recording, { wire: true });
+  for (const line of lines) assert.doesNotMatch(line, CONTROL, JSON.stringify(line));
+  assert.match(lines[0]!, /a header with \\u001b\]0;title\\u0007 in it/);
+  assert.ok(lines[1]!.includes("1: \\u001b[31mred\\u001b[0m\\u000d\\u0008\\u009b2J\\u202eevil"), lines[1]);
+  assert.ok(lines[4]!.includes("not json \\u001b[2J\\u0085"), lines[4]);
+  // Color, asked for, is the only escape sequence: ours.
+  const colored = explainRecording(recording, { color: true }).join("\n");
+  assert.doesNotMatch(colored.replace(/\u001b\[\d+m/g, ""), CONTROL);
+});
