@@ -85,7 +85,7 @@ test("check: findings name what is wrong", () => {
  * the server answers it (the file's header says which). The server's side of every golden passes.
  */
 const GOLDEN_FINDINGS: { [file: string]: string[] } = {
-  "batch-2025-03-26.transcript": ["#4 c2s lifecycle-order", "#7 c2s jsonrpc-shape"],
+  "batch-2025-03-26.transcript": ["#4 c2s lifecycle-order", "#5 c2s jsonrpc-shape", "#7 c2s jsonrpc-shape"],
   "batch-before-initialize.transcript": ["#1 c2s lifecycle-order"],
   "batch-rejected.transcript": ["#3 c2s batch-outside-2025-03-26"],
   "cancellation.transcript": ["#7 c2s cancellation", "#8 c2s cancellation"],
@@ -127,6 +127,20 @@ for (const file of shared) {
     assert.deepEqual(brief(SHARED, file), SHARED_FINDINGS[file] ?? []);
   });
 }
+
+test("check: an empty batch is an Invalid Request in a 2025-03-26 session (and before any version is known); elsewhere the batch itself is the finding", () => {
+  const session = (version: string) => [
+    "-- session --",
+    `> {"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"${version}","capabilities":{},"clientInfo":{"name":"t","version":"1"}}}`,
+    `< {"jsonrpc":"2.0","id":0,"result":{"protocolVersion":"${version}","capabilities":{},"serverInfo":{"name":"s","version":"1"}}}`,
+    '> {"jsonrpc":"2.0","method":"notifications/initialized"}',
+    "> []",
+    '< {"jsonrpc":"2.0","id":null,"error":{"code":-32600,"message":"invalid request: empty batch"}}',
+  ].join("\n");
+  const found = (text: string) => checkRecording(parseRecording(text)).map((f) => `#${f.index} ${f.rule}: ${f.message}`);
+  assert.deepEqual(found(session("2025-03-26")), ["#4 jsonrpc-shape: an empty batch: a batch holds at least one message"]);
+  assert.deepEqual(found(session("2025-06-18")), ["#4 batch-outside-2025-03-26: a batch of 0 in a 2025-06-18 session"]);
+});
 
 test("check: a golden keeps no order between its sides, so the rules that need it stay quiet", () => {
   // As a golden, the server's roots/list cannot be placed before or after notifications/initialized.
