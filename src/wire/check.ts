@@ -59,6 +59,10 @@ export class SessionChecker {
     // A line of blanks carries no message: line-delimited transports skip it (a golden keeps one,
     // as its client sent it), so there is nothing to check.
     if (entry.text.trim() === "") return findings;
+    // A line that ends in \r (a peer writing CRLF) is not flagged: on stdio, messages are
+    // delimited by newlines and MUST NOT contain embedded ones (basic/transports#stdio), and a \r
+    // after the message is JSON whitespace outside it, not inside. A \r that splits a message
+    // makes a line that is not JSON, which jsonrpc-shape reports.
     // Checked live, no reader refused it first (parseRecording does): the rules' walks would
     // run out of stack, so it is said and left out, not checked.
     if (deeperThan(entry.text, this.#maxNesting)) {

@@ -63,7 +63,8 @@ export class RecordingFormatError extends Error {
   }
 }
 
-const SESSION_LINE = /^([<>]) (?:\+(\d+) )?(.*)$/;
+// The "s" flag: the wire's line may hold a \r (before its \n) or a raw U+2028, which "." skips.
+const SESSION_LINE = /^([<>]) (?:\+(\d+) )?(.*)$/s;
 
 /** How deep the tools follow a message's arrays and objects, by default (no real message comes near). */
 export const MAX_NESTING = 256;
@@ -76,7 +77,7 @@ export interface ReadOptions {
 /** Reads any of the three forms; `source` names the file in errors. */
 export function parseRecording(text: string, source = "recording", options: ReadOptions = {}): Recording {
   const limit = options.maxNesting ?? MAX_NESTING;
-  const lines = text.split(/\r?\n/);
+  const lines = linesOf(text);
   lines.forEach((line, i) => {
     // A JSON-lines record wraps its message in one more object; a "#" line is the header's or a note.
     if (!line.startsWith("#") && deeperThan(line, line.startsWith("{") ? limit + 1 : limit)) throw new RecordingFormatError(source, i + 1, `a message nested deeper than ${limit} levels (the tools read at most ${limit})`);
@@ -92,6 +93,16 @@ export function parseRecording(text: string, source = "recording", options: Read
   if (marker === "-- session --") return { form: "session", header, entries: parseSession(lines, at + 1, source) };
   if (marker === "-- client --") return { form: "golden", header, entries: parseGolden(lines, at, source) };
   throw new RecordingFormatError(source, at + 1, `expected "-- session --" or "-- client --" after the header, found ${JSON.stringify((marker ?? "").slice(0, 40))}`);
+}
+
+/**
+ * The file's lines. A \r before a line's \n is kept: in a message line it is the wire's own byte
+ * (a peer that ends its lines with CRLF). Only a file whose own first line ends in \r was saved
+ * with CRLF line endings (by an editor, not by the wire), and loses them all.
+ */
+function linesOf(text: string): string[] {
+  const lines = text.split("\n");
+  return lines[0]!.endsWith("\r") ? lines.map((line) => line.replace(/\r$/, "")) : lines;
 }
 
 function readHeaderLine(header: RecordingHeader, line: string, source: string, number: number): void {

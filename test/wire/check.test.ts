@@ -190,3 +190,11 @@ test("check: a finding's line shows the recording's control characters as \\u es
   assert.doesNotMatch(line, /[\u0000-\u001f]/);
   assert.ok(line.includes("tools/list\\u001b[2J\\u000d before initialize"), line);
 });
+
+test("check: a message line that ends in \\r (a CRLF peer) breaks no rule: the \\r is JSON whitespace after the message, not a newline inside it", () => {
+  const init = '{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"t","version":"1"}}}';
+  const answer = '{"jsonrpc":"2.0","id":0,"result":{"protocolVersion":"2025-11-25","capabilities":{},"serverInfo":{"name":"s","version":"1"}}}';
+  const recording = parseRecording(["-- session --", `> ${init}\r`, `< ${answer}\r`, '> {"jsonrpc":"2.0","method":"notifications/initialized"}\r', ""].join("\n"));
+  assert.ok(recording.entries.every((entry) => entry.text.endsWith("\r")));
+  assert.deepEqual(checkRecording(recording), []);
+});

@@ -137,3 +137,16 @@ test("recording: a message nested deeper than the bound is refused in every form
   assert.throws(() => parseRecording(["-- session --", `> ${nested(10)}`].join("\n"), "r", { maxNesting: 8 }), /nested deeper than 8 levels/);
   assert.equal(parseRecording(["-- session --", `> ${nested(1000)}`].join("\n"), "r", { maxNesting: 1002 }).entries.length, 1);
 });
+
+test("recording: a \\r before a message line's \\n is the wire's and is kept; a file saved with CRLF line endings loses them; a raw U+2028 stays in its line", () => {
+  const wire = ["-- session --", `> +0 ${INIT}\r`, `< +3 ${ANSWER}`, '> {"jsonrpc":"2.0","method":"x","params":{"s":"a\u2028b"}}', ""].join("\n");
+  const recording = parseRecording(wire);
+  assert.deepEqual(recording.entries.map((entry) => entry.text.endsWith("\r")), [true, false, false]);
+  assert.deepEqual(recording.entries[0]!.message, JSON.parse(INIT));
+  assert.deepEqual(recording.entries[2]!.message, { jsonrpc: "2.0", method: "x", params: { s: "a\u2028b" } });
+  assert.equal(formatSession(recording), wire, "written back byte for byte");
+  const saved = ["# saved by an editor", "-- session --", `> ${INIT}`, `< ${ANSWER}`, ""].join("\r\n");
+  const edited = parseRecording(saved);
+  assert.deepEqual(edited.entries.map((entry) => entry.text), [INIT, ANSWER]);
+  assert.deepEqual(edited.header.lines, ["# saved by an editor"]);
+});
