@@ -15,11 +15,12 @@ import { JSONRPC_RULES } from "./check-rules-jsonrpc.js";
 import { SESSION_RULES } from "./check-rules-session.js";
 import { RESULT_RULES } from "./check-rules-results.js";
 import { FLOW_RULES } from "./check-rules-flow.js";
+import { MODERN_RULES } from "./check-rules-modern.js";
 
 export type { Finding, Rule } from "./check-state.js";
 
 /** Every rule, in the order its findings on one message are listed. */
-export const RULES: readonly Rule[] = [...JSONRPC_RULES, ...SESSION_RULES, ...RESULT_RULES, ...FLOW_RULES];
+export const RULES: readonly Rule[] = [...JSONRPC_RULES, ...SESSION_RULES, ...RESULT_RULES, ...FLOW_RULES, ...MODERN_RULES];
 
 /**
  * One finding as a line: where (the source and the message's number), which rule, what, and the

@@ -44,6 +44,9 @@ const PLANTED: { [rule: string]: string[] } = {
   "is-error": ["#7 s2c is-error", "#9 s2c is-error"],
   progress: ["#6 s2c progress", "#8 s2c progress", "#10 c2s progress"],
   cancellation: ["#4 c2s cancellation"],
+  "request-capabilities": ["#6 s2c request-capabilities", "#7 s2c request-capabilities"],
+  "input-rounds": ["#3 c2s input-rounds", "#3 c2s input-rounds", "#6 s2c input-rounds", "#7 c2s input-rounds"],
+  "listen-filter": ["#2 s2c listen-filter", "#4 s2c listen-filter", "#6 s2c listen-filter", "#8 s2c listen-filter"],
 };
 
 for (const rule of RULES) {
@@ -78,6 +81,20 @@ test("check: findings name what is wrong", () => {
   ]);
   assert.deepEqual(messages("result-fields.recording"), ['result: "tools" is required']);
   assert.deepEqual(messages("output-schema.recording"), ["structuredContent/sum: must be number, got string"]);
+  assert.deepEqual(messages("request-capabilities.recording"), [
+    'inputRequests "summary" asks sampling/createMessage, but tools/call (#5) declared no {"sampling":{}}',
+    "roots/list sent as a request of the server's: in 2026-07-28 it asks only inside inputRequests",
+  ]);
+  assert.deepEqual(messages("input-rounds.recording"), [
+    "requestState is not the one the input_required answer to #1 gave, byte for byte", 'inputResponses lacks "confirm", asked in the input_required answer to #1',
+    "input_required is not allowed for tools/list", "tools/call carries requestState, but answers no input_required round",
+  ]);
+  assert.deepEqual(messages("listen-filter.recording"), [
+    "the acknowledgement grants promptsListChanged, which the listen #1 did not ask for",
+    "notifications/prompts/list_changed on the listen #1, which did not ask for promptsListChanged",
+    "notifications/resources/list_changed outside any subscriptions/listen",
+    "notifications/tools/list_changed on the listen #1 after it ended",
+  ]);
 });
 
 /**
