@@ -215,3 +215,20 @@ test("check: a message line that ends in \\r (a CRLF peer) breaks no rule: the \
   assert.ok(recording.entries.every((entry) => entry.text.endsWith("\r")));
   assert.deepEqual(checkRecording(recording), []);
 });
+
+test("check: a message nested just within the bound is walked by every rule (readers, structuredClone, the schema validator) without running out of stack", () => {
+  const schema = (levels: number): unknown => (levels === 0 ? { type: "number" } : { type: "object", properties: { a: schema(levels - 1) }, required: ["a"] });
+  const value = (levels: number, leaf: unknown): unknown => (levels === 0 ? leaf : { a: value(levels - 1, leaf) });
+  const init = '{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"t","version":"1"}}}';
+  const answer = '{"jsonrpc":"2.0","id":0,"result":{"protocolVersion":"2025-11-25","capabilities":{"tools":{}},"serverInfo":{"name":"s","version":"1"}}}';
+  const text = [
+    "-- session --", `> ${init}`, `< ${answer}`, '> {"jsonrpc":"2.0","method":"notifications/initialized"}',
+    '> {"jsonrpc":"2.0","id":1,"method":"tools/list"}',
+    `< ${JSON.stringify({ jsonrpc: "2.0", id: 1, result: { tools: [{ name: "deep", inputSchema: { type: "object" }, outputSchema: schema(120) }] } })}`,
+    '> {"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"deep"}}',
+    `< ${JSON.stringify({ jsonrpc: "2.0", id: 2, result: { content: [], structuredContent: value(120, "not a number") } })}`,
+  ].join("\n");
+  const findings = checkRecording(parseRecording(text));
+  assert.deepEqual(findings.map((f) => `#${f.index} ${f.rule}`), ["#7 output-schema"]);
+  assert.match(findings[0]!.message, /must be number, got string/);
+});
