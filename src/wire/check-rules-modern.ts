@@ -1,8 +1,8 @@
-// The checker's 2026-07-28 rules: what a server may ask of one request (only the kinds of input its
-// own clientCapabilities declare, and never with a request of its own), the rounds of Multi
-// Round-Trip Requests (an input_required result only where the method allows one, and each retry
-// bringing the round's answers and its requestState back byte for byte), and subscriptions/listen
-// (on a listen only the notifications it asked for, while it is open).
+// The checker's 2026-07-28 rules: what a server may send for one request (only the kinds of input
+// its own clientCapabilities declare, never a request of its own, log messages only as its logLevel
+// asks), the rounds of Multi Round-Trip Requests (an input_required result only where the method
+// allows one, and each retry bringing the round's answers and its requestState back byte for
+// byte), and subscriptions/listen (on a listen only the notifications it asked for, while it is open).
 // Spec: https://modelcontextprotocol.io/specification/2026-07-28/basic/patterns/mrtr and
 // basic/patterns/subscriptions; the digest is SPEC_2026.md §2-§4.
 // A golden transcript keeps no order between its sides: a retry cannot be placed after its round,
@@ -11,6 +11,7 @@
 // of input requests (mcp/read.ts) and INPUT_REQUIRED_METHODS (mcp/methods.ts).
 
 import { isObject } from "../jsonrpc/messages.js";
+import { LOGGING_LEVELS } from "../mcp/logging.js";
 import { INPUT_REQUIRED_METHODS } from "../mcp/methods.js";
 import { META } from "../mcp/modern.js";
 import { readInputRequest } from "../mcp/read.js";
@@ -35,6 +36,11 @@ export const MODERN_RULES: Rule[] = [
     check(event, dir, state, report) {
       // Spec (basic/patterns/mrtr): a 2026-07-28 server asks only inside an input_required result.
       if (event.kind === "request" && dir === "s2c" && modernSession(state)) report(`${event.method} sent as a request of the server's: in 2026-07-28 it asks only inside inputRequests`);
+      // Spec (basic/index#meta, 2026-07-28): no notifications/message for a request without logLevel, none below it.
+      if (event.kind === "notification" && dir === "s2c" && event.method === "notifications/message" && modernSession(state) && state.ordered) {
+        const why = unaskedLog(event.params.level, state);
+        if (why) report(why);
+      }
       const round = inputRequiredOf(event);
       if (!round || !isObject(round.result.inputRequests)) return;
       const meta = isObject(round.request.params._meta) ? round.request.params._meta : {};
@@ -116,6 +122,26 @@ export const MODERN_RULES: Rule[] = [
 /** A 2026-07-28 session: a version from the envelopes, and no handshake (a dual-era server's other clients may have one). */
 function modernSession(state: CheckState): boolean {
   return state.version === "2026-07-28" && !state.initializeSent;
+}
+
+/**
+ * Why a log message breaks the open requests' envelopes, if it does: it belongs to a request whose
+ * logLevel asked for it. Over stdio it names no request, so some open request must have asked for
+ * its level or a lower one.
+ */
+function unaskedLog(level: unknown, state: CheckState): string | undefined {
+  const asked: number[] = [];
+  for (const latest of state.requests.c2s.values()) {
+    for (let sent: SentRequest | undefined = latest; sent; sent = sent.previous) {
+      const meta = isObject(sent.params._meta) ? sent.params._meta : {};
+      const rank = LOGGING_LEVELS.findIndex((known) => known === meta[META.logLevel]);
+      if (!sent.answered && rank >= 0) asked.push(rank);
+    }
+  }
+  if (asked.length === 0) return "notifications/message, but no open request asked for log messages (logLevel)";
+  const rank = LOGGING_LEVELS.findIndex((known) => known === level);
+  if (rank >= 0 && rank < Math.min(...asked)) return `notifications/message at ${String(level)}, below the level every open request asked for`;
+  return undefined;
 }
 
 /** The input_required result an event is, with the request it answers. */
