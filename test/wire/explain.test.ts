@@ -80,11 +80,15 @@ test("explain: no times when the recording kept none; --wire adds each line as i
   assert.match(explainRecording(recording, { color: true }).join(""), /\x1b\[36m→ client → server\x1b\[0m/);
 });
 
-test("explain: a batch line is one message, noted as a batch", () => {
-  const recording = parseRecording('-- session --\n> [{"jsonrpc":"2.0","id":1,"method":"ping"},{"jsonrpc":"2.0","method":"notifications/initialized"}]\n');
-  const [line, ...rest] = explainRecording(recording);
+test("explain: a batch line is one recorded line, noted as a batch, then each of its messages with its place in it", () => {
+  const recording = parseRecording('-- session --\n> [{"jsonrpc":"2.0","id":1,"method":"ping"},{"jsonrpc":"2.0","method":"notifications/initialized"}]\n< [{"jsonrpc":"2.0","id":1,"result":{}}]\n');
+  const [line, first, second, answer, answered, ...rest] = explainRecording(recording);
   assert.deepEqual(rest, []);
-  assert.match(line!, /batch of 2 {2}a JSON-RPC batch: several messages in one array/);
+  assert.match(line!, /^1 .*batch of 2 {2}a JSON-RPC batch: several messages in one array/);
+  assert.match(first!, /^ {5}1\.1 {2}1: ping {2}\S/);
+  assert.match(second!, /^ {5}1\.2 {2}notifications\/initialized {2}\S/);
+  assert.match(answer!, /^2 .*batch of 1/);
+  assert.match(answered!, /^ {5}2\.1 {2}1: result \(ping\) {2}/, "the answer in a batch is matched to the request in a batch");
 });
 
 const cli = (...args: string[]) => spawnSync(process.execPath, [CLI, "explain", ...args], { encoding: "utf8", timeout: 20_000 });
