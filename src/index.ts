@@ -116,7 +116,8 @@
 //                                 wire/replay-http.ts: an HTTP one; wire/replay-cli.ts: its command line)
 //      wire/check.ts              `mcp-wire check`, the spec linter: one walk over what wire/check-state.ts keeps;
 //                                 the rules in wire/check-rules-jsonrpc.ts, wire/check-rules-session.ts,
-//                                 wire/check-rules-results.ts, wire/check-rules-flow.ts; its command line in wire/check-cli.ts
+//                                 wire/check-rules-results.ts, wire/check-rules-flow.ts, wire/check-rules-modern.ts (2026-07-28);
+//                                 its command line in wire/check-cli.ts
 //   Every bound against a hostile peer is listed in PROTOCOL_NOTES.md, "Limits".
 
 export * from "./jsonrpc/messages.js";
