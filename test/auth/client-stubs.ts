@@ -27,6 +27,8 @@ export interface StubOptions {
   refresh?: boolean;
   /** The only scopes the token endpoint grants (default: whatever was asked). */
   grantable?: string[];
+  /** Serve HTTP+SSE too (/sse and /messages, behind the same bearer check). */
+  legacy?: boolean;
   /** How the authorization endpoint answers, given the redirect it would make (default: as is). */
   redirect?: (redirect: URL) => URL;
 }
@@ -46,7 +48,7 @@ export interface Stub {
 }
 
 export async function stubAuthorization(options: StubOptions = {}): Promise<Stub> {
-  const mcp = new McpHttpServer(createDemoServer(), { legacySse: false });
+  const mcp = new McpHttpServer(createDemoServer(), { legacySse: options.legacy === true });
   const stub: Omit<Stub, "origin" | "url" | "close"> = { log: [], authorizations: [], tokenRequests: [], registrations: [], tokens: new Map() };
   const codes = new Map<string, { challenge: string; scope: string }>();
   const refreshTokens = new Map<string, string>();
@@ -102,7 +104,7 @@ export async function stubAuthorization(options: StubOptions = {}): Promise<Stub
       codes.delete(form.get("code")!);
       return issue(grant.scope);
     }
-    if (url.pathname !== "/mcp") return json({ error: "not_found" }, 404);
+    if (!["/mcp", "/sse", "/messages"].includes(url.pathname)) return json({ error: "not_found" }, 404);
     const token = /^Bearer (.+)$/.exec(request.headers.get("authorization") ?? "")?.[1];
     const scopes = token === undefined ? undefined : stub.tokens.get(token);
     if (scopes === undefined) {
