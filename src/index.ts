@@ -91,6 +91,13 @@
 //      auth/grant.ts              a grant without a person (client credentials, an identity provider's assertion)
 //      auth/credentials.ts        what a client keeps per issuer and resource, and the store it keeps it in
 //      auth/user-agent.ts         where a person acts: the browser round trip of the authorization code grant
+//      auth/challenge.ts          reading WWW-Authenticate: the Bearer challenge's resource_metadata, scope, error
+//      auth/discovery.ts          from a 401 to the authorization server: PRM, then RFC 8414 / OIDC metadata (and 2025-03-26's fallbacks)
+//      auth/registration.ts       who the client is: pre-registered, a CIMD URL, or Dynamic Client Registration
+//      auth/pkce.ts               PKCE S256 and the random state
+//      auth/authorization-code.ts the authorization code grant: the request, the redirect's checks, the code exchange; refresh
+//      auth/oauth-client.ts       OAuthOptions, and the client a transport asks for tokens and new authorizations
+//      http/client-auth.ts        one request with the token: retried after a 401, stepped up after 403 insufficient_scope
 //   8. Programs
 //    * demo/server-definition.ts  the demo server's tools, resources and prompts
 //      demo/two-way-tools.ts      its tools that ask the client (elicitation, sampling) or change the list
