@@ -245,7 +245,8 @@ async function runClientScenarios(suite: Suite, outputDir: string): Promise<Outc
     process.stdout.write(`client: running ${scenario} with \`${CLIENT_COMMAND}\`\n`);
     const result = await runSuite(suite, ["client", "--command", CLIENT_COMMAND, "--scenario", scenario, "-o", outputDir], CLIENT_SCENARIO_TIMEOUT_MS);
     const output = result.stdout + result.stderr;
-    writeFileSync(join(outputDir, `client-${scenario}.log`), output);
+    // auth/* names hold a "/", which a file name cannot.
+    writeFileSync(join(outputDir, `client-${scenario.replaceAll("/", "-")}.log`), output);
     if (DEBUG) process.stderr.write(output);
     const checks = readChecks(outputDir, "client", scenario) ?? [];
     // A client scenario passes only with no FAILURE, no WARNING, no timeout and exit code 0; the

@@ -72,7 +72,8 @@ export async function authorizationCodeGrant(request: AuthorizationCodeRequest):
 export function readRedirect(redirect: URL, state: string, discovery: Pick<Discovery, "issuer" | "metadata">): string {
   const step = "authorization redirect";
   const params = redirect.searchParams;
-  // Spec (RFC 9207 section 2.4): when `iss` is sent (or promised by the metadata) it MUST be our issuer; checked before anything else is believed.
+  // Spec (2026-07-28 authorization#authorization-response-validation, RFC 9207 section 2.4): a present `iss` MUST be
+  // our issuer, by simple string comparison; absent is refused only if the metadata promised it. Checked before `error` is believed.
   const iss = params.get("iss");
   if (iss === null && discovery.metadata.authorization_response_iss_parameter_supported === true) {
     throw new AuthorizationError(step, `no "iss" parameter, though ${discovery.issuer} says it sends one (RFC 9207); not used`);

@@ -3,7 +3,7 @@
 // discovery, a client identity, then the authorization code grant (or the application's own grant).
 // Tokens and registrations live in a CredentialStore keyed by issuer and resource.
 // Spec: https://modelcontextprotocol.io/specification/2025-11-25/basic/authorization#authorization-flow-steps,
-// #scope-selection-strategy and #step-up-authorization-flow; draft SEP-2207 (offline_access).
+// #scope-selection-strategy and #step-up-authorization-flow; 2026-07-28 #refresh-tokens (offline_access).
 // Left out: revoking tokens (RFC 7009) and DPoP; the retry loop itself is the transport's (http/client-auth.ts).
 
 import { authorizationCodeGrant, AuthorizationError, refreshTokens } from "./authorization-code.js";
@@ -220,8 +220,8 @@ function union(a: string | undefined, b: string | undefined): string | undefined
 }
 
 /**
- * Spec (draft basic/authorization, SEP-2207): offline_access (a refresh token) may be asked for, and
- * only when the authorization server lists it. Not added to an omitted scope: omitting it asks for
+ * Spec (2026-07-28 authorization#refresh-tokens, SEP-2207): offline_access (a refresh token) MAY be
+ * asked for, and only when the authorization server lists it. Not added to an omitted scope: omitting it asks for
  * the server's default, which one extra scope would replace.
  */
 function withOfflineAccess(scope: string | undefined, discovery: Discovery): string | undefined {

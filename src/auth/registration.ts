@@ -68,11 +68,11 @@ async function registerDynamically(request: RegistrationRequest, endpoint: strin
   const body = {
     redirect_uris: [request.redirectUri],
     client_name: request.clientName,
-    // Spec (draft, SEP-2207): a client that can use refresh tokens says so in its grant types.
+    // Spec (2026-07-28 authorization#refresh-tokens, SEP-2207): a client that wants refresh tokens SHOULD list the grant.
     grant_types: ["authorization_code", "refresh_token"],
     response_types: ["code"],
     ...(method !== undefined && { token_endpoint_auth_method: method }),
-    // Spec (2026-07-28 authorization#dynamic-client-registration): a loopback redirect makes a native application.
+    // Spec (2026-07-28 authorization/client-registration#application-type-and-redirect-uri-constraints): MUST send one; native for loopback.
     application_type: isLoopback(request.redirectUri) ? "native" : "web",
   };
   const init = { method: "POST", headers: { "content-type": "application/json", accept: "application/json" }, body: JSON.stringify(body) };

@@ -129,3 +129,16 @@ test("concurrent 401s share one authorization", async (t) => {
   await Promise.all([1, 2, 3].map(() => oauth.authorize(url, undefined, undefined, false)));
   assert.equal(stub.authorizations.length, 1);
 });
+
+test("offline_access is added only when the authorization server lists it, and never to an omitted scope", async (t) => {
+  const cases: { as?: string[]; prm?: string[]; expected: string | null }[] = [
+    { as: ["read", "offline_access"], prm: ["read"], expected: "read offline_access" },
+    { as: ["read"], prm: ["read"], expected: "read" },
+    { as: ["offline_access"], expected: null },
+  ];
+  for (const c of cases) {
+    const stub = await withStub(t, { metadata: () => ({ scopes_supported: c.as }), prm: () => (c.prm ? { scopes_supported: c.prm } : {}) });
+    await connect(t, stub, { userAgent: headless() });
+    assert.equal(stub.authorizations[0]!.get("scope"), c.expected, JSON.stringify(c));
+  }
+});
