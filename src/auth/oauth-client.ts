@@ -38,7 +38,7 @@ export interface OAuthOptions {
 }
 
 export const DEFAULT_MAX_STEP_UPS = 2;
-/** A token this close to its expiry is refreshed first: it could expire on its way to the server. */
+/** A token this close to its expiry is refreshed first, if it can be: it could expire on its way to the server. */
 const EXPIRY_MARGIN_MS = 30_000;
 
 /** What one OAuthOptions object knows, shared by every transport given it (the same application). */
@@ -75,14 +75,14 @@ export class OAuthClient {
     this.#aliases.set(keyOf(endpoint), keyOf(server));
   }
 
-  /** The token to send to `server` now, if we have one; an expired one is refreshed (or dropped) first. */
+  /** The token to send to `server` now, if we have one; one about to expire is refreshed first, an expired one dropped. */
   async accessToken(server: URL): Promise<string | undefined> {
     const key = this.#keyFor(server);
     await this.#running.get(key);
     const known = this.#servers.get(key);
     if (known === undefined) return undefined;
     const stored = await this.#store.load(storeKeyOf(known.discovery));
-    if (stored?.tokens === undefined || !expired(stored.tokens)) return stored?.tokens?.access_token;
+    if (stored?.tokens === undefined || !expiresSoon(stored.tokens)) return stored?.tokens?.access_token;
     await this.#once(key, () => this.#refreshOrDrop(known.discovery));
     return (await this.#store.load(storeKeyOf(known.discovery)))?.tokens?.access_token;
   }
@@ -156,7 +156,7 @@ export class OAuthClient {
     }
   }
 
-  /** Refreshes the stored tokens; false (and the tokens dropped) if there is no refresh token or the server refuses it. */
+  /** Refreshes the stored tokens; false if there is no refresh token or the server refuses it (then it is forgotten). */
   async #refresh(discovery: Discovery, stored: StoredCredentials): Promise<boolean> {
     const { tokens, client } = stored;
     if (tokens?.refresh_token === undefined || client === undefined) return false;
@@ -167,7 +167,8 @@ export class OAuthClient {
     } catch (error) {
       // invalid_grant and its kind: the refresh token is spent. Anything else (the network) is the caller's to see.
       if (!(error instanceof OAuthError)) throw error;
-      delete stored.tokens;
+      const { refresh_token: _spent, ...rest } = tokens;
+      stored.tokens = rest;
       await this.#store.save(stored);
       return false;
     }
@@ -175,9 +176,10 @@ export class OAuthClient {
 
   async #refreshOrDrop(discovery: Discovery): Promise<void> {
     const stored = await this.#store.load(storeKeyOf(discovery));
-    if (stored?.tokens === undefined || !expired(stored.tokens)) return;
+    if (stored?.tokens === undefined || !expiresSoon(stored.tokens)) return;
     if (await this.#refresh(discovery, stored)) return;
-    // An expired token without a way to refresh it is not sent; the 401 that follows starts a new authorization.
+    // A token not yet expired is still sent; an expired one is not: the 401 that follows starts a new authorization.
+    if (stored.tokens === undefined || !expired(stored.tokens)) return;
     delete stored.tokens;
     await this.#store.save(stored);
   }
@@ -210,6 +212,10 @@ function storeKeyOf(discovery: Discovery): { issuer: string; resource: string } 
 }
 
 function expired(tokens: TokenSet, now = Date.now()): boolean {
+  return tokens.expires_at !== undefined && tokens.expires_at <= now;
+}
+
+function expiresSoon(tokens: TokenSet, now = Date.now()): boolean {
   return tokens.expires_at !== undefined && tokens.expires_at - EXPIRY_MARGIN_MS <= now;
 }
 

@@ -59,10 +59,14 @@ test("tokens are shared by transports given the same options; a static token alo
   assert.equal(stub.authorizations.length, 1);
 });
 
-test("an expired token is refreshed before the next request, without a new authorization", async (t) => {
-  const stub = await withStub(t, { expiresIn: 1 });
+test("a token about to expire is refreshed before the next request, without a new authorization", async (t) => {
+  // Only the clock is mocked: the sockets' timers stay real.
+  t.mock.timers.enable({ apis: ["Date"], now: 1_700_000_000_000 });
+  const stub = await withStub(t, { expiresIn: 3600 });
   const client = await connect(t, stub, { userAgent: headless() });
-  await client.listAllTools();
+  assert.equal(stub.tokenRequests.length, 1);
+  t.mock.timers.tick(3600_000 - 10_000);
+  await client.callTool("add", { a: 1, b: 2 });
   assert.equal(stub.authorizations.length, 1);
   assert.ok(stub.tokenRequests.some((form) => form.get("grant_type") === "refresh_token" && form.get("resource") === stub.url));
 });
@@ -140,5 +144,22 @@ test("offline_access is added only when the authorization server lists it, and n
     const stub = await withStub(t, { metadata: () => ({ scopes_supported: c.as }), prm: () => (c.prm ? { scopes_supported: c.prm } : {}) });
     await connect(t, stub, { userAgent: headless() });
     assert.equal(stub.authorizations[0]!.get("scope"), c.expected, JSON.stringify(c));
+  }
+});
+
+test("an expired token that cannot be refreshed (none kept, or invalid_grant) is not sent; a new authorization follows", async (t) => {
+  t.mock.timers.enable({ apis: ["Date"], now: 1_700_000_000_000 });
+  for (const options of [{ refresh: false }, { refuseRefresh: true }]) {
+    const stub = await withStub(t, { expiresIn: 60, ...options });
+    const client = await connect(t, stub, { userAgent: headless() });
+    // Short-lived, but not expired: sent as it is, even without a way to refresh it.
+    t.mock.timers.tick(40_000);
+    await client.callTool("add", { a: 1, b: 2 });
+    assert.equal(stub.authorizations.length, 1, JSON.stringify(options));
+    t.mock.timers.tick(30_000);
+    await client.callTool("add", { a: 1, b: 2 });
+    assert.equal(stub.authorizations.length, 2, JSON.stringify(options));
+    // A refused refresh is tried once, then forgotten.
+    assert.equal(stub.tokenRequests.filter((form) => form.get("grant_type") === "refresh_token").length, options.refuseRefresh ? 1 : 0);
   }
 });

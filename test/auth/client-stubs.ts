@@ -25,6 +25,8 @@ export interface StubOptions {
   expiresIn?: number;
   /** Issue refresh tokens (default true). */
   refresh?: boolean;
+  /** Answer every refresh grant with invalid_grant (a spent or revoked refresh token). */
+  refuseRefresh?: boolean;
   /** The only scopes the token endpoint grants (default: whatever was asked). */
   grantable?: string[];
   /** Serve HTTP+SSE too (/sse and /messages, behind the same bearer check). */
@@ -95,7 +97,7 @@ export async function stubAuthorization(options: StubOptions = {}): Promise<Stub
       stub.tokenRequests.push(form);
       if (form.get("grant_type") === "refresh_token") {
         const scope = refreshTokens.get(form.get("refresh_token") ?? "");
-        if (scope === undefined) return json({ error: "invalid_grant" }, 400);
+        if (scope === undefined || options.refuseRefresh) return json({ error: "invalid_grant" }, 400);
         return issue(scope);
       }
       const grant = codes.get(form.get("code") ?? "");
