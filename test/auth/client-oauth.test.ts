@@ -163,3 +163,25 @@ test("an expired token that cannot be refreshed (none kept, or invalid_grant) is
     assert.equal(stub.tokenRequests.filter((form) => form.get("grant_type") === "refresh_token").length, options.refuseRefresh ? 1 : 0);
   }
 });
+
+test("failures name the step and the server, never a secret (client secret, code, verifier, token)", async (t) => {
+  const secret = "s3cret-value";
+  const failures: StubOptions[] = [
+    { redirect: (redirect) => (redirect.searchParams.set("code", "code-wrong-1"), redirect) },
+    { redirect: (redirect) => (redirect.searchParams.set("state", "forged"), redirect) },
+    { redirect: (redirect) => (redirect.searchParams.set("iss", "https://evil.example"), redirect) },
+  ];
+  for (const options of failures) {
+    const stub = await withStub(t, { ...options, metadata: () => ({ token_endpoint_auth_methods_supported: ["client_secret_post"] }) });
+    const agent = headless();
+    const client = new McpClient({ name: "secrets", version: "1" });
+    t.after(() => client.close());
+    const error = await client.connect(new HttpClientTransport(stub.url, { authorization: { userAgent: agent, client: { client_id: "pre", client_secret: secret } } })).then(() => undefined, (e: unknown) => e);
+    assert.ok(error instanceof Error, JSON.stringify(Object.keys(options)));
+    const verifier = stub.tokenRequests[0]?.get("code_verifier");
+    for (const hidden of [secret, "code-wrong-1", "code-1", verifier, stub.authorizations[0]?.get("state")]) {
+      if (hidden) assert.ok(!error.message.includes(hidden), `${error.message} shows a secret`);
+    }
+    assert.match(error.message, /authorization redirect|token request/);
+  }
+});
