@@ -1,24 +1,16 @@
 // The official conformance suite's three authorization extension scenarios, as
-// scripts/conformance-client.ts plays them: each builds a grant that needs no person from the
-// scenario's context (MCP_CONFORMANCE_CONTEXT: pre-registered client, private key, the IdP's ID
-// token), for the OAuth client to run after discovery instead of the authorization code grant.
+// scripts/conformance-client.ts plays them: each builds, from the scenario's context
+// (MCP_CONFORMANCE_CONTEXT: pre-registered client, private key, the IdP's ID token), a grant that
+// needs no person, as OAuthOptions { grant } (the Scenario shape of conformance-client-auth.ts),
+// for the OAuth client to run after discovery instead of the authorization code grant.
 // Extensions: https://modelcontextprotocol.io/extensions/auth/oauth-client-credentials and
 // .../enterprise-managed-authorization. Scenarios: modelcontextprotocol/conformance,
 // src/scenarios/client/auth/client-credentials.ts and cross-app-access.ts.
 
-import type { McpClient } from "../src/client/client.js";
-import type { TokenGrant } from "../src/auth/grant.js";
 import { clientCredentialsGrant } from "../src/auth/grant-client-credentials.js";
 import { enterpriseGrant } from "../src/auth/grant-enterprise.js";
+import { useTools, type ConformanceContext, type Scenario } from "./conformance-client-auth.js";
 
-/** The scenario's context, as the suite passes it (JSON in MCP_CONFORMANCE_CONTEXT). */
-type ConformanceContext = { [field: string]: unknown };
-
-/** An entry of conformance-client.ts's scenario table; `authorization` is an OAuthOptions with only `grant`. */
-export interface ExtensionScenario {
-  authorization(context: ConformanceContext): { grant: TokenGrant };
-  run(client: McpClient): Promise<void>;
-}
 
 /** A context field the scenario must have given. */
 function field(context: ConformanceContext, name: string): string {
@@ -27,14 +19,7 @@ function field(context: ConformanceContext, name: string): string {
   return value;
 }
 
-/** What the scenario's MCP server guards: listing the tools and calling its test-tool. */
-async function useTools(client: McpClient): Promise<void> {
-  await client.listAllTools();
-  const result = await client.callTool("test-tool", {});
-  if (result.isError) throw new Error(`tools/call test-tool: the tool failed: ${JSON.stringify(result.content)}`);
-}
-
-export const authExtensionScenarios: Record<string, ExtensionScenario> = {
+export const authExtensionScenarios: Record<string, Scenario> = {
   // private_key_jwt with the ES256 key the suite generated; its server checks aud = its issuer.
   "auth/client-credentials-jwt": {
     authorization: (context) => ({
