@@ -10,7 +10,7 @@
 
 import { readFileSync, writeFileSync } from "node:fs";
 import { DEFAULT_IGNORE, formatDifference, shorten } from "./compare.js";
-import { formatRecording, parseRecording, RecordingFormatError, type Recording } from "./recording.js";
+import { formatRecording, parseRecording, printable, RecordingFormatError, type Recording } from "./recording.js";
 import { DEFAULT_MAX_UNEXPECTED, DEFAULT_TIMEOUT_MS, replay, type ReplayReport } from "./replay.js";
 import { httpPeer, httpPlan, withPlanNotes } from "./replay-http.js";
 import { DEFAULT_MAX_LINE_BYTES, spawnPeer } from "./replay-peer.js";
@@ -72,7 +72,7 @@ export async function run(argv: string[]): Promise<number> {
     if (line.command.length === 0 && line.url === undefined) {
       line.command = recordedCommand(recording, line.file);
       // Nothing runs unseen: the command comes from a file, which may not be the user's own.
-      process.stderr.write(`mcp-wire replay: running the recording's server: ${line.command.map(quoteArgument).join(" ")}\n`);
+      process.stderr.write(`mcp-wire replay: running the recording's server: ${printable(line.command.map(quoteArgument).join(" "))}\n`);
     }
   } catch (error) {
     if (!(error instanceof ReplayUsageError || error instanceof RecordingFormatError)) throw error;

@@ -187,6 +187,10 @@ test("replay FILE without a command runs the recording's \"# command:\" with its
   assert.equal(matching.code, 0);
   assert.match(matching.stderr, /^mcp-wire replay: running the recording's server: \S+ -e "/);
   assert.match(matching.stderr, / "\{\\"serverIdPrefix\\":\\"srv-\\"\}"\n/);
+  // What runs is shown as it is: a bidi override in the file cannot reorder what a person reads.
+  const hidden = await replay([scriptedNaming([node!, eval_!, source!], '{"serverIdPrefix":"srv-","x":"\u202E"}')]);
+  assert.match(hidden.stderr, /\\u202e/);
+  assert.equal(hidden.stderr.includes("\u202E"), false);
   // The args reach the server: these change its echo, and the replay says so.
   const changed = await replay([scriptedNaming([node!, eval_!, source!], '{"prefix":"X"}')]);
   assert.equal(changed.code, 1);
