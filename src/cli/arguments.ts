@@ -21,7 +21,8 @@ export const USAGE = `usage: mcp-wire [options] <command> [arguments] -- <server
                                               draw a recording as a sequence diagram
        mcp-wire replay FILE [--timeout MS] [--ignore POINTER]... [--update] -- <server command> | --url URL
                                               play a recording's client side against the server and
-                                              compare what it sends; exit 1 on a difference
+                                              compare what it sends (no command: the recording's
+                                              own); exit 1 on a difference, 3 if the server failed
        mcp-wire check FILE [--json]           check a recording against the spec of the version it
                                               negotiated, one line per violation; exit 1 if any
        (the wire tools above work on recordings of sessions; each has its own --help)
