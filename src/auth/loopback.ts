@@ -6,7 +6,6 @@
 // It reads only the request line and headers; the state and code are the OAuth client's to check.
 
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
-import type { AddressInfo } from "node:net";
 import { openBrowser } from "./open-browser.js";
 import type { UserAgent } from "./user-agent.js";
 
@@ -111,7 +110,8 @@ export class LoopbackUserAgent implements UserAgent {
       // RFC 8252 section 8.3: the loopback IP literal; port 0 lets the system choose a free one (7.3).
       server.listen(0, "127.0.0.1", () => {
         server.unref();
-        resolve(`http://127.0.0.1:${(server.address() as AddressInfo).port}${this.#path}`);
+        const address = server.address();
+        resolve(`http://127.0.0.1:${typeof address === "object" && address ? address.port : 0}${this.#path}`);
       });
     });
   }
