@@ -91,6 +91,11 @@
 //      auth/grant.ts              a grant without a person (client credentials, an identity provider's assertion)
 //      auth/credentials.ts        what a client keeps per issuer and resource, and the store it keeps it in
 //      auth/user-agent.ts         where a person acts: the browser round trip of the authorization code grant
+//      auth/loopback.ts           the CLI's user agent: the URL printed, a browser opened, the redirect on 127.0.0.1
+//                                 (auth/open-browser.ts: the platform's opener, without a shell)
+//      auth/file-store.ts         the CLI's credential store: a 0600 JSON file under the config directory
+//      cli/authorization.ts       the CLI's OAuth options from its flags, and `mcp-wire logout`
+//                                 (cli/redact.ts: no token, secret or code in anything it prints)
 //   8. Programs
 //    * demo/server-definition.ts  the demo server's tools, resources and prompts
 //      demo/two-way-tools.ts      its tools that ask the client (elicitation, sampling) or change the list
