@@ -75,12 +75,16 @@ export class FileCredentialStore implements CredentialStore {
     });
   }
 
-  /** Forgets every issuer's credentials for `resource` (`mcp-wire logout`); resolves with the keys removed. */
-  async removeResource(resource: string): Promise<CredentialKey[]> {
+  /**
+   * Forgets every issuer's credentials used for the server at `url` (`mcp-wire logout`): those of
+   * that resource, and of a resource above it (a server's metadata may name its origin as the
+   * resource, and those tokens reach this URL too). Resolves with the keys removed.
+   */
+  async removeResource(url: string): Promise<CredentialKey[]> {
     const removed: CredentialKey[] = [];
     await this.#change((file) => {
       for (const [key, entry] of Object.entries(file.credentials)) {
-        if (!sameResource(entry.resource, resource)) continue;
+        if (!covers(entry.resource, url)) continue;
         removed.push({ issuer: entry.issuer, resource: entry.resource });
         delete file.credentials[key];
       }
@@ -125,7 +129,11 @@ export class FileCredentialStore implements CredentialStore {
 
   /** Read, change, write back, all under the lock. */
   async #change(edit: (file: CredentialFile) => void): Promise<void> {
-    await mkdir(dirname(this.path), { recursive: true, mode: 0o700 });
+    try {
+      await mkdir(dirname(this.path), { recursive: true, mode: 0o700 });
+    } catch (error) {
+      throw new CredentialFileError(`credentials file ${this.path}: could not make its directory (${codeOf(error)})`, { cause: error });
+    }
     await this.#locked(async () => {
       const file = await this.#read();
       edit(file);
@@ -181,6 +189,18 @@ export class FileCredentialStore implements CredentialStore {
     } finally {
       await rm(lock, { force: true });
     }
+  }
+}
+
+/** Whether tokens for `resource` are the ones sent to `url`: the same resource, or one whose path holds url's. */
+function covers(resource: string, url: string): boolean {
+  if (sameResource(resource, url)) return true;
+  try {
+    const [outer, inner] = [new URL(resource), new URL(url)];
+    const base = outer.pathname.endsWith("/") ? outer.pathname : `${outer.pathname}/`;
+    return outer.origin === inner.origin && outer.search === "" && inner.pathname.startsWith(base);
+  } catch {
+    return false;
   }
 }
 

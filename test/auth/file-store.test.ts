@@ -70,6 +70,17 @@ test("file store: a file readable by others is refused, naming the path and the 
   }
 });
 
+test("file store: a directory that cannot be made is an error naming the file", async () => {
+  const { dir, done } = await scratch();
+  try {
+    await writeFile(join(dir, "a-file"), "");
+    const store = new FileCredentialStore({ path: join(dir, "a-file", "mcp-wire", "credentials.json") });
+    await assert.rejects(store.save(ENTRY), (e: unknown) => e instanceof CredentialFileError && /could not make its directory \((ENOTDIR|EEXIST)\)/.test(e.message));
+  } finally {
+    await done();
+  }
+});
+
 test("file store: a corrupt file is an error naming the path, never showing its content", async () => {
   const { path, done } = await scratch();
   try {
@@ -124,8 +135,14 @@ test("file store: removeResource forgets every issuer's entry for a resource (lo
     await store.save(ENTRY);
     await store.save({ ...ENTRY, issuer: "https://as2.example" });
     await store.save({ ...ENTRY, resource: "https://other.example/mcp" });
+    // The origin as the resource: its tokens reach /mcp too. A sibling path and a longer name do not.
+    await store.save({ ...ENTRY, issuer: "https://as3.example", resource: "https://mcp.example" });
+    await store.save({ ...ENTRY, resource: "https://mcp.example/mcp2" });
+    await store.save({ ...ENTRY, resource: "https://mcp.example/other" });
     const removed = await store.removeResource("https://mcp.example/mcp/");
-    assert.deepEqual(removed.map((key) => key.issuer).sort(), ["https://as.example", "https://as2.example"]);
+    assert.deepEqual(removed.map((key) => key.issuer).sort(), ["https://as.example", "https://as2.example", "https://as3.example"]);
+    assert.ok(await store.load({ issuer: ENTRY.issuer, resource: "https://mcp.example/mcp2" }));
+    assert.ok(await store.load({ issuer: ENTRY.issuer, resource: "https://mcp.example/other" }));
     assert.equal(await store.load(ENTRY), undefined);
     assert.ok(await store.load({ issuer: ENTRY.issuer, resource: "https://other.example/mcp" }));
     assert.deepEqual(await store.removeResource("https://nothing.example"), []);
