@@ -26,7 +26,8 @@ export const DEFAULT_LOOPBACK_TIMEOUT_MS = 5 * 60_000;
 
 /** No redirect reached the listener in time, or the flow was abandoned. Local: never sent anywhere. */
 export class LoopbackError extends Error {
-  constructor(message: string) {
+  /** `timedOut`: the wait ended for want of a redirect (rather than being abandoned or refused). */
+  constructor(message: string, readonly timedOut = false) {
     super(message);
     this.name = "LoopbackError";
   }
@@ -74,7 +75,7 @@ export class LoopbackUserAgent implements UserAgent {
     const answer = new Promise<URL>((resolve, reject) => {
       const timer = setTimeout(() => {
         this.#waiter = undefined;
-        reject(new LoopbackError(`authorization: no redirect reached ${redirectUri} within ${seconds} s; the sign-in in the browser was not finished`));
+        reject(new LoopbackError(`authorization: no redirect reached ${redirectUri} within ${seconds} s; the sign-in in the browser was not finished`, true));
       }, this.#timeoutMs);
       this.#waiter = { resolve, reject, timer };
     });

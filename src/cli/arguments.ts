@@ -74,7 +74,8 @@ options (before "--"):
                            %APPDATA%\\mcp-wire\\ on Windows), mode 0600, per issuer and server
   --protocol-version V     auto (default), 2026-07-28, 2025-11-25, 2025-06-18, 2025-03-26, 2024-11-05
   --trace                  print every message on stderr: → sent, ← received, ms since start, and
-                           which protocol era was chosen and why
+                           which protocol era was chosen and why; over HTTP also each request
+                           (http →, OAuth's included) and its status (http ←), credentials redacted
   --timeout MS             give up on each request after MS ms (default: 60000 without a sign of life)
   --handshake-timeout MS   give up on initialize after MS ms (default 5000); server/discover
                            waits at most 3 s (less if MS is), then auto falls back to initialize

@@ -9,9 +9,10 @@ import type { ClientRegistration, CredentialStore } from "../auth/credentials.js
 import { MemoryCredentialStore } from "../auth/credentials.js";
 import type { FetchJsonOptions } from "../auth/fetch-json.js";
 import { CredentialFileError, FileCredentialStore } from "../auth/file-store.js";
-import { LoopbackUserAgent } from "../auth/loopback.js";
+import { LoopbackError, LoopbackUserAgent } from "../auth/loopback.js";
 import type { UserAgent } from "../auth/user-agent.js";
 import type { AuthFlags } from "./arguments.js";
+import { findCause } from "./failures.js";
 import { ExitCode, printError } from "./output.js";
 import type { Redactor } from "./redact.js";
 
@@ -53,6 +54,11 @@ export function cliAuthorization(flags: AuthFlags, context: CliAuthorizationCont
   }
   if (flags.scope !== undefined) authorization.scope = flags.scope;
   return { authorization, close: () => userAgent.close() };
+}
+
+/** What to add to the message of a run that failed for want of the browser's redirect. */
+export function authorizationHint(error: unknown): string {
+  return findCause(error, LoopbackError)?.timedOut ? "\n(--auth-timeout SECONDS waits longer)" : "";
 }
 
 /** `mcp-wire logout URL`: forgets what the credentials file holds for that server, whichever issuer granted it. */

@@ -12,7 +12,6 @@ import type { LoggingMessageNotificationParams } from "../mcp/logging.js";
 import type { Transport } from "../protocol/transport.js";
 import { StdioClientTransport } from "../transports/stdio-client.js";
 import type { CliOptions, Command, ServerLocation } from "./arguments.js";
-import { cliAuthorization } from "./authorization.js";
 import { renderResult, runCommand } from "./commands.js";
 import { describeFailure, step, StepFailure } from "./failures.js";
 import { ExitCode, print, printError } from "./output.js";
@@ -68,7 +67,7 @@ export async function runSession({ options, command, server }: SessionLine): Pro
     await print(text);
     return outcome.exitCode;
   } catch (error) {
-    say(`mcp-wire: ${describeFailure(error)}`);
+    say(`mcp-wire: ${describeFailure(error)}${output.hint?.(error) ?? ""}`);
     return ExitCode.failed;
   } finally {
     // Stops the server too (close stdin, SIGTERM, SIGKILL), whatever happened above.
@@ -77,12 +76,13 @@ export async function runSession({ options, command, server }: SessionLine): Pro
   }
 }
 
-/** How the run writes on stderr, and what it must free at its end. */
+/** How the run writes on stderr, what it must free at its end, and a hint for a failure. */
 interface Output {
   say: (line: string) => void;
   redactor: Redactor;
   elapsedMs: () => number;
   closing: (() => Promise<void>)[];
+  hint?: (error: unknown) => string;
 }
 
 /**
@@ -100,11 +100,13 @@ async function connect(client: McpClient, transport: Transport): Promise<void> {
 
 /**
  * The one place that knows how the server is reached: a process on stdio, or a URL. The HTTP
- * client is loaded only for a URL, so that a stdio run does not pay for it.
+ * client and the CLI's OAuth parts are loaded only for a URL, so that a stdio run does not pay for them.
  */
 async function openTransport(server: ServerLocation, options: CliOptions, output: Output): Promise<Transport> {
   if ("url" in server) {
     const { HttpClientTransport } = await import("../http/client.js");
+    const { authorizationHint, cliAuthorization } = await import("./authorization.js");
+    output.hint = authorizationHint;
     for (const [name, value] of Object.entries(server.headers)) output.redactor.addHeader(name, value);
     const { authorization, close } = cliAuthorization(server.authorization ?? {}, { print: output.say, redactor: output.redactor });
     output.closing.push(close);

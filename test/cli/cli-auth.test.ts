@@ -4,21 +4,24 @@
 // Run `npm run build` first: the program tests need dist/.
 import { describe, test } from "node:test";
 import assert from "node:assert/strict";
+import { spawnSync } from "node:child_process";
+import { writeFileSync } from "node:fs";
 import { mkdtemp, rm, stat } from "node:fs/promises";
 import { createServer } from "node:http";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { MemoryCredentialStore } from "../../src/auth/credentials.js";
 import { defaultCredentialsPath, FileCredentialStore } from "../../src/auth/file-store.js";
-import { LoopbackUserAgent } from "../../src/auth/loopback.js";
+import { LoopbackError, LoopbackUserAgent } from "../../src/auth/loopback.js";
 import { createDemoServer } from "../../src/demo/server-definition.js";
 import { McpHttpServer } from "../../src/http/server.js";
 import { parseCommandLine, UsageError } from "../../src/cli/arguments.js";
-import { cliAuthorization } from "../../src/cli/authorization.js";
+import { authorizationHint, cliAuthorization } from "../../src/cli/authorization.js";
+import { StepFailure } from "../../src/cli/failures.js";
 import { ExitCode } from "../../src/cli/output.js";
 import { REDACTED, Redactor } from "../../src/cli/redact.js";
 import { cliHttpTrace } from "../../src/cli/trace.js";
-import { runCli } from "./program.js";
+import { CLI, DEMO, runCli } from "./program.js";
 
 // Every run of the CLI here keeps its credentials file in a scratch directory, never the user's.
 const CONFIG = await mkdtemp(join(tmpdir(), "mcp-wire-cli-auth-"));
@@ -150,7 +153,23 @@ test("cli authorization: a loopback user agent, the file store (memory with --no
   assert.equal(memory.authorization.client, undefined);
 });
 
+test("cli authorization: a run that timed out waiting for the redirect is told of --auth-timeout; other failures are not", () => {
+  const timedOut = new LoopbackError("authorization: no redirect reached ...", true);
+  assert.equal(authorizationHint(new StepFailure("initialize", new Error("authorization failed", { cause: timedOut }))), "\n(--auth-timeout SECONDS waits longer)");
+  assert.equal(authorizationHint(new StepFailure("initialize", new LoopbackError("authorization: abandoned before the redirect arrived"))), "");
+  assert.equal(authorizationHint(new Error("HTTP 500")), "");
+});
+
 // ---- the program ----
+
+test("cli program: a run over stdio loads neither node:http nor node:crypto (the OAuth parts are for a URL only)", () => {
+  const preload = join(CONFIG, "report-builtins.cjs");
+  writeFileSync(preload, "process.on('exit', () => require('node:fs').writeSync(2, '\\n' + JSON.stringify(process.moduleLoadList)));\n");
+  const run = spawnSync(process.execPath, ["-r", preload, CLI, "ping", ...DEMO], { encoding: "utf8", timeout: 20_000 });
+  assert.equal(run.status, 0, run.stderr);
+  const loaded: string[] = JSON.parse(run.stderr.slice(run.stderr.lastIndexOf("\n") + 1));
+  assert.deepEqual(loaded.filter((name) => name === "NativeModule http" || name === "NativeModule crypto"), []);
+});
 
 describe("cli program (auth)", () => {
   const token = "cli-auth-token-3c9d1e7f5a2b";
