@@ -15,12 +15,13 @@ const CREDENTIAL_HEADER = /^(?:authorization|proxy-authorization|cookie|set-cook
 /**
  * A bearer token after its scheme (RFC 6750 section 2.1: b64token), anywhere: a server may quote
  * our header back in an error. Eight characters at least, one of them not a letter, so that prose
- * ("Bearer authentication") is kept; a token we hold is replaced whatever it looks like.
+ * ("Bearer authentication") is kept; a token we hold is replaced whatever it looks like. Not an
+ * auth-param (`Bearer resource_metadata="..."`, a challenge): a name followed by "=" and a value.
  */
-const BEARER_VALUE = /\b(Bearer|DPoP)(\s+)(?=[A-Za-z]*[0-9\-._~+/])[A-Za-z0-9\-._~+/]{8,}=*/gi;
+const BEARER_VALUE = /\b(Bearer|DPoP)(\s+)(?=[A-Za-z]*[0-9\-._~+/])[A-Za-z0-9\-._~+/]{8,}(?![A-Za-z0-9\-._~+/]|=+[A-Za-z0-9\-._~+/]|=+"[^\s",;)])=*/gi;
 
-/** Any scheme's value where it follows the header's name (Basic carries base64 of id:secret). */
-const AUTHORIZATION_VALUE = /(authorization["']?\s*[:=]\s*["']?[A-Za-z0-9-]+\s+)[^\s"',;)]+/gi;
+/** Another scheme's value where it follows the header's name (Basic carries base64 of id:secret). */
+const AUTHORIZATION_VALUE = /(authorization["']?\s*[:=]\s*["']?(?:Basic|Digest|Negotiate|NTLM|Token)\s+)[^\s"',;)]+/gi;
 
 /** The fields of OAuth requests and answers that carry secrets (RFC 6749, 7523, 7636, 8693). */
 const SECRET_FIELD = /("(?:access_token|refresh_token|id_token|client_secret|code_verifier|client_assertion|subject_token|actor_token|registration_access_token)"\s*:\s*)"(?:[^"\\]|\\.)*"/g;

@@ -87,6 +87,11 @@ test("redactor: secrets it was told of, bearer tokens, OAuth token fields and co
     ['{"access_token":"at-1","token_type":"Bearer","refresh_token":"rt\\"2"}', `{"access_token":"${REDACTED}","token_type":"Bearer","refresh_token":"${REDACTED}"}`],
     ["Basic arithmetic, Bearer tokens, Bearer authentication", "Basic arithmetic, Bearer tokens, Bearer authentication"],
     ['{"code":-32600,"message":"x"}', '{"code":-32600,"message":"x"}'],
+    // A challenge's parameters and our own messages are not credentials.
+    ['www-authenticate: Bearer resource_metadata="https://rs/.well-known/oauth-protected-resource", scope="a_b"', 'www-authenticate: Bearer resource_metadata="https://rs/.well-known/oauth-protected-resource", scope="a_b"'],
+    ["Bearer error=invalid_token", "Bearer error=invalid_token"],
+    ["authorization: no redirect reached http://127.0.0.1:5/callback", "authorization: no redirect reached http://127.0.0.1:5/callback"],
+    ['"Bearer YWJjZGVmZ2hpams=" and Bearer YWJjZGVmZ2hpams=, again', `"Bearer ${REDACTED}" and Bearer ${REDACTED}, again`],
   ];
   for (const [text, expected] of cases) assert.equal(redactor.redact(text), expected, text);
   assert.equal(redactor.redactUrl("http://127.0.0.1:5/callback?code=c0de-1&state=st"), `http://127.0.0.1:5/callback?code=${REDACTED}&state=st`);
