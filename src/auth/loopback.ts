@@ -79,7 +79,8 @@ export class LoopbackUserAgent implements UserAgent {
       }, this.#timeoutMs);
       this.#waiter = { resolve, reject, timer };
     });
-    this.#print(`mcp-wire: to authorize, open this URL in a browser (waiting up to ${seconds} s):\n  ${authorizationUrl.href}`);
+    const ask = this.#open ? "opening a browser to authorize; if none opens, open this URL" : "to authorize, open this URL in a browser";
+    this.#print(`mcp-wire: ${ask} (waiting up to ${seconds} s):\n  ${authorizationUrl.href}`);
     if (this.#open) {
       try {
         this.#open(authorizationUrl);
