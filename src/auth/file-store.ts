@@ -1,7 +1,7 @@
 // The CLI's CredentialStore: one JSON file under the user's configuration directory, readable by
 // the user alone, so that a second run reuses the registration and tokens of the first.
-// Spec: https://modelcontextprotocol.io/specification/2025-11-25/basic/authorization#token-handling
-// (store tokens securely); entries are keyed by issuer and resource (storeKey, 2026-07-28).
+// Spec: https://modelcontextprotocol.io/specification/2025-11-25/basic/authorization#token-theft
+// (clients MUST store tokens securely); entries are keyed by issuer and resource (storeKey, 2026-07-28).
 // The file is replaced whole (temp file, then rename), and changed under a lock file, so neither
 // a crash nor two runs at once can leave it half-written or lose one run's entry.
 
@@ -122,6 +122,7 @@ export class FileCredentialStore implements CredentialStore {
   async #checkMode(): Promise<void> {
     if (process.platform === "win32") return;
     const { mode } = await stat(this.path);
+    // Spec (authorization#token-theft): clients MUST store tokens securely; a file others can read is not.
     if ((mode & 0o077) !== 0) {
       throw new CredentialFileError(`credentials file ${this.path} is readable by other users (mode ${(mode & 0o777).toString(8)}); refusing to use it: its tokens may have been seen. Run chmod 600 on it, or delete it`);
     }
@@ -144,6 +145,7 @@ export class FileCredentialStore implements CredentialStore {
   async #write(file: CredentialFile): Promise<void> {
     const temporary = `${this.path}.${process.pid}.${randomBytes(6).toString("hex")}.tmp`;
     try {
+      // Spec (authorization#token-theft): clients MUST store tokens securely: readable by this user alone.
       // Created 0600 (not chmod-ed after): there is no moment at which others could open it.
       const handle = await open(temporary, "wx", 0o600);
       try {

@@ -2,7 +2,7 @@
 // open a browser there, and receives the authorization server's redirect on a listener of its own
 // at http://127.0.0.1:<random port>/callback. RFC 8252 section 7.3 (loopback redirect URIs, any
 // port) and 8.3 (the loopback IP literal, not "localhost", which may resolve elsewhere).
-// Spec: https://modelcontextprotocol.io/specification/2025-11-25/basic/authorization#authorization-code-protection
+// Spec: https://modelcontextprotocol.io/specification/2025-11-25/basic/authorization#communication-security
 // It reads only the request line and headers; the state and code are the OAuth client's to check.
 
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
@@ -109,6 +109,7 @@ export class LoopbackUserAgent implements UserAgent {
     this.#server = server;
     return new Promise((resolve, reject) => {
       server.once("error", (error) => reject(new LoopbackError(`authorization: could not listen on 127.0.0.1: ${error.message}`)));
+      // Spec (authorization#communication-security): redirect URIs MUST be localhost or https.
       // RFC 8252 section 8.3: the loopback IP literal; port 0 lets the system choose a free one (7.3).
       server.listen(0, "127.0.0.1", () => {
         server.unref();

@@ -2,8 +2,8 @@
 // problems, the server's log) passes through one Redactor. It replaces the secrets it has been told
 // of (the client secret, the values of credential headers, every token the credential store has
 // seen) and whatever looks like one (an Authorization value, a token field of an OAuth answer).
-// Spec: https://modelcontextprotocol.io/specification/2025-11-25/basic/security_best_practices
-// (tokens must not be logged). Results on stdout are the server's answers and are left as they are.
+// Spec: https://modelcontextprotocol.io/specification/2025-11-25/basic/authorization#token-theft
+// (tokens cached or logged can be used by whoever finds them). Results on stdout are the server's answers and are left as they are.
 
 import type { CredentialKey, CredentialStore, StoredCredentials } from "../auth/credentials.js";
 

@@ -33,6 +33,7 @@ export async function runSession({ options, command, server }: SessionLine): Pro
   });
   const startedAt = performance.now();
   const elapsedMs = (): number => performance.now() - startedAt;
+  // Spec (authorization#token-theft): a logged token is a stolen one: every stderr line is redacted.
   const redactor = new Redactor();
   const say = (line: string): void => printError(redactor.redact(line));
   const timeouts = options.timeoutMs === undefined ? undefined : { idleMs: options.timeoutMs, maxTotalMs: options.timeoutMs };
