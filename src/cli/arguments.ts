@@ -61,7 +61,7 @@ options (before "--"):
   --header NAME:VALUE      send this header on every HTTP request (repeatable; with --url),
                            e.g. --header "Authorization: Bearer $TOKEN"
   --client-id ID           OAuth: a client ID registered with the server's authorization server
-                           (else its Client ID Metadata Document, else Dynamic Client Registration)
+                           (without it, mcp-wire registers itself: Dynamic Client Registration)
   --client-secret SECRET   OAuth: that client's secret; prefer the environment variable
                            MCP_WIRE_CLIENT_SECRET, since a command line is seen by other users
                            (ps) and kept in shell history
