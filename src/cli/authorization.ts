@@ -5,12 +5,13 @@
 // client's flow; auth/oauth-client.ts runs it) and RFC 8252 (native apps).
 // `mcp-wire logout` is here too: it is the one other use of the credentials file.
 
-import type { ClientRegistration, CredentialStore } from "../auth/credentials.js";
 import { MemoryCredentialStore } from "../auth/credentials.js";
-import type { FetchJsonOptions } from "../auth/fetch-json.js";
+import { AuthFetchError } from "../auth/fetch-json.js";
 import { CredentialFileError, FileCredentialStore } from "../auth/file-store.js";
 import { LoopbackError, LoopbackUserAgent } from "../auth/loopback.js";
-import type { UserAgent } from "../auth/user-agent.js";
+import { AuthMetadataError } from "../auth/metadata.js";
+import type { OAuthOptions } from "../auth/oauth-client.js";
+import { ClientRegistrationError } from "../auth/registration.js";
 import type { AuthFlags } from "./arguments.js";
 import { findCause } from "./failures.js";
 import { ExitCode, printError } from "./output.js";
@@ -19,18 +20,8 @@ import type { Redactor } from "./redact.js";
 /** The environment variable the client secret is read from when --client-secret is not given. */
 export const CLIENT_SECRET_VARIABLE = "MCP_WIRE_CLIENT_SECRET";
 
-/**
- * The fields of OAuthOptions (auth/oauth-client.ts, HttpClientOptions.authorization) the CLI sets,
- * named and typed as there: the CLI needs nothing else of it.
- */
-export interface CliAuthorization {
-  userAgent: UserAgent;
-  store: CredentialStore;
-  client?: ClientRegistration;
-  scope?: string;
-  /** Set with --trace, so that the OAuth requests are traced (redacted) too. */
-  fetchOptions?: FetchJsonOptions;
-}
+/** OAuthOptions as the CLI fills them: always a user agent and a store. */
+export type CliAuthorization = OAuthOptions & Required<Pick<OAuthOptions, "userAgent" | "store">>;
 
 export interface CliAuthorizationContext {
   /** Where the person is told what to do (stderr, through the redactor). */
@@ -56,9 +47,15 @@ export function cliAuthorization(flags: AuthFlags, context: CliAuthorizationCont
   return { authorization, close: () => userAgent.close() };
 }
 
-/** What to add to the message of a run that failed for want of the browser's redirect. */
+/**
+ * What to add to the message of a run whose authorization failed: a wait for the browser that
+ * timed out, or a server whose authorization server could not be found or used (discovery,
+ * metadata, registration), which may be one that takes a fixed token rather than OAuth.
+ */
 export function authorizationHint(error: unknown): string {
-  return findCause(error, LoopbackError)?.timedOut ? "\n(--auth-timeout SECONDS waits longer)" : "";
+  if (findCause(error, LoopbackError)?.timedOut) return "\n(--auth-timeout SECONDS waits longer)";
+  const noOAuth = [AuthFetchError, AuthMetadataError, ClientRegistrationError].some((type) => findCause(error, type) !== undefined);
+  return noOAuth ? '\n(the server asked for authorization, and OAuth with it failed as above; a server that takes a fixed token gets it with --header "Authorization: Bearer TOKEN")' : "";
 }
 
 /** `mcp-wire logout URL`: forgets what the credentials file holds for that server, whichever issuer granted it. */

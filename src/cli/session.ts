@@ -113,10 +113,7 @@ async function openTransport(server: ServerLocation, options: CliOptions, output
     output.closing.push(close);
     const traced = options.trace ? cliHttpTrace(fetch, output.say, output.elapsedMs, output.redactor) : undefined;
     if (traced) authorization.fetchOptions = { fetch: traced };
-    // A variable, not a literal: HttpClientOptions gains `authorization` (OAuthOptions) in the OAuth
-    // client's change; until both are merged the extra field is carried without a type to check it.
-    const transportOptions = { headers: server.headers, fetch: traced, onProblem: (message: string) => output.say(`mcp-wire: ${message}`), authorization };
-    return new HttpClientTransport(server.url, transportOptions);
+    return new HttpClientTransport(server.url, { headers: server.headers, fetch: traced, onProblem: (message) => output.say(`mcp-wire: ${message}`), authorization });
   }
   return new StdioClientTransport({
     command: server.command,

@@ -10,7 +10,11 @@ import { mkdtemp, rm, stat } from "node:fs/promises";
 import { createServer } from "node:http";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { AuthorizationError } from "../../src/auth/authorization-code.js";
 import { MemoryCredentialStore } from "../../src/auth/credentials.js";
+import { AuthFetchError } from "../../src/auth/fetch-json.js";
+import { AuthMetadataError } from "../../src/auth/metadata.js";
+import { ClientRegistrationError } from "../../src/auth/registration.js";
 import { defaultCredentialsPath, FileCredentialStore } from "../../src/auth/file-store.js";
 import { LoopbackError, LoopbackUserAgent } from "../../src/auth/loopback.js";
 import { createDemoServer } from "../../src/demo/server-definition.js";
@@ -158,10 +162,14 @@ test("cli authorization: a loopback user agent, the file store (memory with --no
   assert.equal(memory.authorization.client, undefined);
 });
 
-test("cli authorization: a run that timed out waiting for the redirect is told of --auth-timeout; other failures are not", () => {
+test("cli authorization: a failure is told of --auth-timeout after a wait that timed out, of --header after OAuth that could not start, else of nothing", () => {
   const timedOut = new LoopbackError("authorization: no redirect reached ...", true);
   assert.equal(authorizationHint(new StepFailure("initialize", new Error("authorization failed", { cause: timedOut }))), "\n(--auth-timeout SECONDS waits longer)");
+  for (const noOAuth of [new AuthFetchError("dynamic client registration", "http://h/register", "answered HTTP 404 without an OAuth error"), new AuthMetadataError("http://h/.well-known/oauth-authorization-server", "not JSON"), new ClientRegistrationError("http://h", "no registration_endpoint")]) {
+    assert.match(authorizationHint(new StepFailure("initialize", noOAuth)), /--header "Authorization: Bearer TOKEN"/, noOAuth.name);
+  }
   assert.equal(authorizationHint(new StepFailure("initialize", new LoopbackError("authorization: abandoned before the redirect arrived"))), "");
+  assert.equal(authorizationHint(new StepFailure("initialize", new AuthorizationError("authorization", "access_denied"))), "");
   assert.equal(authorizationHint(new Error("HTTP 500")), "");
 });
 
@@ -195,9 +203,10 @@ describe("cli program (auth)", () => {
   });
 
   test("a server that quotes our credential back in its error: the CLI's message does not repeat it", async () => {
+    // 403 without insufficient_scope: not a request for authorization, so its reason is shown as it came.
     const server = createServer((request, response) => {
       const body = JSON.stringify({ jsonrpc: "2.0", id: null, error: { code: -32001, message: `token refused: ${request.headers.authorization}` } });
-      response.writeHead(401, { "content-type": "application/json", "www-authenticate": `Bearer error="invalid_token", error_description="${request.headers.authorization}"` });
+      response.writeHead(403, { "content-type": "application/json", "www-authenticate": `Bearer error="invalid_token", error_description="${request.headers.authorization}"` });
       response.end(body);
     });
     await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
@@ -207,7 +216,7 @@ describe("cli program (auth)", () => {
       for (const trace of [[], ["--trace"]]) {
         const result = await runCli([...trace, "--url", url, "--header", `Authorization: Bearer ${token}`, "--protocol-version", "2025-11-25", "ping"]);
         assert.equal(result.code, ExitCode.failed);
-        assert.match(result.stderr, /^mcp-wire: initialize failed: the server answered HTTP 401 Unauthorized: token refused: Bearer \[redacted\]$/m);
+        assert.match(result.stderr, /^mcp-wire: initialize failed: the server answered HTTP 403 Forbidden: token refused: Bearer \[redacted\]$/m);
         assert.ok(!result.stderr.includes(token) && !result.stdout.includes(token), result.stderr);
       }
     } finally {
