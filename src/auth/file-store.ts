@@ -19,11 +19,12 @@ export interface FileStoreOptions {
   path?: string;
   /** How long a change waits for another run's lock (default 5 s). */
   lockTimeoutMs?: number;
+  /** A lock older than this (default 30 s) was left by a run that died holding it: no change takes so long. */
+  staleLockMs?: number;
 }
 
 export const DEFAULT_LOCK_TIMEOUT_MS = 5_000;
-/** A lock older than this was left by a run that died holding it: no change takes this long. */
-const STALE_LOCK_MS = 30_000;
+export const DEFAULT_STALE_LOCK_MS = 30_000;
 
 /** The credentials file cannot be used as it is. The message names the file, never its content. */
 export class CredentialFileError extends Error {
@@ -52,10 +53,12 @@ interface CredentialFile {
 export class FileCredentialStore implements CredentialStore {
   readonly path: string;
   readonly #lockTimeoutMs: number;
+  readonly #staleLockMs: number;
 
   constructor(options: FileStoreOptions = {}) {
     this.path = options.path ?? defaultCredentialsPath();
     this.#lockTimeoutMs = options.lockTimeoutMs ?? DEFAULT_LOCK_TIMEOUT_MS;
+    this.#staleLockMs = options.staleLockMs ?? DEFAULT_STALE_LOCK_MS;
   }
 
   async load(key: CredentialKey): Promise<StoredCredentials | undefined> {
@@ -177,7 +180,7 @@ export class FileCredentialStore implements CredentialStore {
         }
       }
       const held = await stat(lock).catch(() => undefined);
-      if (held && Date.now() - held.mtimeMs > STALE_LOCK_MS) {
+      if (held && Date.now() - held.mtimeMs > this.#staleLockMs) {
         await rm(lock, { force: true });
         continue;
       }

@@ -20,6 +20,8 @@ export interface LoopbackOptions {
   print?: (line: string) => void;
   /** The largest request line and headers accepted, in bytes (default 16 KiB); past it node:http answers 431. */
   maxRequestBytes?: number;
+  /** How long one request may take to arrive (default 10 s); past it node:http answers 408. */
+  requestTimeoutMs?: number;
 }
 
 export const DEFAULT_LOOPBACK_TIMEOUT_MS = 5 * 60_000;
@@ -47,6 +49,7 @@ export class LoopbackUserAgent implements UserAgent {
   readonly #open: false | ((url: URL) => void);
   readonly #print: (line: string) => void;
   readonly #maxRequestBytes: number;
+  readonly #requestTimeoutMs: number;
   #server: Server | undefined;
   #listening: Promise<string> | undefined;
   #waiter: Waiter | undefined;
@@ -57,6 +60,7 @@ export class LoopbackUserAgent implements UserAgent {
     this.#open = options.openBrowser ?? ((url) => void openBrowser(url));
     this.#print = options.print ?? ((line) => process.stderr.write(line + "\n"));
     this.#maxRequestBytes = options.maxRequestBytes ?? 16 * 1024;
+    this.#requestTimeoutMs = options.requestTimeoutMs ?? 10_000;
   }
 
   /** Listens (once) and returns http://127.0.0.1:<port><path>. */
@@ -105,7 +109,8 @@ export class LoopbackUserAgent implements UserAgent {
   #listen(): Promise<string> {
     // Requests are answered from the request line and headers alone; the timeouts keep a client
     // that connects and says nothing from holding a socket for the whole wait.
-    const server = createServer({ maxHeaderSize: this.#maxRequestBytes, requestTimeout: 10_000, headersTimeout: 10_000 }, (request, response) => this.#handle(request, response));
+    const timeout = this.#requestTimeoutMs;
+    const server = createServer({ maxHeaderSize: this.#maxRequestBytes, requestTimeout: timeout, headersTimeout: timeout, connectionsCheckingInterval: Math.min(timeout, 1000) }, (request, response) => this.#handle(request, response));
     this.#server = server;
     return new Promise((resolve, reject) => {
       server.once("error", (error) => reject(new LoopbackError(`authorization: could not listen on 127.0.0.1: ${error.message}`)));

@@ -38,6 +38,11 @@ test("file store: saves, loads by issuer and resource, removes; a fresh store fi
     assert.equal(await store.load({ issuer: "https://other.example", resource: ENTRY.resource }), undefined);
     await store.remove(ENTRY);
     assert.equal(await store.load(ENTRY), undefined);
+    // staleLockMs: how old a lock must be to be taken over.
+    await writeFile(`${path}.lock`, "");
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    await new FileCredentialStore({ path, lockTimeoutMs: 50, staleLockMs: 5 }).save(ENTRY);
+    assert.ok(await store.load(ENTRY));
   } finally {
     await done();
   }
@@ -123,6 +128,11 @@ test("file store: a lock held by a live run makes a change wait, then fail clear
     await utimes(`${path}.lock`, old, old);
     await store.remove(ENTRY);
     assert.equal(await store.load(ENTRY), undefined);
+    // staleLockMs: how old a lock must be to be taken over.
+    await writeFile(`${path}.lock`, "");
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    await new FileCredentialStore({ path, lockTimeoutMs: 50, staleLockMs: 5 }).save(ENTRY);
+    assert.ok(await store.load(ENTRY));
   } finally {
     await done();
   }

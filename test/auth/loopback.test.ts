@@ -1,6 +1,7 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { request } from "node:http";
+import { connect } from "node:net";
 import { LoopbackError, LoopbackUserAgent } from "../../src/auth/loopback.js";
 import { browserOpener, openBrowser, type Spawner } from "../../src/auth/open-browser.js";
 
@@ -99,6 +100,25 @@ test("loopback: an oversized request is refused by the bound, and the wait goes 
     assert.equal(big.status, 431);
     await get(`${uri}?code=small`);
     assert.equal((await waiting).searchParams.get("code"), "small");
+  } finally {
+    await ua.close();
+  }
+});
+
+// The guard fails the test if the 408 waits for the default 10 s instead of the 50 ms asked for.
+test("loopback: a request that never finishes arriving gets 408 (requestTimeoutMs), and the wait goes on", { timeout: 5_000 }, async () => {
+  const { agent: ua } = agent({ requestTimeoutMs: 50 });
+  try {
+    const uri = new URL(await ua.redirectUri());
+    const waiting = ua.authorize(AUTHORIZE);
+    const answer = await new Promise<string>((resolve, reject) => {
+      const socket = connect(Number(uri.port), "127.0.0.1", () => socket.write("GET /callback?code=slow HTTP/1.1\r\nHost: 127.0.0.1\r\n"));
+      let text = "";
+      socket.setEncoding("utf8").on("data", (chunk: string) => (text += chunk)).on("close", () => resolve(text)).on("error", reject);
+    });
+    assert.match(answer, /^HTTP\/1\.1 408 /);
+    await get(`${uri.href}?code=fast`);
+    assert.equal((await waiting).searchParams.get("code"), "fast");
   } finally {
     await ua.close();
   }
