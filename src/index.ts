@@ -101,6 +101,11 @@
 //      auth/jwt-sign.ts           signing a JWT (RS256, ES256, EdDSA) for the assertions a client makes
 //      auth/grant-client-credentials.ts  the client credentials grant (extension), and how a grant's client authenticates
 //      auth/grant-enterprise.ts   enterprise-managed authorization (extension): ID token -> ID-JAG -> access token
+//      auth/loopback.ts           the CLI's user agent: the URL printed, a browser opened, the redirect on 127.0.0.1
+//                                 (auth/open-browser.ts: the platform's opener, without a shell)
+//      auth/file-store.ts         the CLI's credential store: a 0600 JSON file under the config directory
+//      cli/authorization.ts       the CLI's OAuth options from its flags, and `mcp-wire logout`
+//                                 (cli/redact.ts: no token, secret or code in anything it prints)
 //   8. Programs
 //    * demo/server-definition.ts  the demo server's tools, resources and prompts
 //      demo/two-way-tools.ts      its tools that ask the client (elicitation, sampling) or change the list
