@@ -228,3 +228,5 @@ export { enterpriseGrant, type EnterpriseGrantOptions } from "./auth/grant-enter
 export { OAuthError } from "./auth/token-endpoint.js";
 export { AuthFetchError, type FetchJsonOptions } from "./auth/fetch-json.js";
 export { AuthMetadataError, type ProtectedResourceMetadata, type AuthorizationServerMetadata } from "./auth/metadata.js";
+export { LoopbackUserAgent, LoopbackError, DEFAULT_LOOPBACK_TIMEOUT_MS, type LoopbackOptions } from "./auth/loopback.js";
+export { FileCredentialStore, CredentialFileError, defaultCredentialsPath, type FileStoreOptions } from "./auth/file-store.js";
