@@ -4,7 +4,7 @@
 // As over stdio (scripts/interop-record.ts): the client's results through the proxy equal those
 // without it; the recording holds every message an independent capture saw; it passes `mcp-wire
 // check`; `mcp-wire replay --url` matches against a fresh server-everything and fails against a
-// changed server (our demo), naming the path that differs.
+// changed one (a tool more) and a different one (our demo), naming the path that differs.
 // The independent capture is a fetch the SDK client is given (its `fetch` option): it logs each
 // request body, and each answer's JSON body or SSE "message" events, from a clone of the answer.
 // It shares no code with the proxy. Spec:

@@ -3,9 +3,10 @@
 // runs the same calls straight against the server and through the proxy, and must get the same
 // results; the recording must hold every line that crossed, which a second, independent capture
 // (a tiny relay between the client and the proxy, below) logs as well. The recording then passes
-// `mcp-wire check` and `mcp-wire replay` against the same server, and a replay against a changed
-// one (our demo server) fails, naming the path that differs. Then the same over Streamable HTTP
-// and the legacy HTTP+SSE transport (scripts/interop-record-http.ts).
+// `mcp-wire check` and `mcp-wire replay` against the same server; a replay against a changed one
+// (server-everything with one tool more) or a different one (our demo) fails, naming the path that
+// differs. Then the same over Streamable HTTP and the legacy HTTP+SSE transport
+// (scripts/interop-record-http.ts; what both share is in scripts/interop-record-session.ts).
 // Spec: https://modelcontextprotocol.io/specification/2025-11-25/basic/transports#stdio
 // Run: `npm run interop:record` (exits 1 if any check fails). The peers are installed in the same
 // cache as scripts/interop-client.ts's, outside this project.
