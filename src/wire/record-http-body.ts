@@ -97,6 +97,12 @@ export class JsonBody implements DecodedSink {
     readonly record: Recorder,
     /** Called once the body is in the recording (or known not to be). */
     readonly onRecorded: () => void = () => {},
+    /**
+     * Noted, not recorded as a message: the body of a 202 Accepted. Spec (transports): a 202 answers
+     * a notification or a response with no body (Streamable HTTP), or acknowledges a POST whose
+     * answer comes on the event stream (legacy HTTP+SSE, where servers send a word such as "Accepted").
+     */
+    readonly notAMessage = false,
   ) {}
 
   data(decoded: Buffer): boolean {
@@ -115,7 +121,8 @@ export class JsonBody implements DecodedSink {
         file.note(this.encoding === undefined
           ? `${arrow} a body of ${this.#bytes} bytes, longer than --max-line-bytes ${this.limit}: not recorded`
           : `${arrow} a ${this.encoding} body decoding to more than --max-line-bytes ${this.limit} bytes: not recorded`);
-      } else if (this.#bytes > 0) file.line(this.dir, Buffer.from(oneLine(Buffer.concat(this.#parts).toString("utf8"))));
+      } else if (this.#bytes > 0 && this.notAMessage) file.note(`${arrow} its body, not a message: ${oneLine(Buffer.concat(this.#parts).toString("utf8"))}`);
+      else if (this.#bytes > 0) file.line(this.dir, Buffer.from(oneLine(Buffer.concat(this.#parts).toString("utf8"))));
     });
     this.onRecorded();
   }

@@ -69,7 +69,7 @@ export async function recordHttp(options: HttpRecordOptions, onListening: (url: 
       const answerEncoding = answer.headers["content-encoding"];
       const answerBody = new BodyDecoder(answerEncoding, sse
         ? new EventRecorder(options.maxLineBytes, recordAnswer)
-        : new JsonBody("s2c", options.maxLineBytes, answerEncoding, recordAnswer));
+        : new JsonBody("s2c", options.maxLineBytes, answerEncoding, recordAnswer, undefined, answer.statusCode === 202));
       // pipe() passes each chunk on as it comes (an SSE event is not held back) and waits for a
       // slow client; its "data" listener comes first, so a chunk is passed on before it is recorded.
       answer.pipe(res);

@@ -2,9 +2,10 @@
 // `--url URL`): a recording as a golden test against a freshly started stdio server, or a running
 // HTTP one (Streamable HTTP or the legacy HTTP+SSE transport, as the recording shows; src/wire/replay.ts).
 // The report goes to stdout (it is the tool's output); the server's stderr passes through to ours.
-// Exit 0: every message as recorded (or, with --update, the recording rewritten). 1: a difference.
-// 2: a usage error or a recording that cannot be read. 3: the server failed (exited or went quiet
-// before the recording's end, could not be started or reached, broke --max-line-bytes or
+// Exit 0: every message as recorded (or, with --update, the recording rewritten). 1: a difference
+// (a notification or server request that never came from a server still answering is one).
+// 2: a usage error or a recording that cannot be read. 3: the server failed (exited, or left an
+// answer owed past --timeout, could not be started or reached, broke --max-line-bytes or
 // --max-unexpected); then --update writes nothing.
 // 130/143: interrupted; the server is stopped.
 
@@ -24,8 +25,9 @@ Plays the client's side of a recording against a freshly started stdio server an
 the server sends with the recording (ids of server requests mapped, notifications in order per
 method). Values that change from run to run are ignored: ISO 8601 timestamps, /result/requestState,
 the file's "# ignore:" pointers and --ignore. Prints each difference on stdout with its JSON path.
-Exit 0 when all matches, 1 on a difference, 2 on a usage error or an unreadable recording, 3 when
-the server failed: it exited or went quiet before the recording's end, could not be started or
+Exit 0 when all matches, 1 on a difference (a recorded notification or server request that never
+came counts as one), 2 on a usage error or an unreadable recording, 3 when the server failed: it
+exited or left an answer owed past --timeout, could not be started or
 reached, or broke a bound (--max-line-bytes, --max-unexpected).
 
   --timeout MS       wait at most MS ms for each expected message (default ${DEFAULT_TIMEOUT_MS})

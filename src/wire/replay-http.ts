@@ -154,6 +154,8 @@ export function httpPeer(url: string, headers: Record<string, string> = {}, opti
     const body = read((async () => {
       if (isEventStream(response) && response.body) return readStream(response.body);
       const text = (await readJsonBody(response, "replay", maxLineBytes)).trim();
+      // A 202's body is an acknowledgement, not a message (record notes it): the legacy transport's "Accepted".
+      if (response.status === 202) return;
       if (text !== "") noteAndHear(text);
       else if (response.status >= 400) hear(`HTTP ${response.status} (no body)`);
     })());

@@ -94,6 +94,18 @@ test("replay: a server that never answers stops it after --timeout (exit 3)", as
   assert.match(stdout, /server message 6 of the recording never came: nothing matching came within 1500 ms/);
 });
 
+test("replay: a notification the recording has but the running server never sends is a difference (exit 1), not a failure", async () => {
+  const path = scriptedWith([
+    '< {"jsonrpc":"2.0","method":"notifications/message","params":{"level":"info","data":"only in the recording"}}',
+    '> {"jsonrpc":"2.0","id":4,"method":"ping"}',
+    '< {"jsonrpc":"2.0","id":4,"result":{}}',
+  ]);
+  const { code, stdout } = await replay([path, "--timeout", "1500", ...against()]);
+  assert.match(stdout, /server message 6: expected, never came:\n {2}\{"jsonrpc":"2.0","method":"notifications\/message"/);
+  assert.doesNotMatch(stdout, /replay stopped/);
+  assert.equal(code, 1);
+});
+
 test("replay: a server still running after its input ended is stopped, and that is not a difference (exit 0)", async () => {
   const { code, stdout } = await replay([SCRIPTED, "--timeout", "1500", ...against({ linger: true })]);
   assert.match(stdout, /it was stopped\)\n.*replay matches/);
