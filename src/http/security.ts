@@ -1,9 +1,10 @@
 // The checks every HTTP request passes before MCP sees it: Host and Origin against DNS
-// rebinding, an optional bearer token, and the body size limit.
+// rebinding, and an optional static bearer token (OAuth access tokens: auth/resource-server.ts).
 // Spec: https://modelcontextprotocol.io/specification/2025-11-25/basic/transports#security-warning
 // and basic/security_best_practices. Session ids are never treated as authentication.
 
 import { createHash, timingSafeEqual } from "node:crypto";
+import type { AuthorizationOptions } from "../auth/resource-server.js";
 
 export interface SecurityOptions {
   /**
@@ -13,8 +14,13 @@ export interface SecurityOptions {
   allowedHosts?: string[];
   /** Origin header values accepted (e.g. "http://localhost:3000"). Default: loopback origins. */
   allowedOrigins?: string[];
-  /** If set, every request must carry `Authorization: Bearer <token>`. */
+  /** If set, every request must carry `Authorization: Bearer <token>` (a static token, for local use). */
   bearerToken?: string;
+  /**
+   * If set, the server is an OAuth resource server: every MCP request needs an access token from
+   * `authorization.issuer` for this server (auth/resource-server.ts). Not together with bearerToken.
+   */
+  authorization?: AuthorizationOptions;
 }
 
 /** The Host names of this machine, accepted on any port by default. */

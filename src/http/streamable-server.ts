@@ -6,9 +6,10 @@
 // Spec: https://modelcontextprotocol.io/specification/2025-11-25/basic/transports#streamable-http
 // and https://modelcontextprotocol.io/specification/2026-07-28/basic/transports/streamable-http
 // A handler may close its POST's connection early (SSE polling): streams.ts, PostStream.release.
-// Left out: OAuth (only an optional static bearer token).
+// Authorization: an optional static bearer token, or OAuth access tokens (auth/resource-server.ts).
 
 import { randomBytes } from "node:crypto";
+import { ResourceServer } from "../auth/resource-server.js";
 import { isModernVersion, isSupportedVersion, supports, type HandshakeVersion } from "../mcp/versions.js";
 import type { McpServer } from "../server/definition.js";
 import { bearerMatches, checkTokenStrength, hostAllowed, originAllowed } from "./security.js";
@@ -43,9 +44,13 @@ export class StreamableHttpHandler {
   readonly #modern = new Set<LiveSession>();
   /** What the 2026-07-28 path (modern-post.ts) may use of this handler. */
   readonly #modernHost: ModernHost;
+  /** Set when the server is an OAuth resource server (options.authorization). */
+  readonly resourceServer: ResourceServer | undefined;
 
   constructor(server: McpServer, options: StreamableHttpOptions = {}) {
     if (options.bearerToken !== undefined) checkTokenStrength(options.bearerToken);
+    if (options.bearerToken !== undefined && options.authorization !== undefined) throw new Error("http: bearerToken and authorization exclude each other; choose one");
+    this.resourceServer = options.authorization && new ResourceServer(options.authorization, options.onProblem);
     this.#server = server;
     this.#options = withDefaults(options);
     const { maxSessions, sessionIdleMs: idleMs, initializedTimeoutMs: initializedMs } = this.#options;
@@ -71,7 +76,7 @@ export class StreamableHttpHandler {
 
   /** The entry point of every adapter. */
   readonly serve = async (request: HttpRequest): Promise<HttpAnswer> => {
-    const refusal = this.guard(request);
+    const refusal = await this.admit(request);
     if (refusal) return refusal;
     const version = request.header("mcp-protocol-version");
     // A POST's body may claim 2026-07-28, whose checks answer an unknown version (-32022): it is judged in #post.
@@ -113,6 +118,15 @@ export class StreamableHttpHandler {
       return errorAnswer(401, "unauthorized: a valid bearer token is required", { "www-authenticate": 'Bearer realm="mcp"' });
     }
     return undefined;
+  }
+
+  /**
+   * Every check before a request reaches MCP: guard's, then the access token when this server is
+   * a resource server. Spec (security_best_practices#session-hijacking): every request is
+   * checked, whatever session it names.
+   */
+  async admit(request: HttpRequest): Promise<HttpAnswer | undefined> {
+    return this.guard(request) ?? (await this.resourceServer?.authorize(request));
   }
 
   async #post(request: HttpRequest): Promise<HttpAnswer> {
