@@ -52,6 +52,8 @@ export interface JwtExpectations {
   maxTokenLength?: number;
   /** Default DEFAULT_CLOCK_SKEW_SECONDS. */
   clockSkewSeconds?: number;
+  /** Whether `exp` must be present (default true, as RFC 9068 says of JWTs; introspection answers may omit it). */
+  requireExpiry?: boolean;
   /** The time, in ms since the epoch (default Date.now); for tests. */
   now?: () => number;
 }
@@ -123,14 +125,14 @@ export function checkClaims(payload: { [claim: string]: unknown }, expected: Jwt
     throw new TokenRejectedError("its audience is not this server");
   }
   // Spec (RFC 9068 section 2.2): exp is required; an access token without an end is refused.
-  if (typeof payload.exp !== "number") throw new TokenRejectedError("it has no expiry (exp)");
-  if (now > payload.exp + skew) throw new TokenRejectedError("it has expired");
+  if (payload.exp === undefined ? expected.requireExpiry !== false : typeof payload.exp !== "number") throw new TokenRejectedError("it has no expiry (exp)");
+  if (typeof payload.exp === "number" && now > payload.exp + skew) throw new TokenRejectedError("it has expired");
   if (payload.nbf !== undefined && (typeof payload.nbf !== "number" || now < payload.nbf - skew)) throw new TokenRejectedError("it is not valid yet (nbf)");
   return {
     scopes: scopesOf(payload),
     subject: typeof payload.sub === "string" ? payload.sub : undefined,
     clientId: typeof payload.client_id === "string" ? payload.client_id : undefined,
-    expiresAt: payload.exp,
+    expiresAt: typeof payload.exp === "number" ? payload.exp : undefined,
     claims: payload,
   };
 }

@@ -7,6 +7,7 @@
 // The HTTP handlers call it (streamable-server.ts, server.ts); it knows nothing of MCP itself.
 
 import { errorAnswer, jsonAnswer, type HttpAnswer, type HttpRequest } from "../http/exchange.js";
+import { introspectionVerifier, type IntrospectionOptions } from "./introspection.js";
 import { Jwks, type JwksOptions } from "./jwks.js";
 import { checkClaims, checkSignature, decodeJws, TokenRejectedError, type VerifiedToken } from "./jwt-verify.js";
 import type { ProtectedResourceMetadata } from "./metadata.js";
@@ -29,8 +30,10 @@ export interface AuthorizationOptions {
   scopes?: string[];
   /** A person-readable name for consent screens (the PRM's resource_name). */
   resourceName?: string;
-  /** How tokens are checked (default: as JWTs signed with the issuer's published keys, jwtVerifier). */
+  /** How tokens are checked (default: defaultVerifier: JWTs by signature, opaque tokens by introspection if configured). */
   verifier?: TokenVerifier;
+  /** Our client credentials for RFC 7662 introspection: with them, tokens that are not JWTs are asked about. */
+  introspection?: IntrospectionOptions;
   /** Bounds on the key fetching of the default verifier (the issuer comes from `issuer`). */
   jwks?: Omit<JwksOptions, "issuer">;
   /** The longest token looked at, in characters (default DEFAULT_MAX_TOKEN_LENGTH, 8 KiB). */
@@ -45,7 +48,20 @@ export const PRM_WELL_KNOWN = "/.well-known/oauth-protected-resource";
 /** A token in the Authorization header: RFC 6750 section 2.1's b64token. */
 const BEARER = /^Bearer +([A-Za-z0-9._~+/-]+=*) *$/i;
 
-/** The default verifier: a JWT whose signature one of the issuer's keys made, and whose claims say it is for `resource`, now. */
+/** A JWT (three dot-separated parts) by its signature; any other token by introspection, when configured. */
+export function defaultVerifier(options: AuthorizationOptions): TokenVerifier {
+  const jwt = jwtVerifier(options);
+  if (options.introspection === undefined) return jwt;
+  const introspect = introspectionVerifier(options.introspection, {
+    issuer: options.issuer,
+    maxTokenLength: options.maxTokenLength,
+    clockSkewSeconds: options.clockSkewSeconds,
+    now: options.jwks?.now,
+  });
+  return (token, resource) => (token.split(".").length === 3 ? jwt(token, resource) : introspect(token, resource));
+}
+
+/** A JWT whose signature one of the issuer's keys made, and whose claims say it is for `resource`, now. */
 export function jwtVerifier(options: AuthorizationOptions): TokenVerifier {
   const jwks = new Jwks({ ...options.jwks, issuer: options.issuer });
   return async (token, resource) => {
@@ -65,7 +81,7 @@ export class ResourceServer {
     if (options.resource !== undefined) checkResource(options.resource);
     this.#options = options;
     this.#resource = options.resource;
-    this.#verify = options.verifier ?? jwtVerifier(options);
+    this.#verify = options.verifier ?? defaultVerifier(options);
     this.#onProblem = onProblem;
   }
 

@@ -3,7 +3,8 @@
 // S256, refresh_token, client_credentials), /register (RFC 7591), issuing real signed JWT access
 // tokens (RS256, ES256 or EdDSA) for the `resource` asked for (RFC 8707). For the resource server's
 // failures it mints deliberately bad tokens (`mint`), rotates keys (`rotate`), and serves a JWK Set
-// that is slow, huge or not JSON (`jwksMode`). Everything it was asked is in `requests`.
+// that is slow, huge or not JSON (`jwksMode`). Opaque tokens (`opaque`) are checked at /introspect
+// (RFC 7662, by a client with a secret), and any token can be revoked. Everything it was asked is in `requests`.
 //
 //   const as = await startAuthServer({ scopes: ["mcp:read"] });
 //   const token = as.mint({ audience: "http://127.0.0.1:1234/mcp", scope: "mcp:read" });
@@ -14,11 +15,12 @@
 //   await as.close();
 // Not shipped; nothing here is production-grade (codes and tokens live in memory, consent is implied).
 
-import { createHash, generateKeyPairSync, randomBytes, sign, type KeyObject } from "node:crypto";
+import { createHash, randomBytes } from "node:crypto";
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
+import { newKey, signJws, type SigningAlgorithm, type SigningKey } from "./auth-server-keys.js";
 
-export type SigningAlgorithm = "RS256" | "ES256" | "EdDSA";
+export type { SigningAlgorithm } from "./auth-server-keys.js";
 
 /** What an access token says and how it is signed; each field can make it bad in one way. */
 export interface TokenSpec {
@@ -62,13 +64,6 @@ export interface RegisteredClient {
 
 export type JwksMode = "normal" | "slow" | "huge" | "not-json" | "many-keys" | "error";
 
-interface SigningKey {
-  kid: string;
-  alg: SigningAlgorithm;
-  privateKey: KeyObject;
-  jwk: Record<string, unknown>;
-}
-
 interface PendingCode {
   clientId: string;
   redirectUri: string;
@@ -91,34 +86,16 @@ export interface TestAuthServer {
   tokenOverrides: Partial<TokenSpec> | undefined;
   clients: Map<string, RegisteredClient>;
   mint(spec: TokenSpec): string;
+  /** An opaque token (random text) whose claims only /introspect tells; `spec`'s signing fields are ignored. */
+  opaque(spec: TokenSpec): string;
+  /** From now on /introspect says the token is not active. */
+  revoke(token: string): void;
   /** A new key for `alg` (default RS256), published beside the old ones and used from now on; its kid. */
   rotate(alg?: SigningAlgorithm): string;
   /** How many times the JWK Set was asked for. */
   jwksFetches(): number;
   close(): Promise<void>;
 }
-
-const GENERATE: Record<SigningAlgorithm, () => { privateKey: KeyObject; publicKey: KeyObject }> = {
-  RS256: () => generateKeyPairSync("rsa", { modulusLength: 2048 }),
-  ES256: () => generateKeyPairSync("ec", { namedCurve: "P-256" }),
-  EdDSA: () => generateKeyPairSync("ed25519"),
-};
-
-function newKey(alg: SigningAlgorithm, kid = `${alg.toLowerCase()}-${randomBytes(4).toString("hex")}`): SigningKey {
-  const { privateKey, publicKey } = GENERATE[alg]();
-  return { kid, alg, privateKey, jwk: { ...publicKey.export({ format: "jwk" }), kid, alg, use: "sig" } };
-}
-
-function signJws(header: Record<string, unknown>, payload: Record<string, unknown>, key: SigningKey): string {
-  const input = `${b64(header)}.${b64(payload)}`;
-  const data = Buffer.from(input);
-  const signature = key.alg === "EdDSA" ? sign(null, data, key.privateKey)
-    : key.alg === "ES256" ? sign("sha256", data, { key: key.privateKey, dsaEncoding: "ieee-p1363" })
-    : sign("sha256", data, key.privateKey);
-  return `${input}.${signature.toString("base64url")}`;
-}
-
-const b64 = (value: object) => Buffer.from(JSON.stringify(value)).toString("base64url");
 
 export async function startAuthServer(options: AuthServerOptions = {}): Promise<TestAuthServer> {
   const scopes = options.scopes ?? ["mcp:read", "mcp:write"];
@@ -127,6 +104,8 @@ export async function startAuthServer(options: AuthServerOptions = {}): Promise<
   const published: SigningKey[] = [];
   const unpublished = new Map<SigningAlgorithm, SigningKey>();
   const codes = new Map<string, PendingCode>();
+  const opaqueTokens = new Map<string, Record<string, unknown>>();
+  const revoked = new Set<string>();
   const refreshTokens = new Map<string, { clientId: string; resource?: string; scope?: string }>();
   const server = createServer((req, res) => void answer(req, res).catch((error: unknown) => send(res, 500, { error: "server_error", error_description: String(error) })));
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
@@ -143,6 +122,7 @@ export async function startAuthServer(options: AuthServerOptions = {}): Promise<
       token_endpoint: `${issuer}/token`,
       registration_endpoint: `${issuer}/register`,
       jwks_uri: `${issuer}/jwks`,
+      introspection_endpoint: `${issuer}/introspect`,
       scopes_supported: scopes,
       response_types_supported: ["code"],
       grant_types_supported: ["authorization_code", "refresh_token", "client_credentials"],
@@ -157,24 +137,19 @@ export async function startAuthServer(options: AuthServerOptions = {}): Promise<
     mint(spec) {
       const alg = spec.alg ?? "RS256";
       const key = spec.key === "unpublished" ? unpublishedKey(alg) : currentKey(alg);
-      const now = Math.floor(Date.now() / 1000);
-      const payload: Record<string, unknown> = {
-        iss: spec.issuer ?? issuer,
-        aud: spec.audience,
-        sub: "test-user",
-        iat: now,
-        exp: now + (spec.expiresIn ?? lifetime),
-        jti: randomBytes(8).toString("hex"),
-        ...(spec.scope !== undefined ? { scope: spec.scope } : {}),
-        ...(spec.notBefore !== undefined ? { nbf: now + spec.notBefore } : {}),
-        ...spec.claims,
-      };
+      const payload = claimsOf(spec);
       const header = { alg, typ: "at+jwt", kid: key.kid, ...spec.header };
       const token = signJws(header, payload, key);
       if (!spec.badSignature) return token;
       const forged = signJws(header, { ...payload, sub: "someone-else" }, key);
       return `${token.slice(0, token.lastIndexOf("."))}${forged.slice(forged.lastIndexOf("."))}`;
     },
+    opaque(spec) {
+      const token = randomBytes(24).toString("base64url");
+      opaqueTokens.set(token, claimsOf(spec));
+      return token;
+    },
+    revoke: (token) => void revoked.add(token),
     rotate(alg = "RS256") {
       const key = newKey(alg);
       current.set(alg, key);
@@ -188,6 +163,21 @@ export async function startAuthServer(options: AuthServerOptions = {}): Promise<
       server.close(() => resolve());
     }),
   };
+
+  function claimsOf(spec: TokenSpec): Record<string, unknown> {
+    const now = Math.floor(Date.now() / 1000);
+    return {
+      iss: spec.issuer ?? issuer,
+      aud: spec.audience,
+      sub: "test-user",
+      iat: now,
+      exp: now + (spec.expiresIn ?? lifetime),
+      jti: randomBytes(8).toString("hex"),
+      ...(spec.scope !== undefined ? { scope: spec.scope } : {}),
+      ...(spec.notBefore !== undefined ? { nbf: now + spec.notBefore } : {}),
+      ...spec.claims,
+    };
+  }
 
   // One key from the start, so the JWK Set is never empty.
   as.rotate("RS256");
@@ -235,6 +225,7 @@ export async function startAuthServer(options: AuthServerOptions = {}): Promise<
     if (path === "/authorize" && req.method === "GET") return authorize(url, res);
     if (path === "/token" && req.method === "POST") return token(req, new URLSearchParams(await body(req)), res);
     if (path === "/register" && req.method === "POST") return register(await body(req), res);
+    if (path === "/introspect" && req.method === "POST") return introspect(req, new URLSearchParams(await body(req)), res);
     return send(res, 404, { error: "not_found" });
   }
 
@@ -302,6 +293,16 @@ export async function startAuthServer(options: AuthServerOptions = {}): Promise<
     const client = as.clients.get(id ?? "");
     if (!client) return undefined;
     return client.client_secret === undefined || client.client_secret === secret ? client : undefined;
+  }
+
+  /** RFC 7662: only a client with a secret may ask; an unknown, revoked or expired token is just inactive. */
+  function introspect(req: IncomingMessage, form: URLSearchParams, res: ServerResponse): void {
+    const client = authenticate(req, form);
+    if (!client || client.client_secret === undefined) return send(res, 401, { error: "invalid_client" });
+    const token = form.get("token") ?? "";
+    const claims = opaqueTokens.get(token);
+    const expired = typeof claims?.exp === "number" && claims.exp < Date.now() / 1000;
+    send(res, 200, claims && !revoked.has(token) && !expired ? { active: true, ...claims } : { active: false });
   }
 
   function register(text: string, res: ServerResponse): void {
