@@ -91,6 +91,10 @@
 //      auth/grant.ts              a grant without a person (client credentials, an identity provider's assertion)
 //      auth/credentials.ts        what a client keeps per issuer and resource, and the store it keeps it in
 //      auth/user-agent.ts         where a person acts: the browser round trip of the authorization code grant
+//      auth/resource-server.ts    the server side: its Protected Resource Metadata, the token check on every request, 401/403 challenges
+//      auth/jwt-verify.ts         a JWT access token's signature (RS256, ES256, EdDSA) and claims (iss, aud, exp, scope)
+//      auth/jwks.ts               the issuer's signing keys: found through its metadata, kept, fetched again on rotation
+//      auth/introspection.ts      opaque tokens, checked by asking the issuer (RFC 7662)
 //   8. Programs
 //    * demo/server-definition.ts  the demo server's tools, resources and prompts
 //      demo/two-way-tools.ts      its tools that ask the client (elicitation, sampling) or change the list
