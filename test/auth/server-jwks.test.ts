@@ -5,6 +5,7 @@
 // failure remembered for the cooldown; keys not for signing are skipped. A fake clock, no sleeps.
 // Spec: https://modelcontextprotocol.io/specification/2025-11-25/basic/authorization#token-handling
 import { test } from "node:test";
+import { generateKeyPairSync } from "node:crypto";
 import assert from "node:assert/strict";
 import { Jwks, JwksError, metadataUrls } from "../../src/auth/jwks.js";
 import { AuthFetchError } from "../../src/auth/fetch-json.js";
@@ -142,5 +143,9 @@ test("jwks: keys for encryption, without verify, weak RSA, or of unknown types a
     await assert.rejects(served([skipped]).key({ alg: "ES256", kid: jwk.kid as string }), TokenRejectedError, JSON.stringify(skipped));
   }
   await assert.rejects(served([{ ...jwk, alg: "RS256" }]).key({ alg: "ES256", kid: jwk.kid as string }), TokenRejectedError);
+  const weak = { ...generateKeyPairSync("rsa", { modulusLength: 1024 }).publicKey.export({ format: "jwk" }), kid: "weak" };
+  await assert.rejects(served([weak]).key({ alg: "RS256", kid: "weak" }), TokenRejectedError, "an RSA key under 2048 bits");
+  const strong = { ...generateKeyPairSync("rsa", { modulusLength: 2048 }).publicKey.export({ format: "jwk" }), kid: "strong" };
+  assert.equal((await served([strong]).key({ alg: "RS256", kid: "strong" })).asymmetricKeyType, "rsa");
   assert.equal((await served([jwk]).key({ alg: "ES256", kid: jwk.kid as string })).asymmetricKeyType, "ec");
 });
