@@ -130,8 +130,8 @@ export class ResourceServer {
     return jsonAnswer(200, document, { "access-control-allow-origin": "*", "cache-control": "max-age=300" });
   }
 
-  /** Lets an MCP request through (undefined) or refuses it: 400, 401, 403, or 503 when the issuer's keys cannot be had. */
-  async authorize(request: HttpRequest): Promise<HttpAnswer | undefined> {
+  /** What the request's token grants, or the refusal: 400, 401, 403, or 503 when the issuer's keys cannot be had. */
+  async authorize(request: HttpRequest): Promise<HttpAnswer | VerifiedToken> {
     const resource = this.#resource;
     if (resource === undefined) return errorAnswer(500, "internal error: authorization is on but this server's resource URL is not known (set authorization.resource)");
     // Spec (authorization#access-token-usage): access tokens MUST NOT be in the query string.
@@ -153,7 +153,7 @@ export class ResourceServer {
     const missing = (this.#options.scopes ?? []).filter((scope) => !granted.scopes.includes(scope));
     // Spec (authorization#runtime-insufficient-scope-errors): 403 insufficient_scope names the scopes needed.
     if (missing.length > 0) return this.#refuse(403, "insufficient_scope", `the access token lacks the scope ${missing.join(" ")}`);
-    return undefined;
+    return granted;
   }
 
   /** A refusal with its RFC 6750 challenge, pointing at the metadata and naming the scopes this server needs. */
@@ -169,6 +169,14 @@ export class ResourceServer {
     const reason = status === 403 ? "forbidden" : status === 400 ? "bad request" : "unauthorized";
     return errorAnswer(status, `${reason}: ${description}`, { "www-authenticate": challenge });
   }
+}
+
+/**
+ * Whom a token speaks for, to bind a session to (security_best_practices#session-hijacking): its
+ * issuer and subject, or, for a token without a person (client credentials), its client.
+ */
+export function ownerOf(token: VerifiedToken): string {
+  return JSON.stringify([token.claims.iss ?? null, token.subject ?? null, token.subject === undefined ? (token.clientId ?? null) : null]);
 }
 
 /** `Bearer name="value", ...`, each value a quoted-string (RFC 9110 section 11.2) with `"` and `\` escaped. */

@@ -70,10 +70,11 @@ export class McpHttpServer {
     if (metadata) return metadata;
     if (this.legacy && (path === "/sse" || path === this.legacy.messagesPath)) {
       // The same Host, Origin and token checks as the MCP endpoint.
-      const refusal = await this.streamable.admit(request);
+      const refusal = await this.streamable.gate.admit(request);
       if (refusal) return refusal;
-      if (path === "/sse" && request.method === "GET") return this.legacy.open();
-      if (path === this.legacy.messagesPath && request.method === "POST") return this.legacy.post(request);
+      const owner = this.streamable.gate.owner(request);
+      if (path === "/sse" && request.method === "GET") return this.legacy.open(owner);
+      if (path === this.legacy.messagesPath && request.method === "POST") return this.legacy.post(request, owner);
       return errorAnswer(405, `${request.method} is not supported on ${path}`);
     }
     if (path !== this.#path) return errorAnswer(404, `not found: the MCP endpoint is ${this.#path}`);

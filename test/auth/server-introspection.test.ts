@@ -8,11 +8,11 @@
 import { after, before, test } from "node:test";
 import assert from "node:assert/strict";
 import { introspectionVerifier } from "../../src/auth/introspection.js";
-import { TokenRejectedError } from "../../src/auth/jwt-verify.js";
+import { TokenRejectedError, type VerifiedToken } from "../../src/auth/jwt-verify.js";
 import { AuthMetadataError } from "../../src/auth/metadata.js";
 import { OAuthError } from "../../src/auth/token-endpoint.js";
 import { ResourceServer } from "../../src/auth/resource-server.js";
-import type { HttpRequest } from "../../src/http/exchange.js";
+import { HttpAnswer, type HttpRequest } from "../../src/http/exchange.js";
 import { startAuthServer, type TestAuthServer } from "../helpers/auth-server.js";
 
 const RESOURCE = "https://mcp.example/mcp";
@@ -76,13 +76,14 @@ test("introspection: through the resource server, opaque tokens are asked about 
     method: "POST", path: "/mcp", query: () => null, header: (name) => (name === "authorization" ? `Bearer ${token}` : null),
     body: async () => new Uint8Array(0), onClientGone: () => {},
   });
-  assert.equal(await server.authorize(requestWith(as.opaque({ audience: RESOURCE, scope: "mcp:read" }))), undefined);
-  assert.equal(await server.authorize(requestWith(as.mint({ audience: RESOURCE, scope: "mcp:read" }))), undefined);
+  assert.deepEqual(((await server.authorize(requestWith(as.opaque({ audience: RESOURCE, scope: "mcp:read" })))) as VerifiedToken).scopes, ["mcp:read"]);
+  assert.equal(((await server.authorize(requestWith(as.mint({ audience: RESOURCE, scope: "mcp:read" })))) as VerifiedToken).subject, "test-user");
   const revoked = as.opaque({ audience: RESOURCE, scope: "mcp:read" });
   as.revoke(revoked);
   const refusal = await server.authorize(requestWith(revoked));
-  assert.equal(refusal?.status, 401);
-  assert.match(refusal?.headers["www-authenticate"] ?? "", /error="invalid_token", error_description="the access token was refused: it is not active/);
+  assert.ok(refusal instanceof HttpAnswer);
+  assert.equal(refusal.status, 401);
+  assert.match(refusal.headers["www-authenticate"] ?? "", /error="invalid_token", error_description="the access token was refused: it is not active/);
   const wrongClient = new ResourceServer({ issuer: as.issuer, resource: RESOURCE, introspection: { ...CLIENT, clientSecret: "wrong" } });
-  assert.equal((await wrongClient.authorize(requestWith(as.opaque({ audience: RESOURCE }))))?.status, 503);
+  assert.equal(((await wrongClient.authorize(requestWith(as.opaque({ audience: RESOURCE })))) as HttpAnswer).status, 503);
 });

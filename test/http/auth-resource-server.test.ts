@@ -4,14 +4,15 @@
 // legacy /sse and /messages) refused without a valid token, with the RFC 6750 challenge each time:
 // 401 (invalid_token and why, for each way a token can be bad), 403 insufficient_scope naming the
 // scopes, 400 for a token in the query string, 503 when the issuer's keys cannot be had; a
-// rotated key works; a session id never stands in for the token.
+// rotated key works; a session id never stands in for the token, and a session (either
+// transport) answers only the user (or client) whose token opened it.
 // Spec: https://modelcontextprotocol.io/specification/2025-11-25/basic/authorization
 import { after, before, test } from "node:test";
 import assert from "node:assert/strict";
 import { McpHttpServer } from "../../src/http/server.js";
 import { createDemoServer } from "../../src/demo/server-definition.js";
 import { startAuthServer, type TestAuthServer, type TokenSpec } from "../helpers/auth-server.js";
-import { ADAPTER, initializeRequest, openGet, openSession, post, raw, request, serve, type Served } from "../helpers/http-peer.js";
+import { ADAPTER, initializeRequest, openGet, openSession, post, raw, request, serve, SseReader, type Served } from "../helpers/http-peer.js";
 import { modernRequest, postModern } from "../helpers/http-modern-peer.js";
 
 const SCOPES = ["mcp:read", "mcp:write"];
@@ -146,6 +147,52 @@ test("resource server: a good token opens a session and calls a tool; the sessio
   // Another valid token (a refreshed one, say) is as good: the session is not bound to one token string.
   assert.equal((await session.post(request(3, "ping"), bearer(token({ alg: "EdDSA" })))).status, 200);
   assert.equal((await postModern(served.url, modernRequest(4, "tools/list"), bearer(token({ alg: "ES256" })))).status, 200);
+});
+
+test("resource server: a session answers only the user who opened it; another user's valid token finds it not found", async () => {
+  const alice = bearer(token({ claims: { sub: "alice" } }));
+  const session = await openSession(served.url, undefined, undefined, alice);
+  const mallory = bearer(token({ claims: { sub: "mallory" } }));
+  for (const reply of [
+    await session.post(request(1, "ping"), mallory),
+    await openGet(served.url, { ...session.headers, ...mallory }),
+    await fetch(served.url, { method: "DELETE", headers: { ...session.headers, ...mallory } }),
+  ]) {
+    assert.equal(reply.status, 404, "as if there were no such session");
+    await reply.body?.cancel();
+  }
+  // Alice with a fresh token (another jti, another signing key) is still Alice.
+  assert.equal((await session.post(request(2, "ping"), bearer(token({ claims: { sub: "alice" }, alg: "ES256" })))).status, 200);
+  assert.equal((await post(served.url, request(3, "ping"), { ...session.headers, ...bearer(token({ claims: { sub: "alice" }, issuer: "https://evil.example" })) })).status, 401);
+});
+
+test("resource server: a legacy HTTP+SSE session takes POSTs only from the user who opened its stream", async () => {
+  const alice = bearer(token({ claims: { sub: "alice" } }));
+  const stream = await fetch(`${served.origin}/sse`, { headers: { accept: "text/event-stream", ...alice } });
+  assert.equal(stream.status, 200);
+  const reader = new SseReader(stream.body!);
+  try {
+    const endpoint = new URL((await reader.next())!.data, served.origin).href;
+    const send = (headers: Record<string, string>) => fetch(endpoint, { method: "POST", headers: { "content-type": "application/json", ...headers }, body: JSON.stringify(initializeRequest()) });
+    const stolen = await send(bearer(token({ claims: { sub: "mallory" } })));
+    assert.equal(stolen.status, 404);
+    await stolen.body?.cancel();
+    const own = await send(alice);
+    assert.equal(own.status, 202);
+    await own.body?.cancel();
+    assert.equal(JSON.parse((await reader.next())!.data).id, 0, "the answer arrives on alice's stream");
+  } finally {
+    await reader.cancel();
+  }
+});
+
+test("resource server: a token without a person (client credentials) binds the session to its client", async () => {
+  const machine = (clientId: string) => bearer(token({ claims: { sub: undefined, client_id: clientId } }));
+  const session = await openSession(served.url, undefined, undefined, machine("robot-1"));
+  assert.equal((await session.post(request(1, "ping"), machine("robot-1"))).status, 200);
+  const other = await session.post(request(2, "ping"), machine("robot-2"));
+  assert.equal(other.status, 404);
+  await other.body?.cancel();
 });
 
 test("resource server: a key rotated in after the keys were fetched is found (the cooldown passed)", async () => {
