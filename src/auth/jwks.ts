@@ -56,7 +56,7 @@ export class Jwks {
   /** When a fetch was last started, and when one last succeeded; -Infinity before the first. */
   #triedAt = -Infinity;
   #loadedAt = -Infinity;
-  /** Why the last fetch failed, if it did: given again until the cooldown lets us ask once more. */
+  /** Why the last fetch failed, if it did: given again, while there are no keys to trust, until the cooldown lets us ask once more. */
   #lastError: Error | undefined;
   /** The fetch under way, shared by every request that waits for it. */
   #loading: Promise<void> | undefined;
@@ -70,18 +70,18 @@ export class Jwks {
 
   /** The key to check a token with `header` against, or TokenRejectedError if the issuer publishes none. */
   async key(header: JwsHeader): Promise<KeyObject> {
+    const cooldown = this.#options.cooldownMs ?? DEFAULT_JWKS_COOLDOWN_MS;
     const now = this.#now();
-    const cooled = now - this.#triedAt >= (this.#options.cooldownMs ?? DEFAULT_JWKS_COOLDOWN_MS);
-    if (this.#lastError !== undefined) {
+    // No keys to trust (none yet, or too old): fetch, failing closed while the issuer cannot be had.
+    if (now - this.#loadedAt > (this.#options.maxAgeMs ?? DEFAULT_JWKS_MAX_AGE_MS)) {
       // The issuer failed us a moment ago: say so again rather than ask it on every request.
-      if (!cooled) throw this.#lastError;
-      await this.#load();
-    } else if (now - this.#loadedAt > (this.#options.maxAgeMs ?? DEFAULT_JWKS_MAX_AGE_MS)) {
+      if (this.#lastError !== undefined && now - this.#triedAt < cooldown) throw this.#lastError;
       await this.#load();
     }
     let found = this.#find(header);
-    // An unknown kid may be a key the issuer just rotated in; asking again is rate-limited.
-    if (found === undefined && header.kid !== undefined && this.#now() - this.#triedAt >= (this.#options.cooldownMs ?? DEFAULT_JWKS_COOLDOWN_MS)) {
+    // An unknown kid may be a key the issuer just rotated in; asking again is rate-limited. If
+    // that fetch fails, only this token waits for another try: the keys already had stay good.
+    if (found === undefined && header.kid !== undefined && this.#now() - this.#triedAt >= cooldown) {
       await this.#load();
       found = this.#find(header);
     }

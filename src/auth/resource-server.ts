@@ -4,7 +4,8 @@
 // the token lacks a scope. Tokens are only read here: never logged, never passed on.
 // Spec: https://modelcontextprotocol.io/specification/2025-11-25/basic/authorization
 // (authorization-server-location, token-handling, error-handling, scope-challenge-handling).
-// The HTTP handlers call it (streamable-server.ts, server.ts); it knows nothing of MCP itself.
+// The HTTP side calls it (http/security.ts's Gate for every request, http/server.ts for the metadata);
+// it knows nothing of MCP itself.
 
 import { errorAnswer, jsonAnswer, type HttpAnswer, type HttpRequest } from "../http/exchange.js";
 import { introspectionVerifier, type IntrospectionOptions } from "./introspection.js";

@@ -2,7 +2,8 @@
 // loopback: found through its RFC 8414 metadata (path insertion for an issuer with a path), kept
 // between tokens, fetched again for a rotated key but at most once per cooldown (made-up kids
 // cannot make us fetch per request), refused whole when too big, too many or not JSON, with a
-// failure remembered for the cooldown; keys not for signing are skipped. A fake clock, no sleeps.
+// failure remembered for the cooldown (but never spoiling keys already had); keys not for signing
+// are skipped. A fake clock, no sleeps.
 // Spec: https://modelcontextprotocol.io/specification/2025-11-25/basic/authorization#token-handling
 import { test } from "node:test";
 import { generateKeyPairSync } from "node:crypto";
@@ -54,6 +55,23 @@ test("jwks: an unknown kid fetches again once per cooldown; a rotated key is fou
     await assert.rejects(jwks.key({ alg: "RS256", kid: rotated }), /not one the issuer publishes/);
     time.advance(30_000);
     assert.equal((await jwks.key({ alg: "RS256", kid: rotated })).asymmetricKeyType, "rsa");
+    assert.equal(as.jwksFetches(), 2);
+  } finally {
+    await as.close();
+  }
+});
+
+test("jwks: a refetch for an unknown kid that fails costs only that token: the keys already had stay good", async () => {
+  const as = await startAuthServer();
+  const time = clock();
+  try {
+    const jwks = new Jwks({ issuer: as.issuer, now: time.now });
+    const kid = as.rotate("ES256");
+    await jwks.key({ alg: "ES256", kid });
+    as.jwksMode = "error";
+    time.advance(30_000);
+    await assert.rejects(jwks.key({ alg: "ES256", kid: "rotated-in-maybe" }), JwksError);
+    assert.equal((await jwks.key({ alg: "ES256", kid })).asymmetricKeyType, "ec");
     assert.equal(as.jwksFetches(), 2);
   } finally {
     await as.close();
