@@ -1,7 +1,8 @@
 // One HTTP front door for a server definition: Streamable HTTP at /mcp, and the legacy HTTP+SSE
 // transport at /sse and /messages for clients of 2024-11-05. The same security checks guard all
-// of them, and an OAuth resource server's metadata is served beside them. `handle` serves web Requests; `listen` serves node:http, by default without the
-// Fetch API (node-exchange.ts), with the same rules: both run `serve` on exchange.ts's request view.
+// of them (security.ts's Gate); an OAuth resource server's metadata is served beside them.
+// `handle` serves web Requests; `listen` serves node:http, by default without the Fetch API
+// (node-exchange.ts), with the same rules: both run `serve` on exchange.ts's request view.
 // Spec: https://modelcontextprotocol.io/specification/2025-11-25/basic/transports#backwards-compatibility
 
 import type { McpServer } from "../server/definition.js";
