@@ -2,7 +2,8 @@
 // rely on: RFC 8414 metadata, Dynamic Client Registration, /authorize redirecting at once with
 // code, state and iss (or refusing an unregistered redirect URI without redirecting), /token
 // checking PKCE S256, redirect_uri, client and resource, refresh tokens rotated, client
-// credentials for confidential clients, and tokenOverrides making its tokens bad on purpose.
+// credentials for confidential clients, and tokenOverrides and authorizeMode making its tokens and
+// redirects bad on purpose.
 // Its tokens are checked here with the resource server's own verifier.
 import { after, before, test } from "node:test";
 import assert from "node:assert/strict";
@@ -92,6 +93,23 @@ test("test AS: an unregistered redirect URI is never redirected to; a missing PK
   assert.deepEqual([refused.status, refused.location], [400, null]);
   const noPkce = await authorize(client.client_id, { code_challenge_method: "plain" });
   assert.equal(new URL(noPkce.location!).searchParams.get("error"), "invalid_request");
+});
+
+test("test AS: authorizeMode spoils the redirect in one way each", async () => {
+  const client = await register({ redirect_uris: [REDIRECT], token_endpoint_auth_method: "none" });
+  const seen: Record<string, (string | null)[]> = {};
+  for (const mode of ["no-code", "wrong-state", "wrong-iss", "no-iss"] as const) {
+    as.authorizeMode = mode;
+    const back = new URL((await authorize(client.client_id)).location!).searchParams;
+    seen[mode] = [back.get("code") === null ? null : "code", back.get("state"), back.get("iss")];
+  }
+  as.authorizeMode = "normal";
+  assert.deepEqual(seen, {
+    "no-code": [null, "st", as.issuer],
+    "wrong-state": ["code", "forged-state", as.issuer],
+    "wrong-iss": ["code", "st", "https://evil.example"],
+    "no-iss": ["code", "st", null],
+  });
 });
 
 test("test AS: client credentials for a confidential client (basic or post); a public client may not; tokenOverrides spoil tokens", async () => {

@@ -12,6 +12,8 @@
 //   const kid = as.rotate("ES256");                 // a new published key, used from now on for ES256
 //   as.jwksMode = "not-json";                       // or "slow", "huge", "many-keys", "error"
 //   as.tokenOverrides = { audience: "https://elsewhere.example" };  // /token issues bad tokens too
+//   as.authorizeMode = "wrong-state";               // or "no-code", "wrong-iss", "no-iss": bad redirects
+//   delete as.metadata.code_challenge_methods_supported;          // the metadata served is this object
 //   await as.close();
 // Not shipped; nothing here is production-grade (codes and tokens live in memory, consent is implied).
 
@@ -64,6 +66,9 @@ export interface RegisteredClient {
 
 export type JwksMode = "normal" | "slow" | "huge" | "not-json" | "many-keys" | "error";
 
+/** How /authorize redirects back: as it should, or wrong in one way a client must catch. */
+export type AuthorizeMode = "normal" | "no-code" | "wrong-state" | "wrong-iss" | "no-iss";
+
 interface PendingCode {
   clientId: string;
   redirectUri: string;
@@ -82,6 +87,8 @@ export interface TestAuthServer {
   requests: { method: string; path: string }[];
   /** How /jwks answers from now on. */
   jwksMode: JwksMode;
+  /** How /authorize redirects from now on. */
+  authorizeMode: AuthorizeMode;
   /** Applied to every token /token issues (to make the client's tokens bad). */
   tokenOverrides: Partial<TokenSpec> | undefined;
   clients: Map<string, RegisteredClient>;
@@ -132,6 +139,7 @@ export async function startAuthServer(options: AuthServerOptions = {}): Promise<
     },
     requests: [],
     jwksMode: "normal",
+    authorizeMode: "normal",
     tokenOverrides: undefined,
     clients: new Map((options.clients ?? []).map((client) => [client.client_id, client])),
     mint(spec) {
@@ -236,14 +244,15 @@ export async function startAuthServer(options: AuthServerOptions = {}): Promise<
     // Spec (OAuth 2.1 section 4.1.2.1): without a known client and its exact redirect URI, never redirect.
     if (!client || !client.redirect_uris.includes(redirectUri)) return send(res, 400, { error: "invalid_request", error_description: "unknown client or redirect_uri" });
     const back = new URL(redirectUri);
-    back.searchParams.set("iss", issuer);
-    if (q.get("state") !== null) back.searchParams.set("state", q.get("state")!);
+    const mode = as.authorizeMode;
+    if (mode !== "no-iss") back.searchParams.set("iss", mode === "wrong-iss" ? "https://evil.example" : issuer);
+    if (q.get("state") !== null) back.searchParams.set("state", mode === "wrong-state" ? "forged-state" : q.get("state")!);
     if (q.get("response_type") !== "code" || q.get("code_challenge_method") !== "S256" || !q.get("code_challenge")) {
       back.searchParams.set("error", "invalid_request");
     } else {
       const code = randomBytes(16).toString("base64url");
       codes.set(code, { clientId: client.client_id, redirectUri, challenge: q.get("code_challenge")!, resource: q.get("resource") ?? undefined, scope: q.get("scope") ?? undefined });
-      back.searchParams.set("code", code);
+      if (mode !== "no-code") back.searchParams.set("code", code);
     }
     res.writeHead(302, { location: back.href }).end();
   }
