@@ -41,6 +41,19 @@ test("jwks: found through the issuer's metadata (with a path), then kept: one fe
   }
 });
 
+test("jwks: many tokens at once before the keys are known share one fetch", async () => {
+  const as = await startAuthServer();
+  try {
+    const jwks = new Jwks({ issuer: as.issuer });
+    const kid = as.rotate("EdDSA");
+    const keys = await Promise.all(Array.from({ length: 50 }, () => jwks.key({ alg: "EdDSA", kid })));
+    assert.equal(new Set(keys).size, 1);
+    assert.equal(as.jwksFetches(), 1);
+  } finally {
+    await as.close();
+  }
+});
+
 test("jwks: an unknown kid fetches again once per cooldown; a rotated key is found after it", async () => {
   const as = await startAuthServer();
   const time = clock();
