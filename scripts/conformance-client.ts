@@ -2,21 +2,19 @@
 // one scenario against the suite's mock server, over HTTP, and exits 0 if every step worked.
 // Spec: https://modelcontextprotocol.io/specification/2025-11-25/basic/transports#streamable-http
 // Run: `npx tsx scripts/conformance-client.ts <server URL>` with MCP_CONFORMANCE_SCENARIO set; the
-// URL is the last argument. MCP_WIRE_TRACE=1 prints every message on stderr. No auth scenarios.
+// URL is the last argument. MCP_WIRE_TRACE=1 prints every message on stderr. The auth/* scenarios
+// are in conformance-client-auth.ts.
 
-import { McpClient, type ClientOptions } from "../src/client/client.js";
+import { McpClient } from "../src/client/client.js";
 import { HttpClientTransport } from "../src/http/client.js";
 import { traceTransport } from "../src/protocol/trace.js";
 import type { Transport } from "../src/protocol/transport.js";
-
-interface Scenario {
-  /** The client's handlers: what it declares and how it answers the server. */
-  options?: ClientOptions;
-  /** What to do once connected (the connection is closed afterwards). */
-  run(client: McpClient): Promise<void>;
-}
+import { authScenarios, conformanceContext, type Scenario } from "./conformance-client-auth.js";
+import { authExtensionScenarios } from "./conformance-auth-extensions.js";
 
 const scenarios: Record<string, Scenario> = {
+  ...authScenarios,
+  ...authExtensionScenarios,
   initialize: { run: async () => {} },
   tools_call: {
     async run(client) {
@@ -50,7 +48,8 @@ async function main(): Promise<void> {
 
   // Problems nobody waits on (a refused GET stream, say) are shown, but the scenario decides.
   const report = (message: string) => void process.stderr.write(`conformance-client: ${message}\n`);
-  let transport: Transport = new HttpClientTransport(url, { onProblem: report });
+  const authorization = scenario.authorization?.(conformanceContext());
+  let transport: Transport = new HttpClientTransport(url, { onProblem: report, ...(authorization && { authorization }) });
   if (process.env.MCP_WIRE_TRACE === "1") {
     transport = traceTransport(transport, (event) => {
       if (event.kind === "sent" || event.kind === "received") process.stderr.write(`${event.kind === "sent" ? "→" : "←"} ${event.text}\n`);

@@ -1,19 +1,22 @@
 // Runs the official MCP conformance suite (@modelcontextprotocol/conformance, pinned) against
 // mcp-wire: every server scenario (suite "all", pending ones included) against
 // scripts/conformance-server.ts over Streamable HTTP, once through each node:http adapter (node's
-// own path, and the web-standard Request/Response one), and the four non-OAuth client scenarios
-// with scripts/conformance-client.ts as the client (scenarios: modelcontextprotocol/conformance).
+// own path, and the web-standard Request/Response one), and every client scenario (the four core
+// ones and the 22 auth/* ones) with scripts/conformance-client.ts as the client
+// (scenarios: modelcontextprotocol/conformance).
 // The suite needs Node >= 22, so a pinned Node 22 binary (npm package node-<platform>-<arch>) runs
 // it; both are installed into a cache under the OS temp dir, never into this project.
 // Run: `npx tsx scripts/conformance.ts [server|client|all]` (default all); exits 1 on any failure.
 // CONFORMANCE_DEBUG=1 prints the suite's full output and the server's wire log on stderr.
-// Left out on purpose: the OAuth client scenarios (auth/*), and an expected-failures baseline.
+// Left out on purpose: an expected-failures baseline.
 
 import { spawn, type ChildProcess } from "node:child_process";
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
+import { AUTH_SCENARIO_NAMES } from "./conformance-client-auth.js";
+import { AUTH_EXTENSION_SCENARIO_NAMES } from "./conformance-auth-extensions.js";
 import { installedVersion, run, tail, withoutNpmConfig, type RunResult } from "./interop.js";
 
 export const SUITE_VERSION = "0.1.16";
@@ -25,7 +28,7 @@ const SUITE_PACKAGE = "@modelcontextprotocol/conformance";
 const ROOT = fileURLToPath(new URL("..", import.meta.url));
 const CACHE_DIR = join(tmpdir(), "mcp-wire-conformance", `conformance-${SUITE_VERSION}_node-${NODE_VERSION}`);
 const CLIENT_COMMAND = "npx tsx scripts/conformance-client.ts";
-const CLIENT_SCENARIOS = ["initialize", "tools_call", "elicitation-sep1034-client-defaults", "sse-retry"];
+const CLIENT_SCENARIOS = ["initialize", "tools_call", "elicitation-sep1034-client-defaults", "sse-retry", ...AUTH_SCENARIO_NAMES, ...AUTH_EXTENSION_SCENARIO_NAMES];
 const DEBUG = process.env.CONFORMANCE_DEBUG === "1";
 
 const INSTALL_TIMEOUT_MS = 300_000;
@@ -231,7 +234,7 @@ async function runServerScenarios(suite: Suite, resultsDir: string, adapter: Ada
   }
 }
 
-/** The four non-OAuth client scenarios, one CLI run each, with our client as the command. */
+/** Every client scenario, one CLI run each, with our client as the command. */
 async function runClientScenarios(suite: Suite, outputDir: string): Promise<Outcome[]> {
   if (!existsSync(join(ROOT, "scripts", "conformance-client.ts"))) {
     return CLIENT_SCENARIOS.map((scenario) => ({ side: "client", scenario, ok: false, counts: "not run", problems: ["scripts/conformance-client.ts does not exist"] }));
@@ -241,7 +244,8 @@ async function runClientScenarios(suite: Suite, outputDir: string): Promise<Outc
     process.stdout.write(`client: running ${scenario} with \`${CLIENT_COMMAND}\`\n`);
     const result = await runSuite(suite, ["client", "--command", CLIENT_COMMAND, "--scenario", scenario, "-o", outputDir], CLIENT_SCENARIO_TIMEOUT_MS);
     const output = result.stdout + result.stderr;
-    writeFileSync(join(outputDir, `client-${scenario}.log`), output);
+    // auth/* names hold a "/", which a file name cannot.
+    writeFileSync(join(outputDir, `client-${scenario.replaceAll("/", "-")}.log`), output);
     if (DEBUG) process.stderr.write(output);
     const checks = readChecks(outputDir, "client", scenario) ?? [];
     // A client scenario passes only with no FAILURE, no WARNING, no timeout and exit code 0; the

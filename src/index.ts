@@ -91,6 +91,16 @@
 //      auth/grant.ts              a grant without a person (client credentials, an identity provider's assertion)
 //      auth/credentials.ts        what a client keeps per issuer and resource, and the store it keeps it in
 //      auth/user-agent.ts         where a person acts: the browser round trip of the authorization code grant
+//      auth/challenge.ts          reading WWW-Authenticate: the Bearer challenge's resource_metadata, scope, error
+//      auth/discovery.ts          from a 401 to the authorization server: PRM, then RFC 8414 / OIDC metadata (and 2025-03-26's fallbacks)
+//      auth/registration.ts       who the client is: pre-registered, a CIMD URL, or Dynamic Client Registration
+//      auth/pkce.ts               PKCE S256 and the random state
+//      auth/authorization-code.ts the authorization code grant: the request, the redirect's checks, the code exchange; refresh
+//      auth/oauth-client.ts       OAuthOptions, and the client a transport asks for tokens and new authorizations
+//      http/client-auth.ts        one request with the token: retried after a 401, stepped up after 403 insufficient_scope
+//      auth/jwt-sign.ts           signing a JWT (RS256, ES256, EdDSA) for the assertions a client makes
+//      auth/grant-client-credentials.ts  the client credentials grant (extension), and how a grant's client authenticates
+//      auth/grant-enterprise.ts   enterprise-managed authorization (extension): ID token -> ID-JAG -> access token
 //      auth/resource-server.ts    the server side: its Protected Resource Metadata, the token check on every request, 401/403 challenges
 //      auth/jwt-verify.ts         a JWT access token's signature (RS256, ES256, EdDSA) and claims (iss, aud, exp, scope)
 //      auth/jwks.ts               the issuer's signing keys: found through its metadata, kept, fetched again on rotation
@@ -106,7 +116,8 @@
 //                                 cli/trace.ts, cli/output.ts)
 //      wire/recording.ts          recordings of sessions, in every form the wire tools read and write
 //      wire/record-cli.ts         `mcp-wire record`, a recording proxy (wire/record-stdio.ts over stdio,
-//                                 wire/record-http.ts over HTTP, wire/record-file.ts: what they write)
+//                                 wire/record-http.ts over HTTP with wire/record-http-body.ts: what it keeps of a
+//                                 body, decoded; wire/record-file.ts: what they write)
 //      wire/explain.ts            `mcp-wire explain`: a recording, one line and the walkthrough's note per message
 //                                 (wire/explain-messages.ts: what each line is; wire/explain-tool.ts: flags, file)
 //      wire/diagram.ts            `mcp-wire diagram`: a recording as a sequence diagram
@@ -116,7 +127,8 @@
 //                                 wire/replay-http.ts: an HTTP one; wire/replay-cli.ts: its command line)
 //      wire/check.ts              `mcp-wire check`, the spec linter: one walk over what wire/check-state.ts keeps;
 //                                 the rules in wire/check-rules-jsonrpc.ts, wire/check-rules-session.ts,
-//                                 wire/check-rules-results.ts, wire/check-rules-flow.ts; its command line in wire/check-cli.ts
+//                                 wire/check-rules-results.ts, wire/check-rules-flow.ts, wire/check-rules-modern.ts (2026-07-28);
+//                                 its command line in wire/check-cli.ts
 //   Every bound against a hostile peer is listed in PROTOCOL_NOTES.md, "Limits".
 
 export * from "./jsonrpc/messages.js";
@@ -202,3 +214,16 @@ export { LOGGING_LEVELS } from "./mcp/logging.js";
 export {
   readClientRequestParams, readClientRequestResult, readServerRequestParams, readServerRequestResult, readClientNotification, readServerNotification,
 } from "./mcp/read.js";
+// Authorization (OAuth 2.1): the client side, given to an HTTP client transport as `authorization`.
+export { oauthClientFor, OAuthClient, DEFAULT_MAX_STEP_UPS, type OAuthOptions } from "./auth/oauth-client.js";
+export { AuthorizationError } from "./auth/authorization-code.js";
+export { ClientRegistrationError } from "./auth/registration.js";
+export { readBearerChallenge, type BearerChallenge } from "./auth/challenge.js";
+export { MemoryCredentialStore, type CredentialStore, type CredentialKey, type StoredCredentials, type ClientRegistration, type TokenSet } from "./auth/credentials.js";
+export type { UserAgent } from "./auth/user-agent.js";
+export type { TokenGrant, GrantContext } from "./auth/grant.js";
+export { clientCredentialsGrant, GrantError, type ClientCredentials } from "./auth/grant-client-credentials.js";
+export { enterpriseGrant, type EnterpriseGrantOptions } from "./auth/grant-enterprise.js";
+export { OAuthError } from "./auth/token-endpoint.js";
+export { AuthFetchError, type FetchJsonOptions } from "./auth/fetch-json.js";
+export { AuthMetadataError, type ProtectedResourceMetadata, type AuthorizationServerMetadata } from "./auth/metadata.js";

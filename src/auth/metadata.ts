@@ -40,6 +40,8 @@ export interface AuthorizationServerMetadata {
   grant_types_supported?: string[];
   /** client_secret_basic (the default when absent), client_secret_post, none, private_key_jwt... */
   token_endpoint_auth_methods_supported?: string[];
+  /** The JWS algorithms it accepts for private_key_jwt assertions (RS256, ES256...). */
+  token_endpoint_auth_signing_alg_values_supported?: string[];
   /** MCP: a client MUST refuse to go on unless "S256" is listed (PKCE). */
   code_challenge_methods_supported?: string[];
   /** RFC 7662 token introspection, for opaque tokens. */
@@ -82,7 +84,7 @@ export function readAuthorizationServerMetadata(json: unknown, url: string, expe
   // Spec (RFC 8414 section 3.3): the issuer in the document MUST be identical to the one asked for.
   if (issuer !== expectedIssuer) throw new AuthMetadataError(url, `names the issuer ${JSON.stringify(issuer)}, not ${JSON.stringify(expectedIssuer)}`);
   optionalType(doc, url, "string", "authorization_endpoint", "token_endpoint", "registration_endpoint", "jwks_uri", "introspection_endpoint");
-  optionalStrings(doc, url, "scopes_supported", "response_types_supported", "grant_types_supported", "token_endpoint_auth_methods_supported", "code_challenge_methods_supported");
+  optionalStrings(doc, url, "scopes_supported", "response_types_supported", "grant_types_supported", "token_endpoint_auth_methods_supported", "token_endpoint_auth_signing_alg_values_supported", "code_challenge_methods_supported");
   optionalType(doc, url, "boolean", "authorization_response_iss_parameter_supported", "client_id_metadata_document_supported");
   for (const field of ["authorization_endpoint", "token_endpoint", "registration_endpoint", "jwks_uri", "introspection_endpoint"]) {
     if (doc[field] !== undefined && !isHttpUrl(doc[field] as string)) throw new AuthMetadataError(url, `"${field}" must be an http(s) URL`);

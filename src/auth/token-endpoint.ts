@@ -6,7 +6,7 @@
 // https://modelcontextprotocol.io/specification/2025-11-25/basic/authorization#token-handling
 
 import type { TokenSet } from "./credentials.js";
-import { AuthFetchError, fetchJson, type FetchJsonOptions } from "./fetch-json.js";
+import { AuthFetchError, fetchJson, type FetchJsonOptions, type JsonAnswer } from "./fetch-json.js";
 import { isObject } from "../jsonrpc/messages.js";
 
 /** How the client proves who it is at the token endpoint. */
@@ -36,6 +36,22 @@ export async function requestToken(
   client: ClientAuthentication,
   options: FetchJsonOptions & { requestedScope?: string; now?: () => number } = {},
 ): Promise<TokenSet> {
+  const answer = await postTokenRequest(step, endpoint, form, client, options);
+  return readTokenAnswer(step, answer.json, answer.url, options.requestedScope, (options.now ?? Date.now)());
+}
+
+/**
+ * The request half of requestToken: the form POST with the client's authentication, a 200 answer
+ * returned as it came and any other status thrown as a refusal. A grant whose answer is not an
+ * access token (RFC 8693 token exchange: token_type "N_A") reads the answer itself.
+ */
+export async function postTokenRequest(
+  step: string,
+  endpoint: string,
+  form: Record<string, string | undefined>,
+  client: ClientAuthentication,
+  options: FetchJsonOptions = {},
+): Promise<JsonAnswer> {
   const body = new URLSearchParams();
   for (const [name, value] of Object.entries(form)) if (value !== undefined) body.set(name, value);
   const headers: Record<string, string> = { "content-type": "application/x-www-form-urlencoded", accept: "application/json" };
@@ -58,7 +74,7 @@ export async function requestToken(
   }
   const answer = await fetchJson(step, endpoint, { method: "POST", headers, body: body.toString() }, options);
   if (answer.status !== 200) throw refusal(step, answer.status, answer.json, answer.url);
-  return readTokenAnswer(step, answer.json, answer.url, options.requestedScope, (options.now ?? Date.now)());
+  return answer;
 }
 
 /** RFC 6749 section 5.1: access_token and token_type are required; the rest is optional. */

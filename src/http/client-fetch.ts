@@ -1,9 +1,12 @@
 // The HTTP plumbing both client transports share: the headers every request carries (the caller's
-// own, and a bearer token asked for anew each time), and local errors that name the step, the
-// status and the server's own reason. Spec: https://modelcontextprotocol.io/specification/2025-11-25/basic/transports
+// own, and a bearer token asked for anew each time, or the OAuth client's: client-auth.ts), and
+// local errors that name the step, the status and the server's own reason.
+// Spec: https://modelcontextprotocol.io/specification/2025-11-25/basic/transports
 // (HTTP errors MAY carry a JSON-RPC error without an id) and basic/authorization (Bearer tokens).
 
+import { oauthClientFor, type OAuthOptions } from "../auth/oauth-client.js";
 import { isObject } from "../jsonrpc/messages.js";
+import { authorizedFetch } from "./client-auth.js";
 
 export interface HttpClientOptions {
   /** Sent on every request. The transport's own headers (Accept, session, version) take precedence. */
@@ -13,6 +16,12 @@ export interface HttpClientOptions {
    * refreshed between two requests); sent as `Authorization: Bearer <token>`.
    */
   token?: string | (() => string | Promise<string>);
+  /**
+   * OAuth 2.1: on a 401 the transport discovers the server's authorization server, obtains a token
+   * and sends the request again; its token then replaces `token`. Transports given the same object
+   * share tokens (auth/oauth-client.ts).
+   */
+  authorization?: OAuthOptions;
   /** The fetch to use (default: the global one); tests wrap it to watch or break the wire. */
   fetch?: typeof fetch;
   /** Problems nobody is waiting on, such as a GET stream the server refused. */
@@ -128,13 +137,23 @@ export function assertSameOrigin(step: string, what: string, to: URL, from: URL)
 export const MAX_REDIRECTS = 5;
 
 /**
+ * fetch for one step of a transport: with the OAuth client's token and its retries when
+ * `options.authorization` is set (not for a DELETE: see authorizedFetch), then followRedirects.
+ */
+export async function fetchStep(options: HttpClientOptions, step: string, url: URL, init: RequestInit): Promise<Response> {
+  if (options.authorization === undefined) return followRedirects(options, step, url, init);
+  const send = (authorized: RequestInit) => followRedirects(options, step, url, authorized);
+  return authorizedFetch(oauthClientFor(options.authorization), step, url, init, send, init.method !== "DELETE");
+}
+
+/**
  * fetch, with a failure to connect turned into an HttpNetworkError that names the step, and our
  * own redirect rule: only to the same origin (assertSameOrigin), at most MAX_REDIRECTS, and only
  * with the method and body kept (307, 308; 301-303 only for GET: they would turn a POST into a
  * GET and lose the message). Refusing outright would break a server moved to a new path;
  * following across origins is what leaked credentials.
  */
-export async function fetchStep(options: HttpClientOptions, step: string, url: URL, init: RequestInit): Promise<Response> {
+async function followRedirects(options: HttpClientOptions, step: string, url: URL, init: RequestInit): Promise<Response> {
   let at = url;
   for (let hops = 0; ; hops++) {
     let response: Response;

@@ -6,7 +6,8 @@
 // Dual-era: a 2026-07-28 message (its `_meta` claims a version) is POSTed with the header mirror
 // and nothing of the session, its stream is never resumed, and closing that stream cancels it.
 // Spec: https://modelcontextprotocol.io/specification/2026-07-28/basic/transports/streamable-http
-// Left out: OAuth flows (the caller supplies a bearer token), and the fallback to HTTP+SSE (client.ts).
+// OAuth (a 401, a 403 insufficient_scope) is handled below every request, in fetchStep (client-auth.ts).
+// Left out: the fallback to HTTP+SSE (client.ts).
 
 import { DEFAULT_MAX_MESSAGE_BYTES } from "../jsonrpc/framing.js";
 import { isObject, type JSONRPCMessage, type RequestId } from "../jsonrpc/messages.js";

@@ -3,6 +3,7 @@
 // Spec: https://modelcontextprotocol.io/specification/2024-11-05/basic/transports#http-with-sse
 // Left out: reconnecting a dropped HTTP+SSE stream (its session lives and dies with the stream).
 
+import { oauthClientFor } from "../auth/oauth-client.js";
 import type { JSONRPCMessage } from "../jsonrpc/messages.js";
 import { encodeMessage } from "../jsonrpc/messages.js";
 import type { SendOptions, Transport, TransportHandlers } from "../protocol/transport.js";
@@ -63,6 +64,8 @@ export class LegacySseClientTransport implements Transport {
           } catch (error) {
             return reject(error);
           }
+          // The POST endpoint is the same server as the stream: the same tokens, one authorization.
+          if (options.authorization) oauthClientFor(options.authorization).alias(endpoint, sseUrl);
           transport = new LegacySseClientTransport(endpoint, stream, options);
           clearTimeout(timer);
           resolve(transport);

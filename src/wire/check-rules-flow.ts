@@ -1,7 +1,8 @@
 // The checker's flow rules, about messages that refer to a request: progress (a token its
-// request carried, unique among the open ones, values that only grow, nothing after the answer) and cancellation (only one's
-// own requests, never initialize; an answer after an honoured cancel may be missing, but a second
-// answer is still a violation: answered-twice).
+// request carried, unique among the open ones and naming the open one that holds it, values that
+// only grow, nothing after the answer) and cancellation (only one's own requests, never
+// initialize; an answer after an honoured cancel may be missing, but a second answer is still a
+// violation: answered-twice).
 // Spec: https://modelcontextprotocol.io/specification/2025-11-25/basic/utilities/progress and
 // https://modelcontextprotocol.io/specification/2025-11-25/basic/utilities/cancellation
 
@@ -26,7 +27,7 @@ export const FLOW_RULES: Rule[] = [
       const { progressToken: token, progress } = event.params;
       // Spec (basic/utilities/progress): a progress token names a request the other side is
       // still handling, and the progress value increases with each notification.
-      const request = [...state.requests[other(dir)].values()].find((sent) => tokenOf(sent) === token && (typeof token === "string" || typeof token === "number"));
+      const request = holderOf(state.requests[other(dir)], token);
       if (!request) return report(`progress token ${JSON.stringify(token)} names no request sent with it`);
       if (request.answered) report(`progress for ${request.method} (#${request.index}) after its answer`);
       if (typeof progress !== "number") return report(`"progress" must be a number, got ${JSON.stringify(progress)}`);
@@ -49,6 +50,23 @@ export const FLOW_RULES: Rule[] = [
     },
   },
 ];
+
+/**
+ * The request a progress token names: a token is unique among the active requests only, so an
+ * answered request may have passed it on. The open one that holds it, else the last that did.
+ */
+function holderOf(requests: Map<string, SentRequest>, token: unknown): SentRequest | undefined {
+  if (typeof token !== "string" && typeof token !== "number") return undefined;
+  let latest: SentRequest | undefined;
+  for (const newest of requests.values()) {
+    for (let sent: SentRequest | undefined = newest; sent; sent = sent.previous) {
+      if (tokenOf(sent) !== token) continue;
+      if (!sent.answered) return sent;
+      if (!latest || sent.index > latest.index) latest = sent;
+    }
+  }
+  return latest;
+}
 
 function tokenOf(request: SentRequest): unknown {
   return isObject(request.params._meta) ? request.params._meta.progressToken : undefined;

@@ -13,10 +13,13 @@ export const JSONRPC_RULES: Rule[] = [
   {
     name: "jsonrpc-shape",
     spec: `${BASIC}#messages`,
-    check(event, _dir, _state, report) {
+    check(event, _dir, state, report) {
       // Spec (basic#messages): every message is a JSON-RPC 2.0 request, response or notification.
       if (event.kind === "unreadable") report("the line is not JSON");
       if (event.kind === "invalid" && !hasNullId(event.value)) report(event.reason.replace(/^invalid request: /, ""));
+      // Spec (2025-03-26 basic#batching; JSON-RPC 2.0 "Batch"): a batch holds at least one message,
+      // an empty array is an Invalid Request. Where batches do not exist, batch-outside-2025-03-26 says so.
+      if (event.kind === "batch" && event.items.length === 0 && (state.version === undefined || state.version === "2025-03-26")) report("an empty batch: a batch holds at least one message");
     },
   },
   {

@@ -3,7 +3,8 @@
 // own tables: undeclaredServerCapability (mcp/versions.ts) for the client's requests,
 // requireClientCapability (server/capabilities.ts) for the server's.
 // Spec: https://modelcontextprotocol.io/specification/2025-11-25/basic/lifecycle
-// Leaves out 2026-07-28 requests (no handshake; their capabilities travel in each envelope).
+// Leaves out 2026-07-28 requests (no handshake; their capabilities travel in each envelope, which
+// check-rules-modern.ts reads).
 
 import { isObject } from "../jsonrpc/messages.js";
 import type { ServerRequestMethod } from "../mcp/methods.js";

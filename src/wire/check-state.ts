@@ -33,6 +33,8 @@ export interface SentRequest {
   cancelled: boolean;
   /** The last progress value reported for it, if any. */
   progress?: number;
+  /** Its input_required answer (2026-07-28): the keys it asked under, its requestState, and whether a retry came. */
+  inputRound?: { keys: string[]; requestState?: string; retried: boolean };
   /** An earlier request of the same sender with the same id (a reuse, reported by id-reused). */
   previous?: SentRequest;
 }

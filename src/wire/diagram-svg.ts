@@ -1,11 +1,13 @@
 // A recording as a standalone SVG sequence diagram, drawn by hand (no dependency): Client and
-// Server boxes at the top and bottom, a lifeline under each, one arrow per recorded line from top
-// to bottom, its label above it and its number and time (when recorded) at the left. Notifications
-// are dashed; JSON-RPC errors and lines that are not JSON-RPC are red, a tool's isError result
-// amber. A long session only grows taller; a long label is cut, its full text and note in the
-// arrow's <title> (a tooltip).
+// Server boxes at the top and bottom, a lifeline under each, one arrow per message from top to
+// bottom, its label above it and its number and time (when recorded) at the left; a batch's
+// messages each get their arrow ("4.1", "4.2") on a shaded band headed "batch of N".
+// Notifications are dashed; JSON-RPC errors and lines that are not JSON-RPC are red, a tool's
+// isError result amber. A long session only grows taller; a long label is cut, its full text and
+// note in the arrow's <title> (a tooltip).
 
-import type { DescribedMessage, MessageKind } from "./explain-messages.js";
+import { drawnMessages, type DescribedMessage, type DrawnMessage, type MessageKind } from "./explain-messages.js";
+import { printable } from "./recording.js";
 
 const WIDTH = 760;
 const CLIENT_X = 190;
@@ -26,7 +28,7 @@ const INK = { plain: "#222", failed: "#c62828", isError: "#a15c00" };
 /** The diagram; `title` names it (a tooltip), `note`, if given, is written under the top boxes. */
 export function svgDiagram(messages: DescribedMessage[], options: { title?: string; note?: string } = {}): string {
   const firstRow = FIRST_ROW + (options.note ? ROW : 0);
-  const bottom = firstRow + messages.length * ROW;
+  const { drawn, bottom } = layout(drawnMessages(messages), firstRow);
   const height = bottom + BOX.height + TOP;
   const parts = [
     `<?xml version="1.0" encoding="UTF-8"?>`,
@@ -43,13 +45,32 @@ export function svgDiagram(messages: DescribedMessage[], options: { title?: stri
     box("Client", CLIENT_X, bottom),
     box("Server", SERVER_X, bottom),
     ...(options.note ? [`<text x="${(CLIENT_X + SERVER_X) / 2}" y="${FIRST_ROW + ROW / 2}" text-anchor="middle" fill="#555" font-style="italic">${xmlText(options.note)}</text>`] : []),
-    ...messages.map((message, index) => arrow(message, index, firstRow + index * ROW + ROW / 2)),
+    ...drawn,
     `</svg>`,
   ];
   return parts.join("\n") + "\n";
 }
 
-function arrow(message: DescribedMessage, index: number, y: number): string {
+/**
+ * The rows from `top` down: an arrow per message; a batch gets a shaded band behind its messages,
+ * headed by a row of its own that says "batch of N". Gives the drawing and where it ends.
+ */
+function layout(messages: DrawnMessage[], top: number): { drawn: string[]; bottom: number } {
+  const drawn: string[] = [];
+  let y = top;
+  for (const message of messages) {
+    if (message.batch?.position === 1) {
+      const height = (message.batch.size + 1) * ROW;
+      drawn.push(`<g class="batch"><rect x="${CLIENT_X - 30}" y="${y + 2}" width="${SERVER_X - CLIENT_X + 60}" height="${height - 4}" rx="6" fill="#f1f5fb" stroke="#c5d3e8"/><text x="${(CLIENT_X + SERVER_X) / 2}" y="${y + ROW / 2 + 4}" text-anchor="middle" fill="#4a6fa5" font-style="italic">batch of ${message.batch.size}</text></g>`);
+      y += ROW;
+    }
+    drawn.push(arrow(message, y + ROW / 2));
+    y += ROW;
+  }
+  return { drawn, bottom: y };
+}
+
+function arrow(message: DrawnMessage, y: number): string {
   const failed = FAILED.has(message.kind);
   const ink = failed ? "failed" : message.isError ? "isError" : "plain";
   const color = INK[ink];
@@ -62,8 +83,8 @@ function arrow(message: DescribedMessage, index: number, y: number): string {
   const time = message.at === undefined ? "" : ` +${message.at} ms`;
   return [
     `<g class="message ${message.kind}">`,
-    `<title>${xmlText(`${index + 1}. ${message.label}: ${message.note}`)}</title>`,
-    `<text x="12" y="${y + 4}" fill="#777">${index + 1}${xmlText(time)}</text>`,
+    `<title>${xmlText(`${message.number}. ${message.label}: ${message.note}`)}</title>`,
+    `<text x="12" y="${y + 4}" fill="#777">${message.number}${xmlText(time)}</text>`,
     `<line class="arrow" x1="${from}" y1="${y}" x2="${end}" y2="${y}" stroke="${color}" stroke-width="1.5"${dash} marker-end="url(#${ink})"/>`,
     `<text x="${(CLIENT_X + SERVER_X) / 2}" y="${y - 5}" text-anchor="middle" fill="${color}"${failed ? ` font-weight="bold"` : ""}>${xmlText(label)}</text>`,
     `</g>`,
@@ -83,12 +104,12 @@ function box(name: string, x: number, y: number): string {
 }
 
 /**
- * Text safe in XML content and attribute values: the five markup characters as entities, and the
- * control characters XML 1.0 does not allow at all (a JSON string may hold them) dropped.
+ * Text safe in XML content and attribute values: control characters and lone surrogates shown as
+ * \u escapes (printable), which leaves none of the characters XML 1.0 forbids but U+FFFE and
+ * U+FFFF, dropped; then the five markup characters as entities.
  */
 export function xmlText(text: string): string {
-  return text
-    // eslint-disable-next-line no-control-regex
-    .replace(/[\u0000-\u0008\u000B\u000C\u000E-\u001F\uFFFE\uFFFF]/g, "")
+  return printable(text)
+    .replace(/[\uFFFE\uFFFF]/g, "")
     .replace(/[&<>"']/g, (char) => `&#${char.charCodeAt(0)};`);
 }

@@ -1,6 +1,7 @@
 // `mcp-wire diagram FILE --format mermaid|svg [--out FILE]`: a recording as a sequence diagram,
-// one arrow per recorded line: Mermaid text for Markdown (diagram-mermaid.ts) or a standalone SVG
-// of our own (diagram-svg.ts). Both draw what explain-messages.ts says each line is.
+// one arrow per message (a batch's messages each, grouped as one batch): Mermaid text for Markdown
+// (diagram-mermaid.ts) or a standalone SVG of our own (diagram-svg.ts). Both draw what
+// explain-messages.ts says each message is.
 // A golden transcript keeps each side's order only, so its diagram shows the client's lines, then
 // the server's, and says so in a note; the session and JSON-lines forms keep the order of the wire.
 
@@ -16,7 +17,8 @@ export const DIAGRAM_USAGE = `usage: mcp-wire diagram FILE [--format mermaid|svg
 
 Draws a recording (any form) as a sequence diagram between Client and Server, one arrow per
 message: requests and results solid, notifications dashed, JSON-RPC errors marked (Mermaid: a
-cross; SVG: red), each labelled with its method or the request it answers ("2: result (tools/call)").
+cross; SVG: red), each labelled with its method or the request it answers ("2: result (tools/call)");
+a batch's messages each get an arrow, grouped under "batch of N".
   --format mermaid   a Mermaid sequenceDiagram, for a \`\`\`mermaid block in Markdown (default)
   --format svg       a standalone SVG; long labels are cut, their full text in a tooltip
   --out FILE         write to FILE instead of stdout

@@ -1,7 +1,8 @@
 // What each line of a recording is, for the tools that show a session to a person (`mcp-wire
 // explain`, `mcp-wire diagram`): its kind, a short label (method, or which id it answers and how)
 // and the walkthrough's one-line note on what it means (src/walkthrough-notes.ts, the same notes
-// `npm start` prints). One description per recorded line: a batch is one line, so one entry.
+// `npm start` prints). One description per recorded line: a batch is one line, so one entry,
+// which lists the messages in it (items) for a diagram to draw each.
 // Spec: https://modelcontextprotocol.io/specification/2025-11-25/basic (the message kinds).
 // It judges nothing: a line that is not a JSON-RPC message is shown as such; `mcp-wire check` says
 // which rule it breaks.
@@ -23,8 +24,10 @@ export interface DescribedMessage {
   isError?: true;
   /** The walkthrough's note for it, one line. */
   note: string;
-  /** The line as it was on the wire. */
+  /** The line as it was on the wire (a batch's item: that message, encoded alone). */
   text: string;
+  /** A batch's messages, each described as a line of its own would be (empty for an empty batch). */
+  items?: DescribedMessage[];
 }
 
 /** Said wherever a golden transcript is shown: its form does not keep the order between the sides. */
@@ -40,17 +43,42 @@ export function describeRecording(recording: Recording): DescribedMessage[] {
     if (entry.message === undefined) {
       return { ...base, kind: "not-json", label: "not JSON", note: "not JSON: a line that no JSON-RPC peer can read; it crossed the wire as it is." };
     }
-    if (Array.isArray(entry.message)) {
-      const items = entry.message.map(classify).flatMap((item) => ("message" in item ? [item.message] : []));
-      return { ...base, kind: "batch", label: `batch of ${entry.message.length}`, note: noted(NOTE_DIRECTION[entry.dir], items).note };
-    }
-    const incoming = classify(entry.message);
-    if (incoming.kind === "invalid" || incoming.kind === "batch") {
-      const why = incoming.kind === "invalid" ? incoming.error.message : "a batch";
-      return { ...base, kind: "invalid", label: "not JSON-RPC", note: `not a valid JSON-RPC message (${why}).` };
-    }
-    const { note, answered } = noted(NOTE_DIRECTION[entry.dir], incoming.message);
-    return { ...base, ...labelOf(incoming.message, answered), note };
+    if (!Array.isArray(entry.message)) return { ...base, ...describeMessage(entry.message, entry.dir, noted) };
+    const messages = entry.message.map(classify).flatMap((item) => ("message" in item ? [item.message] : []));
+    const note = noted(NOTE_DIRECTION[entry.dir], messages).note;
+    // Each item after the batch's own note, so that the tracker knows the requests in it.
+    const items = entry.message.map((item): DescribedMessage => ({ ...base, text: JSON.stringify(item), ...describeMessage(item, entry.dir, noted) }));
+    // An empty batch is no message at all (JSON-RPC: an Invalid Request).
+    if (items.length === 0) return { ...base, kind: "invalid", label: "empty batch", note, items };
+    return { ...base, kind: "batch", label: `batch of ${items.length}`, note, items };
+  });
+}
+
+/** One JSON value that is not a batch: a message, or what makes it none. */
+function describeMessage(value: unknown, dir: Direction, noted: ReturnType<typeof noteTracker>): Pick<DescribedMessage, "kind" | "label" | "note" | "isError"> {
+  const incoming = classify(value);
+  if (incoming.kind === "invalid" || incoming.kind === "batch") {
+    const why = incoming.kind === "invalid" ? incoming.error.message : "a batch";
+    return { kind: "invalid", label: "not JSON-RPC", note: `not a valid JSON-RPC message (${why}).` };
+  }
+  const { note, answered } = noted(NOTE_DIRECTION[dir], incoming.message);
+  return { ...labelOf(incoming.message, answered), note };
+}
+
+/** What a diagram draws: one per message, a batch's messages each with where it stands in its batch. */
+export interface DrawnMessage extends DescribedMessage {
+  /** The number it is drawn with: the line's ("4"), or the line's and its place in the batch ("4.2"). */
+  number: string;
+  batch?: { size: number; position: number };
+}
+
+/** Every message to draw, in order: a batch's messages one by one; an empty batch as itself. */
+export function drawnMessages(messages: DescribedMessage[]): DrawnMessage[] {
+  return messages.flatMap((message, index) => {
+    const number = String(index + 1);
+    if (!message.items?.length) return [{ ...message, number }];
+    const size = message.items.length;
+    return message.items.map((item, i) => ({ ...item, number: `${number}.${i + 1}`, batch: { size, position: i + 1 } }));
   });
 }
 

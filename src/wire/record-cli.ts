@@ -21,11 +21,16 @@ pass through unchanged in both directions, the server's stderr goes to stderr, a
 appended to FILE as it passes (the session form of a recording: "> +MS line" from the host,
 "< +MS line" from the server). The proxy writes nothing of its own to stdout. SIGINT, SIGTERM and
 SIGHUP are passed to the server's process group; the server's exit code or signal is the proxy's.
+Killed with SIGKILL, the proxy cannot stop the server, which runs in its own process group (its id
+is the server's pid): one that ignores the end of its stdin keeps running, so stop the proxy with
+SIGTERM, or kill the server's process group too.
 
 With --listen and --target, a reverse proxy for a Streamable HTTP (or HTTP+SSE) server: requests
 and answers pass through unchanged, SSE streamed; POST bodies, JSON answers and SSE messages are
-recorded, each request and status as a "#" note with the session's headers (Authorization and
-cookie values redacted). It says where it listens on stderr and runs until SIGINT or SIGTERM.
+recorded (decoded copies of gzip, deflate or br bodies), each request and status as a "#" note
+with the session's headers (Authorization and cookie values redacted, and the userinfo and query
+values of URLs). The target's query goes with each request, and its userinfo as Authorization:
+Basic when the client sent none. It says where it listens on stderr and runs until SIGINT or SIGTERM.
 
 options (before "--"):
   --out FILE              the recording to write (created, or truncated)
@@ -36,7 +41,8 @@ options (before "--"):
   --check                 check each message against the spec as it passes (the rules of
                           mcp-wire check), and say each violation on stderr at once
   --listen HOST:PORT      where the HTTP proxy listens (PORT alone: 127.0.0.1; port 0: any free one)
-  --target URL            the server's endpoint, e.g. http://127.0.0.1:3000/mcp
+  --target URL            the server's endpoint, e.g. http://127.0.0.1:3000/mcp (or
+                          http://user:password@host/mcp?key=K: these reach it, not the file)
   -h, --help              print this help
 
 exit codes:

@@ -2,16 +2,17 @@
 // HTTP+SSE transport, whose paths it forwards alike). Each request goes to the target with its
 // method, path, headers and body; each answer comes back with its status, headers and body, an SSE
 // stream streamed through chunk by chunk, never buffered. On the way, the messages are recorded:
-// a POST body as "> ", a JSON answer or each SSE "message" event as "< ", and, as "#" notes, each
-// request's method and path, each answer's status, and the headers that shape the session.
+// a POST body as "> ", a JSON answer or each SSE "message" event as "< " (decoded copies when a body
+// is compressed: record-http-body.ts), and, as "#" notes, each request's method and path, each
+// answer's status, and the headers that shape the session.
 // Spec: https://modelcontextprotocol.io/specification/2025-11-25/basic/transports#streamable-http
-// Secrets stay out of the file: only the headers named below are noted, and the values of
-// Authorization and cookies are redacted. A body or event past --max-line-bytes is noted by size.
+// Secrets stay out of the file: only the headers named below are noted, the values of Authorization
+// and cookies are redacted, and so are the userinfo and query values of URLs (either may hold a key).
+// A body or event past --max-line-bytes is noted by size.
 
 import { request as httpRequest, createServer, Agent, type IncomingHttpHeaders, type IncomingMessage, type ServerResponse } from "node:http";
 import { request as httpsRequest, Agent as HttpsAgent } from "node:https";
-import { StringDecoder } from "node:string_decoder";
-import { SseParser } from "../http/sse-parser.js";
+import { BodyDecoder, EventRecorder, JsonBody, type Recorder } from "./record-http-body.js";
 import { SessionFile } from "./record-file.js";
 
 export interface HttpRecordOptions {
@@ -27,50 +28,57 @@ export interface HttpRecordOptions {
   onLine?: (dir: "c2s" | "s2c", bytes: Buffer) => void;
 }
 
-/** Headers that belong to one connection, not to the request: never forwarded (RFC 9110, 7.6.1). */
+/** Headers that belong to one connection, not to the request: never forwarded (RFC 9110, 7.6.1), nor those a Connection header names. */
 const HOP_BY_HOP = new Set(["connection", "keep-alive", "proxy-connection", "te", "trailer", "transfer-encoding", "upgrade"]);
 /** Headers noted in the recording; the secret ones by name only. */
-const NOTED = ["content-type", "mcp-session-id", "mcp-protocol-version", "last-event-id", "authorization", "cookie", "set-cookie", "www-authenticate"];
+const NOTED = ["content-type", "content-encoding", "mcp-session-id", "mcp-protocol-version", "last-event-id", "authorization", "cookie", "set-cookie", "www-authenticate"];
 const SECRET = new Set(["authorization", "cookie", "set-cookie"]);
 
 /** Serves until SIGINT, SIGTERM or SIGHUP; resolves with the exit code (130, 143, 129). */
 export async function recordHttp(options: HttpRecordOptions, onListening: (url: string) => void): Promise<number> {
-  const file = new SessionFile(options.out, { prose: [`Recorded by mcp-wire record on ${new Date().toISOString()}.`], transport: "http", url: options.target.href }, options.onLine);
+  const file = new SessionFile(options.out, { prose: [`Recorded by mcp-wire record on ${new Date().toISOString()}.`], transport: "http", url: redactedUrl(options.target) }, options.onLine);
   const secure = options.target.protocol === "https:";
+  const basic = basicCredentials(options.target);
   const agent = secure ? new HttpsAgent({ keepAlive: true }) : new Agent({ keepAlive: true });
   const server = createServer((req, res) => forward(req, res));
 
   function forward(req: IncomingMessage, res: ServerResponse): void {
-    const url = new URL(req.url ?? "/", options.target.origin);
-    file.record(() => file.note(`> ${req.method} ${url.pathname}${url.search}${notedHeaders(req.headers)}`));
+    const url = targetUrl(options.target, req.url ?? "/");
+    file.record(() => file.note(`> ${req.method} ${redactedPath(req.url ?? "/")}${notedHeaders(req.headers)}`));
     const headers = forwardedHeaders(req.headers);
     headers.host = options.target.host;
+    if (basic !== undefined && headers.authorization === undefined) headers.authorization = basic;
     const upstream = (secure ? httpsRequest : httpRequest)(url, { method: req.method, headers, agent });
-    const body = new Body(options.maxLineBytes);
+    // The answer is recorded after the request's body, which may still be decoding when the answer comes.
+    let requestRecorded = () => {};
+    const afterRequest = new Promise<void>((resolve) => (requestRecorded = resolve));
+    const recordRequest: Recorder = (write) => file.record(() => write(file));
+    const recordAnswer: Recorder = (write) => void afterRequest.then(() => file.record(() => write(file)));
+    const encoding = req.headers["content-encoding"];
+    const body = new BodyDecoder(encoding, new JsonBody("c2s", options.maxLineBytes, encoding, recordRequest, requestRecorded));
     req.on("data", (chunk: Buffer) => body.push(chunk));
-    req.on("end", () => file.record(() => body.recordAs(file, "c2s")));
+    req.on("end", () => body.end());
+    // A request cut short has no body to wait for.
+    req.on("close", () => req.complete || requestRecorded());
     req.pipe(upstream);
     upstream.on("response", (answer) => {
       res.writeHead(answer.statusCode ?? 502, answer.statusMessage, forwardedHeaders(answer.headers));
       res.flushHeaders();
-      file.record(() => file.note(`< ${answer.statusCode} ${url.pathname}${notedHeaders(answer.headers)}`));
+      recordAnswer((file) => file.note(`< ${answer.statusCode} ${url.pathname}${notedHeaders(answer.headers)}`));
       const sse = /^text\/event-stream/i.test(answer.headers["content-type"] ?? "");
-      const events = sse ? new EventRecorder(options.maxLineBytes) : undefined;
-      const answerBody = new Body(options.maxLineBytes);
+      const answerEncoding = answer.headers["content-encoding"];
+      const answerBody = new BodyDecoder(answerEncoding, sse
+        ? new EventRecorder(options.maxLineBytes, recordAnswer)
+        : new JsonBody("s2c", options.maxLineBytes, answerEncoding, recordAnswer));
       // pipe() passes each chunk on as it comes (an SSE event is not held back) and waits for a
       // slow client; its "data" listener comes first, so a chunk is passed on before it is recorded.
       answer.pipe(res);
-      answer.on("data", (chunk: Buffer) => {
-        if (events) file.record(() => events.push(chunk, file));
-        else answerBody.push(chunk);
-      });
-      answer.on("end", () => {
-        if (!events) file.record(() => answerBody.recordAs(file, "s2c"));
-      });
+      answer.on("data", (chunk: Buffer) => answerBody.push(chunk));
+      answer.on("end", () => answerBody.end());
       answer.on("error", () => res.destroy());
     });
     upstream.on("error", (error) => {
-      file.record(() => file.note(`< the target failed: ${error.message}`));
+      recordAnswer((file) => file.note(`< the target failed: ${error.message}`));
       if (res.headersSent) return void res.destroy();
       // The client gets a JSON-RPC error it can read, as from any HTTP failure of the server's.
       res.writeHead(502, { "content-type": "application/json" });
@@ -101,66 +109,52 @@ export async function recordHttp(options: HttpRecordOptions, onListening: (url: 
   return { SIGHUP: 129, SIGINT: 130, SIGTERM: 143 }[signal];
 }
 
+/**
+ * Where a request goes: the target's origin and the request's path (never another host, whatever
+ * the path looks like), with the target's own query parameters first, then the request's.
+ */
+function targetUrl(target: URL, path: string): URL {
+  const url = new URL(`${target.origin}${path.startsWith("/") ? "" : "/"}${path}`);
+  url.search = [target.search.slice(1), url.search.slice(1)].filter((query) => query !== "").join("&");
+  return url;
+}
+
+/** The target's userinfo as the Authorization it stands for (RFC 7617), or undefined if it has none. */
+function basicCredentials(target: URL): string | undefined {
+  if (target.username === "" && target.password === "") return undefined;
+  // The URL keeps a "%" that starts no escape as it was written: so does the credential.
+  const decoded = (text: string) => {
+    try {
+      return decodeURIComponent(text);
+    } catch {
+      return text;
+    }
+  };
+  return `Basic ${Buffer.from(`${decoded(target.username)}:${decoded(target.password)}`).toString("base64")}`;
+}
+
+/** A URL as the recording shows it: its userinfo and the values of its query are redacted, as either may be a key. */
+export function redactedUrl(url: URL): string {
+  const userinfo = url.username !== "" || url.password !== "" ? "***@" : "";
+  return `${url.protocol}//${userinfo}${url.host}${redactedPath(url.pathname + url.search)}`;
+}
+
+/** A path and query with each query value redacted (a parameter without "=" may be a key itself). */
+function redactedPath(path: string): string {
+  const question = path.indexOf("?");
+  if (question === -1) return path;
+  const parameters = path.slice(question + 1).split("&").map((parameter) => (parameter.includes("=") ? `${parameter.slice(0, parameter.indexOf("="))}=***` : "***"));
+  return `${path.slice(0, question)}?${parameters.join("&")}`;
+}
+
 function forwardedHeaders(headers: IncomingHttpHeaders): { [name: string]: string | string[] } {
+  // Spec (RFC 9110, 7.6.1): the headers a Connection header names belong to this connection too.
+  const named = new Set((headers.connection ?? "").split(",").map((name) => name.trim().toLowerCase()));
   const kept: { [name: string]: string | string[] } = {};
-  for (const [name, value] of Object.entries(headers)) if (value !== undefined && !HOP_BY_HOP.has(name)) kept[name] = value;
+  for (const [name, value] of Object.entries(headers)) if (value !== undefined && !HOP_BY_HOP.has(name) && !named.has(name)) kept[name] = value;
   return kept;
 }
 
 function notedHeaders(headers: IncomingHttpHeaders): string {
   return NOTED.filter((name) => headers[name] !== undefined).map((name) => ` ${name}: ${SECRET.has(name) ? "[redacted]" : String(headers[name])}`).join(";");
-}
-
-/** A recorded message is one line: a body written over several lines is recorded in JSON's one-line form. */
-function oneLine(text: string): string {
-  if (!/[\r\n]/.test(text)) return text;
-  try {
-    return JSON.stringify(JSON.parse(text));
-  } catch {
-    return text.replace(/\r?\n|\r/g, " ");
-  }
-}
-
-/** A body, kept for the recording up to a bound. */
-class Body {
-  #parts: Buffer[] = [];
-  #bytes = 0;
-  constructor(readonly limit: number) {}
-
-  push(chunk: Buffer): void {
-    this.#bytes += chunk.length;
-    if (this.#bytes <= this.limit) this.#parts.push(chunk);
-    else this.#parts = [];
-  }
-
-  recordAs(file: SessionFile, dir: "c2s" | "s2c"): void {
-    if (this.#bytes === 0) return;
-    if (this.#bytes > this.limit) return file.note(`${dir === "c2s" ? ">" : "<"} a body of ${this.#bytes} bytes, longer than --max-line-bytes ${this.limit}: not recorded`);
-    file.line(dir, Buffer.from(oneLine(Buffer.concat(this.#parts).toString("utf8"))));
-  }
-}
-
-/** An SSE answer read for the recording: each "message" event is a message; others are noted. */
-class EventRecorder {
-  readonly #decoder = new StringDecoder("utf8");
-  readonly #parser: SseParser;
-  #failed = false;
-  constructor(maxEventBytes: number) {
-    this.#parser = new SseParser({ maxEventBytes });
-  }
-
-  push(chunk: Buffer, file: SessionFile): void {
-    if (this.#failed) return;
-    try {
-      for (const event of this.#parser.push(this.#decoder.write(chunk))) {
-        if (event.event === "message") {
-          if (event.data !== "") file.line("s2c", Buffer.from(oneLine(event.data)));
-        } else file.note(`< event ${event.event}: ${oneLine(event.data)}`);
-      }
-    } catch (error) {
-      // The stream passes through still; only its recording stops.
-      this.#failed = true;
-      file.note(`< the rest of this SSE stream is not recorded: ${error instanceof Error ? error.message : String(error)}`);
-    }
-  }
 }

@@ -18,6 +18,9 @@
 // "# url: <the server URL>", "# protocol: <negotiated version>", "# ignore: <JSON pointer>" (may
 // repeat: values that change from run to run), "# args: <server flags>" (the golden tests' own).
 // Any other "#" line is prose, kept and written back as it was.
+// A message nested deeper than MAX_NESTING levels is refused (RecordingFormatError naming its
+// line): every tool walks messages with the engine's recursive JSON.stringify, structuredClone
+// and readers, which a hostile line 5000 levels deep would run out of stack in.
 
 export type Direction = "c2s" | "s2c";
 
@@ -60,11 +63,25 @@ export class RecordingFormatError extends Error {
   }
 }
 
-const SESSION_LINE = /^([<>]) (?:\+(\d+) )?(.*)$/;
+// The "s" flag: the wire's line may hold a \r (before its \n) or a raw U+2028, which "." skips.
+const SESSION_LINE = /^([<>]) (?:\+(\d+) )?(.*)$/s;
+
+/** How deep the tools follow a message's arrays and objects, by default (no real message comes near). */
+export const MAX_NESTING = 256;
+
+export interface ReadOptions {
+  /** The deepest nesting of arrays and objects a message may have (default MAX_NESTING). */
+  maxNesting?: number;
+}
 
 /** Reads any of the three forms; `source` names the file in errors. */
-export function parseRecording(text: string, source = "recording"): Recording {
-  const lines = text.split(/\r?\n/);
+export function parseRecording(text: string, source = "recording", options: ReadOptions = {}): Recording {
+  const limit = options.maxNesting ?? MAX_NESTING;
+  const lines = linesOf(text);
+  lines.forEach((line, i) => {
+    // A JSON-lines record wraps its message in one more object; a "#" line is the header's or a note.
+    if (!line.startsWith("#") && deeperThan(line, line.startsWith("{") ? limit + 1 : limit)) throw new RecordingFormatError(source, i + 1, `a message nested deeper than ${limit} levels (the tools read at most ${limit})`);
+  });
   const first = lines.findIndex((line) => line.trim() !== "");
   if (first < 0) throw new RecordingFormatError(source, 1, "the recording is empty");
   if (lines[first]!.startsWith("{")) return parseJsonLines(lines, source);
@@ -76,6 +93,16 @@ export function parseRecording(text: string, source = "recording"): Recording {
   if (marker === "-- session --") return { form: "session", header, entries: parseSession(lines, at + 1, source) };
   if (marker === "-- client --") return { form: "golden", header, entries: parseGolden(lines, at, source) };
   throw new RecordingFormatError(source, at + 1, `expected "-- session --" or "-- client --" after the header, found ${JSON.stringify((marker ?? "").slice(0, 40))}`);
+}
+
+/**
+ * The file's lines. A \r before a line's \n is kept: in a message line it is the wire's own byte
+ * (a peer that ends its lines with CRLF). Only a file whose own first line ends in \r was saved
+ * with CRLF line endings (by an editor, not by the wire), and loses them all.
+ */
+function linesOf(text: string): string[] {
+  const lines = text.split("\n");
+  return lines[0]!.endsWith("\r") ? lines.map((line) => line.replace(/\r$/, "")) : lines;
 }
 
 function readHeaderLine(header: RecordingHeader, line: string, source: string, number: number): void {
@@ -152,6 +179,39 @@ export function parseLine(text: string): unknown {
   } catch {
     return undefined;
   }
+}
+
+/**
+ * Whether a line's arrays and objects nest deeper than `limit`, found without recursion (brackets
+ * inside JSON strings do not count). A line that is not JSON is measured the same way: nothing
+ * that deep is a message a peer meant.
+ */
+export function deeperThan(text: string, limit: number): boolean {
+  let depth = 0;
+  let inString = false;
+  for (let i = 0; i < text.length; i++) {
+    const char = text.charCodeAt(i);
+    if (inString) {
+      if (char === 0x5c) i++; // a backslash: the next character is escaped
+      else if (char === 0x22) inString = false;
+    } else if (char === 0x22) inString = true;
+    else if (char === 0x5b || char === 0x7b) {
+      if (++depth > limit) return true;
+    } else if (char === 0x5d || char === 0x7d) depth--;
+  }
+  return false;
+}
+
+/**
+ * Text from a recording made safe to show a person: each control character (C0, DEL, C1: on a
+ * terminal ESC starts an ANSI sequence, \r and \b overwrite what was printed), bidirectional
+ * override (it reorders what a reader sees) and lone surrogate is written as a \u escape, as JSON
+ * writes them. For the tools that print a recording (check, explain, diagram).
+ */
+export function printable(text: string): string {
+  // eslint-disable-next-line no-control-regex
+  return text.replace(/[\u0000-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g,
+    (char) => `\\u${char.charCodeAt(0).toString(16).padStart(4, "0")}`);
 }
 
 /** The header lines of a new recording, from its fields (prose lines first, if any). */

@@ -39,12 +39,15 @@ test("check cli: --json prints an array of {index, dir, rule, message, spec}", a
 test("check cli: usage errors and unreadable files exit 2 with a message on stderr, nothing on stdout", async () => {
   const dir = mkdtempSync(join(tmpdir(), "mcp-wire-check-"));
   writeFileSync(join(dir, "bad.recording"), "# a header\nnot a marker\n");
+  writeFileSync(join(dir, "deep.jsonl"), `{"dir":"c2s","msg":{"jsonrpc":"2.0","id":1,"method":"ping"}}\n{"dir":"c2s","msg":${"[".repeat(5000)}${"]".repeat(5000)}}\n`);
   const cases: [string[], RegExp][] = [
     [[], /expected one FILE/],
     [["a", "b"], /expected one FILE/],
     [["--verbose"], /unknown option --verbose/],
     [[join(dir, "missing.recording")], /cannot read .*missing\.recording/],
     [[join(dir, "bad.recording")], /bad\.recording:2: expected "-- session --" or "-- client --"/],
+    // A hostile line is a recording the tools refuse (2), not a violation found (1), nor a crash.
+    [[join(dir, "deep.jsonl")], /deep\.jsonl:2: a message nested deeper than 256 levels/],
   ];
   for (const [args, message] of cases) {
     const run = await runCli(["check", ...args]);

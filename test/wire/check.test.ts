@@ -6,7 +6,7 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
-import { checkRecording, RULES, SessionChecker } from "../../src/wire/check.js";
+import { checkRecording, formatFinding, RULES, SessionChecker } from "../../src/wire/check.js";
 import { parseRecording } from "../../src/wire/recording.js";
 
 const FIXTURES = fileURLToPath(new URL("../../fixtures/wire/check/", import.meta.url));
@@ -24,7 +24,7 @@ function brief(dir: string, file: string): string[] {
 
 test("check: every rule has its fixture, and every fixture names a rule", () => {
   const names = readdirSync(FIXTURES).filter((f) => f.endsWith(".recording")).map((f) => f.replace(/\.recording$/, ""));
-  assert.deepEqual(names.filter((n) => n !== "valid").sort(), RULES.map((r) => r.name).sort());
+  assert.deepEqual(names.filter((n) => !n.startsWith("valid")).sort(), RULES.map((r) => r.name).sort());
 });
 
 /** What each rule's fixture plants, where: the rule fires there and nothing else fires. */
@@ -44,6 +44,9 @@ const PLANTED: { [rule: string]: string[] } = {
   "is-error": ["#7 s2c is-error", "#9 s2c is-error"],
   progress: ["#6 s2c progress", "#8 s2c progress", "#10 c2s progress"],
   cancellation: ["#4 c2s cancellation"],
+  "request-capabilities": ["#6 s2c request-capabilities", "#7 s2c request-capabilities", "#10 s2c request-capabilities", "#12 s2c request-capabilities"],
+  "input-rounds": ["#3 c2s input-rounds", "#3 c2s input-rounds", "#6 s2c input-rounds", "#7 c2s input-rounds"],
+  "listen-filter": ["#2 s2c listen-filter", "#4 s2c listen-filter", "#6 s2c listen-filter", "#8 s2c listen-filter"],
 };
 
 for (const rule of RULES) {
@@ -58,6 +61,10 @@ for (const rule of RULES) {
 
 test("check: a clean session (progress, an honoured cancel left unanswered, a declared server request, logging) passes", () => {
   assert.deepEqual(brief(FIXTURES, "valid.recording"), []);
+});
+
+test("check: a clean 2026-07-28 session, recorded from the demo (discover, a listen, a call with logLevel and its log messages) passes", () => {
+  assert.deepEqual(brief(FIXTURES, "valid-2026.recording"), []);
 });
 
 test("check: checked live, a message at a time with no look ahead (record --check), each fixture gives the same findings", () => {
@@ -78,6 +85,22 @@ test("check: findings name what is wrong", () => {
   ]);
   assert.deepEqual(messages("result-fields.recording"), ['result: "tools" is required']);
   assert.deepEqual(messages("output-schema.recording"), ["structuredContent/sum: must be number, got string"]);
+  assert.deepEqual(messages("request-capabilities.recording"), [
+    'inputRequests "summary" asks sampling/createMessage, but tools/call (#5) declared no {"sampling":{}}',
+    "roots/list sent as a request of the server's: in 2026-07-28 it asks only inside inputRequests",
+    "notifications/message at info, below the level every open request asked for",
+    "notifications/message, but no open request asked for log messages (logLevel)",
+  ]);
+  assert.deepEqual(messages("input-rounds.recording"), [
+    "requestState is not the one the input_required answer to #1 gave, byte for byte", 'inputResponses lacks "confirm", asked in the input_required answer to #1',
+    "input_required is not allowed for tools/list", "tools/call carries requestState, but answers no input_required round",
+  ]);
+  assert.deepEqual(messages("listen-filter.recording"), [
+    "the acknowledgement grants promptsListChanged, which the listen #1 did not ask for",
+    "notifications/prompts/list_changed on the listen #1, which did not ask for promptsListChanged",
+    "notifications/resources/list_changed outside any subscriptions/listen",
+    "notifications/tools/list_changed on the listen #1 after it ended",
+  ]);
 });
 
 /**
@@ -85,7 +108,7 @@ test("check: findings name what is wrong", () => {
  * the server answers it (the file's header says which). The server's side of every golden passes.
  */
 const GOLDEN_FINDINGS: { [file: string]: string[] } = {
-  "batch-2025-03-26.transcript": ["#4 c2s lifecycle-order", "#7 c2s jsonrpc-shape"],
+  "batch-2025-03-26.transcript": ["#4 c2s lifecycle-order", "#5 c2s jsonrpc-shape", "#7 c2s jsonrpc-shape"],
   "batch-before-initialize.transcript": ["#1 c2s lifecycle-order"],
   "batch-rejected.transcript": ["#3 c2s batch-outside-2025-03-26"],
   "cancellation.transcript": ["#7 c2s cancellation", "#8 c2s cancellation"],
@@ -128,6 +151,20 @@ for (const file of shared) {
   });
 }
 
+test("check: an empty batch is an Invalid Request in a 2025-03-26 session (and before any version is known); elsewhere the batch itself is the finding", () => {
+  const session = (version: string) => [
+    "-- session --",
+    `> {"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"${version}","capabilities":{},"clientInfo":{"name":"t","version":"1"}}}`,
+    `< {"jsonrpc":"2.0","id":0,"result":{"protocolVersion":"${version}","capabilities":{},"serverInfo":{"name":"s","version":"1"}}}`,
+    '> {"jsonrpc":"2.0","method":"notifications/initialized"}',
+    "> []",
+    '< {"jsonrpc":"2.0","id":null,"error":{"code":-32600,"message":"invalid request: empty batch"}}',
+  ].join("\n");
+  const found = (text: string) => checkRecording(parseRecording(text)).map((f) => `#${f.index} ${f.rule}: ${f.message}`);
+  assert.deepEqual(found(session("2025-03-26")), ["#4 jsonrpc-shape: an empty batch: a batch holds at least one message"]);
+  assert.deepEqual(found(session("2025-06-18")), ["#4 batch-outside-2025-03-26: a batch of 0 in a 2025-06-18 session"]);
+});
+
 test("check: a golden keeps no order between its sides, so the rules that need it stay quiet", () => {
   // As a golden, the server's roots/list cannot be placed before or after notifications/initialized.
   const session = readFileSync(`${FIXTURES}lifecycle-order.recording`, "utf8");
@@ -158,4 +195,46 @@ test("check: a 2026-07-28 request may reuse the id of an answered one (no sessio
     `> {"jsonrpc":"2.0","id":1,"method":"tools/list","params":{${envelope}}}`,
   ].join("\n");
   assert.deepEqual(checkRecording(parseRecording(text)).map((f) => `#${f.index} ${f.rule}`), ["#4 id-reused"]);
+});
+
+test("check: checked live (no reader refused it first), a message nested too deep is said and left out, not walked into a crash", () => {
+  const live = new SessionChecker(undefined, { maxNesting: 64 });
+  const deep = `{"jsonrpc":"2.0","method":"notifications/progress","params":{"progressToken":1,"progress":${"[".repeat(5000)}${"]".repeat(5000)}}}`;
+  assert.deepEqual(live.check({ dir: "s2c", text: deep, message: JSON.parse(deep) }).map((f) => `#${f.index} ${f.rule}: ${f.message}`), ["#1 not-checked: a message nested deeper than 64 levels"]);
+  const ping = '{"jsonrpc":"2.0","id":1,"method":"ping"}';
+  assert.deepEqual(live.check({ dir: "c2s", text: ping, message: JSON.parse(ping) }), []);
+});
+
+test("check: a finding's line shows the recording's control characters as \\u escapes, not to the terminal", () => {
+  const text = ["-- session --", '> {"jsonrpc":"2.0","id":1,"method":"tools/list\\u001b[2J\\r"}'].join("\n");
+  const [finding] = checkRecording(parseRecording(text));
+  assert.ok(finding?.message.includes("\u001b"), "the finding itself keeps the text (--json escapes it)");
+  const line = formatFinding("r", finding);
+  assert.doesNotMatch(line, /[\u0000-\u001f]/);
+  assert.ok(line.includes("tools/list\\u001b[2J\\u000d before initialize"), line);
+});
+
+test("check: a message line that ends in \\r (a CRLF peer) breaks no rule: the \\r is JSON whitespace after the message, not a newline inside it", () => {
+  const init = '{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"t","version":"1"}}}';
+  const answer = '{"jsonrpc":"2.0","id":0,"result":{"protocolVersion":"2025-11-25","capabilities":{},"serverInfo":{"name":"s","version":"1"}}}';
+  const recording = parseRecording(["-- session --", `> ${init}\r`, `< ${answer}\r`, '> {"jsonrpc":"2.0","method":"notifications/initialized"}\r', ""].join("\n"));
+  assert.ok(recording.entries.every((entry) => entry.text.endsWith("\r")));
+  assert.deepEqual(checkRecording(recording), []);
+});
+
+test("check: a message nested just within the bound is walked by every rule (readers, structuredClone, the schema validator) without running out of stack", () => {
+  const schema = (levels: number): unknown => (levels === 0 ? { type: "number" } : { type: "object", properties: { a: schema(levels - 1) }, required: ["a"] });
+  const value = (levels: number, leaf: unknown): unknown => (levels === 0 ? leaf : { a: value(levels - 1, leaf) });
+  const init = '{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"t","version":"1"}}}';
+  const answer = '{"jsonrpc":"2.0","id":0,"result":{"protocolVersion":"2025-11-25","capabilities":{"tools":{}},"serverInfo":{"name":"s","version":"1"}}}';
+  const text = [
+    "-- session --", `> ${init}`, `< ${answer}`, '> {"jsonrpc":"2.0","method":"notifications/initialized"}',
+    '> {"jsonrpc":"2.0","id":1,"method":"tools/list"}',
+    `< ${JSON.stringify({ jsonrpc: "2.0", id: 1, result: { tools: [{ name: "deep", inputSchema: { type: "object" }, outputSchema: schema(120) }] } })}`,
+    '> {"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"deep"}}',
+    `< ${JSON.stringify({ jsonrpc: "2.0", id: 2, result: { content: [], structuredContent: value(120, "not a number") } })}`,
+  ].join("\n");
+  const findings = checkRecording(parseRecording(text));
+  assert.deepEqual(findings.map((f) => `#${f.index} ${f.rule}`), ["#7 output-schema"]);
+  assert.match(findings[0]!.message, /must be number, got string/);
 });

@@ -20,6 +20,8 @@ const SHARED = join(ROOT, "../shared/transcripts");
 /** Every real recording we have: the shared JSON lines (when present) and the client goldens. */
 function realRecordings(): { name: string; recording: Recording }[] {
   const files = readdirSync(join(ROOT, "fixtures/client-transcripts")).map((name) => join(ROOT, "fixtures/client-transcripts", name));
+  // And the golden of batches (one empty, one with an item that is no message), to count their arrows.
+  files.push(join(ROOT, "fixtures/transcripts/batch-2025-03-26.transcript"));
   try {
     files.push(...readdirSync(SHARED).filter((name) => name.endsWith(".jsonl")).map((name) => join(SHARED, name)));
   } catch {
@@ -43,6 +45,11 @@ const MIXED = parseRecording([
   "",
 ].join("\n"));
 
+/** The direction of each message in a recording, a batch's messages each (an empty batch is one line, drawn as one). */
+function messagesOf(recording: Recording): string[] {
+  return recording.entries.flatMap((entry) => (Array.isArray(entry.message) && entry.message.length > 0 ? entry.message.map(() => entry.dir) : [entry.dir]));
+}
+
 /** Our Mermaid output, read back: every line must be one of the shapes mermaidDiagram writes. */
 function parseMermaid(text: string): { from: string; arrow: string; to: string; label: string }[] {
   const lines = text.trimEnd().split("\n");
@@ -51,7 +58,12 @@ function parseMermaid(text: string): { from: string; arrow: string; to: string; 
   assert.equal(lines[2], "    participant S as Server");
   const note = /^    Note over C,S: (.+)$/.exec(lines[3] ?? "");
   if (note) assert.doesNotMatch(note[1]!.replace(/#\d+;/g, ""), /[#;<>&"]/, `unescaped note: ${lines[3]}`);
-  return lines.slice(note ? 4 : 3).map((line) => {
+  // A batch: a shaded block, headed by its size, around its messages' arrows (at least one).
+  const body = lines.slice(note ? 4 : 3).join("\n").replace(/    rect rgb\(238, 243, 251\)\n    Note over C,S: batch of (\d+)\n((?:    [CS][^\n]*\n)+?)    end(?:\n|$)/g, (_, size: string, arrows: string) => {
+    assert.equal(arrows.split("\n").length - 1, Number(size), `a batch of ${size} draws ${size} arrows`);
+    return arrows;
+  });
+  return body.split("\n").filter((line) => line !== "").map((line) => {
     const match = /^    ([CS])(->>|-->>|-x|--x)([CS]): (.+)$/.exec(line);
     assert.ok(match, `not a message line of ours: ${line}`);
     assert.notEqual(match[1], match[3], "an arrow goes from one participant to the other");
@@ -111,12 +123,13 @@ for (const { name, recording } of realRecordings()) {
   test(`diagram: ${name.slice(ROOT.length - 1)}: one arrow per message, in both formats`, () => {
     const messages = describeRecording(recording);
     const arrows = parseMermaid(mermaidDiagram(messages, "a note"));
-    assert.equal(arrows.length, recording.entries.length);
-    arrows.forEach((arrow, i) => assert.equal(arrow.from, recording.entries[i]!.dir === "c2s" ? "C" : "S"));
+    const sent = messagesOf(recording);
+    assert.equal(arrows.length, sent.length);
+    arrows.forEach((arrow, i) => assert.equal(arrow.from, sent[i] === "c2s" ? "C" : "S"));
     const svg = svgDiagram(messages, { note: "a note" });
     const elements = checkXml(svg);
     assert.equal(elements[0], "svg");
-    assert.equal(svg.match(/<line class="arrow"/g)?.length, recording.entries.length);
+    assert.equal(svg.match(/<line class="arrow"/g)?.length, sent.length);
   });
 }
 
@@ -124,9 +137,31 @@ test("diagram: Mermaid arrows: requests and results solid, notifications dotted,
   const arrows = parseMermaid(mermaidDiagram(describeRecording(MIXED)));
   assert.deepEqual(arrows.map((a) => `${a.from}${a.arrow}${a.to}`), ["C->>S", "S-->>C", "S-xC", "C->>S", "S->>C", "C--xS", "C--xS", "C->>S"]);
   assert.deepEqual(arrows.map((a) => unentity(a.label)), [
-    `1: tools/call ${HOSTILE}`, "notifications/progress", "1: error -32602 (tools/call)", "2: ping", "2: result (ping)", "not JSON-RPC", "not JSON", "batch of 1",
+    `1: tools/call ${HOSTILE}`, "notifications/progress", "1: error -32602 (tools/call)", "2: ping", "2: result (ping)", "not JSON-RPC", "not JSON", "4: ping",
   ]);
   assert.ok(arrows[0]!.label.includes("#60;b#62;#38;#34;name'#59; #35;x"), arrows[0]!.label);
+});
+
+test("diagram: a batch is drawn one arrow per message, grouped as one batch (Mermaid: a shaded block; SVG: a band), its answers matched to its requests; an empty batch is one crossed arrow", () => {
+  const recording = parseRecording([
+    "-- session --",
+    '> +1 [{"jsonrpc":"2.0","id":1,"method":"ping"},{"jsonrpc":"2.0","method":"notifications/initialized"},{"jsonrpc":"2.0","id":2,"method":"tools/list"}]',
+    '< +2 [{"jsonrpc":"2.0","id":1,"result":{}},{"jsonrpc":"2.0","id":2,"error":{"code":-32601,"message":"no"}}]',
+    "> +3 []",
+    "",
+  ].join("\n"));
+  const messages = describeRecording(recording);
+  const mermaid = mermaidDiagram(messages);
+  const arrows = parseMermaid(mermaid);
+  assert.deepEqual(arrows.map((a) => `${a.from}${a.arrow}${a.to} ${unentity(a.label)}`), [
+    "C->>S 1: ping", "C-->>S notifications/initialized", "C->>S 2: tools/list", "S->>C 1: result (ping)", "S-xC 2: error -32601 (tools/list)", "C--xS empty batch",
+  ]);
+  assert.deepEqual(mermaid.match(/Note over C,S: batch of \d+/g), ["Note over C,S: batch of 3", "Note over C,S: batch of 2"]);
+  const svg = svgDiagram(messages);
+  checkXml(svg);
+  assert.equal(svg.match(/<line class="arrow"/g)?.length, 6);
+  assert.deepEqual(svg.match(/>batch of \d+</g), [">batch of 3<", ">batch of 2<"]);
+  assert.deepEqual(svg.match(/fill="#777">[^<]*</g)?.map((t) => t.slice(12, -1)), ["1.1 +1 ms", "1.2 +1 ms", "1.3 +1 ms", "2.1 +2 ms", "2.2 +2 ms", "3 +3 ms"]);
 });
 
 test("diagram: SVG: notifications dashed, errors red, markup in labels escaped, times at the left", () => {
@@ -172,6 +207,19 @@ test("diagram: SVG: a control character or a character beyond the BMP in a label
   assert.doesNotMatch(svg, /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/, "no lone surrogate");
 });
 
+test("diagram: control characters (ANSI sequences, \\r, \\b, C1, bidi overrides) are shown as \\u escapes in both formats; the SVG stays well-formed", () => {
+  const name = "\u001b[31mred\r\b\u009b\u202e";
+  const recording = parseRecording(`-- session --\n> {"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":${JSON.stringify(name)}}}\n> raw \u001b[2J\u0085 \ud83d line\n`);
+  const messages = describeRecording(recording);
+  const svg = svgDiagram(messages, { title: "t\u001b", note: "n\u0008" });
+  checkXml(svg);
+  assert.doesNotMatch(svg, /[\u0000-\u0009\u000b-\u001f\u007f-\u009f\u202e]/);
+  assert.ok(svg.includes("\\u001b[31mred\\u000d\\u0008\\u009b\\u202e"), svg);
+  const mermaid = mermaidDiagram(messages);
+  assert.doesNotMatch(mermaid, /[\u0000-\u0009\u000b-\u001f\u007f-\u009f\u202e]|#(?:27|13|8|155|8238);/);
+  assert.ok(unentity(parseMermaid(mermaid)[0]!.label).includes("\\u001b[31mred\\u000d\\u0008\\u009b\\u202e"), mermaid);
+});
+
 test("diagram: a tool's isError result is amber in the SVG (a failed tool, not a failed protocol)", () => {
   const recording = parseRecording([
     "-- session --",
@@ -207,8 +255,11 @@ test("diagram: the command line: mermaid on stdout by default, svg to --out, bad
 
   const corrupt = join(dir, "corrupt.jsonl");
   writeFileSync(corrupt, '{"dir":"c2s","msg":{"jsonrpc":"2.0","id":1,"method":"ping"}}\n{"dir":"s2c","msg":{"jsonrp');
+  const deep = join(dir, "deep.jsonl");
+  writeFileSync(deep, `{"dir":"c2s","msg":{"jsonrpc":"2.0","id":1,"method":"ping","params":{"x":${"[".repeat(5000)}${"]".repeat(5000)}}}}\n`);
   const cases: { args: string[]; status: number; stderr: RegExp }[] = [
     { args: [corrupt], status: 1, stderr: /corrupt\.jsonl:2: not a JSON line/ },
+    { args: [deep, "--format", "svg"], status: 1, stderr: /^mcp-wire diagram: .*deep\.jsonl:1: a message nested deeper than 256 levels/ },
     { args: [join(dir, "missing")], status: 1, stderr: /missing: cannot read the file \(ENOENT\)/ },
     { args: [file, "--out", join(dir, "no-such-dir", "x.svg")], status: 1, stderr: /cannot write .*no-such-dir/ },
     { args: [file, "--format", "png"], status: 2, stderr: /--format must be mermaid or svg/ },

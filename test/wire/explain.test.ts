@@ -80,11 +80,15 @@ test("explain: no times when the recording kept none; --wire adds each line as i
   assert.match(explainRecording(recording, { color: true }).join(""), /\x1b\[36m→ client → server\x1b\[0m/);
 });
 
-test("explain: a batch line is one message, noted as a batch", () => {
-  const recording = parseRecording('-- session --\n> [{"jsonrpc":"2.0","id":1,"method":"ping"},{"jsonrpc":"2.0","method":"notifications/initialized"}]\n');
-  const [line, ...rest] = explainRecording(recording);
+test("explain: a batch line is one recorded line, noted as a batch, then each of its messages with its place in it", () => {
+  const recording = parseRecording('-- session --\n> [{"jsonrpc":"2.0","id":1,"method":"ping"},{"jsonrpc":"2.0","method":"notifications/initialized"}]\n< [{"jsonrpc":"2.0","id":1,"result":{}}]\n');
+  const [line, first, second, answer, answered, ...rest] = explainRecording(recording);
   assert.deepEqual(rest, []);
-  assert.match(line!, /batch of 2 {2}a JSON-RPC batch: several messages in one array/);
+  assert.match(line!, /^1 .*batch of 2 {2}a JSON-RPC batch: several messages in one array/);
+  assert.match(first!, /^ {5}1\.1 {2}1: ping {2}\S/);
+  assert.match(second!, /^ {5}1\.2 {2}notifications\/initialized {2}\S/);
+  assert.match(answer!, /^2 .*batch of 1/);
+  assert.match(answered!, /^ {5}2\.1 {2}1: result \(ping\) {2}/, "the answer in a batch is matched to the request in a batch");
 });
 
 const cli = (...args: string[]) => spawnSync(process.execPath, [CLI, "explain", ...args], { encoding: "utf8", timeout: 20_000 });
@@ -98,9 +102,12 @@ test("explain: the command line: prints on stdout, exit 0; bad input 1 and usage
   assert.equal(ok.stdout.trimEnd().split("\n").length, 2 + parseRecording(SESSION).entries.length);
   const unknown = join(dir, "unknown.txt");
   writeFileSync(unknown, "hello\n");
+  const deep = join(dir, "deep.recording");
+  writeFileSync(deep, `-- session --\n> {"jsonrpc":"2.0","id":1,"method":"ping"}\n< {"jsonrpc":"2.0","id":1,"result":${"{\"a\":".repeat(5000)}1${"}".repeat(5000)}}\n`);
   const cases: { args: string[]; status: number; stderr: RegExp }[] = [
     { args: [unknown], status: 1, stderr: /unknown\.txt:1: expected "-- session --" or "-- client --"/ },
     { args: [join(dir, "missing")], status: 1, stderr: /cannot read the file \(ENOENT\)/ },
+    { args: [deep], status: 1, stderr: /^mcp-wire explain: .*deep\.recording:3: a message nested deeper than 256 levels/ },
     { args: [], status: 2, stderr: /explain needs a recording FILE/ },
     { args: [file, file], status: 2, stderr: /explain takes one FILE, got 2/ },
   ];
@@ -121,4 +128,26 @@ test("explain: a 2026-07-28 session: the envelope's note, an input_required roun
   assert.match(lines[0]!, /server\/discover .* _meta: the envelope/);
   assert.match(lines[3]!, /0: result \(tools\/call\), input_required {2}result, resultType input_required \(2026-07-28\)/);
   assert.match(lines[4]!, /1: tools\/call greet {2}request `tools\/call` again, under a new id/);
+});
+
+/** C0 (but the newline between lines), DEL and C1 controls: none may reach a terminal from a recording. */
+const CONTROL = /[\u0000-\u0009\u000b-\u001f\u007f-\u009f]/;
+
+test("explain: control characters from the recording (ANSI sequences, \\r, \\b, C1, bidi overrides) are shown as \\u escapes, never sent to the terminal", () => {
+  const method = "\u001b[31mred\u001b[0m\r\b\u009b2J\u202eevil";
+  const recording = parseRecording([
+    "# a header with \u001b]0;title\u0007 in it",
+    "-- session --",
+    `> {"jsonrpc":"2.0","id":1,"method":${JSON.stringify(method)}}`,
+    "> not json \u001b[2J\u0085",
+    "",
+  ].join("\n"));
+  const lines = explainRecording(recording, { wire: true });
+  for (const line of lines) assert.doesNotMatch(line, CONTROL, JSON.stringify(line));
+  assert.match(lines[0]!, /a header with \\u001b\]0;title\\u0007 in it/);
+  assert.ok(lines[1]!.includes("1: \\u001b[31mred\\u001b[0m\\u000d\\u0008\\u009b2J\\u202eevil"), lines[1]);
+  assert.ok(lines[4]!.includes("not json \\u001b[2J\\u0085"), lines[4]);
+  // Color, asked for, is the only escape sequence: ours.
+  const colored = explainRecording(recording, { color: true }).join("\n");
+  assert.doesNotMatch(colored.replace(/\u001b\[\d+m/g, ""), CONTROL);
 });

@@ -1,12 +1,15 @@
 // `mcp-wire record --listen --target` (src/wire/record-http.ts): our CLI through the reverse proxy
 // gets what it gets directly from `node dist/server.js --http`, both eras; the file holds the
 // messages and the session's headers but no secret; SSE is streamed through, not buffered; a target
-// that is down gives the client a JSON-RPC error. Needs `npm run build`.
+// that is down gives the client a JSON-RPC error; compressed bodies pass through as sent and are
+// recorded decoded; the target's userinfo and query reach it but not the file; headers named in
+// Connection are not forwarded. Needs `npm run build`.
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { spawn, spawnSync, type ChildProcess } from "node:child_process";
 import { once } from "node:events";
-import { createServer } from "node:http";
+import { createServer, request, type IncomingHttpHeaders, type IncomingMessage } from "node:http";
+import { gzipSync } from "node:zlib";
 import { mkdtempSync, readFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -131,6 +134,115 @@ test("record over HTTP: a target that is down gives the client 502 with a JSON-R
     await once(recorder.child, "exit");
   }
   assert.match(readFileSync(out, "utf8"), /^# < the target failed: /m);
+});
+
+/** A target that keeps what it was sent, and answers from `answer`. */
+async function target(answer: (req: IncomingMessage) => { headers: { [name: string]: string }; body: Buffer }) {
+  const seen: { url: string; headers: IncomingHttpHeaders; body: Buffer }[] = [];
+  const server = createServer((req, res) => {
+    const parts: Buffer[] = [];
+    req.on("data", (chunk: Buffer) => parts.push(chunk));
+    req.on("end", () => {
+      seen.push({ url: req.url ?? "", headers: req.headers, body: Buffer.concat(parts) });
+      const { headers, body } = answer(req);
+      res.writeHead(200, headers);
+      res.end(body);
+    });
+  });
+  server.listen(0, "127.0.0.1");
+  await once(server, "listening");
+  const address = server.address();
+  assert.ok(address && typeof address === "object");
+  return { server, seen, port: address.port };
+}
+
+/** A request through node:http, which neither forbids a Connection header nor decodes the answer. */
+async function send(url: string, headers: { [name: string]: string }, body: Buffer): Promise<{ headers: IncomingHttpHeaders; body: Buffer }> {
+  const req = request(url, { method: "POST", headers });
+  req.end(body);
+  const [res] = (await once(req, "response")) as [IncomingMessage];
+  const parts: Buffer[] = [];
+  for await (const chunk of res) parts.push(chunk as Buffer);
+  return { headers: res.headers, body: Buffer.concat(parts) };
+}
+
+const CALL = '{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"add","arguments":{"a":1,"b":2}}}';
+const RESULT = '{"jsonrpc":"2.0","id":1,"result":{"content":[],"structuredContent":{"sum":3}}}';
+
+test("record over HTTP: gzip bodies pass through as sent and are recorded decoded, a JSON answer and an SSE stream alike", { timeout: TIMEOUT_MS * 2 }, async () => {
+  const answers = { json: gzipSync(RESULT), sse: gzipSync(`event: message\ndata: ${RESULT}\n\n`) };
+  const { server, port } = await target((req) => req.url === "/sse"
+    ? { headers: { "content-type": "text/event-stream", "content-encoding": "gzip" }, body: answers.sse }
+    : { headers: { "content-type": "application/json", "content-encoding": "gzip" }, body: answers.json });
+  const out = join(dir, "gzip.recording");
+  const recorder = await proxy(out, `http://127.0.0.1:${port}/mcp`);
+  try {
+    for (const path of ["/mcp", "/sse"] as const) {
+      const answer = await send(`${recorder.origin}${path}`, { "content-type": "application/json", "content-encoding": "gzip" }, gzipSync(CALL));
+      assert.equal(answer.headers["content-encoding"], "gzip");
+      assert.deepEqual(answer.body, path === "/sse" ? answers.sse : answers.json, "the client gets the bytes the target sent");
+    }
+  } finally {
+    recorder.child.kill("SIGTERM");
+    await once(recorder.child, "exit");
+    server.close();
+  }
+  const text = readFileSync(out, "utf8");
+  assert.match(text, /^# > POST \/mcp content-type: application\/json; content-encoding: gzip$/m);
+  assert.deepEqual(parseRecording(text).entries.map((entry) => [entry.dir, entry.text]), [["c2s", CALL], ["s2c", RESULT], ["c2s", CALL], ["s2c", RESULT]]);
+});
+
+test("record over HTTP: the target's userinfo and query reach it, the target's query first, but not the file", { timeout: TIMEOUT_MS * 2 }, async () => {
+  const { server, seen, port } = await target(() => ({ headers: { "content-type": "application/json" }, body: Buffer.from(RESULT) }));
+  const out = join(dir, "credentials.recording");
+  const recorder = await proxy(out, `http://user:p%40ss-secret@127.0.0.1:${port}/mcp?key=api-key-secret&region=eu`);
+  try {
+    await send(`${recorder.origin}/mcp?trace=client-value`, { "content-type": "application/json" }, Buffer.from(CALL));
+    const explicit = await send(`${recorder.origin}//elsewhere/mcp`, { authorization: "Bearer the-client-token" }, Buffer.from(CALL));
+    assert.deepEqual(explicit.body, Buffer.from(RESULT));
+  } finally {
+    recorder.child.kill("SIGTERM");
+    await once(recorder.child, "exit");
+    server.close();
+  }
+  assert.equal(seen[0]!.url, "/mcp?key=api-key-secret&region=eu&trace=client-value");
+  assert.equal(seen[0]!.headers.authorization, `Basic ${Buffer.from("user:p@ss-secret").toString("base64")}`);
+  assert.equal(seen[1]!.headers.authorization, "Bearer the-client-token", "the client's own Authorization wins");
+  assert.equal(seen[1]!.url, "//elsewhere/mcp?key=api-key-secret&region=eu", "a path that looks like a host is a path on the target");
+  const text = readFileSync(out, "utf8");
+  for (const secret of ["p%40ss-secret", "api-key-secret", "client-value", "user:", "the-client-token"]) assert.equal(text.includes(secret), false, secret);
+  assert.match(text, new RegExp(`^# url: http://\\*\\*\\*@127\\.0\\.0\\.1:${port}/mcp\\?key=\\*\\*\\*&region=\\*\\*\\*$`, "m"));
+  assert.match(text, /^# > POST \/mcp\?trace=\*\*\* content-type: application\/json$/m);
+});
+
+test("record over HTTP: a target's userinfo with a '%' that starts no escape goes as written, and the proxy stays up", { timeout: TIMEOUT_MS * 2 }, async () => {
+  const { server, seen, port } = await target(() => ({ headers: { "content-type": "application/json" }, body: Buffer.from(RESULT) }));
+  const recorder = await proxy(join(dir, "percent.recording"), `http://us%zz:pw@127.0.0.1:${port}/mcp`);
+  try {
+    for (let i = 0; i < 2; i++) assert.deepEqual((await send(`${recorder.origin}/mcp`, {}, Buffer.from(CALL))).body, Buffer.from(RESULT));
+  } finally {
+    recorder.child.kill("SIGTERM");
+    await once(recorder.child, "exit");
+    server.close();
+  }
+  assert.equal(seen[1]!.headers.authorization, `Basic ${Buffer.from("us%zz:pw").toString("base64")}`);
+});
+
+test("record over HTTP: headers named in a Connection header stay on their hop, both ways", { timeout: TIMEOUT_MS * 2 }, async () => {
+  const { server, seen, port } = await target(() => ({ headers: { "content-type": "application/json", connection: "keep-alive, x-target-hop", "x-target-hop": "1", "x-kept": "yes" }, body: Buffer.from(RESULT) }));
+  const recorder = await proxy(join(dir, "hop.recording"), `http://127.0.0.1:${port}/mcp`);
+  let answer;
+  try {
+    answer = await send(`${recorder.origin}/mcp`, { "content-type": "application/json", connection: "keep-alive, X-Client-Hop", "x-client-hop": "1", "x-kept": "yes" }, Buffer.from(CALL));
+  } finally {
+    recorder.child.kill("SIGTERM");
+    await once(recorder.child, "exit");
+    server.close();
+  }
+  assert.equal(seen[0]!.headers["x-client-hop"], undefined);
+  assert.equal(seen[0]!.headers["x-kept"], "yes");
+  assert.equal(answer.headers["x-target-hop"], undefined);
+  assert.equal(answer.headers["x-kept"], "yes");
 });
 
 const usage: [string, string[], RegExp][] = [

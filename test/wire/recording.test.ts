@@ -108,3 +108,45 @@ test("recording: formatRecording writes each form back as it reads", () => {
   const jsonl = `{"dir":"c2s","msg":${INIT},"t":0}\n{"dir":"s2c","msg":${ANSWER}}\n`;
   for (const text of [golden, session, jsonl]) assert.equal(formatRecording(parseRecording(text)), text);
 });
+
+/** A message whose params hold arrays `depth` levels deep. */
+function nested(depth: number, id = 2): string {
+  return `{"jsonrpc":"2.0","id":${id},"method":"ping","params":{"x":${"[".repeat(depth)}${"]".repeat(depth)}}}`;
+}
+
+test("recording: a message nested deeper than the bound is refused in every form, naming its line; the bound is an option", () => {
+  const deep = nested(5000);
+  const forms: [string, number][] = [
+    [["-- session --", `> ${INIT}`, `< ${ANSWER}`, `> ${deep}`].join("\n"), 4],
+    [["-- client --", INIT, deep, "-- server --", ANSWER].join("\n"), 3],
+    [[JSON.stringify({ dir: "c2s", msg: JSON.parse(INIT) }), `{"dir":"c2s","msg":${deep}}`].join("\n"), 2],
+  ];
+  for (const [text, line] of forms) {
+    assert.throws(() => parseRecording(text, "deep.recording"), (error: unknown) => {
+      assert.ok(error instanceof RecordingFormatError);
+      assert.equal(error.line, line);
+      assert.match(error.message, /^deep\.recording:\d+: a message nested deeper than 256 levels/);
+      return true;
+    });
+  }
+  // Brackets inside strings do not count; the bound itself is allowed, in JSON lines too.
+  assert.equal(parseRecording(["-- session --", `> {"jsonrpc":"2.0","method":"x","params":{"s":"${"[".repeat(5000)}"}}`].join("\n")).entries.length, 1);
+  assert.equal(parseRecording(["-- session --", `> ${nested(254)}`].join("\n")).entries.length, 1);
+  assert.equal(parseRecording(`{"dir":"c2s","msg":${nested(254)}}`).entries.length, 1);
+  assert.throws(() => parseRecording(["-- session --", `> ${nested(255)}`].join("\n")), RecordingFormatError);
+  assert.throws(() => parseRecording(["-- session --", `> ${nested(10)}`].join("\n"), "r", { maxNesting: 8 }), /nested deeper than 8 levels/);
+  assert.equal(parseRecording(["-- session --", `> ${nested(1000)}`].join("\n"), "r", { maxNesting: 1002 }).entries.length, 1);
+});
+
+test("recording: a \\r before a message line's \\n is the wire's and is kept; a file saved with CRLF line endings loses them; a raw U+2028 stays in its line", () => {
+  const wire = ["-- session --", `> +0 ${INIT}\r`, `< +3 ${ANSWER}`, '> {"jsonrpc":"2.0","method":"x","params":{"s":"a\u2028b"}}', ""].join("\n");
+  const recording = parseRecording(wire);
+  assert.deepEqual(recording.entries.map((entry) => entry.text.endsWith("\r")), [true, false, false]);
+  assert.deepEqual(recording.entries[0]!.message, JSON.parse(INIT));
+  assert.deepEqual(recording.entries[2]!.message, { jsonrpc: "2.0", method: "x", params: { s: "a\u2028b" } });
+  assert.equal(formatSession(recording), wire, "written back byte for byte");
+  const saved = ["# saved by an editor", "-- session --", `> ${INIT}`, `< ${ANSWER}`, ""].join("\r\n");
+  const edited = parseRecording(saved);
+  assert.deepEqual(edited.entries.map((entry) => entry.text), [INIT, ANSWER]);
+  assert.deepEqual(edited.header.lines, ["# saved by an editor"]);
+});

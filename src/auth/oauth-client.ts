@@ -1,0 +1,236 @@
+// The OAuth client an HTTP transport consults: the access token to send to a server (refreshed
+// when it has expired), and, when the server refuses (401, or 403 insufficient_scope), new tokens:
+// discovery, a client identity, then the authorization code grant (or the application's own grant).
+// Tokens and registrations live in a CredentialStore keyed by issuer and resource.
+// Spec: https://modelcontextprotocol.io/specification/2025-11-25/basic/authorization#authorization-flow-steps,
+// #scope-selection-strategy and #step-up-authorization-flow; 2026-07-28 #refresh-tokens (offline_access).
+// Left out: revoking tokens (RFC 7009) and DPoP; the retry loop itself is the transport's (http/client-auth.ts).
+
+import { authorizationCodeGrant, AuthorizationError, refreshTokens } from "./authorization-code.js";
+import type { BearerChallenge } from "./challenge.js";
+import { MemoryCredentialStore, type ClientRegistration, type CredentialStore, type StoredCredentials, type TokenSet } from "./credentials.js";
+import { discover, type Discovery } from "./discovery.js";
+import type { FetchJsonOptions } from "./fetch-json.js";
+import type { TokenGrant } from "./grant.js";
+import { registerClient } from "./registration.js";
+import { OAuthError } from "./token-endpoint.js";
+import type { UserAgent } from "./user-agent.js";
+
+export interface OAuthOptions {
+  /** Needed for the authorization code grant; without it (and without `grant`) a 401 fails with a clear error. */
+  userAgent?: UserAgent;
+  /** Default: a MemoryCredentialStore. */
+  store?: CredentialStore;
+  /** Pre-registered credentials (first in the spec's order of preference). */
+  client?: ClientRegistration;
+  /** Our Client ID Metadata Document URL (https), used when the AS metadata says client_id_metadata_document_supported. */
+  clientMetadataUrl?: string;
+  /** client_name for Dynamic Client Registration (default "mcp-wire"). */
+  clientName?: string;
+  /** Overrides the scope selection (challenge scope, else PRM scopes_supported, else none). */
+  scope?: string;
+  /** A grant without a person, used instead of the authorization code grant. */
+  grant?: TokenGrant;
+  /** Step-up re-authorizations after 403 insufficient_scope, per request (default 2). */
+  maxStepUps?: number;
+  /** Bounds for every OAuth request (default: fetch-json's defaults), and the fetch to use. */
+  fetchOptions?: FetchJsonOptions;
+}
+
+export const DEFAULT_MAX_STEP_UPS = 2;
+/** A token this close to its expiry is refreshed first, if it can be: it could expire on its way to the server. */
+const EXPIRY_MARGIN_MS = 30_000;
+
+/** What one OAuthOptions object knows, shared by every transport given it (the same application). */
+const clients = new WeakMap<OAuthOptions, OAuthClient>();
+
+/** The OAuth client for `options`: one per options object, so that transports sharing it share tokens. */
+export function oauthClientFor(options: OAuthOptions): OAuthClient {
+  let client = clients.get(options);
+  if (client === undefined) clients.set(options, (client = new OAuthClient(options)));
+  return client;
+}
+
+export class OAuthClient {
+  readonly #options: OAuthOptions;
+  readonly #store: CredentialStore;
+  /** Per server (origin and path of its endpoint): where its tokens come from, once a 401 has told us. */
+  readonly #servers = new Map<string, { discovery: Discovery; scope?: string }>();
+  /** Another endpoint of a known server (the HTTP+SSE POST endpoint) -> that server's key. */
+  readonly #aliases = new Map<string, string>();
+  /** One authorization or refresh at a time per server: concurrent 401s wait for the same one. */
+  readonly #running = new Map<string, Promise<void>>();
+
+  constructor(options: OAuthOptions) {
+    this.#options = options;
+    this.#store = options.store ?? new MemoryCredentialStore();
+  }
+
+  get maxStepUps(): number {
+    return this.#options.maxStepUps ?? DEFAULT_MAX_STEP_UPS;
+  }
+
+  /** Requests to `endpoint` are for the server at `server` (its tokens, its authorization). */
+  alias(endpoint: URL, server: URL): void {
+    this.#aliases.set(keyOf(endpoint), keyOf(server));
+  }
+
+  /** The token to send to `server` now, if we have one; one about to expire is refreshed first, an expired one dropped. */
+  async accessToken(server: URL): Promise<string | undefined> {
+    const key = this.#keyFor(server);
+    await this.#running.get(key);
+    const known = this.#servers.get(key);
+    if (known === undefined) return undefined;
+    const stored = await this.#store.load(storeKeyOf(known.discovery));
+    if (stored?.tokens === undefined || !expiresSoon(stored.tokens)) return stored?.tokens?.access_token;
+    await this.#once(key, () => this.#refreshOrDrop(known.discovery));
+    return (await this.#store.load(storeKeyOf(known.discovery)))?.tokens?.access_token;
+  }
+
+  /**
+   * After a 401 (`stepUp` false) or a 403 insufficient_scope (`stepUp` true) to a request that carried
+   * `rejected` (or no token): obtains tokens worth retrying with, or throws saying which step failed.
+   */
+  async authorize(server: URL, challenge: BearerChallenge | undefined, rejected: string | undefined, stepUp: boolean): Promise<void> {
+    const key = this.#keyFor(server);
+    await this.#once(key, () => this.#authorize(server, key, challenge, rejected, stepUp));
+  }
+
+  async #authorize(server: URL, key: string, challenge: BearerChallenge | undefined, rejected: string | undefined, stepUp: boolean): Promise<void> {
+    let known = this.#servers.get(key);
+    if (known === undefined) this.#servers.set(key, (known = { discovery: await discover(server, challenge, this.#fetchOptions) }));
+    const { discovery } = known;
+    const stored: StoredCredentials = (await this.#store.load(storeKeyOf(discovery))) ?? storeKeyOf(discovery);
+    if (!stepUp && stored.tokens !== undefined) {
+      // Another request got new tokens while this one was refused: they are worth a try.
+      if (stored.tokens.access_token !== rejected && !expired(stored.tokens)) return;
+      // Spec (authorization#token-handling, OAuth 2.1 section 4.3): a refresh token before the person is asked again.
+      if (await this.#refresh(discovery, stored)) return;
+    }
+    const scope = this.#scopeFor(known, challenge, stepUp, stored.tokens?.scope);
+    let tokens: TokenSet;
+    if (this.#options.grant !== undefined) {
+      tokens = await this.#options.grant({ resource: discovery.resource, issuer: discovery.issuer, metadata: discovery.metadata, scope, fetchOptions: this.#fetchOptions });
+    } else {
+      tokens = await this.#authorizationCode(server, discovery, stored, withOfflineAccess(scope, discovery));
+    }
+    known.scope = scope;
+    await this.#store.save({ ...stored, tokens });
+  }
+
+  /**
+   * Spec (authorization#scope-selection-strategy): the challenge's scope, else the PRM's
+   * scopes_supported, else none. Spec (#step-up-authorization-flow): a step-up asks for what was
+   * asked before together with what the 403 names, so earlier operations keep working.
+   */
+  #scopeFor(known: { discovery: Discovery; scope?: string }, challenge: BearerChallenge | undefined, stepUp: boolean, granted: string | undefined): string | undefined {
+    const chosen = stepUp
+      ? union(known.scope ?? granted ?? this.#options.scope, challenge?.scope)
+      : this.#options.scope ?? challenge?.scope ?? known.discovery.prm?.scopes_supported?.join(" ");
+    return chosen === undefined || chosen.trim() === "" ? undefined : chosen;
+  }
+
+  async #authorizationCode(server: URL, discovery: Discovery, stored: StoredCredentials, scope: string | undefined): Promise<TokenSet> {
+    const { userAgent } = this.#options;
+    if (userAgent === undefined) {
+      throw new AuthorizationError("authorization", `${server.origin}${server.pathname} requires authorization by ${discovery.issuer}; no user agent (OAuthOptions.userAgent) or grant is configured`);
+    }
+    const redirectUri = await userAgent.redirectUri();
+    try {
+      const { client } = await registerClient({
+        issuer: discovery.issuer,
+        metadata: discovery.metadata,
+        redirectUri,
+        client: this.#options.client,
+        stored: stored.client,
+        clientMetadataUrl: this.#options.clientMetadataUrl,
+        clientName: this.#options.clientName ?? "mcp-wire",
+        fetchOptions: this.#fetchOptions,
+      });
+      // Kept at once: a registration is worth reusing even if the person never comes back.
+      stored.client = client;
+      await this.#store.save(stored);
+      return await authorizationCodeGrant({ discovery, client, scope, userAgent, redirectUri, fetchOptions: this.#fetchOptions });
+    } finally {
+      await userAgent.close?.();
+    }
+  }
+
+  /** Refreshes the stored tokens; false if there is no refresh token or the server refuses it (then it is forgotten). */
+  async #refresh(discovery: Discovery, stored: StoredCredentials): Promise<boolean> {
+    const { tokens, client } = stored;
+    if (tokens?.refresh_token === undefined || client === undefined) return false;
+    try {
+      stored.tokens = await refreshTokens(discovery, client, tokens, this.#fetchOptions);
+      await this.#store.save(stored);
+      return true;
+    } catch (error) {
+      // invalid_grant and its kind: the refresh token is spent. Anything else (the network) is the caller's to see.
+      if (!(error instanceof OAuthError)) throw error;
+      const { refresh_token: _spent, ...rest } = tokens;
+      stored.tokens = rest;
+      await this.#store.save(stored);
+      return false;
+    }
+  }
+
+  async #refreshOrDrop(discovery: Discovery): Promise<void> {
+    const stored = await this.#store.load(storeKeyOf(discovery));
+    if (stored?.tokens === undefined || !expiresSoon(stored.tokens)) return;
+    if (await this.#refresh(discovery, stored)) return;
+    // A token not yet expired is still sent; an expired one is not: the 401 that follows starts a new authorization.
+    if (stored.tokens === undefined || !expired(stored.tokens)) return;
+    delete stored.tokens;
+    await this.#store.save(stored);
+  }
+
+  /** Runs `work` unless one is under way for `key`, in which case that one is waited for instead. */
+  async #once(key: string, work: () => Promise<void>): Promise<void> {
+    const running = this.#running.get(key);
+    if (running !== undefined) return running;
+    const promise = work().finally(() => this.#running.delete(key));
+    this.#running.set(key, promise);
+    return promise;
+  }
+
+  #keyFor(server: URL): string {
+    const key = keyOf(server);
+    return this.#aliases.get(key) ?? key;
+  }
+
+  get #fetchOptions(): FetchJsonOptions {
+    return this.#options.fetchOptions ?? {};
+  }
+}
+
+function keyOf(url: URL): string {
+  return url.origin + url.pathname;
+}
+
+function storeKeyOf(discovery: Discovery): { issuer: string; resource: string } {
+  return { issuer: discovery.issuer, resource: discovery.resource };
+}
+
+function expired(tokens: TokenSet, now = Date.now()): boolean {
+  return tokens.expires_at !== undefined && tokens.expires_at <= now;
+}
+
+function expiresSoon(tokens: TokenSet, now = Date.now()): boolean {
+  return tokens.expires_at !== undefined && tokens.expires_at - EXPIRY_MARGIN_MS <= now;
+}
+
+/** The scopes of both, each once, in order ("a b" and "b c" make "a b c"). */
+function union(a: string | undefined, b: string | undefined): string | undefined {
+  const scopes = [...new Set(`${a ?? ""} ${b ?? ""}`.split(" ").filter((scope) => scope !== ""))];
+  return scopes.length === 0 ? undefined : scopes.join(" ");
+}
+
+/**
+ * Spec (2026-07-28 authorization#refresh-tokens, SEP-2207): offline_access (a refresh token) MAY be
+ * asked for, and only when the authorization server lists it. Not added to an omitted scope: omitting it asks for
+ * the server's default, which one extra scope would replace.
+ */
+function withOfflineAccess(scope: string | undefined, discovery: Discovery): string | undefined {
+  if (scope === undefined || !discovery.metadata.scopes_supported?.includes("offline_access")) return scope;
+  return union(scope, "offline_access");
+}

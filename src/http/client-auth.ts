@@ -1,0 +1,50 @@
+// One HTTP request to a server that wants OAuth: sent with the current access token; on 401 the
+// OAuth client obtains tokens and the request is sent once more; on 403 insufficient_scope it asks
+// for more scope and sends it again, a bounded number of times. Both client transports go through
+// here (client-fetch.ts fetchStep) when HttpClientOptions.authorization is set.
+// Spec: https://modelcontextprotocol.io/specification/2025-11-25/basic/authorization#access-token-usage
+// and #scope-challenge-handling.
+
+import { AuthorizationError } from "../auth/authorization-code.js";
+import { readBearerChallenge } from "../auth/challenge.js";
+import type { OAuthClient } from "../auth/oauth-client.js";
+
+/**
+ * Sends `init` to `url` through `send` with the bearer token. `mayAuthorize` false (the DELETE that
+ * ends a session) sends the token it has but starts no authorization: nobody should be asked to
+ * sign in so that a session can be closed.
+ */
+export async function authorizedFetch(oauth: OAuthClient, step: string, url: URL, init: RequestInit, send: (init: RequestInit) => Promise<Response>, mayAuthorize = true): Promise<Response> {
+  let authorized = false;
+  let stepUps = 0;
+  for (;;) {
+    const token = await oauth.accessToken(url);
+    const headers = new Headers(init.headers);
+    // Spec (authorization#token-requirements): the token goes in the Authorization header of every request, never in the URL.
+    if (token !== undefined) headers.set("authorization", `Bearer ${token}`);
+    const response = await send({ ...init, headers });
+    if (!mayAuthorize || (response.status !== 401 && response.status !== 403)) return response;
+    const challenge = readBearerChallenge(response.headers.get("www-authenticate"));
+    if (response.status === 401) {
+      void response.body?.cancel().catch(() => {});
+      // One authorization per request: a server that refuses fresh tokens will refuse the next ones too.
+      if (authorized) throw new AuthorizationError(step, `the server answered 401 again after a new authorization${describe(challenge?.error_description)}`);
+      await oauth.authorize(url, challenge, token, false);
+      authorized = true;
+      continue;
+    }
+    // Spec (authorization#runtime-insufficient-scope-errors): 403 with error="insufficient_scope" asks for a step-up.
+    if (challenge?.error !== "insufficient_scope" || token === undefined) return response;
+    void response.body?.cancel().catch(() => {});
+    // Spec (authorization#step-up-authorization-flow): clients SHOULD limit scope upgrade attempts, or they could loop forever.
+    if (stepUps === oauth.maxStepUps) {
+      throw new AuthorizationError(step, `the server still answers 403 insufficient_scope${challenge.scope === undefined ? "" : ` (scope "${challenge.scope}")`} after ${stepUps} step-up authorization${stepUps === 1 ? "" : "s"} (maxStepUps)`);
+    }
+    stepUps++;
+    await oauth.authorize(url, challenge, token, true);
+  }
+}
+
+function describe(text: string | undefined): string {
+  return text === undefined ? "" : ` (${text.length > 200 ? `${text.slice(0, 200)}...` : text})`;
+}

@@ -1,0 +1,166 @@
+// What `mcp-wire record` over HTTP (record-http.ts) keeps of a body: a JSON body as one message, an
+// SSE stream as one message per "message" event. A body the target (or the client) compressed is
+// decoded from its Content-Encoding (gzip, deflate, br) for the recording only: the peer gets the
+// bytes as they were sent. A compressed stream is decoded as it comes, never buffered whole; a JSON
+// body stops being decoded once it passes --max-line-bytes, and an SSE stream once an event does:
+// a small body that inflates to gigabytes costs the bound, no more. Other encodings pass through
+// and are noted, not decoded.
+// Spec: https://www.rfc-editor.org/rfc/rfc9110#section-8.4 (Content-Encoding)
+
+import { StringDecoder } from "node:string_decoder";
+import { createBrotliDecompress, createGunzip, createInflate } from "node:zlib";
+import type { Transform } from "node:stream";
+import { SseParser } from "../http/sse-parser.js";
+import type { SessionFile } from "./record-file.js";
+import type { Direction } from "./recording.js";
+
+/** Where a body's decoded bytes go. */
+export interface DecodedSink {
+  /** Decoded bytes, in order; false once no more are wanted (past the bound, or unreadable). */
+  data(decoded: Buffer): boolean;
+  /** The body ended; `problem` says why it could not be decoded, if it could not. */
+  end(problem?: string): void;
+}
+
+/** Writes to the recording, in the order its parts happened on the wire (record-http.ts keeps it). */
+export type Recorder = (write: (file: SessionFile) => void) => void;
+
+/** The decoders of the codings we read; RFC 9110 8.4.1 lets "x-gzip" stand for gzip. */
+const DECODERS: { [coding: string]: () => Transform } = { gzip: createGunzip, "x-gzip": createGunzip, deflate: createInflate, br: createBrotliDecompress };
+
+/** A body's bytes as sent in, its decoded bytes out to a sink: at once for an unencoded body, else through node:zlib. */
+export class BodyDecoder {
+  /** The decoders, in the order to apply them: the last coding listed was applied last, so goes first. */
+  readonly #stages: Transform[] = [];
+  readonly #unknown: string | undefined;
+  #stopped = false;
+  #ended = false;
+
+  constructor(contentEncoding: string | undefined, readonly sink: DecodedSink) {
+    const codings = (contentEncoding ?? "").split(",").map((coding) => coding.trim().toLowerCase()).filter((coding) => coding !== "" && coding !== "identity");
+    if (codings.some((coding) => DECODERS[coding] === undefined)) {
+      this.#unknown = `content-encoding ${contentEncoding}: not one record decodes (gzip, deflate, br); passed through, not recorded`;
+      return;
+    }
+    for (const coding of codings.reverse()) {
+      const stage = DECODERS[coding]!();
+      stage.on("error", (error) => this.#finish(`the ${coding} body could not be decoded: ${error.message}; passed through, not recorded`));
+      this.#stages.at(-1)?.pipe(stage);
+      this.#stages.push(stage);
+    }
+    const last = this.#stages.at(-1);
+    last?.on("data", (decoded: Buffer) => {
+      if (!this.#stopped && !this.sink.data(decoded)) this.#stop();
+    });
+    last?.on("end", () => this.#finish());
+  }
+
+  push(chunk: Buffer): void {
+    if (this.#unknown !== undefined || this.#stopped) return;
+    const first = this.#stages[0];
+    if (first) first.write(chunk);
+    // Unencoded, the sink may say it wants no more: it is still told the sizes (a note gives them).
+    else this.sink.data(chunk);
+  }
+
+  end(): void {
+    if (this.#unknown !== undefined || this.#stopped) return this.#finish(this.#unknown);
+    const first = this.#stages[0];
+    if (first) first.end();
+    else this.#finish();
+  }
+
+  /** No more is wanted: decoding stops here, and the sink is told its end, whatever is left of the body (its bytes still pass through). */
+  #stop(): void {
+    this.#stopped = true;
+    for (const stage of this.#stages) stage.destroy();
+    this.#finish();
+  }
+
+  #finish(problem?: string): void {
+    if (this.#ended) return;
+    this.#ended = true;
+    if (problem !== undefined && !this.#stopped) this.#stop();
+    this.sink.end(problem);
+  }
+}
+
+/** A JSON body, kept for the recording up to a bound, recorded as one message when it ends. */
+export class JsonBody implements DecodedSink {
+  #parts: Buffer[] = [];
+  #bytes = 0;
+  constructor(
+    readonly dir: Direction,
+    readonly limit: number,
+    /** The body's Content-Encoding, named in the note of a body too long to record. */
+    readonly encoding: string | undefined,
+    readonly record: Recorder,
+    /** Called once the body is in the recording (or known not to be). */
+    readonly onRecorded: () => void = () => {},
+  ) {}
+
+  data(decoded: Buffer): boolean {
+    this.#bytes += decoded.length;
+    if (this.#bytes <= this.limit) this.#parts.push(decoded);
+    else this.#parts = [];
+    return this.#bytes <= this.limit;
+  }
+
+  end(problem?: string): void {
+    const arrow = this.dir === "c2s" ? ">" : "<";
+    this.record((file) => {
+      if (problem !== undefined) file.note(`${arrow} ${problem}`);
+      else if (this.#bytes > this.limit) {
+        // A compressed body stopped being decoded at the bound: how far it would have gone is not known.
+        file.note(this.encoding === undefined
+          ? `${arrow} a body of ${this.#bytes} bytes, longer than --max-line-bytes ${this.limit}: not recorded`
+          : `${arrow} a ${this.encoding} body decoding to more than --max-line-bytes ${this.limit} bytes: not recorded`);
+      } else if (this.#bytes > 0) file.line(this.dir, Buffer.from(oneLine(Buffer.concat(this.#parts).toString("utf8"))));
+    });
+    this.onRecorded();
+  }
+}
+
+/** An SSE answer read for the recording: each "message" event is a message; others are noted. */
+export class EventRecorder implements DecodedSink {
+  readonly #decoder = new StringDecoder("utf8");
+  readonly #parser: SseParser;
+  #failed = false;
+  constructor(maxEventBytes: number, readonly record: Recorder) {
+    this.#parser = new SseParser({ maxEventBytes });
+  }
+
+  data(decoded: Buffer): boolean {
+    if (this.#failed) return false;
+    try {
+      const events = this.#parser.push(this.#decoder.write(decoded));
+      if (events.length > 0) {
+        this.record((file) => {
+          for (const event of events) {
+            if (event.event !== "message") file.note(`< event ${event.event}: ${oneLine(event.data)}`);
+            else if (event.data !== "") file.line("s2c", Buffer.from(oneLine(event.data)));
+          }
+        });
+      }
+    } catch (error) {
+      // The stream passes through still; only its recording stops.
+      this.#failed = true;
+      this.record((file) => file.note(`< the rest of this SSE stream is not recorded: ${error instanceof Error ? error.message : String(error)}`));
+    }
+    return !this.#failed;
+  }
+
+  end(problem?: string): void {
+    if (problem !== undefined && !this.#failed) this.record((file) => file.note(`< ${problem}`));
+  }
+}
+
+/** A recorded message is one line: a body written over several lines is recorded in JSON's one-line form. */
+function oneLine(text: string): string {
+  if (!/[\r\n]/.test(text)) return text;
+  try {
+    return JSON.stringify(JSON.parse(text));
+  } catch {
+    return text.replace(/\r?\n|\r/g, " ");
+  }
+}

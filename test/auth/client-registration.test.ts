@@ -1,0 +1,90 @@
+// Client identity in the spec's order (pre-registered, CIMD, a kept registration, DCR), the DCR
+// request's body, and how each client authenticates at the token endpoint.
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { createServer } from "node:http";
+import type { AddressInfo } from "node:net";
+import { clientAuthentication, ClientRegistrationError, isLoopback, registerClient, type RegistrationRequest } from "../../src/auth/registration.js";
+import { OAuthError } from "../../src/auth/token-endpoint.js";
+import type { AuthorizationServerMetadata } from "../../src/auth/metadata.js";
+
+/** A registration endpoint answering `status` and `answer`, recording the bodies it got. */
+async function registrar(t: { after(fn: () => void): void }, status: number, answer: unknown) {
+  const bodies: Record<string, unknown>[] = [];
+  const server = createServer((request, response) => {
+    let text = "";
+    request.on("data", (chunk: Buffer) => (text += chunk.toString()));
+    request.on("end", () => {
+      bodies.push(JSON.parse(text) as Record<string, unknown>);
+      response.writeHead(status, { "content-type": "application/json" }).end(JSON.stringify(answer));
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  t.after(() => server.close());
+  return { endpoint: `http://127.0.0.1:${(server.address() as AddressInfo).port}/register`, bodies };
+}
+
+function request(metadata: Partial<AuthorizationServerMetadata>, more: Partial<RegistrationRequest> = {}): RegistrationRequest {
+  return { issuer: "https://as.example", metadata: { issuer: "https://as.example", ...metadata }, redirectUri: "http://127.0.0.1:4000/callback", clientName: "test", fetchOptions: {}, ...more };
+}
+
+test("a pre-registered client comes first, even where CIMD and DCR are offered", async () => {
+  const client = { client_id: "pre", client_secret: "s" };
+  const got = await registerClient(request({ client_id_metadata_document_supported: true, registration_endpoint: "http://127.0.0.1:1/register" }, { client, clientMetadataUrl: "https://app.example/client.json" }));
+  assert.deepEqual(got, { client, registered: false });
+});
+
+test("CIMD: our metadata URL is the client_id when the server supports it; an http or pathless URL is refused", async () => {
+  const got = await registerClient(request({ client_id_metadata_document_supported: true }, { clientMetadataUrl: "https://app.example/client.json" }));
+  assert.deepEqual(got.client, { client_id: "https://app.example/client.json", token_endpoint_auth_method: "none" });
+  await assert.rejects(registerClient(request({ client_id_metadata_document_supported: true }, { clientMetadataUrl: "http://app.example/client.json" })), ClientRegistrationError);
+  await assert.rejects(registerClient(request({ client_id_metadata_document_supported: true }, { clientMetadataUrl: "https://app.example/" })), /must be https with a path/);
+});
+
+test("DCR: redirect URI, refresh_token grant, a public client asked for, native for a loopback redirect", async (t) => {
+  const { endpoint, bodies } = await registrar(t, 201, { client_id: "new", client_secret: "sec", client_secret_expires_at: 0 });
+  const got = await registerClient(request({ registration_endpoint: endpoint, token_endpoint_auth_methods_supported: ["client_secret_post", "none"] }));
+  assert.equal(got.registered, true);
+  assert.deepEqual(got.client, { client_id: "new", client_secret: "sec", client_secret_expires_at: 0, token_endpoint_auth_method: "none", redirect_uris: ["http://127.0.0.1:4000/callback"] });
+  assert.deepEqual(bodies[0], {
+    redirect_uris: ["http://127.0.0.1:4000/callback"], client_name: "test", grant_types: ["authorization_code", "refresh_token"],
+    response_types: ["code"], token_endpoint_auth_method: "none", application_type: "native",
+  });
+});
+
+test("DCR: the auth method follows what the server supports (basic when it says nothing); an https redirect is a web client", async (t) => {
+  const { endpoint, bodies } = await registrar(t, 201, { client_id: "new" });
+  await registerClient(request({ registration_endpoint: endpoint }, { redirectUri: "https://app.example/cb" }));
+  await registerClient(request({ registration_endpoint: endpoint, token_endpoint_auth_methods_supported: ["client_secret_post"] }));
+  assert.deepEqual(bodies.map((body) => [body.token_endpoint_auth_method, body.application_type]), [["client_secret_basic", "web"], ["client_secret_post", "native"]]);
+});
+
+test("DCR refusals: an RFC 7591 error, an answer without client_id", async (t) => {
+  const refused = await registrar(t, 400, { error: "invalid_redirect_uri", error_description: "no" });
+  await assert.rejects(registerClient(request({ registration_endpoint: refused.endpoint })), (error: unknown) => error instanceof OAuthError && error.error === "invalid_redirect_uri");
+  const empty = await registrar(t, 201, { client_secret: "s" });
+  await assert.rejects(registerClient(request({ registration_endpoint: empty.endpoint })), /the answer has no "client_id"/);
+});
+
+test("a kept registration is reused for the same redirect URI while its secret lasts; none at all is a clear error", async (t) => {
+  const { endpoint, bodies } = await registrar(t, 201, { client_id: "again" });
+  const stored = { client_id: "kept", redirect_uris: ["http://127.0.0.1:4000/callback"] };
+  assert.equal((await registerClient(request({ registration_endpoint: endpoint }, { stored }))).client.client_id, "kept");
+  assert.equal((await registerClient(request({ registration_endpoint: endpoint }, { stored: { ...stored, redirect_uris: ["http://127.0.0.1:5/cb"] } }))).client.client_id, "again");
+  assert.equal((await registerClient(request({ registration_endpoint: endpoint }, { stored: { ...stored, client_secret_expires_at: 1 } }))).client.client_id, "again");
+  assert.equal(bodies.length, 2);
+  await assert.rejects(registerClient(request({})), (error: unknown) => error instanceof ClientRegistrationError && /configure a pre-registered client/.test(error.message));
+});
+
+test("clientAuthentication: as registered, else by secret (basic unless only post), else public", () => {
+  const metadata = { issuer: "https://as.example" };
+  assert.deepEqual(clientAuthentication({ client_id: "a" }, metadata), { method: "none", client_id: "a" });
+  assert.deepEqual(clientAuthentication({ client_id: "a", client_secret: "s", token_endpoint_auth_method: "none" }, metadata), { method: "none", client_id: "a" });
+  assert.deepEqual(clientAuthentication({ client_id: "a", client_secret: "s", token_endpoint_auth_method: "client_secret_post" }, metadata).method, "client_secret_post");
+  assert.equal(clientAuthentication({ client_id: "a", client_secret: "s" }, metadata).method, "client_secret_basic");
+  assert.equal(clientAuthentication({ client_id: "a", client_secret: "s" }, { ...metadata, token_endpoint_auth_methods_supported: ["client_secret_post"] }).method, "client_secret_post");
+});
+
+test("isLoopback: 127.0.0.1, [::1] and localhost over http", () => {
+  assert.deepEqual(["http://127.0.0.1:1/cb", "http://[::1]:2/", "http://localhost/x", "https://127.0.0.1/", "http://app.example/"].map(isLoopback), [true, true, true, false, false]);
+});
