@@ -3,7 +3,7 @@
 // fetched again when a token names a key we do not know (the issuer rotated its keys), but at most
 // once per cooldown, so that tokens with made-up key ids cannot make us fetch on every request.
 // Spec: https://modelcontextprotocol.io/specification/2025-11-25/basic/authorization#token-handling
-// The issuer's metadata is found here too (introspection.ts reads it for its endpoint).
+// The issuer's metadata is found as the client finds it (discovery.ts); introspection.ts reads it too.
 // Failures on our side (the issuer's metadata or keys unreachable, too big, malformed) are
 // AuthFetchError, AuthMetadataError or JwksError, never a judgement of the token.
 
@@ -11,7 +11,8 @@ import { createPublicKey, type JsonWebKey, type KeyObject } from "node:crypto";
 import { isObject } from "../jsonrpc/messages.js";
 import { fetchJson, type FetchJsonOptions } from "./fetch-json.js";
 import { JWT_ALGORITHMS, TokenRejectedError, type JwsHeader } from "./jwt-verify.js";
-import { AuthMetadataError, readAuthorizationServerMetadata, type AuthorizationServerMetadata } from "./metadata.js";
+import { findAuthorizationServer, metadataUrls } from "./discovery.js";
+import { AuthMetadataError, type AuthorizationServerMetadata } from "./metadata.js";
 
 export interface JwksOptions {
   /** The issuer whose keys these are; its metadata names `jwks_uri`. */
@@ -127,33 +128,17 @@ export class Jwks {
   }
 }
 
-/**
- * The issuer's metadata, from RFC 8414 or, failing that, OpenID Connect discovery (the client's
- * order: path insertion first), checked to name the issuer asked for.
- */
-export async function discoverAuthorizationServer(issuer: string, fetchOptions?: FetchJsonOptions): Promise<AuthorizationServerMetadata> {
-  for (const url of metadataUrls(issuer)) {
-    const answer = await fetchJson("authorization server metadata", url, { method: "GET", headers: { accept: "application/json" } }, fetchOptions);
-    if (answer.status === 404) continue;
-    if (answer.status !== 200) throw new AuthMetadataError(url, `answered ${answer.status}`);
-    return readAuthorizationServerMetadata(answer.json, url, issuer);
-  }
-  throw new AuthMetadataError(issuer, "publishes no authorization server metadata (RFC 8414 or OpenID Connect discovery)");
+/** The issuer's metadata, found as the client finds it (discovery.ts), or an AuthMetadataError. */
+export async function discoverAuthorizationServer(issuer: string, fetchOptions: FetchJsonOptions = {}): Promise<AuthorizationServerMetadata> {
+  const metadata = await findAuthorizationServer(issuer, fetchOptions);
+  if (metadata === undefined) throw new AuthMetadataError(issuer, `publishes no authorization server metadata (at ${metadataUrls(issuer).join(", ")})`);
+  return metadata;
 }
 
 async function discoverJwksUri(issuer: string, fetchOptions?: FetchJsonOptions): Promise<string> {
   const metadata = await discoverAuthorizationServer(issuer, fetchOptions);
   if (metadata.jwks_uri === undefined) throw new AuthMetadataError(issuer, "names no jwks_uri in its metadata; this server cannot check the issuer's tokens");
   return metadata.jwks_uri;
-}
-
-/** Spec (authorization#authorization-server-metadata-discovery): the well-known URLs, in order. */
-export function metadataUrls(issuer: string): string[] {
-  const url = new URL(issuer);
-  const path = url.pathname.replace(/\/$/, "");
-  const urls = [`${url.origin}/.well-known/oauth-authorization-server${path}`, `${url.origin}/.well-known/openid-configuration${path}`];
-  if (path !== "") urls.push(`${url.origin}${path}/.well-known/openid-configuration`);
-  return urls;
 }
 
 /** One JWK as a usable verification key, or undefined for a key not for us (skipped, as RFC 7517 section 5 allows). */
