@@ -5,7 +5,7 @@
 // Spec: https://modelcontextprotocol.io/specification/2025-11-25/basic/lifecycle (and server/* per
 // command), https://modelcontextprotocol.io/specification/2026-07-28/basic/versioning (dual-era clients)
 // Reading order: cli/arguments.ts (the command line), cli/session.ts (one run), cli/commands.ts,
-// cli/failures.ts, cli/trace.ts, cli/output.ts.
+// cli/failures.ts, cli/trace.ts, cli/output.ts, cli/authorization.ts and cli/redact.ts (OAuth).
 // This file loads the command line's parser only: `--help` and usage errors, which scripts and
 // people hit often, need nothing else; the session, and with it the client, is loaded after them.
 
@@ -40,6 +40,7 @@ async function main(argv: string[]): Promise<number> {
     printNow(1, USAGE);
     return ExitCode.ok;
   }
+  if ("logout" in line) return (await import("./cli/authorization.js")).logout(line.logout);
   const { runSession } = await import("./cli/session.js");
   return runSession(line);
 }

@@ -101,6 +101,11 @@
 //      auth/jwt-sign.ts           signing a JWT (RS256, ES256, EdDSA) for the assertions a client makes
 //      auth/grant-client-credentials.ts  the client credentials grant (extension), and how a grant's client authenticates
 //      auth/grant-enterprise.ts   enterprise-managed authorization (extension): ID token -> ID-JAG -> access token
+//      auth/loopback.ts           the CLI's user agent: the URL printed, a browser opened, the redirect on 127.0.0.1
+//                                 (auth/open-browser.ts: the platform's opener, without a shell)
+//      auth/file-store.ts         the CLI's credential store: a 0600 JSON file under the config directory
+//      cli/authorization.ts       the CLI's OAuth options from its flags, and `mcp-wire logout`
+//                                 (cli/redact.ts: no token, secret or code in anything it prints)
 //      auth/resource-server.ts    the server side: its Protected Resource Metadata, the token check on every request, 401/403 challenges
 //      auth/jwt-verify.ts         a JWT access token's signature (RS256, ES256, EdDSA) and claims (iss, aud, exp, scope)
 //      auth/jwks.ts               the issuer's signing keys: found through its metadata, kept, fetched again on rotation
@@ -227,3 +232,5 @@ export { enterpriseGrant, type EnterpriseGrantOptions } from "./auth/grant-enter
 export { OAuthError } from "./auth/token-endpoint.js";
 export { AuthFetchError, type FetchJsonOptions } from "./auth/fetch-json.js";
 export { AuthMetadataError, type ProtectedResourceMetadata, type AuthorizationServerMetadata } from "./auth/metadata.js";
+export { LoopbackUserAgent, LoopbackError, DEFAULT_LOOPBACK_TIMEOUT_MS, type LoopbackOptions } from "./auth/loopback.js";
+export { FileCredentialStore, CredentialFileError, defaultCredentialsPath, type FileStoreOptions } from "./auth/file-store.js";

@@ -12,6 +12,7 @@ import { ALL_PROTOCOL_VERSIONS, type ProtocolVersion } from "../mcp/versions.js"
 
 export const USAGE = `usage: mcp-wire [options] <command> [arguments] -- <server command> [server arguments...]
        mcp-wire [options] --url URL [--header NAME:VALUE]... <command> [arguments]
+       mcp-wire logout URL                    forget the credentials stored for the server at URL
        mcp-wire record --out FILE -- <server command> [server arguments...]
        mcp-wire record --out FILE --listen HOST:PORT --target URL
                                               a transparent proxy (stdio, or HTTP) that records the
@@ -21,7 +22,8 @@ export const USAGE = `usage: mcp-wire [options] <command> [arguments] -- <server
                                               draw a recording as a sequence diagram
        mcp-wire replay FILE [--timeout MS] [--ignore POINTER]... [--update] -- <server command> | --url URL
                                               play a recording's client side against the server and
-                                              compare what it sends; exit 1 on a difference
+                                              compare what it sends (no command: the recording's
+                                              own); exit 1 on a difference, 3 if the server failed
        mcp-wire check FILE [--json]           check a recording against the spec of the version it
                                               negotiated, one line per violation; exit 1 if any
        (the wire tools above work on recordings of sessions; each has its own --help)
@@ -59,9 +61,22 @@ options (before "--"):
                            the older HTTP+SSE transport if the server turns that down
   --header NAME:VALUE      send this header on every HTTP request (repeatable; with --url),
                            e.g. --header "Authorization: Bearer $TOKEN"
+  --client-id ID           OAuth: a client ID registered with the server's authorization server
+                           (without it, mcp-wire registers itself: Dynamic Client Registration)
+  --client-secret SECRET   OAuth: that client's secret; prefer the environment variable
+                           MCP_WIRE_CLIENT_SECRET, since a command line is seen by other users
+                           (ps) and kept in shell history
+  --scope "A B"            OAuth: the scopes to ask for (default: the server's 401 challenge,
+                           else its metadata's scopes_supported)
+  --no-browser             OAuth: only print the authorization URL, do not open a browser
+  --auth-timeout SECONDS   OAuth: how long to wait for the browser's redirect (default 300)
+  --no-store               OAuth: keep tokens in memory for this run only; by default they are
+                           kept in $XDG_CONFIG_HOME/mcp-wire/credentials.json (~/.config/...,
+                           %APPDATA%\\mcp-wire\\ on Windows), mode 0600, per issuer and server
   --protocol-version V     auto (default), 2026-07-28, 2025-11-25, 2025-06-18, 2025-03-26, 2024-11-05
   --trace                  print every message on stderr: → sent, ← received, ms since start, and
-                           which protocol era was chosen and why
+                           which protocol era was chosen and why; over HTTP also each request
+                           (http →, OAuth's included) and its status (http ←), credentials redacted
   --timeout MS             give up on each request after MS ms (default: 60000 without a sign of life)
   --handshake-timeout MS   give up on initialize after MS ms (default 5000); server/discover
                            waits at most 3 s (less if MS is), then auto falls back to initialize
@@ -80,11 +95,17 @@ exit codes:
   3  the tool ran and reported failure (its result, printed as usual, has isError: true)
   130, 143  interrupted by SIGINT (Ctrl-C) or SIGTERM; the server is stopped first
 
+A server that answers 401 is asked for authorization (OAuth 2.1): mcp-wire finds its authorization
+server, prints a URL to open (and opens it in a browser), receives the redirect on
+http://127.0.0.1:<port>/callback, and sends the token it gets. Tokens, secrets and codes are never
+printed, --trace included.
+
 examples:
   mcp-wire call add a=3 b=4 -- node dist/server.js
   mcp-wire call add '{"a":3,"b":4}' -- node dist/server.js
   mcp-wire get explain_topic '{"topic":"tools"}' -- node dist/server.js
-  mcp-wire --url http://127.0.0.1:3000/mcp tools`;
+  mcp-wire --url http://127.0.0.1:3000/mcp tools
+  mcp-wire --url https://mcp.example.com/mcp --scope "files:read" tools`;
 
 /** A command line that cannot be run; the message says what is wrong with it. */
 export class UsageError extends Error {
@@ -121,11 +142,27 @@ export interface CliOptions {
   logLevel?: LoggingLevel;
 }
 
-/** Where the server is: a command to start (stdio), or a URL to reach with these extra headers. */
-export type ServerLocation = { command: string; args: string[] } | { url: string; headers: { [name: string]: string } };
+/** How to obtain authorization from a server that asks for it (OAuth 2.1); absent fields take their defaults. */
+export interface AuthFlags {
+  clientId?: string;
+  /** From --client-secret; the session falls back to MCP_WIRE_CLIENT_SECRET (the parser reads no environment). */
+  clientSecret?: string;
+  scope?: string;
+  noBrowser?: true;
+  /** How long the loopback listener waits for the redirect. */
+  timeoutMs?: number;
+  noStore?: true;
+}
+
+/**
+ * Where the server is: a command to start (stdio), or a URL to reach with these extra headers and,
+ * when any OAuth flag was given, `authorization`.
+ */
+export type ServerLocation = { command: string; args: string[] } | { url: string; headers: { [name: string]: string }; authorization?: AuthFlags };
 
 export type CommandLine =
   | { help: true }
+  | { help: false; logout: string }
   | { help: false; options: CliOptions; command: Command; server: ServerLocation };
 
 const LEVELS: readonly LoggingLevel[] = ["debug", "info", "notice", "warning", "error", "critical", "alert", "emergency"];
@@ -140,6 +177,7 @@ export function parseCommandLine(argv: readonly string[]): CommandLine {
   const words: string[] = [];
   let url: string | undefined;
   const headers: { [name: string]: string } = {};
+  const auth: AuthFlags = {};
 
   for (let i = 0; i < ours.length; i++) {
     const arg = ours[i];
@@ -178,18 +216,32 @@ export function parseCommandLine(argv: readonly string[]): CommandLine {
       }
       case "--log-level": options.logLevel = oneOf(flag, value(), LEVELS); break;
       case "--protocol-version": options.protocolVersion = oneOf(flag, value(), PROTOCOL_MODES); break;
+      case "--client-id": auth.clientId = nonEmpty(flag, value()); break;
+      case "--client-secret": auth.clientSecret = nonEmpty(flag, value()); break;
+      case "--scope": auth.scope = nonEmpty(flag, value()); break;
+      case "--no-browser": auth.noBrowser = noValue(); break;
+      case "--auth-timeout": auth.timeoutMs = seconds(flag, value()); break;
+      case "--no-store": auth.noStore = noValue(); break;
       default: throw new UsageError(`unknown option ${flag}`);
     }
   }
 
   if (words.length === 0) throw new UsageError("missing command");
+  const authGiven = Object.keys(auth).length > 0;
+  if (auth.clientSecret !== undefined && auth.clientId === undefined) throw new UsageError("--client-secret needs --client-id: a secret belongs to a client ID");
+  if (words[0] === "logout") {
+    if (split !== -1 || authGiven) throw new UsageError("logout takes the server's URL only");
+    if (words.length !== (url === undefined ? 2 : 1)) throw new UsageError("logout: expected the server's URL (mcp-wire logout URL)");
+    return { help: false, logout: url ?? httpUrl(words[1], "logout") };
+  }
   const command = parseCommand(words[0], words.slice(1));
   if (url !== undefined) {
     if (split !== -1) throw new UsageError('give either --url or a server command after "--", not both');
     if (options.cwd !== undefined || Object.keys(options.env).length > 0) throw new UsageError('--env and --cwd are for a server started after "--", not for --url');
-    return { help: false, options, command, server: { url, headers } };
+    return { help: false, options, command, server: authGiven ? { url, headers, authorization: auth } : { url, headers } };
   }
   if (Object.keys(headers).length > 0) throw new UsageError("--header needs --url: headers are sent only over HTTP");
+  if (authGiven) throw new UsageError("the OAuth options (--client-id, --scope, ...) need --url: a server on stdio is not asked for authorization");
   if (theirs.length === 0) {
     throw new UsageError(`missing server: put its command after "--" (e.g. mcp-wire ${words[0]} -- node dist/server.js), or give --url`);
   }
@@ -208,12 +260,16 @@ export function httpUrl(text: string, flag = "--url"): string {
   return url.href;
 }
 
-/** `Name: value` (the space is optional), as curl takes it. */
+/**
+ * `Name: value` (the space is optional), as curl takes it. A malformed one is not repeated in the
+ * error: "Authorization Bearer <token>", its colon forgotten, would print the token.
+ */
 function header(text: string): [string, string] {
   const colon = text.indexOf(":");
-  const name = colon === -1 ? "" : text.slice(0, colon).trim();
+  if (colon === -1) throw new UsageError('--header: expected NAME:VALUE, got no ":" (the text is not shown: it may hold a secret)');
+  const name = text.slice(0, colon).trim();
   // RFC 9110 field names are tokens: letters, digits and !#$%&'*+-.^_`|~
-  if (!/^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/.test(name)) throw new UsageError(`--header: expected NAME:VALUE, got ${JSON.stringify(text)}`);
+  if (!/^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/.test(name)) throw new UsageError(`--header: expected NAME:VALUE, and ${JSON.stringify(name)} is not a header name`);
   return [name, text.slice(colon + 1).trim()];
 }
 
@@ -317,6 +373,20 @@ function oneOf<T extends string>(flag: string, text: string, allowed: readonly T
   const found = allowed.find((candidate) => candidate === text);
   if (found === undefined) throw new UsageError(`${flag}: ${JSON.stringify(text)} is not one of ${allowed.join(", ")}`);
   return found;
+}
+
+function nonEmpty(flag: string, text: string): string {
+  if (text.trim() === "") throw new UsageError(`${flag} needs a value`);
+  return text;
+}
+
+/** Whole seconds, returned as milliseconds. */
+function seconds(flag: string, text: string): number {
+  const value = Number(text);
+  if (text.trim() === "" || !Number.isSafeInteger(value) || value < 1 || value > 86_400) {
+    throw new UsageError(`${flag} needs a whole number of seconds from 1 to 86400, got ${JSON.stringify(text)}`);
+  }
+  return value * 1000;
 }
 
 function milliseconds(flag: string, text: string): number {

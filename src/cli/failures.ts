@@ -55,7 +55,8 @@ export function describeFailure(error: unknown): string {
   return (stepName === undefined ? detail : `${stepName} failed: ${detail}`) + hint;
 }
 
-function findCause<T extends Error>(error: unknown, type: abstract new (...args: never[]) => T): T | undefined {
+/** The first error of `type` in the chain of causes from `error`, if any. */
+export function findCause<T extends Error>(error: unknown, type: abstract new (...args: never[]) => T): T | undefined {
   for (let at = error, depth = 0; at instanceof Error && depth < 10; at = at.cause, depth++) {
     if (at instanceof type) return at;
   }

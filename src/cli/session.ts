@@ -1,6 +1,8 @@
 // One run of mcp-wire against a server: reach it (a child process on stdio, or a URL), find out its
 // era (server/discover, else the initialize handshake), run the command, print its result, stop
 // the server. src/cli.ts loads this module only once the command line asks for a server.
+// Every line it writes on stderr passes through one Redactor (cli/redact.ts): no token, secret or
+// code is ever printed, by --trace or by an error.
 // Spec: https://modelcontextprotocol.io/specification/2025-11-25/basic/lifecycle and
 // https://modelcontextprotocol.io/specification/2026-07-28/basic/versioning (dual-era clients)
 
@@ -9,20 +11,31 @@ import { McpClient } from "../client/client.js";
 import type { LoggingMessageNotificationParams } from "../mcp/logging.js";
 import type { Transport } from "../protocol/transport.js";
 import { StdioClientTransport } from "../transports/stdio-client.js";
-import type { CliOptions, CommandLine, ServerLocation } from "./arguments.js";
+import type { CliOptions, Command, ServerLocation } from "./arguments.js";
 import { renderResult, runCommand } from "./commands.js";
 import { describeFailure, step, StepFailure } from "./failures.js";
 import { ExitCode, print, printError } from "./output.js";
-import { cliTrace, cliTraceNote } from "./trace.js";
+import { Redactor } from "./redact.js";
+import { cliHttpTrace, cliTrace, cliTraceNote } from "./trace.js";
+
+/** What a run needs from the command line (CommandLine, the server's variant). */
+export interface SessionLine {
+  options: CliOptions;
+  command: Command;
+  server: ServerLocation;
+}
 
 /** Runs the command the command line names; resolves to the exit code. */
-export async function runSession({ options, command, server }: Extract<CommandLine, { help: false }>): Promise<number> {
+export async function runSession({ options, command, server }: SessionLine): Promise<number> {
   // A reader that stops early (`mcp-wire tools -- ... | head`) is not our failure.
   process.stdout.on("error", (error: NodeJS.ErrnoException) => {
     if (error.code !== "EPIPE") throw error;
   });
   const startedAt = performance.now();
   const elapsedMs = (): number => performance.now() - startedAt;
+  // Spec (authorization#token-theft): a logged token is a stolen one: every stderr line is redacted.
+  const redactor = new Redactor();
+  const say = (line: string): void => printError(redactor.redact(line));
   const timeouts = options.timeoutMs === undefined ? undefined : { idleMs: options.timeoutMs, maxTotalMs: options.timeoutMs };
   const client = new McpClient(
     { name: "mcp-wire", version: "0.1.0" },
@@ -34,32 +47,43 @@ export async function runSession({ options, command, server }: Extract<CommandLi
       // The CLI is for looking at servers: it sends what it is asked to and shows the server's
       // answer, rather than refusing locally because a capability was not declared.
       enforceServerCapabilities: false,
-      onProblem: (message) => printError(`mcp-wire: ${message}`),
+      onProblem: (message) => say(`mcp-wire: ${message}`),
     },
   );
-  client.on("log", (params: LoggingMessageNotificationParams) => printError(formatLog(params)));
+  client.on("log", (params: LoggingMessageNotificationParams) => say(formatLog(params)));
   stopOnSignals(client);
+  const output: Output = { say, redactor, elapsedMs, closing: [] };
 
   try {
-    const transport = await openTransport(server, options);
-    await connect(client, options.trace ? cliTrace(transport, printError, elapsedMs) : transport);
-    if (options.trace) printError(cliTraceNote(`era: ${client.era} ${client.protocolVersion}: ${client.eraReason}`, elapsedMs));
+    const transport = await openTransport(server, options, output);
+    await connect(client, options.trace ? cliTrace(transport, say, elapsedMs) : transport);
+    if (options.trace) say(cliTraceNote(`era: ${client.era} ${client.protocolVersion}: ${client.eraReason}`, elapsedMs));
     if (options.logLevel) {
       const level = options.logLevel;
       await step("logging/setLevel", () => client.setLoggingLevel(level));
     }
     const outcome = await runCommand(client, command);
     const text = renderResult(outcome);
-    if (outcome.note) printError(`mcp-wire: ${outcome.note}`);
+    if (outcome.note) say(`mcp-wire: ${outcome.note}`);
     await print(text);
     return outcome.exitCode;
   } catch (error) {
-    printError(`mcp-wire: ${describeFailure(error)}`);
+    say(`mcp-wire: ${describeFailure(error)}${output.hint?.(error) ?? ""}`);
     return ExitCode.failed;
   } finally {
     // Stops the server too (close stdin, SIGTERM, SIGKILL), whatever happened above.
     await client.close();
+    for (const close of output.closing) await close();
   }
+}
+
+/** How the run writes on stderr, what it must free at its end, and a hint for a failure. */
+interface Output {
+  say: (line: string) => void;
+  redactor: Redactor;
+  elapsedMs: () => number;
+  closing: (() => Promise<void>)[];
+  hint?: (error: unknown) => string;
 }
 
 /**
@@ -77,19 +101,26 @@ async function connect(client: McpClient, transport: Transport): Promise<void> {
 
 /**
  * The one place that knows how the server is reached: a process on stdio, or a URL. The HTTP
- * client is loaded only for a URL, so that a stdio run does not pay for it.
+ * client and the CLI's OAuth parts are loaded only for a URL, so that a stdio run does not pay for them.
  */
-async function openTransport(server: ServerLocation, options: CliOptions): Promise<Transport> {
+async function openTransport(server: ServerLocation, options: CliOptions, output: Output): Promise<Transport> {
   if ("url" in server) {
     const { HttpClientTransport } = await import("../http/client.js");
-    return new HttpClientTransport(server.url, { headers: server.headers, onProblem: (message) => printError(`mcp-wire: ${message}`) });
+    const { authorizationHint, cliAuthorization } = await import("./authorization.js");
+    output.hint = authorizationHint;
+    for (const [name, value] of Object.entries(server.headers)) output.redactor.addHeader(name, value);
+    const { authorization, close } = cliAuthorization(server.authorization ?? {}, { print: output.say, redactor: output.redactor });
+    output.closing.push(close);
+    const traced = options.trace ? cliHttpTrace(fetch, output.say, output.elapsedMs, output.redactor) : undefined;
+    if (traced) authorization.fetchOptions = { fetch: traced };
+    return new HttpClientTransport(server.url, { headers: server.headers, fetch: traced, onProblem: (message) => output.say(`mcp-wire: ${message}`), authorization });
   }
   return new StdioClientTransport({
     command: server.command,
     args: server.args,
     env: { ...process.env, ...options.env },
     cwd: options.cwd,
-    onStderr: options.quiet ? undefined : (line) => printError(`[server] ${line}`),
+    onStderr: options.quiet ? undefined : (line) => output.say(`[server] ${line}`),
   });
 }
 

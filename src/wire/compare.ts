@@ -5,6 +5,8 @@
 // DEFAULT_IGNORE set, and any two strings that are both ISO 8601 timestamps (get_time's text, a
 // log's time). Object keys compare as sets; order inside arrays counts.
 
+import { printable } from "./recording.js";
+
 /** Values that change from run to run in every session, ignored unless the caller asks otherwise. */
 export const DEFAULT_IGNORE: readonly string[] = [
   // 2026-07-28: the server's sealed state for an input_required round; sealed afresh on each run.
@@ -49,7 +51,7 @@ export function sameValue(expected: unknown, actual: unknown, ignore: readonly s
 
 /** A difference as two readable lines: the path, what was expected, what came. */
 export function formatDifference(difference: Difference): string {
-  return `  at ${difference.path === "" ? "(the whole message)" : difference.path}\n    expected: ${show(difference.expected)}\n    actual:   ${show(difference.actual)}`;
+  return `  at ${difference.path === "" ? "(the whole message)" : printable(difference.path)}\n    expected: ${show(difference.expected)}\n    actual:   ${show(difference.actual)}`;
 }
 
 function show(value: unknown): string {
@@ -58,9 +60,12 @@ function show(value: unknown): string {
 
 const SHOWN_CHARS = 300;
 
-/** A long text cut to what a report line can show, saying how long it was. */
+/**
+ * A long text cut to what a report line can show, saying how long it was; made printable, since it
+ * comes from a recording or a server (an escape sequence or a bidi override would change the report).
+ */
 export function shorten(text: string): string {
-  return text.length > SHOWN_CHARS ? `${text.slice(0, SHOWN_CHARS)}... (${text.length} characters)` : text;
+  return printable(text.length > SHOWN_CHARS ? `${text.slice(0, SHOWN_CHARS)}... (${text.length} characters)` : text);
 }
 
 function isObject(value: unknown): value is { [key: string]: unknown } {

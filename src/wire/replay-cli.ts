@@ -1,34 +1,46 @@
 // `mcp-wire replay FILE [--timeout MS] [--ignore POINTER]... [--update] -- <server command>` (or
 // `--url URL`): a recording as a golden test against a freshly started stdio server, or a running
-// Streamable HTTP one (src/wire/replay.ts).
+// HTTP one (Streamable HTTP or the legacy HTTP+SSE transport, as the recording shows; src/wire/replay.ts).
 // The report goes to stdout (it is the tool's output); the server's stderr passes through to ours.
-// Exit 0: every message as recorded (or, with --update, the recording rewritten). 1: a difference,
-// or the server exited or went quiet before the recording's end (then --update writes nothing).
-// 2: a usage error or a recording that cannot be read. 130/143: interrupted; the server is stopped.
+// Exit 0: every message as recorded (or, with --update, the recording rewritten). 1: a difference.
+// 2: a usage error or a recording that cannot be read. 3: the server failed (exited or went quiet
+// before the recording's end, could not be started or reached, broke --max-line-bytes or
+// --max-unexpected); then --update writes nothing.
+// 130/143: interrupted; the server is stopped.
 
 import { readFileSync, writeFileSync } from "node:fs";
 import { DEFAULT_IGNORE, formatDifference, shorten } from "./compare.js";
-import { formatRecording, parseRecording, RecordingFormatError, type Recording } from "./recording.js";
-import { DEFAULT_TIMEOUT_MS, replay, type ReplayReport } from "./replay.js";
-import { httpPeer } from "./replay-http.js";
-import { spawnPeer } from "./replay-peer.js";
+import { formatRecording, parseRecording, printable, RecordingFormatError, type Recording } from "./recording.js";
+import { DEFAULT_MAX_UNEXPECTED, DEFAULT_TIMEOUT_MS, replay, type ReplayReport } from "./replay.js";
+import { httpPeer, httpPlan, withPlanNotes } from "./replay-http.js";
+import { DEFAULT_MAX_LINE_BYTES, spawnPeer } from "./replay-peer.js";
 
 export const REPLAY_USAGE = `usage: mcp-wire replay FILE [--timeout MS] [--ignore POINTER]... [--update] -- <server command> [args...]
        mcp-wire replay FILE [options] --url URL [--header NAME:VALUE]...
+       mcp-wire replay FILE [options]     (runs the recording's "# command:" with its "# args:",
+                                           shown on stderr first)
 
 Plays the client's side of a recording against a freshly started stdio server and compares what
 the server sends with the recording (ids of server requests mapped, notifications in order per
 method). Values that change from run to run are ignored: ISO 8601 timestamps, /result/requestState,
 the file's "# ignore:" pointers and --ignore. Prints each difference on stdout with its JSON path.
-Exit 0 when all matches, 1 on a difference or a server that exits or goes quiet, 2 on a usage error
-or an unreadable recording.
+Exit 0 when all matches, 1 on a difference, 2 on a usage error or an unreadable recording, 3 when
+the server failed: it exited or went quiet before the recording's end, could not be started or
+reached, or broke a bound (--max-line-bytes, --max-unexpected).
 
   --timeout MS       wait at most MS ms for each expected message (default ${DEFAULT_TIMEOUT_MS})
   --ignore POINTER   a JSON pointer (RFC 6901) to ignore in every server message; "*" matches any
                      one step, e.g. /result/content/*/text (repeatable)
   --update           rewrite the recording's server side with what came (review the change)
-  --url URL          replay over Streamable HTTP to a server already running at URL: each client
-                     line is POSTed, each message of the answer (JSON or SSE) compared
+  --max-line-bytes N   the longest line (or HTTP body, or SSE event) the server may send (default
+                     ${DEFAULT_MAX_LINE_BYTES}); a longer one stops it (exit 3)
+  --max-unexpected N   how many server messages past the recording's own count are kept (default
+                     ${DEFAULT_MAX_UNEXPECTED}); one more stops the server (exit 3), the rest are only counted
+  --url URL          replay over HTTP to a server already running at URL: each client line is
+                     POSTed, each message of the answer (JSON or SSE) compared; where the
+                     recording's notes show a GET stream, it is opened there too; where they show
+                     the legacy HTTP+SSE transport, its stream (the recorded path, on URL's origin)
+                     is opened first and the lines POSTed to the endpoint it names
   --header NAME:VALUE  send this header on every HTTP request (repeatable; with --url)`;
 
 interface ReplayLine {
@@ -39,6 +51,8 @@ interface ReplayLine {
   command: string[];
   url?: string;
   headers: Record<string, string>;
+  maxLineBytes: number;
+  maxUnexpected: number;
 }
 
 class ReplayUsageError extends Error {}
@@ -49,18 +63,26 @@ export async function run(argv: string[]): Promise<number> {
     return 0;
   }
   let line: ReplayLine;
+  let text: string;
   let recording: Recording;
   try {
     line = parseReplayLine(argv);
-    recording = parseRecording(readRecording(line.file), line.file);
+    text = readRecording(line.file);
+    recording = parseRecording(text, line.file);
+    if (line.command.length === 0 && line.url === undefined) {
+      line.command = recordedCommand(recording, line.file);
+      // Nothing runs unseen: the command comes from a file, which may not be the user's own.
+      process.stderr.write(`mcp-wire replay: running the recording's server: ${printable(line.command.map(quoteArgument).join(" "))}\n`);
+    }
   } catch (error) {
     if (!(error instanceof ReplayUsageError || error instanceof RecordingFormatError)) throw error;
     process.stderr.write(`mcp-wire replay: ${(error as Error).message}\n(mcp-wire replay --help shows the usage)\n`);
     return 2;
   }
+  const limits = { maxLineBytes: line.maxLineBytes };
   const peer = line.url === undefined
-    ? spawnPeer(line.command[0]!, line.command.slice(1), (chunk) => process.stderr.write(chunk))
-    : httpPeer(line.url, line.headers);
+    ? spawnPeer(line.command[0]!, line.command.slice(1), (chunk) => process.stderr.write(chunk), limits)
+    : httpPeer(line.url, line.headers, limits, httpPlan(text));
   // The server has its own process group, so an interrupt does not reach it unless passed on.
   for (const [signal, code] of [["SIGINT", 130], ["SIGTERM", 143]] as const) {
     process.once(signal, () => {
@@ -68,16 +90,20 @@ export async function run(argv: string[]): Promise<number> {
       process.exit(code);
     });
   }
-  const report = await replay(recording, peer, { timeoutMs: line.timeoutMs, ignore: [...DEFAULT_IGNORE, ...line.ignore] });
+  const report = await replay(recording, peer, { timeoutMs: line.timeoutMs, ignore: [...DEFAULT_IGNORE, ...line.ignore], maxUnexpected: line.maxUnexpected });
   process.stdout.write(describeReport(report, line.file));
   if (line.update && !report.failure) {
-    writeFileSync(line.file, formatRecording(updated(recording, report)));
+    writeFileSync(line.file, withPlanNotes(formatRecording(updated(recording, report)), httpPlan(text)));
     process.stdout.write(`${line.file}: the server side was rewritten with what came\n`);
     return 0;
   }
   if (line.update) process.stdout.write(`${line.file}: not rewritten: the replay did not get to the end\n`);
-  return report.failure || report.differences.length > 0 ? 1 : 0;
+  if (report.failure) return SERVER_FAILED;
+  return report.differences.length > 0 ? 1 : 0;
 }
+
+/** The exit code when the server, not the comparison, stopped the replay: a CI can tell the two apart. */
+export const SERVER_FAILED = 3;
 
 /** The recording with its server side as it came on this run (golden: the client's side as it was). */
 function updated(recording: Recording, report: ReplayReport): Recording {
@@ -97,6 +123,7 @@ export function describeReport(report: ReplayReport, file: string): string {
     else if (difference.expected === undefined) out.push(`unexpected server message:\n  ${shorten(difference.actual)}`);
     else out.push(`server message ${difference.expectedAt} differs:\n${difference.differences.map(formatDifference).join("\n")}`);
   }
+  if (report.dropped) out.push(`(${report.dropped} more server message${report.dropped === 1 ? "" : "s"} the recording does not have came before the server stopped: counted, not kept)`);
   if (report.failure) out.push(`replay stopped: ${report.failure}`);
   else if (report.stopped) out.push("(the server was still running when its input had ended and the last wait was over: it was stopped)");
   const problems = report.differences.length + (report.failure ? 1 : 0);
@@ -108,7 +135,10 @@ function parseReplayLine(argv: string[]): ReplayLine {
   const dashes = argv.indexOf("--");
   const options = dashes < 0 ? argv : argv.slice(0, dashes);
   const command = dashes < 0 ? [] : argv.slice(dashes + 1);
-  const line: ReplayLine = { file: "", timeoutMs: DEFAULT_TIMEOUT_MS, ignore: [], update: false, command, headers: {} };
+  const line: ReplayLine = {
+    file: "", timeoutMs: DEFAULT_TIMEOUT_MS, ignore: [], update: false, command, headers: {},
+    maxLineBytes: DEFAULT_MAX_LINE_BYTES, maxUnexpected: DEFAULT_MAX_UNEXPECTED,
+  };
   for (let i = 0; i < options.length; i++) {
     const option = options[i]!;
     const value = () => {
@@ -116,12 +146,16 @@ function parseReplayLine(argv: string[]): ReplayLine {
       if (next === undefined) throw new ReplayUsageError(`${option} needs a value`);
       return next;
     };
-    if (option === "--update") line.update = true;
-    else if (option === "--timeout") {
+    const positive = (what: string) => {
       const text = value();
-      line.timeoutMs = Number(text);
-      if (!/^\d+$/.test(text) || line.timeoutMs <= 0) throw new ReplayUsageError(`--timeout takes a positive number of milliseconds, not ${JSON.stringify(text)}`);
-    } else if (option === "--ignore") {
+      if (!/^\d+$/.test(text) || Number(text) <= 0) throw new ReplayUsageError(`${option} takes a positive number${what}, not ${JSON.stringify(text)}`);
+      return Number(text);
+    };
+    if (option === "--update") line.update = true;
+    else if (option === "--timeout") line.timeoutMs = positive(" of milliseconds");
+    else if (option === "--max-line-bytes") line.maxLineBytes = positive(" of bytes");
+    else if (option === "--max-unexpected") line.maxUnexpected = positive("");
+    else if (option === "--ignore") {
       const pointer = value();
       if (!pointer.startsWith("/")) throw new ReplayUsageError(`--ignore takes a JSON pointer starting with "/", not ${JSON.stringify(pointer)}`);
       line.ignore.push(pointer);
@@ -137,9 +171,36 @@ function parseReplayLine(argv: string[]): ReplayLine {
     else throw new ReplayUsageError(`one recording at a time (found ${JSON.stringify(line.file)} and ${JSON.stringify(option)})`);
   }
   if (line.file === "") throw new ReplayUsageError("which recording? (mcp-wire replay FILE -- <server command>)");
-  if ((command.length === 0) === (line.url === undefined)) throw new ReplayUsageError('give the server command after "--", or --url URL (one of the two)');
+  if (command.length > 0 && line.url !== undefined) throw new ReplayUsageError('give the server command after "--", or --url URL (one of the two)');
   if (line.url === undefined && Object.keys(line.headers).length > 0) throw new ReplayUsageError("--header goes with --url");
   return line;
+}
+
+/**
+ * The server command a session recording names: "# command:" as `mcp-wire record` writes it (each
+ * argument bare, or as a JSON string when it has spaces or quotes), then the words of "# args:".
+ */
+function recordedCommand(recording: Recording, file: string): string[] {
+  const { command, args } = recording.header;
+  if (command === undefined) {
+    const url = recording.header.url === undefined ? "URL" : `URL (it was recorded at ${recording.header.url})`;
+    throw new ReplayUsageError(`${file} has no "# command:" header: give the server command after "--", or --url ${url}`);
+  }
+  const words: string[] = [];
+  for (const [word] of command.matchAll(/"(?:[^"\\]|\\.)*"|\S+/g)) {
+    try {
+      words.push(word.startsWith('"') ? (JSON.parse(word) as string) : word);
+    } catch {
+      throw new ReplayUsageError(`${file}: cannot read the "# command:" header at ${word.slice(0, 40)}`);
+    }
+  }
+  if (words.length === 0) throw new ReplayUsageError(`${file}: its "# command:" header is empty`);
+  return [...words, ...args];
+}
+
+/** An argument as "# command:" writes it, so the line shown is the line that could be pasted back. */
+function quoteArgument(argument: string): string {
+  return /^[\w@%+=:,./-]+$/.test(argument) ? argument : JSON.stringify(argument);
 }
 
 function readRecording(file: string): string {

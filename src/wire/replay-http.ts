@@ -1,33 +1,144 @@
-// The server a replay talks to over Streamable HTTP (mcp-wire replay --url): each client line is
-// POSTed as it was recorded, and each message of the answer (a JSON body, or the events of an SSE
-// stream, read as they come) is heard as a line, as stdio would carry it.
-// Spec: https://modelcontextprotocol.io/specification/2025-11-25/basic/transports#streamable-http
+// The server a replay talks to over HTTP (mcp-wire replay --url): each client line is POSTed as it
+// was recorded, and each message that comes back (a JSON body, each event of an SSE stream, read as
+// they come) is heard as a line, as stdio would carry it. Which streams to open besides, the "#"
+// notes of an HTTP session recording say (record --listen writes them; httpPlan reads them):
+// - Streamable HTTP: the GET stream, opened where the recorded client opened it, for what the
+//   server sends outside any request;
+// - the legacy HTTP+SSE transport (2024-11-05): its event stream, opened first (our own
+//   LegacySseClientTransport, which waits for the endpoint event), then each line POSTed there.
+// Spec: https://modelcontextprotocol.io/specification/2025-11-25/basic/transports#streamable-http,
+// https://modelcontextprotocol.io/specification/2024-11-05/basic/transports#http-with-sse
 // and https://modelcontextprotocol.io/specification/2026-07-28/basic/transports (mirrored headers).
 // POSTs go one after another (each once the previous one's headers came, so initialize's session id
-// is known before the next), answers are read side by side. Left out: the GET stream (messages the
-// server sends outside any request), resuming a cut stream, the legacy HTTP+SSE transport.
+// is known before the next), answers are read side by side. Left out: resuming a cut stream.
 
 import type { JSONRPCMessage } from "../jsonrpc/messages.js";
+import { discard, isEventStream, MessageTooLargeError, readJsonBody } from "../http/client-fetch.js";
 import { modernHeaders } from "../http/client-messages.js";
-import { readEvents, SseParser } from "../http/sse-parser.js";
+import { LegacySseClientTransport } from "../http/legacy-client.js";
+import { readEvents, SseLimitError, SseParser } from "../http/sse-parser.js";
 import { parseLine } from "./recording.js";
-import type { PeerExit, ReplayPeer } from "./replay-peer.js";
+import { DEFAULT_MAX_LINE_BYTES, type PeerExit, type PeerOptions, type ReplayPeer } from "./replay-peer.js";
 
-export function httpPeer(url: string, headers: Record<string, string> = {}): ReplayPeer {
+/** What an HTTP session recording's notes say the client did besides POSTing its lines. */
+export interface HttpPlan {
+  /** Streamable HTTP: the client opened the GET stream at `path` before its client line `before` (0-based). */
+  getStream?: { path: string; before: number };
+  /** The legacy HTTP+SSE transport: the path of its event stream (e.g. "/sse"), opened first. */
+  legacyStream?: string;
+}
+
+/** Reads the plan from a recording's text: its "# > GET PATH" and "# < event endpoint:" notes. */
+export function httpPlan(text: string): HttpPlan {
+  const plan: HttpPlan = {};
+  const lines = text.split(/\r?\n/);
+  // Only a session recording (form 2) has notes among its lines.
+  const session = lines.indexOf("-- session --");
+  if (session < 0) return plan;
+  let clientLines = 0;
+  let lastGet: string | undefined;
+  for (const line of lines.slice(session + 1)) {
+    if (line.startsWith("> ")) clientLines++;
+    const get = /^# > GET (\S+)(.*)$/.exec(line);
+    // A GET with Last-Event-ID resumes a stream; the first plain one opened it.
+    if (get && !/last-event-id:/i.test(get[2]!)) {
+      lastGet = new URL(get[1]!, "http://x").pathname;
+      plan.getStream ??= { path: lastGet, before: clientLines };
+    }
+    // Spec (2024-11-05 transports#http-with-sse): the server's first event names the POST endpoint.
+    if (line.startsWith("# < event endpoint:") && lastGet !== undefined) plan.legacyStream ??= lastGet;
+  }
+  if (plan.legacyStream !== undefined) delete plan.getStream;
+  return plan;
+}
+
+/**
+ * A session recording's text with the notes its plan was read from, for a recording rewritten from
+ * this run's transcript (replay --update), which keeps the messages and not the notes: without
+ * them, the next replay would open no GET stream, or miss the legacy transport.
+ */
+export function withPlanNotes(text: string, plan: HttpPlan): string {
+  const lines = text.split("\n");
+  const session = lines.indexOf("-- session --");
+  if (session < 0) return text;
+  if (plan.legacyStream !== undefined) {
+    lines.splice(session + 1, 0, `# > GET ${plan.legacyStream} (kept by replay --update)`, "# < event endpoint: (kept by replay --update)");
+  } else if (plan.getStream !== undefined) {
+    let clientLines = 0;
+    const at = lines.findIndex((line, i) => i > session && line.startsWith("> ") && clientLines++ === plan.getStream!.before);
+    lines.splice(at < 0 ? lines.length - 1 : at, 0, `# > GET ${plan.getStream.path} (kept by replay --update)`);
+  }
+  return lines.join("\n");
+}
+
+export function httpPeer(url: string, headers: Record<string, string> = {}, options: PeerOptions = {}, plan: HttpPlan = {}): ReplayPeer {
+  const maxLineBytes = options.maxLineBytes ?? DEFAULT_MAX_LINE_BYTES;
   let listener: (line: string) => void = () => {};
   const hear = (line: string) => listener(line);
   const abort = new AbortController();
+  /** The GET stream (Streamable HTTP) or the event stream (legacy): open until the end. */
+  const streams = new AbortController();
   let sessionId: string | undefined;
   let protocolVersion: string | undefined;
   let previous: Promise<void> = Promise.resolve();
+  let written = 0;
   const reading = new Set<Promise<void>>();
   let unreachable: string | undefined;
+  let ending = false;
   let finish: (exit: PeerExit) => void = () => {};
   const closed = new Promise<PeerExit>((resolve) => (finish = resolve));
+  const overflow = () => {
+    abort.abort();
+    closeStreams();
+    finish({ code: null, signal: null, error: `sent a body or SSE event longer than the limit of ${maxLineBytes} bytes (--max-line-bytes); the replay stopped reading it` });
+  };
+  /** A stream cut short is not a failure: what came is what the comparison sees. A body past the bound is. */
+  const read = (body: Promise<void>) => body.catch((error: unknown) => {
+    if (error instanceof MessageTooLargeError || error instanceof SseLimitError) overflow();
+  });
+  const readStream = (body: ReadableStream<Uint8Array>) => read(readEvents(body, new SseParser({ maxEventBytes: maxLineBytes }), (event) => {
+    if (event.data !== "") noteAndHear(event.data);
+  }));
+
+  const legacy = plan.legacyStream === undefined ? undefined : openLegacy(new URL(plan.legacyStream, url));
+  // Its failure is the first POST's, which waits for it; until then it is not unhandled.
+  legacy?.catch(() => {});
+  const closeStreams = () => {
+    ending = true;
+    streams.abort();
+    void legacy?.then((transport) => transport.close(), () => {});
+  };
+  function openLegacy(sseUrl: URL): Promise<LegacySseClientTransport> {
+    return LegacySseClientTransport.open(sseUrl, { headers, maxMessageBytes: maxLineBytes }, streams.signal).then((transport) => {
+      transport.start({
+        message: hear,
+        unreadable: () => {},
+        close: (cause) => {
+          if (cause instanceof MessageTooLargeError) overflow();
+          else if (!ending) finish({ code: null, signal: null, error: `closed its HTTP+SSE event stream (${cause?.message ?? "ended"})` });
+        },
+      });
+      return transport;
+    });
+  }
+
+  /** Spec (streamable-http#listening-for-messages-from-the-server): GET with Accept: text/event-stream. */
+  const openGetStream = async (): Promise<void> => {
+    const response = await fetch(url, { method: "GET", signal: streams.signal, headers: { ...headers, accept: "text/event-stream", ...sessionHeaders() } });
+    // 405: this server offers no GET stream; what the recording heard on one will be missing.
+    if (!isEventStream(response) || !response.body) return discard(response);
+    void readStream(response.body);
+  };
+  const sessionHeaders = () => ({
+    ...(sessionId === undefined ? {} : { "mcp-session-id": sessionId }),
+    // Spec (streamable-http#protocol-version-header): after initialize, the negotiated version.
+    ...(protocolVersion === undefined || legacy ? {} : { "mcp-protocol-version": protocolVersion }),
+  });
 
   const post = async (line: string): Promise<void> => {
+    if (written++ === plan.getStream?.before) await openGetStream();
     const message = parseLine(line);
-    const response = await fetch(url, {
+    const response = await fetch(legacy ? (await legacy).endpoint : url, {
       method: "POST",
       signal: abort.signal,
       body: line,
@@ -35,24 +146,17 @@ export function httpPeer(url: string, headers: Record<string, string> = {}): Rep
         ...headers,
         "content-type": "application/json",
         accept: "application/json, text/event-stream",
-        ...(sessionId === undefined ? {} : { "mcp-session-id": sessionId }),
-        // Spec (streamable-http#protocol-version-header): after initialize, the negotiated version.
-        ...(protocolVersion === undefined ? {} : { "mcp-protocol-version": protocolVersion }),
+        ...sessionHeaders(),
         ...(message === undefined ? {} : modernHeaders(message as JSONRPCMessage)),
       },
     });
     sessionId = response.headers.get("mcp-session-id") ?? sessionId;
-    const body = (async () => {
-      if ((response.headers.get("content-type") ?? "").startsWith("text/event-stream") && response.body) {
-        await readEvents(response.body, new SseParser(), (event) => {
-          if (event.data !== "") noteAndHear(event.data);
-        });
-        return;
-      }
-      const text = (await response.text()).trim();
+    const body = read((async () => {
+      if (isEventStream(response) && response.body) return readStream(response.body);
+      const text = (await readJsonBody(response, "replay", maxLineBytes)).trim();
       if (text !== "") noteAndHear(text);
       else if (response.status >= 400) hear(`HTTP ${response.status} (no body)`);
-    })().catch(() => {}); // a stream cut short: what came is what the comparison sees
+    })());
     reading.add(body);
     void body.then(() => reading.delete(body));
   };
@@ -65,6 +169,8 @@ export function httpPeer(url: string, headers: Record<string, string> = {}): Rep
   return {
     write: (line) => {
       previous = previous.then(() => post(line)).catch((error: unknown) => {
+        // The legacy stream can break its bound before its endpoint has come, which is here.
+        if (error instanceof MessageTooLargeError) return overflow();
         unreachable ??= `could not be reached at ${url} (${error instanceof Error ? (error.cause instanceof Error ? error.cause.message : error.message) : String(error)})`;
         finish({ code: null, signal: null, error: unreachable });
       });
@@ -73,6 +179,7 @@ export function httpPeer(url: string, headers: Record<string, string> = {}): Rep
       void (async () => {
         await previous;
         while (reading.size > 0) await Promise.all(reading);
+        closeStreams();
         // Spec (streamable-http#session-management): a client that is done DELETEs its session.
         if (sessionId !== undefined && unreachable === undefined) {
           await fetch(url, { method: "DELETE", signal: abort.signal, headers: { ...headers, "mcp-session-id": sessionId } }).catch(() => {});
@@ -82,6 +189,9 @@ export function httpPeer(url: string, headers: Record<string, string> = {}): Rep
     },
     onLine: (next) => void (listener = next),
     closed,
-    stop: () => abort.abort(),
+    stop: () => {
+      abort.abort();
+      closeStreams();
+    },
   };
 }

@@ -11,7 +11,9 @@
 //   answer goes back under the id that came).
 // Spec: https://modelcontextprotocol.io/specification/2025-11-25/basic (ids, requests, notifications)
 // A 2026-07-28 retry echoes the requestState the server sealed; the replay echoes this run's.
-// The server is a ReplayPeer: a stdio command (replay-peer.ts) or an HTTP endpoint (replay-http.ts).
+// The server is a ReplayPeer: a stdio command (replay-peer.ts) or an HTTP endpoint (replay-http.ts),
+// each bounding a line. Here, what it may send beyond the recording is bounded (maxUnexpected), so a
+// server that floods holds no more memory than the recording and that bound.
 
 import { compareValues, DEFAULT_IGNORE, shorten, type Difference } from "./compare.js";
 import { parseLine, type Recording, type WireEntry } from "./recording.js";
@@ -24,9 +26,16 @@ export interface ReplayOptions {
   ignore?: readonly string[];
   /** Applied to both sides' messages before comparing (our golden tests' placeholders). */
   normalize?: (message: unknown) => unknown;
+  /**
+   * How many server messages beyond the recording's are kept (default DEFAULT_MAX_UNEXPECTED): one
+   * more stops the server and the replay, and the rest are only counted (ReplayReport.dropped).
+   */
+  maxUnexpected?: number;
 }
 
 export const DEFAULT_TIMEOUT_MS = 5000;
+/** Enough to show what went wrong with a server that says more than it should; a flood is cut here. */
+export const DEFAULT_MAX_UNEXPECTED = 100;
 
 /** One expected server message that did not come as recorded, or one that came unexpected. */
 export interface MessageDifference {
@@ -40,8 +49,13 @@ export interface MessageDifference {
 
 export interface ReplayReport {
   differences: MessageDifference[];
-  /** Why the replay stopped early: the server exited, or did not answer in time. */
+  /**
+   * Why the replay stopped early: the server exited, did not answer in time, could not be started
+   * or reached, wrote a line past the limit, or sent more than maxUnexpected messages too many.
+   */
   failure?: string;
+  /** Server messages past the maxUnexpected bound: counted, not kept (nor compared). */
+  dropped?: number;
   /** What crossed the wire on this run, in order (with ms since the start): what --update writes. */
   transcript: WireEntry[];
   /** How the server ended; absent if it had to be stopped. */
@@ -67,7 +81,20 @@ export async function replay(recording: Recording, peer: ReplayPeer, options: Re
   const arrivals: Arrival[] = [];
   let wake = () => {};
   let exit: PeerExit | undefined;
+  const expectedServer = recording.entries.filter((entry) => entry.dir === "s2c");
+  // Each arrival past the recording's own count is one the recording does not have, whatever
+  // matches later: past the bound, the server floods; memory stays that of the recording plus it.
+  const maxUnexpected = options.maxUnexpected ?? DEFAULT_MAX_UNEXPECTED;
+  const flood = `the server sent more than ${maxUnexpected} messages the recording does not have, and was stopped`;
+  let flooded = false;
   peer.onLine((text) => {
+    if (flooded || arrivals.length >= expectedServer.length + maxUnexpected) {
+      report.dropped = (report.dropped ?? 0) + 1;
+      if (!flooded) peer.stop();
+      flooded = true;
+      wake();
+      return;
+    }
     const entry = { dir: "s2c" as const, text, message: parseLine(text), at: Date.now() - started };
     arrivals.push({ entry, taken: false });
     report.transcript.push(entry);
@@ -87,7 +114,7 @@ export async function replay(recording: Recording, peer: ReplayPeer, options: Re
     for (;;) {
       const found = find();
       if (found !== undefined) return found;
-      if (exit) return "closed";
+      if (exit || flooded) return "closed";
       if (Date.now() >= deadline) return "timeout";
       await new Promise<void>((resolve) => {
         const timer = setTimeout(resolve, deadline - Date.now());
@@ -105,11 +132,12 @@ export async function replay(recording: Recording, peer: ReplayPeer, options: Re
     if (differences.length > 0) report.differences.push({ expectedAt, expected: expected.text, actual: actual.text, differences });
   };
 
-  const expectedServer = recording.entries.filter((entry) => entry.dir === "s2c");
   if (recording.form === "golden") {
     for (const entry of recording.entries) if (entry.dir === "c2s") send(entry.text);
     peer.end();
     await waitFor(() => undefined, timeoutMs);
+    // A server that never ran (or was never reached) is not a server whose answers differ.
+    if (exit?.error) report.failure = `the server ${exit.error}`;
     expectedServer.forEach((expected, i) => {
       const arrival = arrivals[i];
       if (!arrival) report.differences.push({ expectedAt: i + 1, expected: expected.text, differences: [] });
@@ -132,7 +160,7 @@ export async function replay(recording: Recording, peer: ReplayPeer, options: Re
       position++;
       const found = await waitFor(() => arrivals.find((arrival) => !arrival.taken && matches(entry.message, arrival.entry.message, ignore)), timeoutMs);
       if (found === "closed" || found === "timeout") {
-        const how = found === "closed" ? `the server ${describeExit(exit!)}` : `nothing matching came within ${timeoutMs} ms`;
+        const how = found === "timeout" ? `nothing matching came within ${timeoutMs} ms` : flooded ? flood : `the server ${describeExit(exit!)}`;
         report.failure = `server message ${position} of the recording never came: ${how}; expected ${shorten(entry.text)}`;
         break;
       }
@@ -146,8 +174,9 @@ export async function replay(recording: Recording, peer: ReplayPeer, options: Re
     peer.end();
     if (!report.failure) await waitFor(() => undefined, timeoutMs);
   }
+  if (flooded) report.failure ??= flood;
   // Spec (basic/lifecycle#stdio): a server that does not exit once its input is closed is stopped.
-  if (!exit) {
+  if (!exit && !flooded) {
     report.stopped = true;
     peer.stop();
   }

@@ -3,7 +3,8 @@
 // It answers initialize; tools/call "echo" logs a notifications/message, then answers
 // `${prefix}${text}`; "ask" sends a sampling/createMessage request of its own (ids
 // `${serverIdPrefix}1`, ...) and answers with what the client said; "exit" exits with code 3;
-// "hang" never answers. With linger it keeps running after its input ends.
+// "hang" never answers; "flood" sends notifications without end, "endless" a line without end
+// (hostile servers, for replay's bounds). With linger it keeps running after its input ends.
 
 export interface ScriptedOptions {
   /** What "echo" puts before the text (default "echo: "). */
@@ -41,6 +42,8 @@ require("node:readline").createInterface({ input: process.stdin }).on("line", (l
       waiting.set(JSON.stringify(id), (answer) => send({ id: message.id, result: { content: [{ type: "text", text: "model said: " + answer.result.content.text }] } }));
       send({ id, method: "sampling/createMessage", params: { messages: [{ role: "user", content: { type: "text", text: message.params.arguments.question } }], maxTokens: 10 } });
     } else if (name === "exit") process.exit(3);
+    else if (name === "flood") setInterval(() => { for (let i = 0; i < 50; i++) send({ method: "notifications/message", params: { level: "info", data: i } }); }, 1);
+    else if (name === "endless") setInterval(() => process.stdout.write("x".repeat(4096)), 1);
   } else if ("id" in message) send({ id: message.id, result: {} });
 });
 `;

@@ -2,7 +2,7 @@
 // pointer, and the places that change from run to run skipped.
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { compareValues, DEFAULT_IGNORE, formatDifference, splitPointer } from "../../src/wire/compare.js";
+import { compareValues, DEFAULT_IGNORE, formatDifference, shorten, splitPointer } from "../../src/wire/compare.js";
 
 test("compare: each difference by its JSON pointer, absent values as undefined, keys in any order", () => {
   const expected = { id: 1, result: { content: [{ type: "text", text: "a" }], isError: false } };
@@ -35,4 +35,12 @@ test("compare: by default, two ISO 8601 timestamps are equal and /result/request
 test("compare: a difference reads as its path, what was expected, what came (long values cut)", () => {
   assert.equal(formatDifference({ path: "/result/x", expected: "a", actual: undefined }), '  at /result/x\n    expected: "a"\n    actual:   (absent)');
   assert.match(formatDifference({ path: "", expected: "x".repeat(1000), actual: 1 }), /at \(the whole message\)\n {4}expected: "x{299}\.\.\. \(1002 characters\)/);
+});
+
+test("compare: what a report shows is printable: control characters and bidi overrides from a recording or a server are escaped", () => {
+  assert.equal(shorten("a\u001b[2Jb\u202Ec"), "a\\u001b[2Jb\\u202ec");
+  const shown = formatDifference({ path: "/result/\u202Ekey", expected: "\u009bx", actual: "y" });
+  assert.match(shown, /at \/result\/\\u202ekey\n/);
+  assert.match(shown, /expected: "\\u009bx"/);
+  assert.equal(/[\u0000-\u0009\u000b-\u001f\u007f-\u009f\u202a-\u202e]/.test(shown), false);
 });

@@ -1,19 +1,23 @@
 // mcp-wire replay --url (src/wire/replay-http.ts): the recordings made against node dist/server.js
 // over stdio replay as matching against the same demo server over Streamable HTTP (JSON and SSE
 // answers, the server's own request answered on a POST, the session id and protocol version
-// headers, 2026-07-28 mirrored headers); a changed one fails with the path; an unreachable URL is
-// a clear error.
+// headers, 2026-07-28 mirrored headers); recordings made with record --listen replay with their GET
+// stream and over the legacy HTTP+SSE transport; a changed one fails with the path; an unreachable
+// URL is a clear error (exit 3), as is an answer past --max-line-bytes.
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { spawn } from "node:child_process";
 import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
-import type { IncomingMessage } from "node:http";
+import { createServer, type IncomingMessage } from "node:http";
+import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { serve } from "../helpers/http-peer.js";
+import { httpPlan } from "../../src/wire/replay-http.js";
 
-const CLI = fileURLToPath(new URL("../../dist/cli.js", import.meta.url));
+/** The CLI unbundled, with source maps, so that coverage reaches src/wire/. */
+const CLI = fileURLToPath(new URL("../../dist/cli.unbundled.js", import.meta.url));
 const fixture = (name: string) => fileURLToPath(new URL(`../../fixtures/wire/replay/${name}`, import.meta.url));
 
 async function replay(args: string[]): Promise<{ code: number | null; stdout: string }> {
@@ -37,6 +41,67 @@ for (const name of ["demo-echo-time.recording", "demo-greet-elicitation.recordin
   });
 }
 
+test("replay --url: a recording whose notes show a GET stream opens it where the client did, and hears what comes on it", async () => {
+  const served = await serve();
+  const gets: string[] = [];
+  served.listening.server.on("request", (request: IncomingMessage) => request.method === "GET" && gets.push(String(request.headers["mcp-session-id"])));
+  try {
+    const { code, stdout } = await replay([fixture("demo-get-stream.recording"), "--timeout", "3000", "--url", served.url]);
+    assert.match(stdout, /replay matches/, stdout);
+    assert.equal(code, 0);
+    assert.equal(gets.length, 1, "one GET stream, in the session");
+    assert.notEqual(gets[0], "undefined");
+  } finally {
+    await served.close();
+  }
+});
+
+test("replay --url: a recording of the legacy HTTP+SSE transport replays over it (GET /sse on the URL's origin, POSTs to its endpoint)", async () => {
+  const served = await serve();
+  const paths: string[] = [];
+  served.listening.server.on("request", (request: IncomingMessage) => paths.push(`${request.method} ${new URL(request.url!, "http://x").pathname}`));
+  try {
+    const { code, stdout } = await replay([fixture("demo-legacy-sse.recording"), "--timeout", "3000", "--url", served.url]);
+    assert.match(stdout, /replay matches/, stdout);
+    assert.equal(code, 0);
+    assert.deepEqual(paths, ["GET /sse", "POST /messages", "POST /messages", "POST /messages"]);
+    // A changed answer on the event stream is a difference like any other.
+    const changed = join(mkdtempSync(join(tmpdir(), "mcp-wire-replay-")), "changed.recording");
+    writeFileSync(changed, readFileSync(fixture("demo-legacy-sse.recording"), "utf8").replace("echo: over the old", "echo: over the new"));
+    const second = await replay([changed, "--timeout", "3000", "--url", served.url]);
+    assert.equal(second.code, 1);
+    assert.match(second.stdout, /at \/result\/content\/0\/text\n {4}expected: "echo: over the new transport"/);
+  } finally {
+    await served.close();
+  }
+});
+
+for (const name of ["demo-get-stream.recording", "demo-legacy-sse.recording"]) {
+  test(`replay --url --update: ${name} keeps the notes its streams are opened by, so the next replay passes`, async () => {
+    const path = join(mkdtempSync(join(tmpdir(), "mcp-wire-replay-")), name);
+    writeFileSync(path, readFileSync(fixture(name), "utf8"));
+    // A fresh server for each run: toggle_extra changes the one it runs on.
+    for (const update of [true, false]) {
+      const served = await serve();
+      try {
+        const { code, stdout } = await replay([path, ...(update ? ["--update"] : []), "--timeout", "3000", "--url", served.url]);
+        assert.equal(code, 0, stdout);
+        assert.deepEqual(httpPlan(readFileSync(path, "utf8")), httpPlan(readFileSync(fixture(name), "utf8")));
+      } finally {
+        await served.close();
+      }
+    }
+  });
+}
+
+test("httpPlan: the first plain GET's place (a GET with Last-Event-ID resumes), or the legacy stream's path", () => {
+  const session = (...lines: string[]) => ["# transport: http", "-- session --", ...lines].join("\n");
+  assert.deepEqual(httpPlan(session("> {}", "# > GET /mcp last-event-id: 4", "> {}", "# > GET /mcp mcp-session-id: a", "> {}", "# > GET /mcp")), { getStream: { path: "/mcp", before: 2 } });
+  assert.deepEqual(httpPlan(session("# > GET /sse?x=1", "# < 200 /sse", "# < event endpoint: /messages?sessionId=a", "> {}")), { legacyStream: "/sse" });
+  assert.deepEqual(httpPlan(session("> {}", "< {}")), {});
+  assert.deepEqual(httpPlan("# > GET /mcp\n-- client --\n{}\n-- server --\n"), {}, "a golden transcript has no notes");
+});
+
 test("replay --url: a changed answer is a difference with its path; --header reaches the server", async () => {
   const served = await serve();
   const seen: (string | undefined)[] = [];
@@ -53,12 +118,12 @@ test("replay --url: a changed answer is a difference with its path; --header rea
   }
 });
 
-test("replay --url: a server that cannot be reached is a clear error (exit 1)", async () => {
+test("replay --url: a server that cannot be reached is a clear error (exit 3)", async () => {
   const served = await serve();
   const url = served.url;
   await served.close();
   const { code, stdout } = await replay([fixture("demo-echo-time.recording"), "--url", url]);
-  assert.equal(code, 1);
+  assert.equal(code, 3);
   assert.match(stdout, /server message 1 of the recording never came: the server could not be reached at http:\/\/127\.0\.0\.1:\d+\/mcp/);
 });
 
@@ -67,3 +132,28 @@ test("replay --url: usage errors (exit 2)", async () => {
     assert.equal((await replay([fixture("demo-echo-time.recording"), ...args])).code, 2, args.join(" "));
   }
 });
+
+for (const type of ["application/json", "text/event-stream", "legacy"]) {
+  test(`replay --url: a ${type} answer past --max-line-bytes stops the replay (exit 3), not read into memory`, async () => {
+    const big = JSON.stringify({ jsonrpc: "2.0", id: 1, result: { padding: "x".repeat(20_000) } });
+    const server = createServer((request, response) => {
+      request.resume();
+      response.writeHead(200, { "content-type": type === "application/json" ? type : "text/event-stream" });
+      if (type === "application/json") response.end(big);
+      else if (type === "text/event-stream") response.end(`event: message\ndata: ${big}\n\n`);
+      else if (request.method === "GET") response.write(`event: endpoint\ndata: /messages\n\nevent: message\ndata: ${big}\n\n`);
+      else response.end();
+    });
+    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+    try {
+      const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/mcp`;
+      const recording = fixture(type === "legacy" ? "demo-legacy-sse.recording" : "demo-echo-time.recording");
+      const { code, stdout } = await replay([recording, "--max-line-bytes", "10000", "--url", url]);
+      assert.equal(code, 3, stdout);
+      assert.match(stdout, /server message 1 of the recording never came: the server sent a body or SSE event longer than the limit of 10000 bytes \(--max-line-bytes\)/);
+    } finally {
+      server.closeAllConnections();
+      await new Promise((resolve) => server.close(resolve));
+    }
+  });
+}

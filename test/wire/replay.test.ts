@@ -11,13 +11,17 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { scriptedServer, type ScriptedOptions } from "../helpers/scripted-stdio.js";
 
-const CLI = fileURLToPath(new URL("../../dist/cli.js", import.meta.url));
+/** The CLI unbundled, with source maps, so that coverage reaches src/wire/. */
+const CLI = fileURLToPath(new URL("../../dist/cli.unbundled.js", import.meta.url));
 const SERVER = fileURLToPath(new URL("../../dist/server.js", import.meta.url));
 const fixture = (name: string) => fileURLToPath(new URL(`../../fixtures/wire/replay/${name}`, import.meta.url));
 const SCRIPTED = fixture("scripted-echo-ask.recording");
 
-async function replay(args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  const child = spawn(process.execPath, [CLI, "replay", ...args], { stdio: ["ignore", "pipe", "pipe"] });
+/** The CLI as shipped (bundled): one test goes through it, so the bundle is the tested path too. */
+const BUNDLED = fileURLToPath(new URL("../../dist/cli.js", import.meta.url));
+
+async function replay(args: string[], cli = CLI): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  const child = spawn(process.execPath, [cli, "replay", ...args], { stdio: ["ignore", "pipe", "pipe"] });
   let stdout = "";
   let stderr = "";
   child.stdout.on("data", (chunk) => (stdout += chunk));
@@ -37,7 +41,7 @@ function scriptedWith(extra: string[]): string {
 }
 
 test("replay: a recording made against node dist/server.js passes against it (the time of get_time ignored)", async () => {
-  const { code, stdout } = await replay([fixture("demo-echo-time.recording"), "--", process.execPath, SERVER]);
+  const { code, stdout } = await replay([fixture("demo-echo-time.recording"), "--", process.execPath, SERVER], BUNDLED);
   assert.match(stdout, /replay matches/);
   assert.equal(code, 0);
 });
@@ -68,17 +72,17 @@ test("replay: --ignore hides a path that changes (\"*\" for any step); the file'
   assert.equal((await replay([marked, ...against({ prefix: "ECHO: " })])).code, 0);
 });
 
-test("replay: a server that exits mid-replay stops it with a clear error (exit 1)", async () => {
+test("replay: a server that exits mid-replay stops it with a clear error (exit 3)", async () => {
   const path = scriptedWith([
     '> {"jsonrpc":"2.0","id":4,"method":"tools/call","params":{"name":"exit","arguments":{}}}',
     '< {"jsonrpc":"2.0","id":4,"result":{"content":[]}}',
   ]);
   const { code, stdout } = await replay([path, ...against()]);
-  assert.equal(code, 1);
+  assert.equal(code, 3);
   assert.match(stdout, /replay stopped: server message 6 of the recording never came: the server exited with code 3; expected \{"jsonrpc":"2.0","id":4/);
 });
 
-test("replay: a server that never answers stops it after --timeout (exit 1)", async () => {
+test("replay: a server that never answers stops it after --timeout (exit 3)", async () => {
   const path = scriptedWith([
     '> {"jsonrpc":"2.0","id":4,"method":"tools/call","params":{"name":"hang","arguments":{}}}',
     '< {"jsonrpc":"2.0","id":4,"result":{"content":[]}}',
@@ -86,7 +90,7 @@ test("replay: a server that never answers stops it after --timeout (exit 1)", as
   // The timeout also covers the server's start (the first answer): small, but not so small that a
   // busy machine's node startup trips it.
   const { code, stdout } = await replay([path, "--timeout", "1500", ...against()]);
-  assert.equal(code, 1);
+  assert.equal(code, 3);
   assert.match(stdout, /server message 6 of the recording never came: nothing matching came within 1500 ms/);
 });
 
@@ -155,8 +159,84 @@ test("replay --help prints its usage on stdout (exit 0)", async () => {
   assert.match(stdout, /^usage: mcp-wire replay FILE/);
 });
 
-test("replay: a server command that cannot start is a clear error (exit 1)", async () => {
+test("replay: a server command that cannot start is a clear error (exit 3, not a difference)", async () => {
   const { code, stdout } = await replay([SCRIPTED, "--", "/no/such/mcp-server"]);
-  assert.equal(code, 1);
+  assert.equal(code, 3);
   assert.match(stdout, /server message 1 of the recording never came: the server could not be started \(spawn \/no\/such\/mcp-server ENOENT\)/);
+});
+
+test("replay: a golden transcript against a server that cannot start is exit 3 too, not a list of missing messages", async () => {
+  const golden = fileURLToPath(new URL("../../fixtures/transcripts/ids.transcript", import.meta.url));
+  const { code, stdout } = await replay([golden, "--", "/no/such/mcp-server"]);
+  assert.equal(code, 3);
+  assert.match(stdout, /replay stopped: the server could not be started \(spawn \/no\/such\/mcp-server ENOENT\)/);
+});
+
+/** A copy of the scripted recording whose header names `command` and, if given, `args`. */
+function scriptedNaming(command: string[], args?: string): string {
+  const path = scriptedWith([]);
+  const quoted = command.map((word) => (/^[\w@%+=:,./-]+$/.test(word) ? word : JSON.stringify(word))).join(" ");
+  writeFileSync(path, `# command: ${quoted}\n${args === undefined ? "" : `# args: ${args}\n`}` + readFileSync(path, "utf8"));
+  return path;
+}
+
+test("replay FILE without a command runs the recording's \"# command:\" with its \"# args:\", said on stderr first", async () => {
+  const [node, eval_, source] = scriptedServer();
+  const matching = await replay([scriptedNaming([node!, eval_!, source!], '{"serverIdPrefix":"srv-"}')]);
+  assert.match(matching.stdout, /replay matches/, matching.stdout + matching.stderr);
+  assert.equal(matching.code, 0);
+  assert.match(matching.stderr, /^mcp-wire replay: running the recording's server: \S+ -e "/);
+  assert.match(matching.stderr, / "\{\\"serverIdPrefix\\":\\"srv-\\"\}"\n/);
+  // What runs is shown as it is: a bidi override in the file cannot reorder what a person reads.
+  const hidden = await replay([scriptedNaming([node!, eval_!, source!], '{"serverIdPrefix":"srv-","x":"\u202E"}')]);
+  assert.match(hidden.stderr, /\\u202e/);
+  assert.equal(hidden.stderr.includes("\u202E"), false);
+  // The args reach the server: these change its echo, and the replay says so.
+  const changed = await replay([scriptedNaming([node!, eval_!, source!], '{"prefix":"X"}')]);
+  assert.equal(changed.code, 1);
+  assert.match(changed.stdout, /actual: {3}"Xhi"/);
+});
+
+test("replay FILE without a command, and no \"# command:\" in it, is a usage error (exit 2)", async () => {
+  const path = scriptedWith([]);
+  writeFileSync(path, "# args: --page-size 2\n" + readFileSync(path, "utf8"));
+  const { code, stderr, stdout } = await replay([path]);
+  assert.equal(code, 2);
+  assert.match(stderr, /has no "# command:" header: give the server command after "--", or --url URL/);
+  assert.equal(stdout, "");
+});
+
+const hostile = (tool: string) => scriptedWith([
+  `> {"jsonrpc":"2.0","id":4,"method":"tools/call","params":{"name":"${tool}","arguments":{}}}`,
+  '< {"jsonrpc":"2.0","id":4,"result":{"content":[]}}',
+]);
+
+test("replay: a server that writes a line without end is stopped at --max-line-bytes (exit 3), not read into memory", async () => {
+  const { code, stdout } = await replay([hostile("endless"), "--max-line-bytes", "100000", "--timeout", "4000", ...against()]);
+  assert.equal(code, 3, stdout);
+  assert.match(stdout, /server message 6 of the recording never came: the server wrote a line longer than the limit of 100000 bytes \(--max-line-bytes\), and was stopped/);
+});
+
+test("replay: a server that floods messages the recording does not have: --max-unexpected past the recording's count are kept, the rest counted (exit 3)", async () => {
+  const { code, stdout } = await replay([hostile("flood"), "--max-unexpected", "5", "--timeout", "4000", ...against()]);
+  assert.equal(code, 3, stdout.slice(0, 2000));
+  // The recording's 6 server messages + 5 kept; 5 of the 6 came, so 6 of those kept are unexpected.
+  assert.equal(stdout.match(/unexpected server message:/g)?.length, 6);
+  assert.match(stdout, /\(\d+ more server messages? the recording does not have came before the server stopped: counted, not kept\)/);
+  assert.match(stdout, /server message 6 of the recording never came: the server sent more than 5 messages the recording does not have, and was stopped/);
+});
+
+test("replay: --max-line-bytes and --max-unexpected take positive numbers (exit 2)", async () => {
+  for (const option of ["--max-line-bytes", "--max-unexpected"]) {
+    const { code, stderr } = await replay([SCRIPTED, option, "0", ...against()]);
+    assert.equal(code, 2);
+    assert.match(stderr, new RegExp(`${option} takes a positive number`));
+  }
+});
+
+test("replay FILE of an HTTP recording, with neither a command nor --url: the usage error names the URL it was recorded at", async () => {
+  const { code, stderr, stdout } = await replay([fixture("demo-get-stream.recording")]);
+  assert.equal(code, 2);
+  assert.match(stderr, /has no "# command:" header: give the server command after "--", or --url URL \(it was recorded at http:\/\/127\.0\.0\.1:\d+\/mcp\)/);
+  assert.equal(stdout, "");
 });
