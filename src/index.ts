@@ -129,7 +129,8 @@
 //                                 (wire/diagram-mermaid.ts: Mermaid text; wire/diagram-svg.ts: our own SVG)
 //      wire/replay.ts             `mcp-wire replay`: a recording as a golden test (wire/compare.ts: each
 //                                 difference by JSON pointer; wire/replay-peer.ts: a stdio server as lines;
-//                                 wire/replay-http.ts: an HTTP one; wire/replay-cli.ts: its command line)
+//                                 wire/replay-http.ts: an HTTP one, over Streamable HTTP with its GET stream
+//                                 or the legacy HTTP+SSE transport; wire/replay-cli.ts: its command line)
 //      wire/check.ts              `mcp-wire check`, the spec linter: one walk over what wire/check-state.ts keeps;
 //                                 the rules in wire/check-rules-jsonrpc.ts, wire/check-rules-session.ts,
 //                                 wire/check-rules-results.ts, wire/check-rules-flow.ts, wire/check-rules-modern.ts (2026-07-28);

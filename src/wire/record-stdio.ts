@@ -11,6 +11,7 @@ import { spawn, type ChildProcess } from "node:child_process";
 import { SpawnError, signalGroup } from "../transports/stdio-client.js";
 import { launchCommand } from "../transports/windows-command.js";
 import { LineCutter, RecordFileError, SessionFile } from "./record-file.js";
+import { quoteArgument } from "./recording.js";
 
 export interface StdioRecordOptions {
   /** The recording to write (created or truncated). */
@@ -125,9 +126,4 @@ function pipeThrough(child: ChildProcess, fromClient: (chunk: Buffer) => void, f
   child.stderr!.pipe(process.stderr, { end: false });
   // A host gone away (EPIPE) is not a failure of ours; our stdin ends too, and the server with it.
   process.stdout.on("error", () => {});
-}
-
-/** The command as a shell would take it back: arguments with spaces or quotes are quoted. */
-function quoteArgument(argument: string): string {
-  return /^[\w@%+=:,./-]+$/.test(argument) ? argument : JSON.stringify(argument);
 }

@@ -16,7 +16,10 @@
 //
 // Header fields (form 1 and 2): "# transport: stdio|http", "# command: <the server command>",
 // "# url: <the server URL>", "# protocol: <negotiated version>", "# ignore: <JSON pointer>" (may
-// repeat: values that change from run to run), "# args: <server flags>" (the golden tests' own).
+// repeat: values that change from run to run), "# args: <more server arguments>" (the golden
+// tests' flags, which replay adds after "# command:" when it runs the recording's server). Both
+// command lines hold words as quoteArgument writes them and splitArguments reads them back: a word
+// bare, or a JSON string when it has spaces, quotes or anything but [\w@%+=:,./-].
 // Any other "#" line is prose, kept and written back as it was.
 // A message nested deeper than MAX_NESTING levels is refused (RecordingFormatError naming its
 // line): every tool walks messages with the engine's recursive JSON.stringify, structuredClone
@@ -44,7 +47,7 @@ export interface RecordingHeader {
   protocol?: string;
   /** JSON pointers (RFC 6901) of values to ignore when comparing: they change from run to run. */
   ignore: string[];
-  /** The golden tests' server flags ("# args:"). */
+  /** More server arguments ("# args:"), after "# command:"'s; the golden tests' flags. */
   args: string[];
 }
 
@@ -53,6 +56,14 @@ export interface Recording {
   header: RecordingHeader;
   /** In wire order where the form keeps it (session, jsonl); golden: the client's lines, then the server's. */
   entries: WireEntry[];
+}
+
+/** A command line ("# command:", "# args:") with a quoted word that is not a JSON string. */
+export class ArgumentSyntaxError extends Error {
+  constructor(readonly word: string) {
+    super(`cannot read the quoted word ${printable(word.slice(0, 40))}`);
+    this.name = "ArgumentSyntaxError";
+  }
 }
 
 /** A recording that cannot be read: which line, and why. */
@@ -120,7 +131,14 @@ function readHeaderLine(header: RecordingHeader, line: string, source: string, n
       if (!value.startsWith("/")) throw new RecordingFormatError(source, number, `"# ignore:" needs a JSON pointer that starts with "/", got ${JSON.stringify(value)}`);
       header.ignore.push(value);
       break;
-    case "args": header.args = value.split(/\s+/).filter(Boolean); break;
+    case "args":
+      try {
+        header.args = splitArguments(value);
+      } catch (error) {
+        if (!(error instanceof ArgumentSyntaxError)) throw error;
+        throw new RecordingFormatError(source, number, `"# args:" ${error.message}`);
+      }
+      break;
   }
 }
 
@@ -212,6 +230,31 @@ export function printable(text: string): string {
   // eslint-disable-next-line no-control-regex
   return text.replace(/[\u0000-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g,
     (char) => `\\u${char.charCodeAt(0).toString(16).padStart(4, "0")}`);
+}
+
+/**
+ * One argument of a "# command:" or "# args:" line, as a shell would take it back (so the line
+ * shown is the line that could be pasted): bare when it is only [\w@%+=:,./-], else a JSON string.
+ */
+export function quoteArgument(argument: string): string {
+  return /^[\w@%+=:,./-]+$/.test(argument) ? argument : JSON.stringify(argument);
+}
+
+/** The words of a "# command:" or "# args:" line: quoteArgument's inverse, each word bare or a JSON string. */
+export function splitArguments(line: string): string[] {
+  const words: string[] = [];
+  for (const [word] of line.matchAll(/"(?:[^"\\]|\\.)*"|\S+/g)) {
+    if (!word.startsWith('"')) {
+      words.push(word);
+      continue;
+    }
+    try {
+      words.push(JSON.parse(word) as string);
+    } catch {
+      throw new ArgumentSyntaxError(word);
+    }
+  }
+  return words;
 }
 
 /** The header lines of a new recording, from its fields (prose lines first, if any). */

@@ -10,7 +10,7 @@
 
 import { readFileSync, writeFileSync } from "node:fs";
 import { DEFAULT_IGNORE, formatDifference, shorten } from "./compare.js";
-import { formatRecording, parseRecording, printable, RecordingFormatError, type Recording } from "./recording.js";
+import { ArgumentSyntaxError, formatRecording, parseRecording, printable, quoteArgument, RecordingFormatError, splitArguments, type Recording } from "./recording.js";
 import { DEFAULT_MAX_UNEXPECTED, DEFAULT_TIMEOUT_MS, replay, type ReplayReport } from "./replay.js";
 import { httpPeer, httpPlan, withPlanNotes } from "./replay-http.js";
 import { DEFAULT_MAX_LINE_BYTES, spawnPeer } from "./replay-peer.js";
@@ -177,8 +177,8 @@ function parseReplayLine(argv: string[]): ReplayLine {
 }
 
 /**
- * The server command a session recording names: "# command:" as `mcp-wire record` writes it (each
- * argument bare, or as a JSON string when it has spaces or quotes), then the words of "# args:".
+ * The server command a session recording names: the words of "# command:" (as `mcp-wire record`
+ * writes them: recording.ts's quoteArgument), then those of "# args:".
  */
 function recordedCommand(recording: Recording, file: string): string[] {
   const { command, args } = recording.header;
@@ -186,21 +186,15 @@ function recordedCommand(recording: Recording, file: string): string[] {
     const url = recording.header.url === undefined ? "URL" : `URL (it was recorded at ${recording.header.url})`;
     throw new ReplayUsageError(`${file} has no "# command:" header: give the server command after "--", or --url ${url}`);
   }
-  const words: string[] = [];
-  for (const [word] of command.matchAll(/"(?:[^"\\]|\\.)*"|\S+/g)) {
-    try {
-      words.push(word.startsWith('"') ? (JSON.parse(word) as string) : word);
-    } catch {
-      throw new ReplayUsageError(`${file}: cannot read the "# command:" header at ${word.slice(0, 40)}`);
-    }
+  let words: string[];
+  try {
+    words = splitArguments(command);
+  } catch (error) {
+    if (!(error instanceof ArgumentSyntaxError)) throw error;
+    throw new ReplayUsageError(`${file}: its "# command:" header: ${error.message}`);
   }
   if (words.length === 0) throw new ReplayUsageError(`${file}: its "# command:" header is empty`);
   return [...words, ...args];
-}
-
-/** An argument as "# command:" writes it, so the line shown is the line that could be pasted back. */
-function quoteArgument(argument: string): string {
-  return /^[\w@%+=:,./-]+$/.test(argument) ? argument : JSON.stringify(argument);
 }
 
 function readRecording(file: string): string {

@@ -4,7 +4,7 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
-import { formatRecording, formatSession, headerLines, parseRecording, RecordingFormatError, sessionLine, sessionLinePrefix, sessionNote } from "../../src/wire/recording.js";
+import { ArgumentSyntaxError, formatRecording, formatSession, headerLines, parseRecording, quoteArgument, RecordingFormatError, sessionLine, sessionLinePrefix, sessionNote, splitArguments } from "../../src/wire/recording.js";
 
 const INIT = '{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"t","version":"1"}}}';
 const ANSWER = '{"jsonrpc":"2.0","id":1,"result":{"protocolVersion":"2025-11-25","capabilities":{},"serverInfo":{"name":"s","version":"1"}}}';
@@ -149,4 +149,32 @@ test("recording: a \\r before a message line's \\n is the wire's and is kept; a 
   const edited = parseRecording(saved);
   assert.deepEqual(edited.entries.map((entry) => entry.text), [INIT, ANSWER]);
   assert.deepEqual(edited.header.lines, ["# saved by an editor"]);
+});
+
+test("recording: quoteArgument and splitArguments round-trip a command line, whatever its arguments hold", () => {
+  const cases: string[][] = [
+    ["node", "dist/server.js", "--port=3000", "a@b%c+d:e,f"],
+    ["node", "my server.js", "two  spaces", " lead", "trail "],
+    ["echo", 'say "hi"', "it's", '"', '\\', "C:\\Program Files\\x", 'back\\"slash'],
+    ["", "x", "", ""],
+    ["héllo", "日本語", "emoji 🙂", "\u202e bidi", "tab\there", "new\nline", "\u2028"],
+  ];
+  for (const args of cases) {
+    const line = args.map(quoteArgument).join(" ");
+    assert.ok(!line.includes("\n"), `one line: ${line}`);
+    assert.deepEqual(splitArguments(line), args, line);
+  }
+  // Plain words stay bare, so a recorded command reads as it was typed.
+  assert.equal(["node", "dist/server.js", "--http"].map(quoteArgument).join(" "), "node dist/server.js --http");
+  assert.equal(quoteArgument("a b"), '"a b"');
+  assert.equal(quoteArgument(""), '""');
+  assert.throws(() => splitArguments('node "\\q"'), ArgumentSyntaxError);
+});
+
+test('recording: "# args:" reads quoted words as "# command:" does; a quoted word that is not JSON is an error naming the line', () => {
+  const golden = (args: string) => ["# a golden", `# args: ${args}`, "-- client --", INIT, "-- server --", ANSWER, ""].join("\n");
+  assert.deepEqual(parseRecording(golden('--name "two words" --empty ""')).header.args, ["--name", "two words", "--empty", ""]);
+  assert.deepEqual(parseRecording(golden("--page-size 2")).header.args, ["--page-size", "2"]);
+  assert.throws(() => parseRecording(golden('--bad "\\x"'), "f.transcript"), (error: unknown) =>
+    error instanceof RecordingFormatError && /^f\.transcript:2: "# args:" cannot read the quoted word/.test(error.message));
 });
