@@ -106,6 +106,10 @@
 //      auth/file-store.ts         the CLI's credential store: a 0600 JSON file under the config directory
 //      cli/authorization.ts       the CLI's OAuth options from its flags, and `mcp-wire logout`
 //                                 (cli/redact.ts: no token, secret or code in anything it prints)
+//      auth/resource-server.ts    the server side: its Protected Resource Metadata, the token check on every request, 401/403 challenges
+//      auth/jwt-verify.ts         a JWT access token's signature (RS256, ES256, EdDSA) and claims (iss, aud, exp, scope)
+//      auth/jwks.ts               the issuer's signing keys: found through its metadata, kept, fetched again on rotation
+//      auth/introspection.ts      opaque tokens, checked by asking the issuer (RFC 7662)
 //   8. Programs
 //    * demo/server-definition.ts  the demo server's tools, resources and prompts
 //      demo/two-way-tools.ts      its tools that ask the client (elicitation, sampling) or change the list

@@ -96,7 +96,8 @@ export function metadataUrls(issuer: string): string[] {
   ];
 }
 
-async function findAuthorizationServer(issuer: string, options: FetchJsonOptions): Promise<AuthorizationServerMetadata | undefined> {
+/** The issuer's metadata at the first of its well-known URLs that has it; undefined if none does. The resource server uses it too (jwks.ts). */
+export async function findAuthorizationServer(issuer: string, options: FetchJsonOptions): Promise<AuthorizationServerMetadata | undefined> {
   for (const url of metadataUrls(issuer)) {
     const answer = await fetchJson("authorization server metadata", url, ACCEPT_JSON, options);
     if (found(answer)) return readAuthorizationServerMetadata(answer.json, url, issuer);

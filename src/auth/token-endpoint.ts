@@ -57,8 +57,7 @@ export async function postTokenRequest(
   const headers: Record<string, string> = { "content-type": "application/x-www-form-urlencoded", accept: "application/json" };
   switch (client.method) {
     case "client_secret_basic":
-      // Spec (RFC 6749 section 2.3.1): id and secret are form-encoded before they are joined and base64-encoded.
-      headers.authorization = `Basic ${Buffer.from(`${formEncode(client.client_id)}:${formEncode(client.client_secret)}`).toString("base64")}`;
+      headers.authorization = basicAuthorization(client.client_id, client.client_secret);
       break;
     case "client_secret_post":
       body.set("client_id", client.client_id);
@@ -103,6 +102,12 @@ export function refusal(step: string, status: number, json: unknown, url: string
     return new OAuthError(step, status, json.error, typeof json.error_description === "string" ? json.error_description : undefined);
   }
   return new AuthFetchError(step, url, `answered HTTP ${status} without an OAuth error`);
+}
+
+/** The Authorization header of client_secret_basic (also how a resource server authenticates for introspection, RFC 7662 section 2.1). */
+export function basicAuthorization(clientId: string, clientSecret: string): string {
+  // Spec (RFC 6749 section 2.3.1): id and secret are form-encoded before they are joined and base64-encoded.
+  return `Basic ${Buffer.from(`${formEncode(clientId)}:${formEncode(clientSecret)}`).toString("base64")}`;
 }
 
 /** application/x-www-form-urlencoded for one value (spaces as "+"), as RFC 6749 appendix B asks. */

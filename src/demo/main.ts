@@ -12,6 +12,7 @@ import { DEFAULT_MAX_MESSAGE_BYTES } from "../jsonrpc/framing.js";
 const USAGE = `usage: mcp-wire-server [--page-size N] [--max-message-bytes N]
        mcp-wire-server --http [--port N] [--host H] [--allowed-host H]... [--allowed-origin O]...
                        [--stateless] [--page-size N] [--http-adapter node|web]
+                       [--auth-issuer URL [--auth-resource URL] [--auth-scopes "a b"]]
 Serves the mcp-wire demo server over stdio (newline-delimited JSON-RPC on stdin/stdout), or with
 --http over Streamable HTTP at http://H:N/mcp (default 127.0.0.1:3000), plus the legacy HTTP+SSE
 transport at /sse. Requests must name a loopback Host (localhost, 127.0.0.1, [::1]) or one given
@@ -19,6 +20,10 @@ with --allowed-host (a name, or name:port); a browser page's Origin must be a lo
 once --allowed-origin is given, one of those. --http-adapter web serves through the web-standard
 Request/Response path instead of node:http's own (the default; same answers). Set MCP_WIRE_TOKEN to require
 "Authorization: Bearer <token>" over HTTP; if it is set, it must not be empty.
+--auth-issuer makes the server an OAuth resource server: every MCP request needs an access token (a
+JWT) issued by that authorization server for this server's URL (--auth-resource, default the MCP
+endpoint's own URL) carrying every scope of --auth-scopes; the metadata that says so is served at
+/.well-known/oauth-protected-resource and /.well-known/oauth-protected-resource/mcp.
 --max-message-bytes bounds one stdio message (default ${DEFAULT_MAX_MESSAGE_BYTES}: 64 MiB of content, such as a text
 argument, plus 1 MiB for the message around it).`;
 
@@ -32,6 +37,8 @@ interface HttpFlags {
   allowedHosts: string[];
   /** Origin values accepted instead of loopback origins, if any are given. */
   allowedOrigins: string[];
+  /** The OAuth resource server's settings, if --auth-issuer is given. */
+  auth?: { issuer: string; resource?: string; scopes: string[] };
 }
 
 interface Options {
@@ -43,6 +50,7 @@ interface Options {
 function parseArguments(argv: string[]): Options {
   const options: Options = {};
   const http: HttpFlags & { wanted: boolean } = { port: 3000, host: "127.0.0.1", stateless: false, adapter: "node", allowedHosts: [], allowedOrigins: [], wanted: false };
+  const auth: { issuer?: string; resource?: string; scopes?: string[] } = {};
   for (let i = 0; i < argv.length; i++) {
     const flag = argv[i];
     if (flag === "--help" || flag === "-h") {
@@ -56,9 +64,17 @@ function parseArguments(argv: string[]): Options {
     else if (flag === "--port") http.port = wholeNumber(flag, argv[++i], 0, 65535);
     else if (flag === "--allowed-host") http.allowedHosts.push(hostValue(argv[++i]));
     else if (flag === "--allowed-origin") http.allowedOrigins.push(originValue(argv[++i]));
+    else if (flag === "--auth-issuer") auth.issuer = urlValue(flag, argv[++i]);
+    else if (flag === "--auth-resource") auth.resource = urlValue(flag, argv[++i]);
+    else if (flag === "--auth-scopes") auth.scopes = scopesValue(argv[++i]);
     else if (flag === "--page-size") options.pageSize = wholeNumber(flag, argv[++i], 1);
     else if (flag === "--max-message-bytes") options.maxMessageBytes = wholeNumber(flag, argv[++i], 1);
     else fail(`unknown option ${flag}`);
+  }
+  if (auth.issuer === undefined && (auth.resource !== undefined || auth.scopes !== undefined)) fail("--auth-resource and --auth-scopes need --auth-issuer");
+  if (auth.issuer !== undefined) {
+    if (!http.wanted) fail("--auth-issuer needs --http (stdio takes its credentials from the environment)");
+    http.auth = { issuer: auth.issuer, resource: auth.resource, scopes: auth.scopes ?? [] };
   }
   if (http.wanted) {
     const { wanted: _, ...flags } = http;
@@ -84,6 +100,25 @@ function originValue(text: string | undefined): string {
   }
   if (!text || origin !== text || !/^https?:/.test(origin)) fail(`--allowed-origin needs an origin such as https://app.example.com (scheme, host and optional port only), got ${JSON.stringify(text ?? "")}`);
   return text;
+}
+
+/** An absolute http(s) URL without a fragment: an issuer identifier or a resource URL. */
+function urlValue(flag: string, text: string | undefined): string {
+  let ok = false;
+  try {
+    ok = /^https?:$/.test(new URL(text ?? "").protocol) && !(text ?? "").includes("#");
+  } catch {
+    // Reported below.
+  }
+  if (!ok) fail(`${flag} needs an http(s) URL without a fragment, got ${JSON.stringify(text ?? "")}`);
+  return text!;
+}
+
+/** Space-separated scope names (RFC 6749 section 3.3: visible ASCII but the double quote and backslash). */
+function scopesValue(text: string | undefined): string[] {
+  const scopes = (text ?? "").split(" ").filter((scope) => scope !== "");
+  if (scopes.length === 0 || !scopes.every((scope) => /^[\x21\x23-\x5b\x5d-\x7e]+$/.test(scope))) fail(`--auth-scopes needs scope names separated by spaces, got ${JSON.stringify(text ?? "")}`);
+  return scopes;
 }
 
 function adapterValue(text: string | undefined): "node" | "web" {
@@ -116,6 +151,7 @@ function bearerToken(): string | undefined {
 
 async function serveHttp(options: Options, http: HttpFlags): Promise<void> {
   const token = bearerToken();
+  if (token !== undefined && http.auth) fail("MCP_WIRE_TOKEN and --auth-issuer exclude each other; choose one");
   // Loaded only here, so that the stdio server (what hosts start most) does not pay for it.
   const { McpHttpServer } = await import("../http/server.js");
   const { LOOPBACK_NAMES } = await import("../http/security.js");
@@ -126,6 +162,7 @@ async function serveHttp(options: Options, http: HttpFlags): Promise<void> {
     bearerToken: token,
     allowedHosts,
     allowedOrigins: http.allowedOrigins.length > 0 ? http.allowedOrigins : undefined,
+    authorization: http.auth,
     onProblem: (message) => process.stderr.write(`mcp-wire-server: ${message}\n`),
   });
   const listening = await server.listen({ port: http.port, host: http.host, adapter: http.adapter });
@@ -138,6 +175,8 @@ async function serveHttp(options: Options, http: HttpFlags): Promise<void> {
     banner.push(`Host values allowed besides the loopback names: ${http.allowedHosts.join(", ")}`);
   }
   if (http.allowedOrigins.length > 0) banner.push(`Origin values allowed: ${http.allowedOrigins.join(", ")}`);
+  const resourceServer = server.streamable.resourceServer;
+  if (resourceServer) banner.push(`an OAuth resource server for ${resourceServer.resource}, tokens from ${http.auth!.issuer}; metadata at ${resourceServer.metadataUrl}`);
   for (const line of banner) process.stderr.write(`mcp-wire-server: ${line}\n`);
   for (const signal of ["SIGTERM", "SIGINT"] as const) {
     process.on(signal, () => void server.close().then(() => listening.close()).then(() => process.exit(0)));

@@ -27,6 +27,8 @@ class LegacySessionTransport implements Transport {
   paused = false;
   /** The session this transport carries, set as soon as it is connected (see open()). */
   session: ServerSession | undefined;
+  /** Whom the access token that opened the stream speaks for (Gate.owner), when the server is a resource server. */
+  owner: string | undefined;
   #handlers: TransportHandlers | undefined;
 
   constructor(sink: SseSink) {
@@ -116,8 +118,8 @@ export class LegacySseHandler {
     return this.#sessions.size;
   }
 
-  /** GET /sse: a new session, announced with its endpoint. */
-  open(): HttpAnswer {
+  /** GET /sse: a new session, announced with its endpoint, bound to `owner` (Gate.owner) if given. */
+  open(owner?: string): HttpAnswer {
     if (this.#sessions.size >= this.#options.maxSessions) {
       return errorAnswer(503, `service unavailable: all ${this.#options.maxSessions} HTTP+SSE sessions are in use`, { "retry-after": String(this.#secondsUntilASlotFrees()) });
     }
@@ -129,6 +131,7 @@ export class LegacySseHandler {
       void transport.close();
     }, { maxBacklogBytes: this.#options.maxStreamBacklogBytes });
     const transport = new LegacySessionTransport(sink);
+    transport.owner = owner;
     const session = this.#server.connect(transport, { maxInFlight: this.#options.maxInFlight, onProblem: this.#options.onProblem });
     transport.session = session;
     this.#sessions.set(id, transport);
@@ -143,10 +146,11 @@ export class LegacySseHandler {
    * A body refused whole is answered here instead, as the SDK's SSEServerTransport does (the spec
    * names no status): on the stream, an error without an id would match nothing the client sent.
    */
-  async post(request: HttpRequest): Promise<HttpAnswer> {
+  async post(request: HttpRequest, owner?: string): Promise<HttpAnswer> {
     const id = request.query("sessionId");
     const transport = id === null ? undefined : this.#sessions.get(id);
-    if (!transport?.sink.open) return errorAnswer(404, "session not found: its stream is closed or it never existed; open one with GET /sse");
+    // Spec (security_best_practices#session-hijacking): only the user who opened the stream may post to it.
+    if (!transport?.sink.open || transport.owner !== owner) return errorAnswer(404, "session not found: its stream is closed or it never existed; open one with GET /sse");
     // Refused here, not on the stream, so that the sender sees why its POST failed.
     const text = await readJsonText(request, this.#options.maxBodyBytes);
     if (text instanceof HttpAnswer) return text;

@@ -1,9 +1,12 @@
-// The checks every HTTP request passes before MCP sees it: Host and Origin against DNS
-// rebinding, an optional bearer token, and the body size limit.
+// The checks every HTTP request passes before MCP sees it (the Gate): Host and Origin against DNS
+// rebinding, then an optional static bearer token or an OAuth access token (auth/resource-server.ts),
+// and whom an admitted request's token speaks for, so that sessions answer only that user.
 // Spec: https://modelcontextprotocol.io/specification/2025-11-25/basic/transports#security-warning
 // and basic/security_best_practices. Session ids are never treated as authentication.
 
 import { createHash, timingSafeEqual } from "node:crypto";
+import { ownerOf, ResourceServer, type AuthorizationOptions } from "../auth/resource-server.js";
+import { errorAnswer, HttpAnswer, type HttpRequest } from "./exchange.js";
 
 export interface SecurityOptions {
   /**
@@ -13,8 +16,53 @@ export interface SecurityOptions {
   allowedHosts?: string[];
   /** Origin header values accepted (e.g. "http://localhost:3000"). Default: loopback origins. */
   allowedOrigins?: string[];
-  /** If set, every request must carry `Authorization: Bearer <token>`. */
+  /** If set, every request must carry `Authorization: Bearer <token>` (a static token, for local use). */
   bearerToken?: string;
+  /**
+   * If set, the server is an OAuth resource server: every MCP request needs an access token from
+   * `authorization.issuer` for this server (auth/resource-server.ts). Not together with bearerToken.
+   */
+  authorization?: AuthorizationOptions;
+}
+
+/** Every check before a request reaches MCP, for every endpoint of one server. */
+export class Gate {
+  /** Set when the server is an OAuth resource server (options.authorization). */
+  readonly resourceServer: ResourceServer | undefined;
+  readonly #options: SecurityOptions;
+  /** Whom each admitted request's access token speaks for; weak, so it goes with the request. */
+  readonly #owners = new WeakMap<HttpRequest, string>();
+
+  constructor(options: SecurityOptions, onProblem?: (message: string) => void) {
+    if (options.bearerToken !== undefined) checkTokenStrength(options.bearerToken);
+    if (options.bearerToken !== undefined && options.authorization !== undefined) throw new Error("http: bearerToken and authorization exclude each other; choose one");
+    this.#options = options;
+    this.resourceServer = options.authorization && new ResourceServer(options.authorization, onProblem);
+  }
+
+  /**
+   * Host, Origin, then the token: the refusal, if any. Spec (security_best_practices#session-hijacking):
+   * every request is checked, whatever session it names.
+   */
+  async admit(request: HttpRequest): Promise<HttpAnswer | undefined> {
+    // Spec (transports#security-warning): validate Origin (403); the suite checks Host too.
+    if (!hostAllowed(request.header("host"), this.#options.allowedHosts)) return errorAnswer(403, "forbidden: Host not allowed");
+    if (!originAllowed(request.header("origin"), this.#options.allowedOrigins)) return errorAnswer(403, "forbidden: Origin not allowed");
+    const token = this.#options.bearerToken;
+    if (token !== undefined && !bearerMatches(request.header("authorization"), token)) {
+      return errorAnswer(401, "unauthorized: a valid bearer token is required", { "www-authenticate": 'Bearer realm="mcp"' });
+    }
+    if (this.resourceServer === undefined) return undefined;
+    const granted = await this.resourceServer.authorize(request);
+    if (granted instanceof HttpAnswer) return granted;
+    this.#owners.set(request, ownerOf(granted));
+    return undefined;
+  }
+
+  /** Whom an admitted request's access token speaks for (undefined without OAuth): a session is bound to it. */
+  owner(request: HttpRequest): string | undefined {
+    return this.#owners.get(request);
+  }
 }
 
 /** The Host names of this machine, accepted on any port by default. */

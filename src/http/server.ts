@@ -1,7 +1,8 @@
 // One HTTP front door for a server definition: Streamable HTTP at /mcp, and the legacy HTTP+SSE
 // transport at /sse and /messages for clients of 2024-11-05. The same security checks guard all
-// of them. `handle` serves web Requests; `listen` serves node:http, by default without the
-// Fetch API (node-exchange.ts), with the same rules: both run `serve` on exchange.ts's request view.
+// of them (security.ts's Gate); an OAuth resource server's metadata is served beside them.
+// `handle` serves web Requests; `listen` serves node:http, by default without the Fetch API
+// (node-exchange.ts), with the same rules: both run `serve` on exchange.ts's request view.
 // Spec: https://modelcontextprotocol.io/specification/2025-11-25/basic/transports#backwards-compatibility
 
 import type { McpServer } from "../server/definition.js";
@@ -65,12 +66,16 @@ export class McpHttpServer {
   /** The entry point of every adapter, for every path. */
   readonly serve = async (request: HttpRequest): Promise<HttpAnswer> => {
     const path = request.path;
+    // The resource server's metadata is public: it is how a client learns where to get a token.
+    const metadata = this.streamable.resourceServer?.serveMetadata(request);
+    if (metadata) return metadata;
     if (this.legacy && (path === "/sse" || path === this.legacy.messagesPath)) {
       // The same Host, Origin and token checks as the MCP endpoint.
-      const refusal = this.streamable.guard(request);
+      const refusal = await this.streamable.gate.admit(request);
       if (refusal) return refusal;
-      if (path === "/sse" && request.method === "GET") return this.legacy.open();
-      if (path === this.legacy.messagesPath && request.method === "POST") return this.legacy.post(request);
+      const owner = this.streamable.gate.owner(request);
+      if (path === "/sse" && request.method === "GET") return this.legacy.open(owner);
+      if (path === this.legacy.messagesPath && request.method === "POST") return this.legacy.post(request, owner);
       return errorAnswer(405, `${request.method} is not supported on ${path}`);
     }
     if (path !== this.#path) return errorAnswer(404, `not found: the MCP endpoint is ${this.#path}`);
@@ -78,9 +83,11 @@ export class McpHttpServer {
   };
 
   /** Listens with node:http, within its connection limits, through the adapter `options.adapter` names. */
-  listen(options: HttpListenOptions = {}): Promise<Listening> {
-    if (options.adapter === "web") return listen(this.handle, options);
-    return listenWith(toNodeAnswerListener(this.serve), options);
+  async listen(options: HttpListenOptions = {}): Promise<Listening> {
+    const listening = await (options.adapter === "web" ? listen(this.handle, options) : listenWith(toNodeAnswerListener(this.serve), options));
+    // A resource server's URL, unless configured, is where it turned out to listen.
+    this.streamable.resourceServer?.useDefaultResource(listening.origin + this.#path);
+    return listening;
   }
 
   async close(): Promise<void> {

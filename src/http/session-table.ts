@@ -16,6 +16,8 @@ export interface LiveSession {
   opened: number;
   /** The last request, or the last moment a stream of the session was open. */
   lastSeen: number;
+  /** Whom the access token that opened it speaks for (Gate.owner), when the server is a resource server. */
+  owner?: string;
 }
 
 export interface SessionLimits {

@@ -6,12 +6,13 @@
 // Spec: https://modelcontextprotocol.io/specification/2025-11-25/basic/transports#streamable-http
 // and https://modelcontextprotocol.io/specification/2026-07-28/basic/transports/streamable-http
 // A handler may close its POST's connection early (SSE polling): streams.ts, PostStream.release.
-// Left out: OAuth (only an optional static bearer token).
+// Authorization: an optional static bearer token, or OAuth access tokens (auth/resource-server.ts).
 
 import { randomBytes } from "node:crypto";
 import { isModernVersion, isSupportedVersion, supports, type HandshakeVersion } from "../mcp/versions.js";
 import type { McpServer } from "../server/definition.js";
-import { bearerMatches, checkTokenStrength, hostAllowed, originAllowed } from "./security.js";
+import type { ResourceServer } from "../auth/resource-server.js";
+import { Gate } from "./security.js";
 import { EventStore, ReplayBudget } from "./event-store.js";
 import { SessionTable, type LiveSession } from "./session-table.js";
 import { HttpSessionTransport } from "./session-transport.js";
@@ -43,9 +44,11 @@ export class StreamableHttpHandler {
   readonly #modern = new Set<LiveSession>();
   /** What the 2026-07-28 path (modern-post.ts) may use of this handler. */
   readonly #modernHost: ModernHost;
+  /** Host, Origin and the token, checked first on every request (also by the legacy transport's, server.ts). */
+  readonly gate: Gate;
 
   constructor(server: McpServer, options: StreamableHttpOptions = {}) {
-    if (options.bearerToken !== undefined) checkTokenStrength(options.bearerToken);
+    this.gate = new Gate(options, options.onProblem);
     this.#server = server;
     this.#options = withDefaults(options);
     const { maxSessions, sessionIdleMs: idleMs, initializedTimeoutMs: initializedMs } = this.#options;
@@ -71,7 +74,7 @@ export class StreamableHttpHandler {
 
   /** The entry point of every adapter. */
   readonly serve = async (request: HttpRequest): Promise<HttpAnswer> => {
-    const refusal = this.guard(request);
+    const refusal = await this.gate.admit(request);
     if (refusal) return refusal;
     const version = request.header("mcp-protocol-version");
     // A POST's body may claim 2026-07-28, whose checks answer an unknown version (-32022): it is judged in #post.
@@ -103,16 +106,9 @@ export class StreamableHttpHandler {
     await Promise.all([...this.#sessions.values(), ...this.#modern].map((live) => live.session.close()));
   }
 
-  /** Host, Origin and the bearer token, checked before anything else; the refusal, if any. */
-  guard(request: HttpRequest): HttpAnswer | undefined {
-    // Spec (transports#security-warning): validate Origin (403); the suite checks Host too.
-    if (!hostAllowed(request.header("host"), this.#options.allowedHosts)) return errorAnswer(403, "forbidden: Host not allowed");
-    if (!originAllowed(request.header("origin"), this.#options.allowedOrigins)) return errorAnswer(403, "forbidden: Origin not allowed");
-    const token = this.#options.bearerToken;
-    if (token !== undefined && !bearerMatches(request.header("authorization"), token)) {
-      return errorAnswer(401, "unauthorized: a valid bearer token is required", { "www-authenticate": 'Bearer realm="mcp"' });
-    }
-    return undefined;
+  /** Set when the server is an OAuth resource server (options.authorization). */
+  get resourceServer(): ResourceServer | undefined {
+    return this.gate.resourceServer;
   }
 
   async #post(request: HttpRequest): Promise<HttpAnswer> {
@@ -147,6 +143,7 @@ export class StreamableHttpHandler {
         return errorAnswer(503, "service unavailable: every session slot is in use", retry);
       }
       live = this.#open({});
+      live.owner = this.gate.owner(request);
     } else {
       const found = this.#session(request);
       if (found instanceof HttpAnswer) return found;
@@ -241,7 +238,9 @@ export class StreamableHttpHandler {
     const id = request.header("mcp-session-id");
     if (id === null) return errorAnswer(400, "bad request: MCP-Session-Id header required (send initialize first)");
     const live = this.#sessions.get(id);
-    if (!live) return errorAnswer(404, "session not found: it ended or never existed; initialize a new one");
+    // Spec (security_best_practices#session-hijacking): a session answers only the user it was
+    // opened for; another's token finds it "not found", so ids cannot be probed either.
+    if (!live || live.owner !== this.gate.owner(request)) return errorAnswer(404, "session not found: it ended or never existed; initialize a new one");
     return live;
   }
 

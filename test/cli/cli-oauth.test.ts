@@ -4,43 +4,12 @@
 // Run `npm run build` first: the program tests need dist/.
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { spawn } from "node:child_process";
 import { mkdtemp, readFile, rm, stat } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { stubAuthorization } from "../auth/client-stubs.js";
 import { ExitCode } from "../../src/cli/output.js";
-import { CLI } from "./program.js";
-
-interface Run { code: number | null; stdout: string; stderr: string; browsed: number }
-
-/** Runs the CLI; with `browse`, opens the authorization URL it prints, as a person's browser would. */
-function run(args: string[], config: string, browse: boolean): Promise<Run> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [CLI, ...args], { env: { ...process.env, XDG_CONFIG_HOME: config }, stdio: ["ignore", "pipe", "pipe"] });
-    const result: Run = { code: null, stdout: "", stderr: "", browsed: 0 };
-    const guard = setTimeout(() => {
-      child.kill("SIGKILL");
-      reject(new Error(`the CLI was still running after 20 s; stderr:\n${result.stderr}`));
-    }, 20_000);
-    child.stdout.setEncoding("utf8").on("data", (chunk: string) => (result.stdout += chunk));
-    child.stderr.setEncoding("utf8").on("data", (chunk: string) => {
-      result.stderr += chunk;
-      const url = /\n {2}(http:\/\/127\.0\.0\.1:\d+\/authorize\?\S+)\n/.exec(result.stderr)?.[1];
-      if (!browse || url === undefined || result.browsed > 0) return;
-      result.browsed++;
-      void (async () => {
-        const approved = await fetch(url, { redirect: "manual" });
-        const page = await fetch(approved.headers.get("location")!);
-        assert.match(await page.text(), /close this window/);
-      })();
-    });
-    child.once("close", (code) => {
-      clearTimeout(guard);
-      resolve({ ...result, code });
-    });
-  });
-}
+import { runBrowsing as run } from "./program.js";
 
 test("cli oauth: authorize once in the browser, the token kept in a 0600 file and reused, logout forgets it, nothing secret printed", async () => {
   const stub = await stubAuthorization();

@@ -42,3 +42,37 @@ export function parsedOutput(result: Run, code: number = ExitCode.ok): { [key: s
 
 /** A server command line running `source` with node, after "--". */
 export const nodeScript = (source: string): string[] => ["--", process.execPath, "-e", source];
+
+export interface BrowsingRun extends Run { browsed: number }
+
+/**
+ * Runs the CLI with its config directory at `config`; with `browse`, opens the authorization URL it
+ * prints (an /authorize URL on 127.0.0.1) and follows the redirect to its loopback listener, as a
+ * person's browser would.
+ */
+export function runBrowsing(args: string[], config: string, browse: boolean): Promise<BrowsingRun> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [CLI, ...args], { env: { ...process.env, XDG_CONFIG_HOME: config }, stdio: ["ignore", "pipe", "pipe"] });
+    const result: BrowsingRun = { code: null, stdout: "", stderr: "", browsed: 0 };
+    const guard = setTimeout(() => {
+      child.kill("SIGKILL");
+      reject(new Error(`the CLI was still running after 20 s; stderr:\n${result.stderr}`));
+    }, 20_000);
+    child.stdout.setEncoding("utf8").on("data", (chunk: string) => (result.stdout += chunk));
+    child.stderr.setEncoding("utf8").on("data", (chunk: string) => {
+      result.stderr += chunk;
+      const url = /\n {2}(http:\/\/127\.0\.0\.1:\d+\/authorize\?\S+)\n/.exec(result.stderr)?.[1];
+      if (!browse || url === undefined || result.browsed > 0) return;
+      result.browsed++;
+      void (async () => {
+        const approved = await fetch(url, { redirect: "manual" });
+        const page = await fetch(approved.headers.get("location")!);
+        assert.match(await page.text(), /close this window/);
+      })();
+    });
+    child.once("close", (code) => {
+      clearTimeout(guard);
+      resolve({ ...result, code });
+    });
+  });
+}

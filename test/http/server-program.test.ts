@@ -4,41 +4,13 @@
 // values are refused with the flag's name. Builds first: `npm test` does.
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { spawn, spawnSync } from "node:child_process";
-import { fileURLToPath } from "node:url";
-import { ACCEPT_BOTH, ADAPTER, initializeRequest, raw, withinLimit } from "../helpers/http-peer.js";
+import { spawnSync } from "node:child_process";
+import { ACCEPT_BOTH, initializeRequest, raw } from "../helpers/http-peer.js";
+import { listening, SERVER, start } from "../helpers/server-program.js";
 
-const SERVER = fileURLToPath(new URL("../../dist/server.js", import.meta.url));
 const TOKEN = "f3a9c27e5b8d41f09a6c3e7b2d5f8a1c";
 const INIT = JSON.stringify(initializeRequest());
 const POST_HEADERS = { accept: ACCEPT_BOTH, "content-type": "application/json" };
-
-type Started = { origin: string; stderr: () => string; stop: () => Promise<void> } | { exitCode: number | null; stderr: string };
-
-/** Runs the program until it prints its banner (it listens) or exits (it refused to start). */
-function start(args: string[], env: Record<string, string | undefined> = {}): Promise<Started> {
-  const child = spawn(process.execPath, [SERVER, "--http", "--http-adapter", ADAPTER, "--port", "0", ...args], {
-    env: { ...process.env, MCP_WIRE_TOKEN: undefined, ...env },
-    stdio: ["ignore", "ignore", "pipe"],
-  });
-  let stderr = "";
-  const exited = new Promise<number | null>((resolve) => child.once("exit", (code) => resolve(code)));
-  return withinLimit("the program to listen or exit", new Promise((resolve) => {
-    child.stderr.setEncoding("utf8");
-    child.stderr.on("data", (chunk: string) => {
-      stderr += chunk;
-      const origin = /^mcp-wire-server: Streamable HTTP at (http:\/\/[^\s/]+)\/mcp/m.exec(stderr)?.[1];
-      if (origin) resolve({ origin, stderr: () => stderr, stop: async () => void (child.kill(), await exited) });
-    });
-    void exited.then((exitCode) => resolve({ exitCode, stderr }));
-  }));
-}
-
-async function listening(args: string[], env: Record<string, string | undefined> = {}) {
-  const started = await start(args, env);
-  if (!("origin" in started)) throw new Error(`the program did not start: exit ${started.exitCode}: ${started.stderr}`);
-  return started;
-}
 
 for (const value of ["", "   ", "\t"]) {
   test(`program: MCP_WIRE_TOKEN=${JSON.stringify(value)} refuses to start (exit 2) instead of serving without authentication`, async () => {

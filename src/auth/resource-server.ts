@@ -1,0 +1,201 @@
+// The MCP server as an OAuth 2.1 resource server: it publishes its Protected Resource Metadata
+// (RFC 9728) at the well-known URLs, and lets an MCP request through only with a valid bearer
+// token for it (RFC 6750), answering 401 with a challenge that says where to get one, or 403 when
+// the token lacks a scope. Tokens are only read here: never logged, never passed on.
+// Spec: https://modelcontextprotocol.io/specification/2025-11-25/basic/authorization
+// (authorization-server-location, token-handling, error-handling, scope-challenge-handling).
+// The HTTP side calls it (http/security.ts's Gate for every request, http/server.ts for the metadata);
+// it knows nothing of MCP itself.
+
+import { errorAnswer, jsonAnswer, type HttpAnswer, type HttpRequest } from "../http/exchange.js";
+import { introspectionVerifier, type IntrospectionOptions } from "./introspection.js";
+import { Jwks, type JwksOptions } from "./jwks.js";
+import { checkClaims, checkSignature, decodeJws, TokenRejectedError, type VerifiedToken } from "./jwt-verify.js";
+import type { ProtectedResourceMetadata } from "./metadata.js";
+
+/**
+ * Checks one access token for `resource`: the token's grant, or TokenRejectedError for a token
+ * that is not good (401). Any other error is our side failing (503), not the token.
+ */
+export type TokenVerifier = (token: string, resource: string) => Promise<VerifiedToken>;
+
+export interface AuthorizationOptions {
+  /** The issuer identifier of the authorization server whose tokens are accepted. */
+  issuer: string;
+  /**
+   * This server's canonical URL: the audience its tokens must name, and the PRM's `resource`.
+   * Default: where McpHttpServer.listen serves the MCP endpoint (its origin and path).
+   */
+  resource?: string;
+  /** Scopes every MCP request needs, all of them; published as scopes_supported and asked for in challenges. */
+  scopes?: string[];
+  /** A person-readable name for consent screens (the PRM's resource_name). */
+  resourceName?: string;
+  /** How tokens are checked (default: defaultVerifier: JWTs by signature, opaque tokens by introspection if configured). */
+  verifier?: TokenVerifier;
+  /** Our client credentials for RFC 7662 introspection: with them, tokens that are not JWTs are asked about. */
+  introspection?: IntrospectionOptions;
+  /** Bounds on the key fetching of the default verifier (the issuer comes from `issuer`). */
+  jwks?: Omit<JwksOptions, "issuer">;
+  /** The longest token looked at, in characters (default DEFAULT_MAX_TOKEN_LENGTH, 8 KiB). */
+  maxTokenLength?: number;
+  /** Clock skew allowed on exp and nbf, in seconds (default 60). */
+  clockSkewSeconds?: number;
+}
+
+/** The well-known path of RFC 9728, to which a resource's own path is appended. */
+export const PRM_WELL_KNOWN = "/.well-known/oauth-protected-resource";
+
+/** A token in the Authorization header: RFC 6750 section 2.1's b64token. */
+const BEARER = /^Bearer +([A-Za-z0-9._~+/-]+=*) *$/i;
+
+/** A JWT (three dot-separated parts) by its signature; any other token by introspection, when configured. */
+export function defaultVerifier(options: AuthorizationOptions): TokenVerifier {
+  const jwt = jwtVerifier(options);
+  if (options.introspection === undefined) return jwt;
+  const introspect = introspectionVerifier(options.introspection, {
+    issuer: options.issuer,
+    maxTokenLength: options.maxTokenLength,
+    clockSkewSeconds: options.clockSkewSeconds,
+    now: options.jwks?.now,
+  });
+  return (token, resource) => (token.split(".").length === 3 ? jwt(token, resource) : introspect(token, resource));
+}
+
+/** A JWT whose signature one of the issuer's keys made, and whose claims say it is for `resource`, now. */
+export function jwtVerifier(options: AuthorizationOptions): TokenVerifier {
+  const jwks = new Jwks({ ...options.jwks, issuer: options.issuer });
+  return async (token, resource) => {
+    const jws = decodeJws(token, options.maxTokenLength);
+    checkSignature(jws, await jwks.key(jws.header));
+    return checkClaims(jws.payload, { issuer: options.issuer, audience: resource, clockSkewSeconds: options.clockSkewSeconds, now: options.jwks?.now });
+  };
+}
+
+export class ResourceServer {
+  readonly #options: AuthorizationOptions;
+  readonly #verify: TokenVerifier;
+  readonly #onProblem: ((message: string) => void) | undefined;
+  #resource: string | undefined;
+
+  constructor(options: AuthorizationOptions, onProblem?: (message: string) => void) {
+    if (options.resource !== undefined) checkResource(options.resource);
+    this.#options = options;
+    this.#resource = options.resource;
+    this.#verify = options.verifier ?? defaultVerifier(options);
+    this.#onProblem = onProblem;
+  }
+
+  /** The resource, when `resource` was not given: where the server turned out to listen. */
+  useDefaultResource(url: string): void {
+    this.#resource ??= checkResource(url);
+  }
+
+  get resource(): string | undefined {
+    return this.#resource;
+  }
+
+  /** Spec (RFC 9728 section 3.1): the metadata's URL, the well-known path inserted before the resource's own path. */
+  get metadataUrl(): string | undefined {
+    if (this.#resource === undefined) return undefined;
+    const url = new URL(this.#resource);
+    return url.origin + PRM_WELL_KNOWN + url.pathname.replace(/\/$/, "");
+  }
+
+  get document(): ProtectedResourceMetadata | undefined {
+    if (this.#resource === undefined) return undefined;
+    const { issuer, scopes, resourceName } = this.#options;
+    return {
+      resource: this.#resource,
+      // Spec (authorization#authorization-server-location): at least one authorization server.
+      authorization_servers: [issuer],
+      ...(scopes && scopes.length > 0 ? { scopes_supported: scopes } : {}),
+      // Spec (authorization#access-token-usage): tokens only in the Authorization header.
+      bearer_methods_supported: ["header"],
+      ...(resourceName !== undefined ? { resource_name: resourceName } : {}),
+    };
+  }
+
+  /**
+   * The Protected Resource Metadata, if `request` asks for it: at the path-aware URL and at the
+   * root one (the spec lets a client try both), without a token; undefined for any other path.
+   */
+  serveMetadata(request: HttpRequest): HttpAnswer | undefined {
+    const path = request.path;
+    if (path !== PRM_WELL_KNOWN && !path.startsWith(PRM_WELL_KNOWN + "/")) return undefined;
+    const document = this.document;
+    const own = this.metadataUrl === undefined ? undefined : new URL(this.metadataUrl).pathname;
+    if (document === undefined || (path !== PRM_WELL_KNOWN && path !== own)) return errorAnswer(404, `not found: no protected resource metadata at ${path}`);
+    if (request.method !== "GET" && request.method !== "HEAD") return errorAnswer(405, `${request.method} is not supported on ${path}`, { allow: "GET" });
+    // Public and the same for everyone: a browser client on another origin may read it.
+    return jsonAnswer(200, document, { "access-control-allow-origin": "*", "cache-control": "max-age=300" });
+  }
+
+  /** What the request's token grants, or the refusal: 400, 401, 403, or 503 when the issuer's keys cannot be had. */
+  async authorize(request: HttpRequest): Promise<HttpAnswer | VerifiedToken> {
+    const resource = this.#resource;
+    if (resource === undefined) return errorAnswer(500, "internal error: authorization is on but this server's resource URL is not known (set authorization.resource)");
+    // Spec (authorization#access-token-usage): access tokens MUST NOT be in the query string.
+    if (request.query("access_token") !== null) return this.#refuse(400, "invalid_request", "access tokens are not accepted in the query string; send an Authorization header");
+    const header = request.header("authorization");
+    // Spec (RFC 6750 section 3.1): a request without credentials gets a challenge with no error code.
+    if (header === null || !/^Bearer(\s|$)/i.test(header)) return this.#refuse(401, undefined, "a bearer token is required");
+    const token = BEARER.exec(header)?.[1];
+    if (token === undefined) return this.#refuse(401, "invalid_token", "the Authorization header does not hold a bearer token");
+    let granted: VerifiedToken;
+    try {
+      granted = await this.#verify(token, resource);
+    } catch (error) {
+      // Spec (authorization#token-handling): invalid or expired tokens MUST receive 401.
+      if (error instanceof TokenRejectedError) return this.#refuse(401, "invalid_token", `the access token was refused: ${error.reason}`);
+      this.#onProblem?.(`authorization: could not check a token: ${(error as Error).message}`);
+      return errorAnswer(503, "service unavailable: the authorization server's keys could not be had to check the token; try again later", { "retry-after": "30" });
+    }
+    const missing = (this.#options.scopes ?? []).filter((scope) => !granted.scopes.includes(scope));
+    // Spec (authorization#runtime-insufficient-scope-errors): 403 insufficient_scope names the scopes needed.
+    if (missing.length > 0) return this.#refuse(403, "insufficient_scope", `the access token lacks the scope ${missing.join(" ")}`);
+    return granted;
+  }
+
+  /** A refusal with its RFC 6750 challenge, pointing at the metadata and naming the scopes this server needs. */
+  #refuse(status: number, error: string | undefined, description: string): HttpAnswer {
+    const scope = (this.#options.scopes ?? []).join(" ");
+    const challenge = bearerChallenge({
+      ...(error !== undefined ? { error, error_description: description } : {}),
+      // Spec (authorization#protected-resource-metadata-discovery-requirements): resource_metadata on 401 (and, for consistency, 403).
+      resource_metadata: this.metadataUrl!,
+      // Spec (authorization, RFC 6750 section 3): servers SHOULD name the scopes needed.
+      ...(scope !== "" ? { scope } : {}),
+    });
+    const reason = status === 403 ? "forbidden" : status === 400 ? "bad request" : "unauthorized";
+    return errorAnswer(status, `${reason}: ${description}`, { "www-authenticate": challenge });
+  }
+}
+
+/**
+ * Whom a token speaks for, to bind a session to (security_best_practices#session-hijacking): its
+ * issuer and subject, or, for a token without a person (client credentials), its client.
+ */
+export function ownerOf(token: VerifiedToken): string {
+  return JSON.stringify([token.claims.iss ?? null, token.subject ?? null, token.subject === undefined ? (token.clientId ?? null) : null]);
+}
+
+/** `Bearer name="value", ...`, each value a quoted-string (RFC 9110 section 11.2) with `"` and `\` escaped. */
+export function bearerChallenge(parameters: Record<string, string>): string {
+  const rendered = Object.entries(parameters).map(([name, value]) => `${name}="${value.replace(/["\\]/g, "\\$&")}"`);
+  return rendered.length === 0 ? "Bearer" : `Bearer ${rendered.join(", ")}`;
+}
+
+/** Spec (RFC 9728 section 1.2, RFC 8707 section 2): a resource is an absolute http(s) URL without a fragment. */
+function checkResource(url: string): string {
+  let parsed: URL;
+  try {
+    parsed = new URL(url);
+  } catch {
+    throw new Error(`authorization: the resource ${JSON.stringify(url)} is not a URL`);
+  }
+  if ((parsed.protocol !== "https:" && parsed.protocol !== "http:") || parsed.hash !== "" || url.includes("#")) {
+    throw new Error(`authorization: the resource ${JSON.stringify(url)} must be an http(s) URL without a fragment`);
+  }
+  return url;
+}
