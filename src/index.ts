@@ -235,3 +235,8 @@ export { AuthFetchError, type FetchJsonOptions } from "./auth/fetch-json.js";
 export { AuthMetadataError, type ProtectedResourceMetadata, type AuthorizationServerMetadata } from "./auth/metadata.js";
 export { LoopbackUserAgent, LoopbackError, DEFAULT_LOOPBACK_TIMEOUT_MS, type LoopbackOptions } from "./auth/loopback.js";
 export { FileCredentialStore, CredentialFileError, defaultCredentialsPath, type FileStoreOptions } from "./auth/file-store.js";
+// Authorization: the server side, given to McpHttpServer as `authorization`.
+export { ResourceServer, jwtVerifier, defaultVerifier, PRM_WELL_KNOWN, type AuthorizationOptions, type TokenVerifier } from "./auth/resource-server.js";
+export { TokenRejectedError, DEFAULT_MAX_TOKEN_LENGTH, DEFAULT_CLOCK_SKEW_SECONDS, type VerifiedToken } from "./auth/jwt-verify.js";
+export { Jwks, JwksError, DEFAULT_MAX_KEYS, DEFAULT_JWKS_COOLDOWN_MS, DEFAULT_JWKS_MAX_AGE_MS, type JwksOptions } from "./auth/jwks.js";
+export { introspectionVerifier, type IntrospectionOptions } from "./auth/introspection.js";
