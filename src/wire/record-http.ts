@@ -12,7 +12,7 @@
 
 import { request as httpRequest, createServer, Agent, type IncomingHttpHeaders, type IncomingMessage, type ServerResponse } from "node:http";
 import { request as httpsRequest, Agent as HttpsAgent } from "node:https";
-import { BodyDecoder, EventRecorder, JsonBody, type Recorder } from "./record-http-body.js";
+import { BodyDecoder, EventRecorder, JsonBody, type DecodedSink, type Recorder } from "./record-http-body.js";
 import { SessionFile } from "./record-file.js";
 
 export interface HttpRecordOptions {
@@ -41,6 +41,7 @@ export async function recordHttp(options: HttpRecordOptions, onListening: (url: 
   const basic = basicCredentials(options.target);
   const agent = secure ? new HttpsAgent({ keepAlive: true }) : new Agent({ keepAlive: true });
   const server = createServer((req, res) => forward(req, res));
+  const unfinished = new Unfinished();
 
   function forward(req: IncomingMessage, res: ServerResponse): void {
     const url = targetUrl(options.target, req.url ?? "/");
@@ -53,9 +54,9 @@ export async function recordHttp(options: HttpRecordOptions, onListening: (url: 
     let requestRecorded = () => {};
     const afterRequest = new Promise<void>((resolve) => (requestRecorded = resolve));
     const recordRequest: Recorder = (write) => file.record(() => write(file));
-    const recordAnswer: Recorder = (write) => void afterRequest.then(() => file.record(() => write(file)));
+    const recordAnswer: Recorder = (write) => void unfinished.track(afterRequest.then(() => file.record(() => write(file))));
     const encoding = req.headers["content-encoding"];
-    const body = new BodyDecoder(encoding, new JsonBody("c2s", options.maxLineBytes, encoding, recordRequest, requestRecorded));
+    const body = new BodyDecoder(encoding, unfinished.sink(new JsonBody("c2s", options.maxLineBytes, encoding, recordRequest, requestRecorded)));
     req.on("data", (chunk: Buffer) => body.push(chunk));
     req.on("end", () => body.end());
     // A request cut short has no body to wait for.
@@ -67,9 +68,9 @@ export async function recordHttp(options: HttpRecordOptions, onListening: (url: 
       recordAnswer((file) => file.note(`< ${answer.statusCode} ${url.pathname}${notedHeaders(answer.headers)}`));
       const sse = /^text\/event-stream/i.test(answer.headers["content-type"] ?? "");
       const answerEncoding = answer.headers["content-encoding"];
-      const answerBody = new BodyDecoder(answerEncoding, sse
+      const answerBody = new BodyDecoder(answerEncoding, unfinished.sink(sse
         ? new EventRecorder(options.maxLineBytes, recordAnswer)
-        : new JsonBody("s2c", options.maxLineBytes, answerEncoding, recordAnswer, undefined, answer.statusCode === 202));
+        : new JsonBody("s2c", options.maxLineBytes, answerEncoding, recordAnswer, undefined, answer.statusCode === 202)));
       // pipe() passes each chunk on as it comes (an SSE event is not held back) and waits for a
       // slow client; its "data" listener comes first, so a chunk is passed on before it is recorded.
       answer.pipe(res);
@@ -103,10 +104,43 @@ export async function recordHttp(options: HttpRecordOptions, onListening: (url: 
   });
   for (const name of signals) process.off(name, stop);
   server.close();
+  // A clean stop first writes what already passed to a client but is still being decoded, or waits
+  // for its request's line; a stream still open is not waited for past FLUSH_MS.
+  await unfinished.settled(FLUSH_MS);
   server.closeAllConnections();
   agent.destroy();
   file.close();
   return { SIGHUP: 129, SIGINT: 130, SIGTERM: 143 }[signal];
+}
+
+/** How long a stop waits for recording still under way (a compressed body's last bytes) before it closes the file. */
+const FLUSH_MS = 500;
+
+/** Recording still under way: bodies being decoded, answers waiting for their request's line. */
+class Unfinished {
+  readonly #pending = new Set<Promise<void>>();
+
+  track(work: Promise<void>): void {
+    this.#pending.add(work);
+    void work.finally(() => this.#pending.delete(work));
+  }
+
+  /** `sink`, counted as under way until it is told its end. */
+  sink(sink: DecodedSink): DecodedSink {
+    let ended = () => {};
+    this.track(new Promise<void>((resolve) => (ended = resolve)));
+    return { data: (decoded) => sink.data(decoded), end: (problem) => (sink.end(problem), ended()) };
+  }
+
+  /** Resolves when nothing is under way (a body ending may start an answer's write: looked at again), or after `ms`. */
+  async settled(ms: number): Promise<void> {
+    const deadline = Date.now() + ms;
+    while (this.#pending.size > 0 && Date.now() < deadline) {
+      let timer: ReturnType<typeof setTimeout> | undefined;
+      await Promise.race([Promise.all(this.#pending), new Promise((resolve) => (timer = setTimeout(resolve, deadline - Date.now())))]);
+      clearTimeout(timer);
+    }
+  }
 }
 
 /**
