@@ -12,6 +12,7 @@ import {
   requestHeaders, statusError, type HttpClientOptions,
 } from "./client-fetch.js";
 import { readEvents, SseLimitError, SseParser } from "./sse-parser.js";
+import { holdWhilePersonWaits } from "./client-auth.js";
 
 export interface LegacySseClientOptions extends HttpClientOptions {
   /** How long to wait for the `endpoint` event after the stream opens (default 10 s). */
@@ -26,6 +27,8 @@ export class LegacySseClientTransport implements Transport {
   #handlers: TransportHandlers | undefined;
   /** Messages that came before start(). */
   #early: string[] = [];
+  /** Stops telling the connection of the OAuth client's waits on a person (onHold). */
+  #unhold: () => void = () => {};
   #closed = false;
 
   private constructor(endpoint: URL, stream: AbortController, options: HttpClientOptions) {
@@ -116,6 +119,11 @@ export class LegacySseClientTransport implements Transport {
     }
   }
 
+  /** See Transport.onHold: while the OAuth client waits on a person to authorize. */
+  onHold(listener: (held: boolean) => void): void {
+    this.#unhold = holdWhilePersonWaits(this.#options.authorization, listener);
+  }
+
   async close(): Promise<void> {
     this.#ended();
   }
@@ -130,6 +138,7 @@ export class LegacySseClientTransport implements Transport {
   #ended(cause?: Error): void {
     if (this.#closed) return;
     this.#closed = true;
+    this.#unhold();
     this.#stream.abort();
     this.#handlers?.close(cause);
   }
