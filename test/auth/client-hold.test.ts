@@ -22,14 +22,15 @@ const TIMEOUTS: ClientOptions = { probeTimeoutMs: 100, handshakeTimeoutMs: 150, 
 const PERSON_MS = 600;
 
 /** The headless user agent, but the person takes `ms` to approve (or refuses, after `ms`, with `refuse`). */
-function slowPerson(ms: number, refuse?: Error): UserAgent & { asked: number } {
+function slowPerson(ms: number, refuse?: Error): UserAgent & { asked: number; ms: number } {
   const inner = headless();
   const agent = {
     asked: 0,
+    ms,
     redirectUri: () => inner.redirectUri(),
     async authorize(url: URL) {
       agent.asked++;
-      await sleep(ms);
+      await sleep(agent.ms);
       if (refuse) throw refuse;
       return inner.authorize(url);
     },
@@ -75,9 +76,11 @@ test("the handshake era: initialize waits for the person, and notifications/init
 
 test("a request of an open session whose token is refused waits for the person beyond its own timeouts", async (t) => {
   const stub = await withStub(t, { refresh: false });
-  const agent = slowPerson(PERSON_MS);
+  // Quick the first time, so that connect() is not what is tested here.
+  const agent = slowPerson(0);
   const mcp = client(t);
   await mcp.connect(new HttpClientTransport(stub.url, { authorization: { userAgent: agent } }));
+  agent.ms = PERSON_MS;
   stub.tokens.clear();
   const result = await mcp.callTool("add", { a: 20, b: 22 });
   assert.deepEqual(result.content, [{ type: "text", text: JSON.stringify({ sum: 42 }) }]);
