@@ -48,13 +48,16 @@ export async function authorizedFetch(oauth: OAuthClient, step: string, url: URL
   }
 }
 
-/** Runs the authorization for the request `step`: its failures are AuthorizationErrors that say which request and why. */
+/**
+ * Runs the authorization for the request `step`: a failure is an AuthorizationError naming the
+ * request, then what failed in the flow (the cause's own message names its step: "token request ...").
+ */
 async function authorizeFor(step: string, authorize: () => Promise<void>): Promise<void> {
   try {
     await authorize();
   } catch (error) {
     if (error instanceof AuthorizationError) throw error;
-    throw new AuthorizationError(step, `authorization failed: ${error instanceof Error ? error.message : String(error)}`, { cause: error });
+    throw new AuthorizationError(step, error instanceof Error ? error.message : String(error), { cause: error });
   }
 }
 

@@ -9,6 +9,7 @@ import { setTimeout as sleep } from "node:timers/promises";
 import { McpClient, type ClientOptions } from "../../src/client/client.js";
 import { EraCache } from "../../src/client/modern/era-cache.js";
 import { HttpClientTransport } from "../../src/http/client.js";
+import { LegacySseClientTransport } from "../../src/http/legacy-client.js";
 import { AuthorizationError } from "../../src/auth/authorization-code.js";
 import { oauthClientFor, type OAuthOptions } from "../../src/auth/oauth-client.js";
 import type { UserAgent } from "../../src/auth/user-agent.js";
@@ -17,9 +18,12 @@ import { headless, stubAuthorization, type Stub, type StubOptions } from "./clie
 
 type Context = { after(fn: () => Promise<void>): void };
 
-/** Every clock of the client, far shorter than the person takes (PERSON_MS). */
-const TIMEOUTS: ClientOptions = { probeTimeoutMs: 100, handshakeTimeoutMs: 150, timeouts: { idleMs: 150, maxTotalMs: 200 } };
-const PERSON_MS = 600;
+/**
+ * Every clock of the client, together shorter than the person takes (PERSON_MS), yet each long
+ * enough for the flow's own requests on a loaded machine: those are not held (fetch-json.ts bounds them).
+ */
+const TIMEOUTS: ClientOptions = { probeTimeoutMs: 400, handshakeTimeoutMs: 500, timeouts: { idleMs: 500, maxTotalMs: 600 } };
+const PERSON_MS = 1600;
 
 /** The headless user agent, but the person takes `ms` to approve (or refuses, after `ms`, with `refuse`). */
 function slowPerson(ms: number, refuse?: Error): UserAgent & { asked: number; ms: number } {
@@ -96,7 +100,7 @@ test("a failing authorization releases the hold, surfaces from connect() as an A
   const cache = new EraCache();
   const transport = new HttpClientTransport(stub.url, { authorization: options });
   await assert.rejects(client(t, { eraCache: cache }).connect(transport), (error: unknown) =>
-    error instanceof AuthorizationError && error.message === "server/discover: authorization failed: the person closed the browser");
+    error instanceof AuthorizationError && error.message === "server/discover: the person closed the browser");
   assert.deepEqual(waits, [true, false]);
   assert.equal(cache.get(transport.peerKey), undefined);
 });
@@ -107,8 +111,16 @@ test("an authorization server's refusal (HTTP 400 invalid_grant) during the prob
   const cache = new EraCache();
   const transport = new HttpClientTransport(stub.url, { authorization: { userAgent: headless() } });
   await assert.rejects(client(t, { eraCache: cache }).connect(transport), (error: unknown) =>
-    error instanceof AuthorizationError && /^server\/discover: authorization failed: .*400 invalid_grant/.test(error.message));
+    error instanceof AuthorizationError && /^server\/discover: token request .*400 invalid_grant/.test(error.message));
   assert.equal(cache.get(transport.peerKey), undefined, "no verdict about the era");
   const afterRefusal = stub.log.slice(stub.log.indexOf("POST /token") + 1);
   assert.deepEqual(afterRefusal, [], "no initialize, no second authorization");
+});
+
+test("HTTP+SSE: the wait for the endpoint event does not count the person's sign-in (a 401 to the GET)", async (t) => {
+  // The PRM at the root names the origin: the one resource behind both /sse and /messages.
+  const stub = await withStub(t, { legacy: true, prmPath: "/.well-known/oauth-protected-resource", prm: (origin) => ({ resource: origin }) });
+  const legacy = await LegacySseClientTransport.open(`${stub.origin}/sse`, { authorization: { userAgent: slowPerson(PERSON_MS) }, endpointTimeoutMs: 400 });
+  t.after(() => legacy.close());
+  assert.equal(new URL(legacy.endpoint).pathname, "/messages");
 });
