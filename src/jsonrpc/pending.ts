@@ -245,22 +245,26 @@ export interface ClockTimer {
   readonly at: number;
   readonly fire: () => void;
   handle: ReturnType<typeof setTimeout> | undefined;
+  cancelled: boolean;
 }
 
 /**
  * The time our deadlines are kept in: Date.now(), less every moment spent held. A transport holds it
  * while it waits on a person (the OAuth authorization code grant waits for someone to approve in a
  * browser, http/client-auth.ts): a request's idle and total timeouts, the probe's and the
- * handshake's, measure the peer, and nobody is waiting on the peer meanwhile. No timer fires while
- * held; on release each is set again for what it had left. The hold's own bound is the user agent's
- * timeout (auth/user-agent.ts), and every hold is released, also when the wait fails.
+ * handshake's, measure the peer, and nobody is waiting on the peer meanwhile. A timer that comes
+ * due while held does nothing but wait for the release, then is set again for what it had left.
+ * The hold's own bound is the user agent's timeout (auth/user-agent.ts), and every hold is
+ * released, also when the wait fails. (No registry of timers: a request costs one object more
+ * than a bare setTimeout, and holds are rare.)
  */
 export class RequestClock {
   #holds = 0;
   #heldSince = 0;
   /** Milliseconds spent held, before the current hold. */
   #heldFor = 0;
-  readonly #timers = new Set<ClockTimer>();
+  /** Timers that came due while held. */
+  #deferred: ClockTimer[] = [];
 
   /** Like Date.now(), but standing still while held. */
   now(): number {
@@ -278,36 +282,32 @@ export class RequestClock {
    */
   after(ms: number, fire: () => void): ClockTimer | undefined {
     if (!Number.isFinite(ms)) return undefined;
-    const timer: ClockTimer = { at: this.now() + ms, fire, handle: undefined };
-    this.#timers.add(timer);
+    const timer: ClockTimer = { at: this.now() + ms, fire, handle: undefined, cancelled: false };
     this.#arm(timer);
     return timer;
   }
 
   cancel(timer: ClockTimer | undefined): void {
     if (timer === undefined) return;
+    timer.cancelled = true;
     clearTimeout(timer.handle);
-    this.#timers.delete(timer);
   }
 
   /** Stops the clock until as many release() calls as hold() calls have come (holds nest). */
   hold(): void {
-    if (this.#holds++ > 0) return;
-    this.#heldSince = Date.now();
-    for (const timer of this.#timers) clearTimeout(timer.handle);
+    if (this.#holds++ === 0) this.#heldSince = Date.now();
   }
 
   release(): void {
     if (this.#holds === 0 || --this.#holds > 0) return;
     this.#heldFor += Date.now() - this.#heldSince;
-    for (const timer of this.#timers) this.#arm(timer);
+    for (const timer of this.#deferred.splice(0)) if (!timer.cancelled) this.#arm(timer);
   }
 
   #arm(timer: ClockTimer): void {
-    if (this.#holds > 0) return;
     timer.handle = setTimeout(() => {
-      this.#timers.delete(timer);
-      timer.fire();
+      if (this.#holds > 0) this.#deferred.push(timer);
+      else timer.fire();
     }, Math.max(0, timer.at - this.now()));
   }
 }
