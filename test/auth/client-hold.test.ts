@@ -20,10 +20,11 @@ type Context = { after(fn: () => Promise<void>): void };
 
 /**
  * Every clock of the client, together shorter than the person takes (PERSON_MS), yet each long
- * enough for the flow's own requests on a loaded machine: those are not held (fetch-json.ts bounds them).
+ * enough for the flow's own requests (discovery, registration, the token) in a cold process on a
+ * loaded machine: those are not held (fetch-json.ts bounds them), and 400 ms was seen to be too short.
  */
-const TIMEOUTS: ClientOptions = { probeTimeoutMs: 400, handshakeTimeoutMs: 500, timeouts: { idleMs: 500, maxTotalMs: 600 } };
-const PERSON_MS = 1600;
+const TIMEOUTS: ClientOptions = { probeTimeoutMs: 1000, handshakeTimeoutMs: 1000, timeouts: { idleMs: 1000, maxTotalMs: 1000 } };
+const PERSON_MS = 3100;
 
 /** The headless user agent, but the person takes `ms` to approve (or refuses, after `ms`, with `refuse`). */
 function slowPerson(ms: number, refuse?: Error): UserAgent & { asked: number; ms: number } {
@@ -93,7 +94,7 @@ test("a request of an open session whose token is refused waits for the person b
 
 test("a failing authorization releases the hold, surfaces from connect() as an AuthorizationError naming the step, and leaves no era verdict", async (t) => {
   const stub = await withStub(t);
-  const options: OAuthOptions = { userAgent: slowPerson(PERSON_MS, new Error("the person closed the browser")) };
+  const options: OAuthOptions = { userAgent: slowPerson(100, new Error("the person closed the browser")) };
   const waits: boolean[] = [];
   const stop = oauthClientFor(options).onPersonWait((waiting) => waits.push(waiting));
   t.after(async () => stop());
@@ -120,7 +121,7 @@ test("an authorization server's refusal (HTTP 400 invalid_grant) during the prob
 test("HTTP+SSE: the wait for the endpoint event does not count the person's sign-in (a 401 to the GET)", async (t) => {
   // The PRM at the root names the origin: the one resource behind both /sse and /messages.
   const stub = await withStub(t, { legacy: true, prmPath: "/.well-known/oauth-protected-resource", prm: (origin) => ({ resource: origin }) });
-  const legacy = await LegacySseClientTransport.open(`${stub.origin}/sse`, { authorization: { userAgent: slowPerson(PERSON_MS) }, endpointTimeoutMs: 400 });
+  const legacy = await LegacySseClientTransport.open(`${stub.origin}/sse`, { authorization: { userAgent: slowPerson(PERSON_MS) }, endpointTimeoutMs: 1000 });
   t.after(() => legacy.close());
   assert.equal(new URL(legacy.endpoint).pathname, "/messages");
 });
