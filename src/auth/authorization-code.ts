@@ -15,8 +15,8 @@ import type { UserAgent } from "./user-agent.js";
 
 /** The authorization step failed before a token was asked for. Local; the message holds no secret. */
 export class AuthorizationError extends Error {
-  constructor(readonly step: string, problem: string) {
-    super(`${step}: ${problem}`);
+  constructor(readonly step: string, problem: string, options?: ErrorOptions) {
+    super(`${step}: ${problem}`, options);
     this.name = "AuthorizationError";
   }
 }

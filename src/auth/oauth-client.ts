@@ -60,6 +60,10 @@ export class OAuthClient {
   readonly #aliases = new Map<string, string>();
   /** One authorization or refresh at a time per server: concurrent 401s wait for the same one. */
   readonly #running = new Map<string, Promise<void>>();
+  /** Told when the person is asked (true) and when that wait ends (false); see onPersonWait. */
+  readonly #personWatchers = new Set<(waiting: boolean) => void>();
+  /** Authorizations waiting on the person now (one per server at most). */
+  #personWaits = 0;
 
   constructor(options: OAuthOptions) {
     this.#options = options;
@@ -68,6 +72,20 @@ export class OAuthClient {
 
   get maxStepUps(): number {
     return this.#options.maxStepUps ?? DEFAULT_MAX_STEP_UPS;
+  }
+
+  /**
+   * Calls `listener(true)` when a person is asked to authorize (UserAgent.authorize) and
+   * `listener(false)` when that wait ends, however it ends; at once with true if one is under way.
+   * Only that wait: the flow's network requests have their own bounds (fetch-json.ts). Every
+   * transport given these options listens, whichever server the person signs in to, since its
+   * requests may wait for that authorization (a shared token, one sign-in per server). Returns
+   * what stops listening.
+   */
+  onPersonWait(listener: (waiting: boolean) => void): () => void {
+    this.#personWatchers.add(listener);
+    if (this.#personWaits > 0) listener(true);
+    return () => this.#personWatchers.delete(listener);
   }
 
   /** Requests to `endpoint` are for the server at `server` (its tokens, its authorization). */
@@ -150,10 +168,28 @@ export class OAuthClient {
       // Kept at once: a registration is worth reusing even if the person never comes back.
       stored.client = client;
       await this.#store.save(stored);
-      return await authorizationCodeGrant({ discovery, client, scope, userAgent, redirectUri, fetchOptions: this.#fetchOptions });
+      const watched: UserAgent = { redirectUri: () => userAgent.redirectUri(), authorize: (url) => this.#askPerson(userAgent, url) };
+      return await authorizationCodeGrant({ discovery, client, scope, userAgent: watched, redirectUri, fetchOptions: this.#fetchOptions });
     } finally {
       await userAgent.close?.();
     }
+  }
+
+  /**
+   * The person's part of the grant, told to onPersonWait's listeners. Its bound is the user agent's
+   * own timeout (loopback.ts: 5 min); the finally releases the listeners also when it fails.
+   */
+  async #askPerson(userAgent: UserAgent, url: URL): Promise<URL> {
+    if (this.#personWaits++ === 0) this.#tellWatchers(true);
+    try {
+      return await userAgent.authorize(url);
+    } finally {
+      if (--this.#personWaits === 0) this.#tellWatchers(false);
+    }
+  }
+
+  #tellWatchers(waiting: boolean): void {
+    for (const listener of this.#personWatchers) listener(waiting);
   }
 
   /** Refreshes the stored tokens; false if there is no refresh token or the server refuses it (then it is forgotten). */

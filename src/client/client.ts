@@ -44,7 +44,8 @@ export interface ClientOptions extends ClientHandlers {
   /**
    * How long the handshake may take (default 5 s): the server answers initialize, and takes
    * notifications/initialized, within this long of connect() sending initialize. It also caps the
-   * server/discover probe (probeTimeoutMs, 3 s), which comes before it.
+   * server/discover probe (probeTimeoutMs, 3 s), which comes before it. A person signing in (OAuth,
+   * Transport.onHold) counts against none of the client's timeouts: their clocks stand still meanwhile.
    */
   handshakeTimeoutMs?: number;
   /** Refuse locally to call methods the server did not declare (default true). */

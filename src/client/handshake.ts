@@ -12,7 +12,8 @@ import { HandshakeTimeoutError, VersionRefusedError } from "./errors.js";
 
 /** Runs the handshake on a started connection; closes it and throws when any step fails. */
 export async function handshake(connection: Connection, params: InitializeRequestParams, handshakeMs: number): Promise<InitializeResult> {
-  const deadline = Date.now() + handshakeMs;
+  // Kept in the connection's clock, which stands still while the transport waits on a person (OAuth).
+  const deadline = connection.clock.now() + handshakeMs;
   let result: InitializeResult;
   try {
     result = await connection.request("initialize", params, { timeouts: { idleMs: handshakeMs, maxTotalMs: handshakeMs } }, readClientResult.initialize);
@@ -28,7 +29,7 @@ export async function handshake(connection: Connection, params: InitializeReques
   }
   connection.setPolicy(wirePolicy(result.protocolVersion));
   // Spec (basic/lifecycle#initialization): after a successful initialize, the client MUST send initialized.
-  if (!(await sendInitialized(connection, deadline - Date.now()))) {
+  if (!(await sendInitialized(connection, deadline - connection.clock.now()))) {
     await connection.close();
     throw new HandshakeTimeoutError(handshakeMs, undefined, "notifications/initialized");
   }
@@ -42,12 +43,12 @@ export async function handshake(connection: Connection, params: InitializeReques
  */
 async function sendInitialized(connection: Connection, leftMs: number): Promise<boolean> {
   const stop = new AbortController();
-  const timer = setTimeout(() => stop.abort(new Error(`notifications/initialized: not taken within the handshake timeout`)), Math.max(0, leftMs));
+  const timer = connection.clock.after(Math.max(0, leftMs), () => stop.abort(new Error(`notifications/initialized: not taken within the handshake timeout`)));
   const expired = new Promise<void>((resolve) => stop.signal.addEventListener("abort", () => resolve(), { once: true }));
   try {
     await Promise.race([connection.notify("notifications/initialized", undefined, { signal: stop.signal }), expired]);
   } finally {
-    clearTimeout(timer);
+    connection.clock.cancel(timer);
   }
   return !stop.signal.aborted;
 }

@@ -1,13 +1,16 @@
 // One HTTP request to a server that wants OAuth: sent with the current access token; on 401 the
 // OAuth client obtains tokens and the request is sent once more; on 403 insufficient_scope it asks
 // for more scope and sends it again, a bounded number of times. Both client transports go through
-// here (client-fetch.ts fetchStep) when HttpClientOptions.authorization is set.
+// here (client-fetch.ts fetchStep) when HttpClientOptions.authorization is set. Whatever makes the
+// authorization fail ends the request as an AuthorizationError naming its step, never as something
+// the client could take for the server's answer (an OAuthError's HTTP 400 is the authorization
+// server's, not a refusal of the request: client/modern/probe.ts reads those as "a legacy server").
 // Spec: https://modelcontextprotocol.io/specification/2025-11-25/basic/authorization#access-token-usage
 // and #scope-challenge-handling.
 
 import { AuthorizationError } from "../auth/authorization-code.js";
 import { readBearerChallenge } from "../auth/challenge.js";
-import type { OAuthClient } from "../auth/oauth-client.js";
+import { oauthClientFor, type OAuthClient, type OAuthOptions } from "../auth/oauth-client.js";
 
 /**
  * Sends `init` to `url` through `send` with the bearer token. `mayAuthorize` false (the DELETE that
@@ -29,7 +32,7 @@ export async function authorizedFetch(oauth: OAuthClient, step: string, url: URL
       void response.body?.cancel().catch(() => {});
       // One authorization per request: a server that refuses fresh tokens will refuse the next ones too.
       if (authorized) throw new AuthorizationError(step, `the server answered 401 again after a new authorization${describe(challenge?.error_description)}`);
-      await oauth.authorize(url, challenge, token, false);
+      await authorizeFor(step, () => oauth.authorize(url, challenge, token, false));
       authorized = true;
       continue;
     }
@@ -41,8 +44,29 @@ export async function authorizedFetch(oauth: OAuthClient, step: string, url: URL
       throw new AuthorizationError(step, `the server still answers 403 insufficient_scope${challenge.scope === undefined ? "" : ` (scope "${challenge.scope}")`} after ${stepUps} step-up authorization${stepUps === 1 ? "" : "s"} (maxStepUps)`);
     }
     stepUps++;
-    await oauth.authorize(url, challenge, token, true);
+    await authorizeFor(step, () => oauth.authorize(url, challenge, token, true));
   }
+}
+
+/**
+ * Runs the authorization for the request `step`: a failure is an AuthorizationError naming the
+ * request, then what failed in the flow (the cause's own message names its step: "token request ...").
+ */
+async function authorizeFor(step: string, authorize: () => Promise<void>): Promise<void> {
+  try {
+    await authorize();
+  } catch (error) {
+    if (error instanceof AuthorizationError) throw error;
+    throw new AuthorizationError(step, error instanceof Error ? error.message : String(error), { cause: error });
+  }
+}
+
+/**
+ * Transport.onHold for an HTTP transport: the OAuth client's waits on a person (OAuthClient.onPersonWait),
+ * none without `authorization`. Returns what stops listening, for the transport's close().
+ */
+export function holdWhilePersonWaits(authorization: OAuthOptions | undefined, listener: (held: boolean) => void): () => void {
+  return authorization === undefined ? () => {} : oauthClientFor(authorization).onPersonWait(listener);
 }
 
 function describe(text: string | undefined): string {

@@ -20,6 +20,7 @@ import { followStream, type ReconnectOptions } from "./client-reconnect.js";
 import { answersIn, describe, modernHeaders, type Answer, type Outgoing } from "./client-messages.js";
 import { ModernStreams, refusedModern } from "./client-modern.js";
 import { ClientSession } from "./client-session.js";
+import { holdWhilePersonWaits } from "./client-auth.js";
 
 export interface StreamableHttpClientOptions extends HttpClientOptions, ReconnectOptions {
   /** Open the GET stream for the server's own messages once initialized (default true). */
@@ -45,6 +46,8 @@ export class StreamableHttpClientTransport implements Transport {
   /** Every request and stream in flight, so that close() can abort them all; each with what unhooks it from its sender's signal. */
   readonly #inFlight = new Map<AbortController, () => void>();
   #listener: AbortController | undefined;
+  /** Stops telling the connection of the OAuth client's waits on a person (onHold). */
+  #unhold: () => void = () => {};
   #closed = false;
   readonly #maxMessageBytes: number;
 
@@ -81,6 +84,11 @@ export class StreamableHttpClientTransport implements Transport {
     this.#session.onNewSession(listener);
   }
 
+  /** See Transport.onHold: while the OAuth client waits on a person to authorize. */
+  onHold(listener: (held: boolean) => void): void {
+    this.#unhold = holdWhilePersonWaits(this.#options.authorization, listener);
+  }
+
   /**
    * Resolves once the server has taken the message and, for a request, answered it. The request's
    * POST (and its response stream) is aborted when `options.signal` fires: the caller stopped waiting.
@@ -102,6 +110,7 @@ export class StreamableHttpClientTransport implements Transport {
   async close(): Promise<void> {
     if (this.#closed) return;
     this.#closed = true;
+    this.#unhold();
     for (const controller of this.#inFlight.keys()) controller.abort();
     this.#inFlight.clear();
     // Before the DELETE, so pending calls fail as "connection closed", not as aborted fetches.

@@ -8,6 +8,7 @@ import type { SendOptions, Transport, TransportHandlers } from "../protocol/tran
 import { HttpProtocolError, HttpStatusError, HttpTransportClosedError, peerKeyOf } from "./client-fetch.js";
 import { StreamableHttpClientTransport, type StreamableHttpClientOptions } from "./client-transport.js";
 import { LegacySseClientTransport, type LegacySseClientOptions } from "./legacy-client.js";
+import { holdWhilePersonWaits } from "./client-auth.js";
 
 /** Statuses that, for the initialize POST, mean "maybe an HTTP+SSE server". */
 const LEGACY_HINTS = new Set([400, 404, 405]);
@@ -27,6 +28,8 @@ export class HttpClientTransport implements Transport {
   readonly #streamable: StreamableHttpClientTransport;
   #active: Transport | undefined;
   #handlers: TransportHandlers | undefined;
+  /** Stops telling the connection of the OAuth client's waits on a person (onHold). */
+  #unhold: () => void = () => {};
   #closed = false;
 
   constructor(url: string | URL, options: StreamableHttpClientOptions & LegacySseClientOptions = {}) {
@@ -43,6 +46,11 @@ export class HttpClientTransport implements Transport {
   start(handlers: TransportHandlers): void {
     this.#handlers = handlers;
     this.#streamable.start(handlers);
+  }
+
+  /** See Transport.onHold: kept here, not by the inner transports, since either may carry the wait. */
+  onHold(listener: (held: boolean) => void): void {
+    this.#unhold = holdWhilePersonWaits(this.#options.authorization, listener);
   }
 
   /** See StreamableHttpClientTransport.onNewSession; an HTTP+SSE session never renews itself. */
@@ -75,6 +83,7 @@ export class HttpClientTransport implements Transport {
 
   async close(): Promise<void> {
     this.#closed = true;
+    this.#unhold();
     await (this.#active ?? this.#streamable).close();
   }
 

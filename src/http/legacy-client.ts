@@ -6,15 +6,17 @@
 import { oauthClientFor } from "../auth/oauth-client.js";
 import type { JSONRPCMessage } from "../jsonrpc/messages.js";
 import { encodeMessage } from "../jsonrpc/messages.js";
+import { RequestClock } from "../jsonrpc/pending.js";
 import type { SendOptions, Transport, TransportHandlers } from "../protocol/transport.js";
 import {
   assertSameOrigin, discard, eventStream, fetchStep, followAbort, HttpNetworkError, HttpProtocolError, HttpTransportClosedError, MessageTooLargeError,
   requestHeaders, statusError, type HttpClientOptions,
 } from "./client-fetch.js";
 import { readEvents, SseLimitError, SseParser } from "./sse-parser.js";
+import { holdWhilePersonWaits } from "./client-auth.js";
 
 export interface LegacySseClientOptions extends HttpClientOptions {
-  /** How long to wait for the `endpoint` event after the stream opens (default 10 s). */
+  /** How long to wait for the `endpoint` event after the stream opens (default 10 s), a person's OAuth sign-in not counted. */
   endpointTimeoutMs?: number;
 }
 
@@ -26,6 +28,8 @@ export class LegacySseClientTransport implements Transport {
   #handlers: TransportHandlers | undefined;
   /** Messages that came before start(). */
   #early: string[] = [];
+  /** Stops telling the connection of the OAuth client's waits on a person (onHold). */
+  #unhold: () => void = () => {};
   #closed = false;
 
   private constructor(endpoint: URL, stream: AbortController, options: HttpClientOptions) {
@@ -45,7 +49,10 @@ export class LegacySseClientTransport implements Transport {
     if (signal?.aborted) giveUp();
     signal?.addEventListener("abort", giveUp, { once: true });
     const timeoutMs = options.endpointTimeoutMs ?? 10_000;
-    const timer = setTimeout(() => stream.abort(new HttpProtocolError(`GET ${sseUrl.pathname}: no endpoint event within ${timeoutMs} ms`)), timeoutMs);
+    // The wait measures the server: it stands still while a person signs in (a 401 to the GET).
+    const clock = new RequestClock();
+    const unhold = holdWhilePersonWaits(options.authorization, (held) => (held ? clock.hold() : clock.release()));
+    const timer = clock.after(timeoutMs, () => stream.abort(new HttpProtocolError(`GET ${sseUrl.pathname}: no endpoint event within ${timeoutMs} ms`)));
     try {
       const headers = await requestHeaders(options, { accept: "text/event-stream" });
       const response = await fetchStep(options, `GET ${sseUrl.pathname}`, sseUrl, { method: "GET", headers, signal: stream.signal });
@@ -67,7 +74,7 @@ export class LegacySseClientTransport implements Transport {
           // The POST endpoint is the same server as the stream: the same tokens, one authorization.
           if (options.authorization) oauthClientFor(options.authorization).alias(endpoint, sseUrl);
           transport = new LegacySseClientTransport(endpoint, stream, options);
-          clearTimeout(timer);
+          clock.cancel(timer);
           resolve(transport);
         };
         readEvents(response.body!, parser, onEvent).then(
@@ -87,7 +94,8 @@ export class LegacySseClientTransport implements Transport {
       stream.abort();
       throw stream.signal.reason instanceof HttpProtocolError ? stream.signal.reason : error;
     } finally {
-      clearTimeout(timer);
+      clock.cancel(timer);
+      unhold();
       signal?.removeEventListener("abort", giveUp);
     }
   }
@@ -116,6 +124,11 @@ export class LegacySseClientTransport implements Transport {
     }
   }
 
+  /** See Transport.onHold: while the OAuth client waits on a person to authorize. */
+  onHold(listener: (held: boolean) => void): void {
+    this.#unhold = holdWhilePersonWaits(this.#options.authorization, listener);
+  }
+
   async close(): Promise<void> {
     this.#ended();
   }
@@ -130,6 +143,7 @@ export class LegacySseClientTransport implements Transport {
   #ended(cause?: Error): void {
     if (this.#closed) return;
     this.#closed = true;
+    this.#unhold();
     this.#stream.abort();
     this.#handlers?.close(cause);
   }

@@ -1,7 +1,8 @@
 // The correlator: requests we sent and are waiting on, keyed by their exact id.
 // Spec: https://modelcontextprotocol.io/specification/2025-11-25/basic/lifecycle#timeouts
 // It only keeps time and settles promises; sending the cancel notification is the caller's job
-// (the `giveUp` callback), so this file knows nothing of MCP methods.
+// (the `giveUp` callback), so this file knows nothing of MCP methods. Its time is a RequestClock,
+// which stands still while the transport waits on a person (an OAuth sign-in in a browser).
 
 import { RpcError, type JSONRPCResponse, type RequestId } from "./messages.js";
 
@@ -80,7 +81,7 @@ interface Entry {
   resolve(result: { [key: string]: unknown }): void;
   reject(error: Error): void;
   /** One timer per request, set for whichever deadline comes first; none when both are Infinity. */
-  timer: ReturnType<typeof setTimeout> | undefined;
+  timer: ClockTimer | undefined;
   idleMs: number;
   maxTotalMs: number;
   startedAt: number;
@@ -98,8 +99,14 @@ interface Entry {
  */
 export class PendingRequests {
   readonly #entries = new Map<RequestId, Entry>();
+  /** Every deadline is kept in this clock's time (see RequestClock). */
+  readonly clock: RequestClock;
   /** Set once no response can arrive any more: every later request fails with it at once. */
   #noMoreResponses: ((method: string) => Error) | undefined;
+
+  constructor(clock = new RequestClock()) {
+    this.clock = clock;
+  }
 
   get size(): number {
     return this.#entries.size;
@@ -127,14 +134,14 @@ export class PendingRequests {
     if (this.#noMoreResponses) return Promise.reject(this.#noMoreResponses(method));
 
     return new Promise((resolve, reject) => {
-      const now = Date.now();
+      const now = this.clock.now();
       const entry: Entry = {
         method, id, resolve, reject, idleMs, maxTotalMs, signal,
         startedAt: now,
         lastSignOfLife: now,
         giveUp: options.giveUp,
         release: options.release,
-        timer: wake(() => this.#check(entry), Math.min(idleMs, maxTotalMs)),
+        timer: this.clock.after(Math.min(idleMs, maxTotalMs), () => this.#check(entry)),
       };
       if (signal) {
         entry.onAbort = () => this.#abandon(entry, new RequestAbortedError(method, id, signal.reason));
@@ -151,7 +158,7 @@ export class PendingRequests {
   touch(id: RequestId): boolean {
     const entry = this.#entries.get(id);
     if (!entry) return false;
-    entry.lastSignOfLife = Date.now();
+    entry.lastSignOfLife = this.clock.now();
     return true;
   }
 
@@ -205,12 +212,12 @@ export class PendingRequests {
 
   /** The timer fired: give up if a deadline has passed, or wait for the nearer one left. */
   #check(entry: Entry): void {
-    const now = Date.now();
+    const now = this.clock.now();
     const idleLeft = entry.lastSignOfLife + entry.idleMs - now;
     const totalLeft = entry.startedAt + entry.maxTotalMs - now;
     if (totalLeft <= 0) return this.#abandon(entry, new RequestTimeoutError(entry.method, entry.id, entry.maxTotalMs, "total"));
     if (idleLeft <= 0) return this.#abandon(entry, new RequestTimeoutError(entry.method, entry.id, entry.idleMs, "idle"));
-    entry.timer = wake(() => this.#check(entry), Math.min(idleLeft, totalLeft));
+    entry.timer = this.clock.after(Math.min(idleLeft, totalLeft), () => this.#check(entry));
   }
 
   /** Stops waiting (timeout or abort), tells the caller, and lets the peer know through giveUp. */
@@ -228,16 +235,79 @@ export class PendingRequests {
 
   #remove(entry: Entry): void {
     this.#entries.delete(entry.id);
-    clearTimeout(entry.timer);
+    this.clock.cancel(entry.timer);
     if (entry.onAbort) entry.signal?.removeEventListener("abort", entry.onAbort);
   }
 }
 
+/** A timer of a RequestClock: when it is due, in the clock's time, and what it does then. */
+export interface ClockTimer {
+  readonly at: number;
+  readonly fire: () => void;
+  handle: ReturnType<typeof setTimeout> | undefined;
+  cancelled: boolean;
+}
+
 /**
- * A timer for `ms`, or none when `ms` is Infinity: a request that may wait forever (a
- * 2026-07-28 subscriptions/listen, which only its end answers) keeps no timer, which would
- * otherwise fire at once (setTimeout clamps Infinity to 1 ms) and hold the process up.
+ * The time our deadlines are kept in: Date.now(), less every moment spent held. A transport holds it
+ * while it waits on a person (the OAuth authorization code grant waits for someone to approve in a
+ * browser, http/client-auth.ts): a request's idle and total timeouts, the probe's and the
+ * handshake's, measure the peer, and nobody is waiting on the peer meanwhile. A timer that comes
+ * due while held does nothing but wait for the release, then is set again for what it had left.
+ * The hold's own bound is the user agent's timeout (auth/user-agent.ts), and every hold is
+ * released, also when the wait fails. (No registry of timers: a request costs one object more
+ * than a bare setTimeout, and holds are rare.)
  */
-function wake(check: () => void, ms: number): ReturnType<typeof setTimeout> | undefined {
-  return Number.isFinite(ms) ? setTimeout(check, ms) : undefined;
+export class RequestClock {
+  #holds = 0;
+  #heldSince = 0;
+  /** Milliseconds spent held, before the current hold. */
+  #heldFor = 0;
+  /** Timers that came due while held. */
+  #deferred: ClockTimer[] = [];
+
+  /** Like Date.now(), but standing still while held. */
+  now(): number {
+    return (this.#holds > 0 ? this.#heldSince : Date.now()) - this.#heldFor;
+  }
+
+  get held(): boolean {
+    return this.#holds > 0;
+  }
+
+  /**
+   * Calls `fire` once `ms` of this clock's time have passed. Infinity sets no timer (a 2026-07-28
+   * subscriptions/listen, which only its end answers, may wait forever; setTimeout would clamp
+   * Infinity to 1 ms and fire at once).
+   */
+  after(ms: number, fire: () => void): ClockTimer | undefined {
+    if (!Number.isFinite(ms)) return undefined;
+    const timer: ClockTimer = { at: this.now() + ms, fire, handle: undefined, cancelled: false };
+    this.#arm(timer);
+    return timer;
+  }
+
+  cancel(timer: ClockTimer | undefined): void {
+    if (timer === undefined) return;
+    timer.cancelled = true;
+    clearTimeout(timer.handle);
+  }
+
+  /** Stops the clock until as many release() calls as hold() calls have come (holds nest). */
+  hold(): void {
+    if (this.#holds++ === 0) this.#heldSince = Date.now();
+  }
+
+  release(): void {
+    if (this.#holds === 0 || --this.#holds > 0) return;
+    this.#heldFor += Date.now() - this.#heldSince;
+    for (const timer of this.#deferred.splice(0)) if (!timer.cancelled) this.#arm(timer);
+  }
+
+  #arm(timer: ClockTimer): void {
+    timer.handle = setTimeout(() => {
+      if (this.#holds > 0) this.#deferred.push(timer);
+      else timer.fire();
+    }, Math.max(0, timer.at - this.now()));
+  }
 }

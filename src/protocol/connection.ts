@@ -12,6 +12,7 @@ import {
 import { TAKEN, type SendOptions, type Transport } from "./transport.js";
 import { PeerRequests, type Dispatcher, type RequestContext } from "./dispatch.js";
 import { OurRequests, wireParams, type ByName, type RequestOptions } from "./our-requests.js";
+import type { RequestClock } from "../jsonrpc/pending.js";
 import { Inbox } from "./inbox.js";
 import { BadInput } from "./bad-input.js";
 
@@ -81,6 +82,16 @@ export class Connection {
       if (full) this.#transport.pauseInput?.();
       else this.#transport.resumeInput?.();
     });
+    // While the transport waits on a person (an OAuth sign-in), our deadlines stand still.
+    transport.onHold?.((held) => (held ? this.clock.hold() : this.clock.release()));
+  }
+
+  /**
+   * The clock our requests' deadlines are kept in (jsonrpc/pending.ts RequestClock): a role's own
+   * deadline that measures the peer (the handshake's) is kept in it too.
+   */
+  get clock(): RequestClock {
+    return this.#ourRequests.clock;
   }
 
   /** Starts reading from the transport. */

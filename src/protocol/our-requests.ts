@@ -6,7 +6,7 @@
 // progress here; what a method's result holds is the role's business (the `read` it passes).
 
 import type { JSONRPCRequest, JSONRPCResponse, RequestId } from "../jsonrpc/messages.js";
-import { ConnectionClosedError, DEFAULT_TIMEOUTS, EndedByPeerError, MalformedResponseError, PendingRequests, type TimeoutPolicy } from "../jsonrpc/pending.js";
+import { ConnectionClosedError, DEFAULT_TIMEOUTS, EndedByPeerError, MalformedResponseError, PendingRequests, type RequestClock, type TimeoutPolicy } from "../jsonrpc/pending.js";
 import { RequestSendOptions, type Transport } from "./transport.js";
 import type { Connection } from "./connection.js";
 
@@ -83,6 +83,11 @@ export class OurRequests {
     } finally {
       if (options.onProgress) this.#progressHandlers.delete(id);
     }
+  }
+
+  /** The clock our deadlines are kept in; the transport holds it while it waits on a person. */
+  get clock(): RequestClock {
+    return this.#pending.clock;
   }
 
   /** An answer arrived; false when no request of ours waits for its id (we gave up on it, or never sent it). */

@@ -1,7 +1,7 @@
 // A transport wrapper that reports everything crossing it, for the walkthrough and the CLI's
 // --trace. It changes nothing on the wire: messages, unreadable input, the end of input and the
 // close all pass through to the connection exactly as they came, and the connection's calls
-// (unanswered, pauseInput, resumeInput, onNewSession) to the transport.
+// (unanswered, pauseInput, resumeInput, onNewSession, onHold) to the transport.
 
 import { encodeMessage, type JSONRPCMessage } from "../jsonrpc/messages.js";
 import type { Transport, UnreadableInput } from "./transport.js";
@@ -53,6 +53,7 @@ export function traceTransport(inner: Transport, listener: TraceListener): Trans
     pauseInput: () => inner.pauseInput?.(),
     resumeInput: () => inner.resumeInput?.(),
     onNewSession: (listener) => inner.onNewSession?.(listener),
+    onHold: (listener) => inner.onHold?.(listener),
   };
 }
 

@@ -124,6 +124,13 @@ export interface Transport {
    * empty and whatever the application set up there must be set up again.
    */
   onNewSession?(listener: () => void): void;
+  /**
+   * For transports that may wait on a person in the middle of a request (HTTP with OAuth: the
+   * authorization code grant waits for someone to approve in a browser): `listener(true)` when such
+   * a wait starts, `listener(false)` when it ends, always. The connection holds its clocks meanwhile
+   * (jsonrpc/pending.ts RequestClock), so that the person's time counts against no timeout.
+   */
+  onHold?(listener: (held: boolean) => void): void;
 }
 
 /**

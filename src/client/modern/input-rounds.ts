@@ -64,6 +64,8 @@ export interface InputRoundsOptions {
   signal?: AbortSignal;
   /** The call's maximum total time: all its rounds (and the answers between) share it. */
   maxTotalMs?: number;
+  /** What the deadline is kept in: the connection's clock, which stands still while a person signs in (default Date). */
+  clock?: { now(): number };
 }
 
 /**
@@ -78,7 +80,8 @@ export async function withInputRounds<R>(
   options: InputRoundsOptions,
 ): Promise<R> {
   const total = options.maxTotalMs;
-  const deadline = total !== undefined && Number.isFinite(total) ? Date.now() + total : undefined;
+  const clock = options.clock ?? Date;
+  const deadline = total !== undefined && Number.isFinite(total) ? clock.now() + total : undefined;
   let outcome = await send(params, total);
   for (let round = 1; outcome.resultType === "input_required"; round++) {
     if (round > options.maxRounds) throw new InputRoundsExceededError(method, options.maxRounds);
@@ -95,7 +98,7 @@ export async function withInputRounds<R>(
     const retry: Json = { ...params };
     if (answered.length > 0) retry.inputResponses = Object.fromEntries(answered);
     if (outcome.requestState !== undefined) retry.requestState = outcome.requestState;
-    const leftMs = deadline === undefined ? undefined : deadline - Date.now();
+    const leftMs = deadline === undefined ? undefined : deadline - clock.now();
     if (leftMs !== undefined && leftMs <= 0) throw new InputRoundsTimeoutError(method, total!, round);
     outcome = await send(retry, leftMs);
   }

@@ -3,9 +3,12 @@
 // 2026-07-28 server; -32022 naming a modern version we speak means one that wants another version
 // (asked once more); anything else (any other error, a malformed result, no answer in time, an HTTP
 // 4xx refusal but 401/403) means a handshake-era server, which gets `initialize` next. HTTP 401,
-// 403 and 5xx are thrown (authorization, a failing server), and a closed connection is ProbeEndedError. After a timeout the server also gets
-// notifications/cancelled for the probe, and initialize gets the next id (1), so a late answer to
-// the probe is a stray response, never taken for initialize's.
+// 403 and 5xx are thrown (authorization, a failing server), and so is a failed OAuth authorization
+// (an AuthorizationError, http/client-auth.ts: a verdict on the authorization, none on the era);
+// a closed connection is ProbeEndedError. A person signing in stops the probe's clock
+// (Transport.onHold). After a timeout the server also gets notifications/cancelled for the probe,
+// and initialize gets the next id (1), so a late answer to the probe is a stray response, never
+// taken for initialize's.
 // Spec: https://modelcontextprotocol.io/specification/2026-07-28/basic/versioning (dual-era
 // clients); SPEC_2026.md §8.3. Unlike SDK v2 this probes in place rather
 // than in a throwaway process: a server that exits on the probe ends connect() with ProbeEndedError.

@@ -97,7 +97,7 @@ export class ModernSession {
         const timeouts = leftMs === undefined ? sendOptions.timeouts : { ...sendOptions.timeouts, maxTotalMs: leftMs };
         return this.#connection.request(method, p, { ...sendOptions, timeouts }, read);
       };
-      return withInputRounds(method, wrapped, send, { ...this.#rounds, answers: this.#answers, signal: options.signal, maxTotalMs: options.timeouts?.maxTotalMs });
+      return withInputRounds(method, wrapped, send, { ...this.#rounds, answers: this.#answers, signal: options.signal, maxTotalMs: options.timeouts?.maxTotalMs, clock: this.#connection.clock });
     }
     return this.#connection.request(method, wrapped, sendOptions, read).then((outcome) => complete(method, outcome));
   }
