@@ -139,6 +139,7 @@
 
 export * from "./jsonrpc/messages.js";
 export { LineDecoder, LINE_END, DEFAULT_MAX_MESSAGE_BYTES } from "./jsonrpc/framing.js";
+export { RequestClock, type ClockTimer } from "./jsonrpc/pending.js";
 export { PendingRequests, RequestTimeoutError, RequestAbortedError, ConnectionClosedError, MalformedResponseError, EndedByPeerError, DEFAULT_TIMEOUTS, type TimeoutPolicy } from "./jsonrpc/pending.js";
 export { Params } from "./jsonrpc/params.js";
 export {
