@@ -15,6 +15,12 @@ export interface CredentialKey {
 
 /** Our registration at an issuer: pre-registered, a CIMD URL, or the answer of Dynamic Client Registration. */
 export interface ClientRegistration {
+  /**
+   * The issuer this registration belongs to. Credentials are issued by one authorization server
+   * for that server only (RFC 6749 section 2; 2026-07-28: keyed by issuer): a client never presents
+   * them to another, whatever issuer an MCP server names. Required for pre-registered credentials.
+   */
+  issuer?: string;
   client_id: string;
   client_secret?: string;
   /** Seconds since the epoch; 0 or absent: it does not expire (RFC 7591 section 3.2.1). */

@@ -110,6 +110,25 @@ export function sameResource(a: string, b: string): boolean {
   return canonical(a) === canonical(b);
 }
 
+/**
+ * https, or http to this machine only (127.0.0.0/8, ::1, localhost): what MCP allows for every
+ * authorization endpoint and document. Spec (basic/authorization#communication-security): all
+ * authorization server endpoints MUST be served over HTTPS; loopback is how development and tests
+ * run (RFC 8252 section 8.3 treats it alike for redirects).
+ */
+export function isSecureUrl(value: string): boolean {
+  let url: URL;
+  try {
+    url = new URL(value);
+  } catch {
+    return false;
+  }
+  if (url.protocol === "https:") return true;
+  if (url.protocol !== "http:") return false;
+  const host = url.hostname.replace(/^\[|\]$/g, "");
+  return host === "localhost" || host === "::1" || /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(host);
+}
+
 export function isHttpUrl(value: string): boolean {
   try {
     const protocol = new URL(value).protocol;

@@ -111,3 +111,9 @@ test("readTokenAnswer: a missing token, a non-Bearer type or a bad expires_in is
   assert.throws(() => readTokenAnswer("t", { access_token: "a", token_type: "mac" }, "u", undefined, 0), /not Bearer/);
   assert.throws(() => readTokenAnswer("t", { access_token: "a", token_type: "Bearer", expires_in: "soon" }, "u", undefined, 0), /expires_in/);
 });
+
+test("isSecureUrl: https anywhere, http only to this machine", async () => {
+  const { isSecureUrl } = await import("../../src/auth/metadata.js");
+  for (const ok of ["https://as.example/x", "http://127.0.0.1:8080/", "http://127.9.9.9/", "http://localhost:3000/a", "http://[::1]:9/"]) assert.ok(isSecureUrl(ok), ok);
+  for (const bad of ["http://as.example/", "http://169.254.169.254/latest", "http://10.0.0.1/", "http://127.0.0.1.evil.example/", "ftp://127.0.0.1/", "javascript:alert(1)", "not a url"]) assert.ok(!isSecureUrl(bad), bad);
+});
