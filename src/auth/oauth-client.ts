@@ -21,8 +21,16 @@ export interface OAuthOptions {
   userAgent?: UserAgent;
   /** Default: a MemoryCredentialStore. */
   store?: CredentialStore;
-  /** Pre-registered credentials (first in the spec's order of preference). */
+  /**
+   * Pre-registered credentials (first in the spec's order of preference), with the issuer they are
+   * registered at (required): used only when discovery finds that issuer, refused otherwise.
+   */
   client?: ClientRegistration;
+  /**
+   * Pre-registered credentials per issuer, for an application that has several: asked with the
+   * discovered issuer; undefined goes on to a Client ID Metadata Document or Dynamic Client Registration.
+   */
+  clientFor?: (issuer: string) => ClientRegistration | undefined;
   /** Our Client ID Metadata Document URL (https), used when the AS metadata says client_id_metadata_document_supported. */
   clientMetadataUrl?: string;
   /** client_name for Dynamic Client Registration (default "mcp-wire"). */
@@ -160,6 +168,7 @@ export class OAuthClient {
         metadata: discovery.metadata,
         redirectUri,
         client: this.#options.client,
+        clientFor: this.#options.clientFor,
         stored: stored.client,
         clientMetadataUrl: this.#options.clientMetadataUrl,
         clientName: this.#options.clientName ?? "mcp-wire",

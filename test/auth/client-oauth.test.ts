@@ -176,7 +176,7 @@ test("failures name the step and the server, never a secret (client secret, code
     const agent = headless();
     const client = new McpClient({ name: "secrets", version: "1" });
     t.after(() => client.close());
-    const error = await client.connect(new HttpClientTransport(stub.url, { authorization: { userAgent: agent, client: { client_id: "pre", client_secret: secret } } })).then(() => undefined, (e: unknown) => e);
+    const error = await client.connect(new HttpClientTransport(stub.url, { authorization: { userAgent: agent, client: { issuer: stub.origin, client_id: "pre", client_secret: secret } } })).then(() => undefined, (e: unknown) => e);
     assert.ok(error instanceof Error, JSON.stringify(Object.keys(options)));
     const verifier = stub.tokenRequests[0]?.get("code_verifier");
     for (const hidden of [secret, "code-wrong-1", "code-1", verifier, stub.authorizations[0]?.get("state")]) {
