@@ -11,6 +11,7 @@ import type { BearerChallenge } from "./challenge.js";
 import { MemoryCredentialStore, type ClientRegistration, type CredentialStore, type StoredCredentials, type TokenSet } from "./credentials.js";
 import { discover, type Discovery } from "./discovery.js";
 import type { FetchJsonOptions } from "./fetch-json.js";
+import { isSecureUrl } from "./metadata.js";
 import type { TokenGrant } from "./grant.js";
 import { registerClient } from "./registration.js";
 import { OAuthError } from "./token-endpoint.js";
@@ -123,6 +124,11 @@ export class OAuthClient {
   }
 
   async #authorize(server: URL, key: string, challenge: BearerChallenge | undefined, rejected: string | undefined, stepUp: boolean): Promise<void> {
+    // Spec (authorization#communication-security): the whole flow, MCP server included, is https (loopback aside):
+    // over plain http to another machine a token (and the discovery it starts from) could be read or changed on the way.
+    if (!isSecureUrl(server.href)) {
+      throw new AuthorizationError("authorization", `${server.origin}${server.pathname} asks for authorization over plain http to another machine; MCP authorization requires https, so no authorization is started`);
+    }
     let known = this.#servers.get(key);
     if (known === undefined) this.#servers.set(key, (known = { discovery: await discover(server, challenge, this.#fetchOptions) }));
     const { discovery } = known;
