@@ -106,7 +106,8 @@ export function sameResource(a: string, b: string): boolean {
     try {
       const url = new URL(value);
       url.hash = "";
-      return url.href.replace(/\/$/, "");
+      // The parser writes an empty path as "/": only that slash is dropped. "/mcp/" and "/mcp" are two paths.
+      return url.pathname === "/" && url.search === "" ? url.href.slice(0, -1) : url.href;
     } catch {
       return value;
     }

@@ -126,3 +126,9 @@ test("AS metadata: an endpoint over plain http to another machine is refused; ht
   const kept = readAuthorizationServerMetadata({ issuer: "https://as.example", token_endpoint: "http://127.0.0.1:9/token", authorization_endpoint: "https://as.example/a" }, url, "https://as.example");
   assert.equal(kept.token_endpoint, "http://127.0.0.1:9/token");
 });
+
+test("sameResource: a trailing slash is dropped only on an empty path", () => {
+  assert.ok(sameResource("https://mcp.example/", "https://mcp.example"));
+  assert.ok(!sameResource("https://mcp.example/mcp/", "https://mcp.example/mcp"));
+  assert.ok(!sameResource("https://mcp.example/?a=1", "https://mcp.example?a=1/"));
+});
