@@ -47,7 +47,10 @@ export interface OAuthOptions {
 }
 
 export const DEFAULT_MAX_STEP_UPS = 2;
-/** A token this close to its expiry is refreshed first, if it can be: it could expire on its way to the server. */
+/**
+ * A token this close to its expiry is refreshed first, if it can be: it could expire on its way to
+ * the server. At most half its lifetime, or a short-lived token would be refreshed before every request.
+ */
 const EXPIRY_MARGIN_MS = 30_000;
 
 /** What one OAuthOptions object knows, shared by every transport given it (the same application). */
@@ -147,7 +150,7 @@ export class OAuthClient {
       tokens = await this.#authorizationCode(server, discovery, stored, withOfflineAccess(scope, discovery));
     }
     known.scope = scope;
-    await this.#store.save({ ...stored, tokens });
+    await this.#store.save({ ...stored, tokens: issuedNow(tokens) });
   }
 
   /**
@@ -212,7 +215,7 @@ export class OAuthClient {
     const { tokens, client } = stored;
     if (tokens?.refresh_token === undefined || client === undefined) return false;
     try {
-      stored.tokens = await refreshTokens(discovery, client, tokens, this.#fetchOptions);
+      stored.tokens = issuedNow(await refreshTokens(discovery, client, tokens, this.#fetchOptions));
       await this.#store.save(stored);
       return true;
     } catch (error) {
@@ -267,7 +270,14 @@ function expired(tokens: TokenSet, now = Date.now()): boolean {
 }
 
 function expiresSoon(tokens: TokenSet, now = Date.now()): boolean {
-  return tokens.expires_at !== undefined && tokens.expires_at - EXPIRY_MARGIN_MS <= now;
+  if (tokens.expires_at === undefined) return false;
+  const margin = tokens.issued_at === undefined ? EXPIRY_MARGIN_MS : Math.min(EXPIRY_MARGIN_MS, (tokens.expires_at - tokens.issued_at) / 2);
+  return tokens.expires_at - margin <= now;
+}
+
+/** `tokens` stamped with the time they were received, which the early-refresh margin is reckoned from. */
+function issuedNow(tokens: TokenSet): TokenSet {
+  return { ...tokens, issued_at: Date.now() };
 }
 
 /** The scopes of both, each once, in order ("a b" and "b c" make "a b c"). */

@@ -71,6 +71,20 @@ test("a token about to expire is refreshed before the next request, without a ne
   assert.ok(stub.tokenRequests.some((form) => form.get("grant_type") === "refresh_token" && form.get("resource") === stub.url));
 });
 
+test("a short-lived token is refreshed only in the second half of its life (margin: min(30 s, half its lifetime))", async (t) => {
+  t.mock.timers.enable({ apis: ["Date"], now: 1_700_000_000_000 });
+  const stub = await withStub(t, { expiresIn: 20 });
+  const client = await connect(t, stub, { userAgent: headless() });
+  const refreshes = () => stub.tokenRequests.filter((form) => form.get("grant_type") === "refresh_token").length;
+  t.mock.timers.tick(5_000);
+  await client.callTool("add", { a: 1, b: 2 });
+  await client.callTool("add", { a: 1, b: 2 });
+  assert.equal(refreshes(), 0, "15 s left of 20: not yet");
+  t.mock.timers.tick(6_000);
+  await client.callTool("add", { a: 1, b: 2 });
+  assert.equal(refreshes(), 1, "9 s left of 20: within half its lifetime");
+});
+
 test("a rejected token with a spent refresh token leads to a new authorization", async (t) => {
   const stub = await withStub(t);
   const store = new MemoryCredentialStore();
