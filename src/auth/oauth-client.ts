@@ -42,11 +42,18 @@ export interface OAuthOptions {
   grant?: TokenGrant;
   /** Step-up re-authorizations after 403 insufficient_scope, per request (default 2). */
   maxStepUps?: number;
+  /**
+   * After a server refuses a token obtained for it a moment before (401 right after a new
+   * authorization), how long a further 401 from it fails at once instead of asking the person
+   * again (default 30 s; 0: ask again at once).
+   */
+  refusedCooldownMs?: number;
   /** Bounds for every OAuth request (default: fetch-json's defaults), and the fetch to use. */
   fetchOptions?: FetchJsonOptions;
 }
 
 export const DEFAULT_MAX_STEP_UPS = 2;
+export const DEFAULT_REFUSED_COOLDOWN_MS = 30_000;
 /**
  * A token this close to its expiry is refreshed first, if it can be: it could expire on its way to
  * the server. At most half its lifetime, or a short-lived token would be refreshed before every request.
@@ -74,6 +81,8 @@ export class OAuthClient {
   readonly #running = new Map<string, Promise<void>>();
   /** Told when the person is asked (true) and when that wait ends (false); see onPersonWait. */
   readonly #personWatchers = new Set<(waiting: boolean) => void>();
+  /** Per server: until when (ms since the epoch) no authorization is started, after it refused fresh tokens. */
+  readonly #refusedUntil = new Map<string, number>();
   /** Authorizations waiting on the person now (one per server at most). */
   #personWaits = 0;
 
@@ -123,7 +132,20 @@ export class OAuthClient {
    */
   async authorize(server: URL, challenge: BearerChallenge | undefined, rejected: string | undefined, stepUp: boolean): Promise<void> {
     const key = this.#keyFor(server);
+    const until = this.#refusedUntil.get(key);
+    if (until !== undefined && until > Date.now()) {
+      throw new AuthorizationError("authorization", `${server.origin}${server.pathname} refused the token it was just authorized for; no new authorization for ${Math.ceil((until - Date.now()) / 1000)} s (OAuthOptions.refusedCooldownMs)`);
+    }
+    this.#refusedUntil.delete(key);
     await this.#once(key, () => this.#authorize(server, key, challenge, rejected, stepUp));
+  }
+
+  /**
+   * `server` answered 401 to the token a new authorization just gave: authorizing again would get
+   * the same answer, so for refusedCooldownMs its 401s fail at once rather than open a browser per request.
+   */
+  refusedFreshTokens(server: URL): void {
+    this.#refusedUntil.set(this.#keyFor(server), Date.now() + (this.#options.refusedCooldownMs ?? DEFAULT_REFUSED_COOLDOWN_MS));
   }
 
   async #authorize(server: URL, key: string, challenge: BearerChallenge | undefined, rejected: string | undefined, stepUp: boolean): Promise<void> {

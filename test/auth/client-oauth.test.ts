@@ -199,3 +199,17 @@ test("failures name the step and the server, never a secret (client secret, code
     assert.match(error.message, /authorization redirect|token request/);
   }
 });
+
+test("a server that refuses the token it just authorized: further 401s fail at once for refusedCooldownMs, no browser per request", async (t) => {
+  // With no cool-down the second attempt gets new tokens again (here by its refresh token) and is refused again.
+  for (const [refusedCooldownMs, tokenRequests] of [[undefined, 1], [0, 2]] as const) {
+    const stub = await withStub(t);
+    // The MCP server accepts no token it is given.
+    stub.tokens.set = () => stub.tokens;
+    const options: OAuthOptions = { userAgent: headless(), ...(refusedCooldownMs !== undefined && { refusedCooldownMs }) };
+    await assert.rejects(connect(t, stub, options), (error: unknown) => error instanceof AuthorizationError && /401 again after a new authorization/.test(error.message));
+    await assert.rejects(connect(t, stub, options), (error: unknown) =>
+      error instanceof AuthorizationError && (refusedCooldownMs === 0 || /refused the token it was just authorized for; no new authorization for 30 s \(OAuthOptions\.refusedCooldownMs\)/.test(error.message)));
+    assert.deepEqual([stub.authorizations.length, stub.tokenRequests.length], [1, tokenRequests], `refusedCooldownMs ${refusedCooldownMs}`);
+  }
+});
