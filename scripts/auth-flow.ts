@@ -92,14 +92,13 @@ function recordingFetch(log: Exchange[], mcpPath: string): typeof fetch {
     const url = new URL(input instanceof Request ? input.url : input);
     const method = init.method ?? "GET";
     const headers = new Headers(init.headers);
-    const query = url.search ? ["", ...formLines(url.searchParams)] : [];
     const shown = REQUEST_HEADERS.flatMap((name) => {
       const value = headers.get(name);
       if (value === null) return [];
       const [scheme, credential] = value.split(" ");
       return [`${name}: ${name === "authorization" && credential ? `${scheme} ${short(credential)}` : SHORTENED.has(name) ? short(value) : value}`];
     });
-    const request = [`${method} ${url.origin}${url.pathname}${url.search ? "?…" : ""}`, ...query.slice(1), ...shown, ...bodyLines(init.body, headers.get("content-type"))];
+    const request = [`${method} ${url.origin}${url.pathname}${url.search ? "?…" : ""}`, ...formLines(url.searchParams), ...shown, ...bodyLines(init.body, headers.get("content-type"))];
     const response = await fetch(input, init);
     const answer = [`${response.status} ${response.statusText}`];
     for (const name of ["www-authenticate", "location", "content-type"]) {
@@ -177,7 +176,7 @@ async function main(): Promise<void> {
     }));
     const result = await client.callTool("add", { a: 20, b: 22 });
     if (JSON.stringify(result.structuredContent) !== '{"sum":42}') throw new Error(`tools/call add: ${JSON.stringify(result)}`);
-    await client.close();
+    await client.close(); // here, so that its DELETE is in the log; the second close below does nothing
     checkChain(log);
     const seen = as.requests.map((request) => `${request.method} ${request.path.split("?")[0]}`);
     process.stdout.write(render(log, { origin: as.origin, seen }, server.origin) + "\n");
