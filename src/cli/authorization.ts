@@ -38,10 +38,12 @@ export function cliAuthorization(flags: AuthFlags, context: CliAuthorizationCont
   const userAgent = new LoopbackUserAgent({ timeoutMs: flags.timeoutMs, print: context.print, openBrowser: flags.noBrowser ? false : undefined });
   const store = flags.noStore ? new MemoryCredentialStore() : new FileCredentialStore({ path: context.storePath });
   const authorization: CliAuthorization = { userAgent, store: context.redactor.watch(store) };
+  // The parser gives a client ID with its issuer only: the OAuth client presents it to that issuer alone.
   if (flags.clientId !== undefined) {
     const secret = flags.clientSecret ?? nonEmpty((context.env ?? process.env)[CLIENT_SECRET_VARIABLE]);
     context.redactor.add(secret);
-    authorization.client = secret === undefined ? { client_id: flags.clientId } : { client_id: flags.clientId, client_secret: secret };
+    authorization.client = { issuer: flags.clientIssuer, client_id: flags.clientId };
+    if (secret !== undefined) authorization.client.client_secret = secret;
   }
   if (flags.scope !== undefined) authorization.scope = flags.scope;
   return { authorization, close: () => userAgent.close() };
