@@ -10,7 +10,7 @@
 // people hit often, need nothing else; the session, and with it the client, is loaded after them.
 
 import { parseCommandLine, UsageError, USAGE, type CommandLine } from "./cli/arguments.js";
-import { ExitCode, printError, printNow } from "./cli/output.js";
+import { ExitCode, printError, printNow, terminalSafe } from "./cli/output.js";
 
 /**
  * The wire tools (record, replay, check, explain, diagram: src/wire/), which work on recordings of
@@ -33,7 +33,7 @@ async function main(argv: string[]): Promise<number> {
     line = parseCommandLine(argv);
   } catch (error) {
     if (!(error instanceof UsageError)) throw error;
-    printNow(2, `mcp-wire: ${error.message}\n(mcp-wire --help shows the usage)`);
+    printNow(2, terminalSafe(`mcp-wire: ${error.message}\n(mcp-wire --help shows the usage)`));
     return ExitCode.usage;
   }
   if (line.help) {
@@ -52,7 +52,7 @@ main(process.argv.slice(2)).then(
     setTimeout(() => process.exit(), 1000).unref();
   },
   (error: unknown) => {
-    printError(`mcp-wire: unexpected failure: ${error instanceof Error ? error.stack : String(error)}`);
+    printError(terminalSafe(`mcp-wire: unexpected failure: ${error instanceof Error ? error.stack : String(error)}`));
     process.exit(ExitCode.failed);
   },
 );

@@ -1,5 +1,6 @@
 // The CLI's CredentialStore: one JSON file under the user's configuration directory, readable by
-// the user alone, so that a second run reuses the registration and tokens of the first.
+// the user alone in a directory only the user can change, so that a second run reuses the
+// registration and tokens of the first.
 // Spec: https://modelcontextprotocol.io/specification/2025-11-25/basic/authorization#token-theft
 // (clients MUST store tokens securely); entries are keyed by issuer and resource (storeKey, 2026-07-28).
 // The file is replaced whole (temp file, then rename), and changed under a lock file, so neither
@@ -11,7 +12,7 @@ import { homedir } from "node:os";
 import { dirname, join } from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
 import { isObject } from "../jsonrpc/messages.js";
-import { storeKey, type CredentialKey, type CredentialStore, type StoredCredentials } from "./credentials.js";
+import { storeKey, type ClientRegistration, type CredentialKey, type CredentialStore, type StoredCredentials, type TokenSet } from "./credentials.js";
 import { sameResource } from "./metadata.js";
 
 export interface FileStoreOptions {
@@ -98,6 +99,7 @@ export class FileCredentialStore implements CredentialStore {
   async #read(): Promise<CredentialFile> {
     let text: string;
     try {
+      await this.#checkDirectory();
       await this.#checkMode();
       text = await readFile(this.path, "utf8");
     } catch (error) {
@@ -116,6 +118,24 @@ export class FileCredentialStore implements CredentialStore {
       throw new CredentialFileError(`credentials file ${this.path} is not an mcp-wire credentials file; delete it (the servers will ask you to authorize again)`);
     }
     return json;
+  }
+
+  /**
+   * A directory another user owns, or may write to, is refused: whoever can write to it can put a
+   * file of theirs in the credentials file's place (a rename needs only the directory), and have us
+   * send our tokens where they like, or read the refresh token we then write. As ssh does for ~/.ssh.
+   */
+  async #checkDirectory(): Promise<void> {
+    if (process.platform === "win32") return;
+    const directory = dirname(this.path);
+    const { mode, uid } = await stat(directory);
+    // Spec (authorization#token-theft): clients MUST store tokens securely; a place others can change is not.
+    if (uid !== process.getuid?.()) {
+      throw new CredentialFileError(`credentials directory ${directory} belongs to another user (uid ${uid}); refusing to use it: they could replace the credentials file. Use a directory of your own (chown it, or delete it)`);
+    }
+    if ((mode & 0o022) !== 0) {
+      throw new CredentialFileError(`credentials directory ${directory} is writable by other users (mode ${(mode & 0o777).toString(8)}); refusing to use it: they could replace the credentials file. Run chmod 700 on it`);
+    }
   }
 
   /**
@@ -138,6 +158,8 @@ export class FileCredentialStore implements CredentialStore {
     } catch (error) {
       throw new CredentialFileError(`credentials file ${this.path}: could not make its directory (${codeOf(error)})`, { cause: error });
     }
+    // Before the lock, which is a file in that directory too.
+    await this.#checkDirectory();
     await this.#locked(async () => {
       const file = await this.#read();
       edit(file);
@@ -209,11 +231,32 @@ function covers(resource: string, url: string): boolean {
   }
 }
 
-/** The shape this file writes: each entry names its issuer and resource, under the key they make. */
+/**
+ * The shape this file writes: each entry names its issuer and resource, under the key they make,
+ * and its client and tokens have the types credentials.ts gives them: an entry the OAuth client
+ * would trip over (a token that is an object, an expiry that is text) is the file's fault, said so.
+ */
 function isCredentialFile(value: unknown): value is CredentialFile {
   if (!isObject(value) || value.version !== 1 || !isObject(value.credentials)) return false;
   return Object.entries(value.credentials).every(([key, entry]) =>
-    isObject(entry) && typeof entry.issuer === "string" && typeof entry.resource === "string" && key === storeKey({ issuer: entry.issuer, resource: entry.resource }));
+    isObject(entry) && typeof entry.issuer === "string" && typeof entry.resource === "string" && key === storeKey({ issuer: entry.issuer, resource: entry.resource }) &&
+    (entry.client === undefined || isClientRegistration(entry.client)) && (entry.tokens === undefined || isTokenSet(entry.tokens)));
+}
+
+function isClientRegistration(value: unknown): value is ClientRegistration {
+  return isObject(value) && typeof value.client_id === "string" && optional(value.issuer, "string") && optional(value.client_secret, "string") &&
+    optional(value.client_secret_expires_at, "number") && optional(value.token_endpoint_auth_method, "string") &&
+    (value.redirect_uris === undefined || (Array.isArray(value.redirect_uris) && value.redirect_uris.every((uri) => typeof uri === "string")));
+}
+
+function isTokenSet(value: unknown): value is TokenSet {
+  return isObject(value) && typeof value.access_token === "string" && typeof value.token_type === "string" &&
+    optional(value.refresh_token, "string") && optional(value.scope, "string") && optional(value.expires_at, "number");
+}
+
+/** Absent, or of that JSON type (JSON has no NaN or Infinity, so a number is finite). */
+function optional(value: unknown, type: "string" | "number"): boolean {
+  return value === undefined || typeof value === type;
 }
 
 function codeOf(error: unknown): string {

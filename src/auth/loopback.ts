@@ -3,7 +3,9 @@
 // at http://127.0.0.1:<random port>/callback. RFC 8252 section 7.3 (loopback redirect URIs, any
 // port) and 8.3 (the loopback IP literal, not "localhost", which may resolve elsewhere).
 // Spec: https://modelcontextprotocol.io/specification/2025-11-25/basic/authorization#communication-security
-// It reads only the request line and headers; the state and code are the OAuth client's to check.
+// It reads only the request line and headers. It waits for the redirect carrying the `state` of the
+// authorization URL it was given, so that another local program cannot end the wait first; the
+// code, and the state again, are the OAuth client's to check.
 
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import { openBrowser } from "./open-browser.js";
@@ -22,9 +24,12 @@ export interface LoopbackOptions {
   maxRequestBytes?: number;
   /** How long one request may take to arrive (default 10 s); past it node:http answers 408. */
   requestTimeoutMs?: number;
+  /** How many redirects with another state one authorize() answers 400 and waits on past (default 20); then it fails. */
+  maxWrongRedirects?: number;
 }
 
 export const DEFAULT_LOOPBACK_TIMEOUT_MS = 5 * 60_000;
+export const DEFAULT_MAX_WRONG_REDIRECTS = 20;
 
 /** No redirect reached the listener in time, or the flow was abandoned. Local: never sent anywhere. */
 export class LoopbackError extends Error {
@@ -36,11 +41,16 @@ export class LoopbackError extends Error {
 }
 
 const DONE_PAGE = "<!doctype html><title>mcp-wire</title><p>mcp-wire has received the authorization server's answer. You may close this window.</p>\n";
+const WRONG_STATE_PAGE = "<!doctype html><title>mcp-wire</title><p>This is not the answer to the authorization mcp-wire is waiting for (its state differs); it was not used. mcp-wire is still waiting.</p>\n";
 
 interface Waiter {
   resolve(url: URL): void;
   reject(error: Error): void;
   timer: NodeJS.Timeout;
+  /** The authorization URL's `state` (null: it had none), which the awaited redirect carries back. */
+  state: string | null;
+  /** Redirects so far whose state was another. */
+  wrong: number;
 }
 
 export class LoopbackUserAgent implements UserAgent {
@@ -50,6 +60,7 @@ export class LoopbackUserAgent implements UserAgent {
   readonly #print: (line: string) => void;
   readonly #maxRequestBytes: number;
   readonly #requestTimeoutMs: number;
+  readonly #maxWrongRedirects: number;
   #server: Server | undefined;
   #listening: Promise<string> | undefined;
   #waiter: Waiter | undefined;
@@ -61,6 +72,7 @@ export class LoopbackUserAgent implements UserAgent {
     this.#print = options.print ?? ((line) => process.stderr.write(line + "\n"));
     this.#maxRequestBytes = options.maxRequestBytes ?? 16 * 1024;
     this.#requestTimeoutMs = options.requestTimeoutMs ?? 10_000;
+    this.#maxWrongRedirects = options.maxWrongRedirects ?? DEFAULT_MAX_WRONG_REDIRECTS;
   }
 
   /** Listens (once) and returns http://127.0.0.1:<port><path>. */
@@ -81,7 +93,7 @@ export class LoopbackUserAgent implements UserAgent {
         this.#waiter = undefined;
         reject(new LoopbackError(`authorization: no redirect reached ${redirectUri} within ${seconds} s; the sign-in in the browser was not finished`, true));
       }, this.#timeoutMs);
-      this.#waiter = { resolve, reject, timer };
+      this.#waiter = { resolve, reject, timer, state: authorizationUrl.searchParams.get("state"), wrong: 0 };
     });
     const ask = this.#open ? "opening a browser to authorize; if none opens, open this URL" : "to authorize, open this URL in a browser";
     this.#print(`mcp-wire: ${ask} (waiting up to ${seconds} s):\n  ${authorizationUrl.href}`);
@@ -131,7 +143,18 @@ export class LoopbackUserAgent implements UserAgent {
     if (url.pathname !== this.#path) return answer(response, 404, "Not found.");
     if (request.method !== "GET") return answer(response, 405, "The authorization server's redirect is a GET.");
     // One result per authorize(): a redirect nobody waits for (a second one, a stale tab) is refused.
-    if (!this.#waiter) return answer(response, 409, "mcp-wire is not waiting for an authorization now.");
+    const waiter = this.#waiter;
+    if (!waiter) return answer(response, 409, "mcp-wire is not waiting for an authorization now.");
+    // RFC 6749 section 4.1.2 (and 4.1.2.1 for an error): the redirect returns the request's state.
+    // Any local program can reach this port: one with another state (a guess, a stale tab) is
+    // refused without ending the wait, else it would cost the person the real redirect (RFC 6749 10.12).
+    if (url.searchParams.get("state") !== waiter.state) {
+      answer(response, 400, WRONG_STATE_PAGE, "text/html");
+      if (++waiter.wrong >= this.#maxWrongRedirects) {
+        this.#settle((settled) => settled.reject(new LoopbackError(`authorization: ${waiter.wrong} redirects to ${this.#path} carried another state than the authorization's; giving up (is another program on this machine answering in the authorization server's place?)`)));
+      }
+      return;
+    }
     const received = new URL(url.pathname + url.search, `http://127.0.0.1:${request.socket.localPort}`);
     answer(response, 200, DONE_PAGE, "text/html");
     this.#settle((waiter) => waiter.resolve(received));

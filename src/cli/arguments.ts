@@ -9,6 +9,7 @@
 import type { PromptReference, ResourceTemplateReference } from "../mcp/completion.js";
 import type { LoggingLevel } from "../mcp/logging.js";
 import { ALL_PROTOCOL_VERSIONS, type ProtocolVersion } from "../mcp/versions.js";
+import { isSecureUrl } from "../auth/metadata.js";
 
 export const USAGE = `usage: mcp-wire [options] <command> [arguments] -- <server command> [server arguments...]
        mcp-wire [options] --url URL [--header NAME:VALUE]... <command> [arguments]
@@ -63,6 +64,9 @@ options (before "--"):
                            e.g. --header "Authorization: Bearer $TOKEN"
   --client-id ID           OAuth: a client ID registered with the server's authorization server
                            (without it, mcp-wire registers itself: Dynamic Client Registration)
+  --client-issuer URL      OAuth: the issuer of that authorization server, as its metadata names
+                           it; needed with --client-id, which is sent to that server only (never
+                           to another one the MCP server names)
   --client-secret SECRET   OAuth: that client's secret; prefer the environment variable
                            MCP_WIRE_CLIENT_SECRET, since a command line is seen by other users
                            (ps) and kept in shell history
@@ -145,6 +149,8 @@ export interface CliOptions {
 /** How to obtain authorization from a server that asks for it (OAuth 2.1); absent fields take their defaults. */
 export interface AuthFlags {
   clientId?: string;
+  /** The authorization server --client-id is registered with; the OAuth client presents it to no other. */
+  clientIssuer?: string;
   /** From --client-secret; the session falls back to MCP_WIRE_CLIENT_SECRET (the parser reads no environment). */
   clientSecret?: string;
   scope?: string;
@@ -217,6 +223,7 @@ export function parseCommandLine(argv: readonly string[]): CommandLine {
       case "--log-level": options.logLevel = oneOf(flag, value(), LEVELS); break;
       case "--protocol-version": options.protocolVersion = oneOf(flag, value(), PROTOCOL_MODES); break;
       case "--client-id": auth.clientId = nonEmpty(flag, value()); break;
+      case "--client-issuer": auth.clientIssuer = issuer(flag, value()); break;
       case "--client-secret": auth.clientSecret = nonEmpty(flag, value()); break;
       case "--scope": auth.scope = nonEmpty(flag, value()); break;
       case "--no-browser": auth.noBrowser = noValue(); break;
@@ -229,6 +236,10 @@ export function parseCommandLine(argv: readonly string[]): CommandLine {
   if (words.length === 0) throw new UsageError("missing command");
   const authGiven = Object.keys(auth).length > 0;
   if (auth.clientSecret !== undefined && auth.clientId === undefined) throw new UsageError("--client-secret needs --client-id: a secret belongs to a client ID");
+  if (auth.clientIssuer !== undefined && auth.clientId === undefined) throw new UsageError("--client-issuer needs --client-id: it says which authorization server the client ID belongs to");
+  if (auth.clientId !== undefined && auth.clientIssuer === undefined) {
+    throw new UsageError("--client-id needs --client-issuer URL: a client ID (and its secret) belongs to one authorization server, and is sent to that one only, not to whichever the MCP server names");
+  }
   if (words[0] === "logout") {
     if (split !== -1 || authGiven) throw new UsageError("logout takes the server's URL only");
     if (words.length !== (url === undefined ? 2 : 1)) throw new UsageError("logout: expected the server's URL (mcp-wire logout URL)");
@@ -373,6 +384,16 @@ function oneOf<T extends string>(flag: string, text: string, allowed: readonly T
   const found = allowed.find((candidate) => candidate === text);
   if (found === undefined) throw new UsageError(`${flag}: ${JSON.stringify(text)} is not one of ${allowed.join(", ")}`);
   return found;
+}
+
+/**
+ * An authorization server's issuer identifier, kept exactly as typed: the OAuth client compares it
+ * with the issuer the server's metadata names, character for character (RFC 8414 section 3.3).
+ */
+function issuer(flag: string, text: string): string {
+  // Spec (authorization#communication-security): authorization servers are served over HTTPS (loopback aside).
+  if (!isSecureUrl(text)) throw new UsageError(`${flag}: expected an https:// URL (or http:// to this machine), got ${JSON.stringify(text)}`);
+  return text;
 }
 
 function nonEmpty(flag: string, text: string): string {

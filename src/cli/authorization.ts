@@ -14,7 +14,7 @@ import type { OAuthOptions } from "../auth/oauth-client.js";
 import { ClientRegistrationError } from "../auth/registration.js";
 import type { AuthFlags } from "./arguments.js";
 import { findCause } from "./failures.js";
-import { ExitCode, printError } from "./output.js";
+import { ExitCode, printError, terminalSafe } from "./output.js";
 import type { Redactor } from "./redact.js";
 
 /** The environment variable the client secret is read from when --client-secret is not given. */
@@ -38,10 +38,12 @@ export function cliAuthorization(flags: AuthFlags, context: CliAuthorizationCont
   const userAgent = new LoopbackUserAgent({ timeoutMs: flags.timeoutMs, print: context.print, openBrowser: flags.noBrowser ? false : undefined });
   const store = flags.noStore ? new MemoryCredentialStore() : new FileCredentialStore({ path: context.storePath });
   const authorization: CliAuthorization = { userAgent, store: context.redactor.watch(store) };
+  // The parser gives a client ID with its issuer only: the OAuth client presents it to that issuer alone.
   if (flags.clientId !== undefined) {
     const secret = flags.clientSecret ?? nonEmpty((context.env ?? process.env)[CLIENT_SECRET_VARIABLE]);
     context.redactor.add(secret);
-    authorization.client = secret === undefined ? { client_id: flags.clientId } : { client_id: flags.clientId, client_secret: secret };
+    authorization.client = { issuer: flags.clientIssuer, client_id: flags.clientId };
+    if (secret !== undefined) authorization.client.client_secret = secret;
   }
   if (flags.scope !== undefined) authorization.scope = flags.scope;
   return { authorization, close: () => userAgent.close() };
@@ -64,9 +66,10 @@ export async function logout(url: string, storePath?: string): Promise<number> {
   try {
     const removed = await store.removeResource(url);
     // Local only: the authorization server still honours the tokens until they expire (we do not revoke them).
-    printError(removed.length === 0
+    // The issuers come from the file, where authorization servers' metadata put them.
+    printError(terminalSafe(removed.length === 0
       ? `mcp-wire: no credentials stored for ${url} (in ${store.path})`
-      : `mcp-wire: forgot the credentials for ${url} from ${removed.map((key) => key.issuer).join(", ")} (in ${store.path})`);
+      : `mcp-wire: forgot the credentials for ${url} from ${removed.map((key) => key.issuer).join(", ")} (in ${store.path})`));
     return ExitCode.ok;
   } catch (error) {
     if (!(error instanceof CredentialFileError)) throw error;

@@ -19,6 +19,20 @@ export function print(text: string): Promise<void> {
   return new Promise((resolve) => process.stdout.write(text + "\n", () => resolve()));
 }
 
+/** C0 but newline and tab, DEL, and C1 (which some terminals read as ESC [ and the like). */
+const CONTROL = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/g;
+
+/**
+ * `text` with every control character but newline and tab (C0, DEL, C1) written out as `\uXXXX`,
+ * for what the CLI prints of a server's text: an escape sequence in an error_description or a tool
+ * result could otherwise clear the screen, move the cursor or retitle the terminal, and make a
+ * hostile server's words look like ours. JSON stays JSON (and means the same): JSON.stringify
+ * escapes C0 already, and DEL and C1, which it leaves raw, occur only inside its strings.
+ */
+export function terminalSafe(text: string): string {
+  return text.replace(CONTROL, (character) => `\\u${character.charCodeAt(0).toString(16).padStart(4, "0")}`);
+}
+
 export function printError(text: string): void {
   process.stderr.write(text + "\n");
 }

@@ -3,7 +3,8 @@
 // of (the client secret, the values of credential headers, every token the credential store has
 // seen) and whatever looks like one (an Authorization value, a token field of an OAuth answer).
 // Spec: https://modelcontextprotocol.io/specification/2025-11-25/basic/authorization#token-theft
-// (tokens cached or logged can be used by whoever finds them). Results on stdout are the server's answers and are left as they are.
+// (tokens cached or logged can be used by whoever finds them). Results on stdout are the server's answers and are not redacted.
+// (Control characters are another matter, of stdout and stderr alike: cli/output.ts terminalSafe.)
 
 import type { CredentialKey, CredentialStore, StoredCredentials } from "../auth/credentials.js";
 

@@ -2,7 +2,8 @@
 // era (server/discover, else the initialize handshake), run the command, print its result, stop
 // the server. src/cli.ts loads this module only once the command line asks for a server.
 // Every line it writes on stderr passes through one Redactor (cli/redact.ts): no token, secret or
-// code is ever printed, by --trace or by an error.
+// code is ever printed, by --trace or by an error; and everything it prints, stdout too, through
+// terminalSafe (cli/output.ts): no control character of a server's drives the terminal.
 // Spec: https://modelcontextprotocol.io/specification/2025-11-25/basic/lifecycle and
 // https://modelcontextprotocol.io/specification/2026-07-28/basic/versioning (dual-era clients)
 
@@ -14,7 +15,7 @@ import { StdioClientTransport } from "../transports/stdio-client.js";
 import type { CliOptions, Command, ServerLocation } from "./arguments.js";
 import { renderResult, runCommand } from "./commands.js";
 import { describeFailure, step, StepFailure } from "./failures.js";
-import { ExitCode, print, printError } from "./output.js";
+import { ExitCode, print, printError, terminalSafe } from "./output.js";
 import { Redactor } from "./redact.js";
 import { cliHttpTrace, cliTrace, cliTraceNote } from "./trace.js";
 
@@ -35,7 +36,8 @@ export async function runSession({ options, command, server }: SessionLine): Pro
   const elapsedMs = (): number => performance.now() - startedAt;
   // Spec (authorization#token-theft): a logged token is a stolen one: every stderr line is redacted.
   const redactor = new Redactor();
-  const say = (line: string): void => printError(redactor.redact(line));
+  // Redacted first: a secret cut in two by an escaped character would no longer be found.
+  const say = (line: string): void => printError(terminalSafe(redactor.redact(line)));
   const timeouts = options.timeoutMs === undefined ? undefined : { idleMs: options.timeoutMs, maxTotalMs: options.timeoutMs };
   const client = new McpClient(
     { name: "mcp-wire", version: "0.1.0" },
@@ -65,7 +67,7 @@ export async function runSession({ options, command, server }: SessionLine): Pro
     const outcome = await runCommand(client, command);
     const text = renderResult(outcome);
     if (outcome.note) say(`mcp-wire: ${outcome.note}`);
-    await print(text);
+    await print(terminalSafe(text));
     return outcome.exitCode;
   } catch (error) {
     say(`mcp-wire: ${describeFailure(error)}${output.hint?.(error) ?? ""}`);

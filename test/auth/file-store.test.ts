@@ -1,6 +1,6 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { chmod, mkdtemp, readFile, readdir, rm, stat, writeFile } from "node:fs/promises";
+import { chmod, chown, mkdtemp, readFile, readdir, rm, stat, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { CredentialFileError, defaultCredentialsPath, FileCredentialStore } from "../../src/auth/file-store.js";
@@ -75,6 +75,45 @@ test("file store: a file readable by others is refused, naming the path and the 
   }
 });
 
+// Review I2: whoever may write to the directory may put a file of theirs in the credentials file's place.
+test("file store: a directory writable by others is refused, naming it and the fix; nothing is written in it", { skip: !posix }, async () => {
+  const { path, done } = await scratch();
+  const directory = join(path, "..");
+  try {
+    const store = new FileCredentialStore({ path });
+    await store.save(ENTRY);
+    for (const mode of [0o777, 0o720, 0o1777]) {
+      await chmod(directory, mode);
+      for (const attempt of [() => store.load(ENTRY), () => store.save(ENTRY), () => store.remove(ENTRY)]) {
+        await assert.rejects(attempt(), (e: unknown) => e instanceof CredentialFileError &&
+          e.message === `credentials directory ${directory} is writable by other users (mode ${(mode & 0o777).toString(8)}); refusing to use it: they could replace the credentials file. Run chmod 700 on it`);
+      }
+      assert.deepEqual(await readdir(directory), ["credentials.json"], "no lock or temporary file was made");
+    }
+    await chmod(directory, 0o700);
+    assert.deepEqual(await store.load(ENTRY), ENTRY, "once fixed, the file is used again");
+  } finally {
+    await done();
+  }
+});
+
+// Only root can give a directory to another user; elsewhere this test has nothing to arrange.
+test("file store: a directory another user owns is refused, naming it and its owner", { skip: !posix || process.getuid?.() !== 0 }, async () => {
+  const { path, done } = await scratch();
+  const directory = join(path, "..");
+  try {
+    const store = new FileCredentialStore({ path });
+    await store.save(ENTRY);
+    await chown(directory, 65534, 65534);
+    for (const attempt of [() => store.load(ENTRY), () => store.save(ENTRY)]) {
+      await assert.rejects(attempt(), (e: unknown) => e instanceof CredentialFileError &&
+        e.message === `credentials directory ${directory} belongs to another user (uid 65534); refusing to use it: they could replace the credentials file. Use a directory of your own (chown it, or delete it)`);
+    }
+  } finally {
+    await done();
+  }
+});
+
 test("file store: a directory that cannot be made is an error naming the file", async () => {
   const { dir, done } = await scratch();
   try {
@@ -91,11 +130,30 @@ test("file store: a corrupt file is an error naming the path, never showing its 
   try {
     const store = new FileCredentialStore({ path });
     await store.save(ENTRY);
-    const cases = ['{"version":1,"credentials":{"SECRET-in-file"', '{"version":2,"credentials":{}}', '{"version":1,"credentials":{"[\\"a\\",\\"b\\"]":{"issuer":"SECRET-x","resource":"b"}}}', "[]"];
+    const key = JSON.stringify([ENTRY.issuer, ENTRY.resource]);
+    // Review I2: entries of the right keys whose client or tokens have the wrong types.
+    const entry = (fields: object) => JSON.stringify({ version: 1, credentials: { [key]: { issuer: ENTRY.issuer, resource: ENTRY.resource, ...fields } } });
+    const cases = ['{"version":1,"credentials":{"SECRET-in-file"', '{"version":2,"credentials":{}}', '{"version":1,"credentials":{"[\\"a\\",\\"b\\"]":{"issuer":"SECRET-x","resource":"b"}}}', "[]",
+      entry({ tokens: { access_token: { SECRET: 1 }, token_type: "Bearer" } }),
+      entry({ tokens: { access_token: "SECRET-a", token_type: "Bearer", expires_at: "soon" } }),
+      entry({ tokens: { access_token: "SECRET-a", token_type: "Bearer", refresh_token: 7 } }),
+      entry({ tokens: { access_token: "SECRET-a" } }),
+      entry({ tokens: "SECRET-a" }),
+      entry({ client: { client_secret: "SECRET-c" } }),
+      entry({ client: { client_id: "c", client_secret: ["SECRET-c"] } }),
+      entry({ client: { client_id: "c", issuer: 1 } }),
+      entry({ client: { client_id: "c", client_secret_expires_at: "never" } }),
+      entry({ client: { client_id: "c", redirect_uris: "http://127.0.0.1/callback" } }),
+      entry({ client: null }),
+    ];
     for (const text of cases) {
       await writeFile(path, text, { mode: 0o600 });
-      await assert.rejects(store.load(ENTRY), (e: unknown) => e instanceof CredentialFileError && e.message.includes(path) && !e.message.includes("SECRET") && /delete it/.test(e.message));
+      await assert.rejects(store.load(ENTRY), (e: unknown) => e instanceof CredentialFileError && e.message.includes(path) && !e.message.includes("SECRET") && /delete it/.test(e.message), text);
     }
+    // Every field credentials.ts declares, of its type: read as it was written.
+    const full = { ...ENTRY, client: { ...ENTRY.client!, issuer: ENTRY.issuer, client_secret_expires_at: 0, token_endpoint_auth_method: "client_secret_basic", redirect_uris: ["http://127.0.0.1:1/callback"] }, tokens: { ...ENTRY.tokens!, scope: "a b" } };
+    await writeFile(path, entry({ client: full.client, tokens: full.tokens }), { mode: 0o600 });
+    assert.deepEqual(await store.load(ENTRY), full);
   } finally {
     await done();
   }

@@ -70,12 +70,48 @@ test("loopback: a second authorize() waits for the next redirect (a step-up)", a
   try {
     const uri = await ua.redirectUri();
     const first = ua.authorize(AUTHORIZE);
-    await get(`${uri}?code=one`);
+    await get(`${uri}?code=one&state=s1`);
     assert.equal((await first).searchParams.get("code"), "one");
     const second = ua.authorize(AUTHORIZE);
     await assert.rejects(ua.authorize(AUTHORIZE), (e: unknown) => e instanceof LoopbackError && /already waiting/.test(e.message));
-    await get(`${uri}?code=two`);
+    await get(`${uri}?code=two&state=s1`);
     assert.equal((await second).searchParams.get("code"), "two");
+  } finally {
+    await ua.close();
+  }
+});
+
+// Review L4: another local program (or a page that found the port) answering first used to end the
+// wait with its own URL, and the person's real redirect then found nobody waiting (409).
+test("loopback: a redirect with another state (or none) gets 400 and the wait goes on for the authorization's own", async () => {
+  const { agent: ua } = agent();
+  try {
+    const uri = await ua.redirectUri();
+    const waiting = ua.authorize(AUTHORIZE);
+    for (const query of ["?code=attacker&state=guess", "?code=attacker", "?error=access_denied&state=s2"]) {
+      const refused = await get(`${uri}${query}`);
+      assert.equal(refused.status, 400, query);
+      assert.match(refused.type, /^text\/html/);
+      assert.match(refused.body, /its state differs\); it was not used\. mcp-wire is still waiting/);
+      assert.ok(!refused.body.includes("attacker"), "the page never repeats the query");
+    }
+    assert.equal((await get(`${uri}?code=real&state=s1`)).status, 200);
+    assert.equal((await waiting).searchParams.get("code"), "real");
+  } finally {
+    await ua.close();
+  }
+});
+
+test("loopback: maxWrongRedirects redirects with another state end the wait with a clear error", async () => {
+  const { agent: ua } = agent({ maxWrongRedirects: 3 });
+  try {
+    const uri = await ua.redirectUri();
+    const waiting = ua.authorize(AUTHORIZE);
+    const failed = assert.rejects(waiting, (e: unknown) => e instanceof LoopbackError && !e.timedOut &&
+      e.message === "authorization: 3 redirects to /callback carried another state than the authorization's; giving up (is another program on this machine answering in the authorization server's place?)");
+    for (let i = 0; i < 3; i++) assert.equal((await get(`${uri}?code=x&state=guess${i}`)).status, 400);
+    await failed;
+    assert.equal((await get(`${uri}?code=real&state=s1`)).status, 409, "nobody waits any more");
   } finally {
     await ua.close();
   }
@@ -98,7 +134,7 @@ test("loopback: an oversized request is refused by the bound, and the wait goes 
     const waiting = ua.authorize(AUTHORIZE);
     const big = await get(`${uri}?code=${"x".repeat(4096)}`).catch(() => ({ status: 0 }));
     assert.equal(big.status, 431);
-    await get(`${uri}?code=small`);
+    await get(`${uri}?code=small&state=s1`);
     assert.equal((await waiting).searchParams.get("code"), "small");
   } finally {
     await ua.close();
@@ -117,7 +153,7 @@ test("loopback: a request that never finishes arriving gets 408 (requestTimeoutM
       socket.setEncoding("utf8").on("data", (chunk: string) => (text += chunk)).on("close", () => resolve(text)).on("error", reject);
     });
     assert.match(answer, /^HTTP\/1\.1 408 /);
-    await get(`${uri.href}?code=fast`);
+    await get(`${uri.href}?code=fast&state=s1`);
     assert.equal((await waiting).searchParams.get("code"), "fast");
   } finally {
     await ua.close();
@@ -139,7 +175,7 @@ test("loopback: openBrowser false only prints; a failing opener does not fail th
     try {
       const uri = await ua.redirectUri();
       const waiting = ua.authorize(AUTHORIZE);
-      await get(`${uri}?error=access_denied`);
+      await get(`${uri}?error=access_denied&state=s1`);
       assert.equal((await waiting).searchParams.get("error"), "access_denied");
       assert.equal(printed.length, 1);
     } finally {

@@ -37,9 +37,10 @@ const URL_FLAG = ["--url", "http://127.0.0.1:3000/mcp"];
 // ---- the command line ----
 
 test("cli arguments: the OAuth flags go with the URL; none given, none added", () => {
-  const line = parseCommandLine([...URL_FLAG, "--client-id", "app", "--client-secret", "s3cret-value", "--scope", "a b", "--no-browser", "--auth-timeout", "30", "--no-store", "tools"]);
+  const line = parseCommandLine([...URL_FLAG, "--client-id", "app", "--client-issuer", "https://as.example", "--client-secret", "s3cret-value", "--scope", "a b", "--no-browser", "--auth-timeout", "30", "--no-store", "tools"]);
   assert.ok(!line.help && "server" in line && "url" in line.server);
-  assert.deepEqual(line.server.authorization, { clientId: "app", clientSecret: "s3cret-value", scope: "a b", noBrowser: true, timeoutMs: 30_000, noStore: true });
+  // The issuer is kept as typed (no "/" added): the OAuth client compares it with the metadata's exactly.
+  assert.deepEqual(line.server.authorization, { clientId: "app", clientIssuer: "https://as.example", clientSecret: "s3cret-value", scope: "a b", noBrowser: true, timeoutMs: 30_000, noStore: true });
   const plain = parseCommandLine([...URL_FLAG, "tools"]);
   assert.ok(!plain.help && "server" in plain);
   assert.deepEqual(plain.server, { url: "http://127.0.0.1:3000/mcp", headers: {} });
@@ -52,7 +53,12 @@ test("cli arguments: logout takes the server's URL, as an argument or as --url",
 
 const refusals: { argv: string[]; message: RegExp }[] = [
   { argv: [...URL_FLAG, "--client-secret", "x", "tools"], message: /^--client-secret needs --client-id/ },
-  { argv: ["--client-id", "app", "tools", "--", "node", "s.js"], message: /^the OAuth options \(--client-id, --scope, \.\.\.\) need --url/ },
+  // H1 of the security review: a client ID is one authorization server's, so it comes with that server's issuer.
+  { argv: [...URL_FLAG, "--client-id", "app", "tools"], message: /^--client-id needs --client-issuer URL: a client ID \(and its secret\) belongs to one authorization server/ },
+  { argv: [...URL_FLAG, "--client-issuer", "https://as.example", "tools"], message: /^--client-issuer needs --client-id/ },
+  { argv: [...URL_FLAG, "--client-id", "app", "--client-issuer", "http://as.example", "tools"], message: /^--client-issuer: expected an https:\/\/ URL \(or http:\/\/ to this machine\), got "http:\/\/as\.example"$/ },
+  { argv: [...URL_FLAG, "--client-id", "app", "--client-issuer", "as.example", "tools"], message: /^--client-issuer: expected an https:\/\/ URL/ },
+  { argv: ["--client-id", "app", "--client-issuer", "https://as.example", "tools", "--", "node", "s.js"], message: /^the OAuth options \(--client-id, --scope, \.\.\.\) need --url/ },
   { argv: ["--no-store", "tools", "--", "node", "s.js"], message: /need --url/ },
   { argv: [...URL_FLAG, "--auth-timeout", "0", "tools"], message: /^--auth-timeout needs a whole number of seconds from 1 to 86400, got "0"$/ },
   { argv: [...URL_FLAG, "--auth-timeout", "1.5", "tools"], message: /^--auth-timeout needs a whole number of seconds/ },
@@ -137,10 +143,10 @@ test("cli authorization: a loopback user agent, the file store (memory with --no
   const path = join(CONFIG, "unit", "credentials.json");
   const printed: string[] = [];
   const redactor = new Redactor();
-  const { authorization, close } = cliAuthorization({ clientId: "app", scope: "files:read", timeoutMs: 1000, noBrowser: true }, { print: (line) => printed.push(line), redactor, env: { MCP_WIRE_CLIENT_SECRET: "env-secret-99" }, storePath: path });
+  const { authorization, close } = cliAuthorization({ clientId: "app", clientIssuer: "https://as.example", scope: "files:read", timeoutMs: 1000, noBrowser: true }, { print: (line) => printed.push(line), redactor, env: { MCP_WIRE_CLIENT_SECRET: "env-secret-99" }, storePath: path });
   try {
     assert.ok(authorization.userAgent instanceof LoopbackUserAgent);
-    assert.deepEqual(authorization.client, { client_id: "app", client_secret: "env-secret-99" });
+    assert.deepEqual(authorization.client, { issuer: "https://as.example", client_id: "app", client_secret: "env-secret-99" });
     assert.equal(authorization.scope, "files:read");
     assert.equal(redactor.redact("env-secret-99"), REDACTED, "the secret is known to the redactor");
     // --no-browser: the URL is printed, nothing is opened, and the wait is the one asked for.
@@ -154,7 +160,7 @@ test("cli authorization: a loopback user agent, the file store (memory with --no
   } finally {
     await close();
   }
-  const flagSecret = cliAuthorization({ clientId: "app", clientSecret: "flag-secret" }, { print: () => {}, redactor, env: { MCP_WIRE_CLIENT_SECRET: "env-secret-99" }, storePath: path });
+  const flagSecret = cliAuthorization({ clientId: "app", clientIssuer: "https://as.example", clientSecret: "flag-secret" }, { print: () => {}, redactor, env: { MCP_WIRE_CLIENT_SECRET: "env-secret-99" }, storePath: path });
   assert.equal(flagSecret.authorization.client?.client_secret, "flag-secret", "the flag wins over the environment");
   const memory = cliAuthorization({ noStore: true }, { print: () => {}, redactor, storePath: join(CONFIG, "none", "credentials.json") });
   await memory.authorization.store.save({ issuer: "https://as", resource: "https://rs" });
