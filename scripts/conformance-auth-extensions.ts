@@ -9,6 +9,7 @@
 
 import { clientCredentialsGrant } from "../src/auth/grant-client-credentials.js";
 import { enterpriseGrant } from "../src/auth/grant-enterprise.js";
+import type { TokenGrant } from "../src/auth/grant.js";
 import { useTools, type ConformanceContext, type Scenario } from "./conformance-client-auth.js";
 
 
@@ -19,18 +20,28 @@ function field(context: ConformanceContext, name: string): string {
   return value;
 }
 
+/**
+ * The grant `make` builds for the issuer discovery found. The suite's context gives credentials
+ * without naming the authorization server they belong to; the harness runs that server itself and
+ * is trusted here, so the grant is made for whatever issuer its MCP server names. An application
+ * names the issuer of its credentials instead, and the grant refuses any other.
+ */
+function forDiscoveredIssuer(make: (issuer: string) => TokenGrant): TokenGrant {
+  return (grantContext) => make(grantContext.issuer)(grantContext);
+}
+
 export const authExtensionScenarios: Record<string, Scenario> = {
   // private_key_jwt with the ES256 key the suite generated; its server checks aud = its issuer.
   "auth/client-credentials-jwt": {
     authorization: (context) => ({
-      grant: clientCredentialsGrant({ client_id: field(context, "client_id"), private_key: field(context, "private_key_pem"), algorithm: field(context, "signing_algorithm") }),
+      grant: forDiscoveredIssuer((issuer) => clientCredentialsGrant({ issuer, client_id: field(context, "client_id"), private_key: field(context, "private_key_pem"), algorithm: field(context, "signing_algorithm") })),
     }),
     run: useTools,
   },
   // The server's metadata lists client_secret_basic only, so that is how the secret goes.
   "auth/client-credentials-basic": {
     authorization: (context) => ({
-      grant: clientCredentialsGrant({ client_id: field(context, "client_id"), client_secret: field(context, "client_secret") }),
+      grant: forDiscoveredIssuer((issuer) => clientCredentialsGrant({ issuer, client_id: field(context, "client_id"), client_secret: field(context, "client_secret") })),
     }),
     run: useTools,
   },
@@ -38,12 +49,12 @@ export const authExtensionScenarios: Record<string, Scenario> = {
   // its authorization server wants client_secret_basic for the jwt-bearer grant.
   "auth/cross-app-access-complete-flow": {
     authorization: (context) => ({
-      grant: enterpriseGrant({
+      grant: forDiscoveredIssuer((issuer) => enterpriseGrant({
         idpTokenEndpoint: field(context, "idp_token_endpoint"),
         subjectToken: field(context, "idp_id_token"),
         idpClient: { client_id: field(context, "idp_client_id") },
-        client: { client_id: field(context, "client_id"), client_secret: field(context, "client_secret") },
-      }),
+        client: { issuer, client_id: field(context, "client_id"), client_secret: field(context, "client_secret") },
+      })),
     }),
     run: useTools,
   },

@@ -61,7 +61,10 @@ function authorizationCode(context: ConformanceContext): OAuthOptions {
     userAgent: headlessUserAgent(),
     clientMetadataUrl: CIMD_CLIENT_METADATA_URL,
     clientName: "mcp-wire-conformance-client",
-    ...(typeof client_id === "string" && { client: { client_id, ...(typeof client_secret === "string" && { client_secret }) } }),
+    // The suite's context gives credentials without naming the authorization server they belong to;
+    // the harness runs that server itself and is trusted here, so they go to whichever issuer discovery
+    // finds. An application names the issuer (OAuthOptions.client.issuer) instead.
+    ...(typeof client_id === "string" && { clientFor: () => ({ client_id, ...(typeof client_secret === "string" && { client_secret }) }) }),
   };
 }
 

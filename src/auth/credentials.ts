@@ -40,6 +40,8 @@ export interface TokenSet {
   scope?: string;
   /** Milliseconds since the epoch, from `expires_in` at the time of receipt; absent if not said. */
   expires_at?: number;
+  /** Milliseconds since the epoch: when the OAuth client received it (its lifetime sets how early it is refreshed). */
+  issued_at?: number;
 }
 
 export interface StoredCredentials extends CredentialKey {

@@ -6,13 +6,15 @@
 // Back-compat: a server without PRM is a 2025-03-26 server, whose own origin is the authorization
 // server, with metadata at its root or else the default endpoints /authorize, /token and /register.
 // https://modelcontextprotocol.io/specification/2025-03-26/basic/authorization#server-metadata-discovery
-// Every URL here comes from a server: only http(s) is fetched, through fetchJson's bounds.
+// Every URL here comes from a server: only https (or http on this machine) is fetched, through
+// fetchJson's bounds; the MCP server's own URL is checked the same way before discovery starts
+// (oauth-client.ts), so the well-known URLs and the 2025-03-26 defaults derived from it are too.
 
 import { isObject } from "../jsonrpc/messages.js";
 import type { BearerChallenge } from "./challenge.js";
 import { fetchJson, type FetchJsonOptions, type JsonAnswer } from "./fetch-json.js";
 import {
-  AuthMetadataError, isHttpUrl, readAuthorizationServerMetadata, readProtectedResourceMetadata,
+  AuthMetadataError, isHttpUrl, isSecureUrl, readAuthorizationServerMetadata, readProtectedResourceMetadata,
   type AuthorizationServerMetadata, type ProtectedResourceMetadata,
 } from "./metadata.js";
 
@@ -35,7 +37,8 @@ export async function discover(server: URL, challenge: BearerChallenge | undefin
   // Spec (authorization#authorization-server-location): the PRM MUST name at least one authorization server.
   const issuer = prm.document.authorization_servers?.[0];
   if (issuer === undefined) throw new AuthMetadataError(prm.url, 'names no authorization server ("authorization_servers")');
-  if (!isHttpUrl(issuer)) throw new AuthMetadataError(prm.url, `names the authorization server ${JSON.stringify(issuer)}, which is not an http(s) URL`);
+  // Spec (authorization#communication-security): authorization servers are reached over https only (or on this machine).
+  if (!isSecureUrl(issuer)) throw new AuthMetadataError(prm.url, `names the authorization server ${JSON.stringify(issuer)}, which is not https (nor http on this machine); not used`);
   const metadata = await findAuthorizationServer(issuer, options);
   if (metadata === undefined) throw new AuthMetadataError(issuer, `no authorization server metadata at ${metadataUrls(issuer).join(", ")}`);
   return { resource: prm.document.resource, prm: prm.document, issuer, metadata };
@@ -49,7 +52,11 @@ export async function discover(server: URL, challenge: BearerChallenge | undefin
  */
 async function findProtectedResource(server: URL, challenge: BearerChallenge | undefined, options: FetchJsonOptions): Promise<{ document: ProtectedResourceMetadata; url: string } | undefined> {
   const pathAware = server.pathname === "/" ? [] : [new URL(`/.well-known/oauth-protected-resource${server.pathname.replace(/\/$/, "")}`, server).href];
-  const named = challenge?.resource_metadata !== undefined && isHttpUrl(challenge.resource_metadata) ? [challenge.resource_metadata] : [];
+  const named = challenge?.resource_metadata === undefined ? [] : [challenge.resource_metadata];
+  // Spec (authorization#communication-security): a URL the server names is fetched over https only (or on this machine).
+  if (named[0] !== undefined && !isSecureUrl(named[0])) {
+    throw new AuthMetadataError(named[0], "named by the server's challenge (resource_metadata), is not https (nor http on this machine); not fetched");
+  }
   for (const url of [...named, ...pathAware, new URL("/.well-known/oauth-protected-resource", server).href]) {
     const answer = await fetchJson("protected resource metadata", url, ACCEPT_JSON, options);
     if (!found(answer)) continue;

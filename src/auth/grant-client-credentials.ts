@@ -12,15 +12,20 @@ import type { AuthorizationServerMetadata } from "./metadata.js";
 import { signingKey, signJwt, type SigningKey } from "./jwt-sign.js";
 import { requestToken, type ClientAuthentication } from "./token-endpoint.js";
 
-/** A pre-registered client: its id, and either a secret or a private key whose public half the server knows. */
+/**
+ * A pre-registered client: the issuer it is registered at, its id, and either a secret or a private
+ * key whose public half the server knows. The grant refuses to present it to any other issuer.
+ */
 export type ClientCredentials =
   | {
+    issuer: string;
     client_id: string;
     client_secret: string;
     /** Default: client_secret_basic, unless the server's metadata lists only client_secret_post. */
     method?: "client_secret_basic" | "client_secret_post";
   }
   | {
+    issuer: string;
     client_id: string;
     /** PEM, a private JWK, or a KeyObject: RSA (RS256), EC P-256 (ES256) or Ed25519 (EdDSA). */
     private_key: string | JsonWebKey | KeyObject;
@@ -60,9 +65,22 @@ export function clientCredentialsGrant(credentials: ClientCredentials, options: 
 
 /**
  * How `credentials` authenticate at the authorization server `context` describes: the secret in
- * the way its metadata accepts, or a fresh private_key_jwt assertion per request.
+ * the way its metadata accepts, or a fresh private_key_jwt assertion per request; only at the
+ * issuer they are registered at.
  */
 export function clientAuthenticator(credentials: ClientCredentials, options: { now?: () => number } = {}): (step: string, context: GrantContext) => ClientAuthentication {
+  const authenticate = authenticatorFor(credentials, options);
+  return (step, context) => {
+    // Credentials belong to one authorization server (RFC 6749 section 2), and the MCP server names
+    // the issuer: one registered elsewhere is not presented, whichever server asks.
+    if (context.issuer !== credentials.issuer) {
+      throw new GrantError(step, `the client ${JSON.stringify(credentials.client_id)} is registered at ${credentials.issuer}, not at ${context.issuer} (the authorization server this MCP server names); its credentials are not sent there`);
+    }
+    return authenticate(step, context);
+  };
+}
+
+function authenticatorFor(credentials: ClientCredentials, options: { now?: () => number }): (step: string, context: GrantContext) => ClientAuthentication {
   if ("client_secret" in credentials) {
     const { client_id, client_secret, method } = credentials;
     return (step, context) => ({ method: method ?? secretMethod(step, context.metadata), client_id, client_secret });

@@ -37,7 +37,7 @@ export interface EnterpriseGrantOptions {
    * authenticates (client_secret_basic unless `method` says post); without, it only names itself.
    */
   idpClient: { client_id: string; client_secret?: string; method?: "client_secret_basic" | "client_secret_post" };
-  /** Our registration at the MCP server's authorization server; the ID-JAG is issued to it. */
+  /** Our registration at the MCP server's authorization server (used there alone); the ID-JAG is issued to it. */
   client: ClientCredentials;
   /** Bounds for the IdP request (default: the GrantContext's). */
   idpFetchOptions?: FetchJsonOptions;
@@ -53,15 +53,17 @@ export function enterpriseGrant(options: EnterpriseGrantOptions): TokenGrant {
     ? { method: "none", client_id }
     : { method: method ?? "client_secret_basic", client_id, client_secret };
   return async (context: GrantContext) => {
-    const idJag = await exchangeForIdJag(options, context, atIdp);
     const step = "jwt bearer grant";
+    // First: a client registered at another issuer ends the grant before the IdP is asked for an ID-JAG for this one.
+    const authentication = atAuthorizationServer(step, context);
+    const idJag = await exchangeForIdJag(options, context, atIdp);
     return requestToken(step, tokenEndpoint(step, context.metadata), {
       grant_type: JWT_BEARER,
       assertion: idJag,
       // Spec (basic/authorization#resource-parameter-implementation): the resource is named in every token request.
       resource: context.resource,
       scope: context.scope,
-    }, atAuthorizationServer(step, context), { ...context.fetchOptions, requestedScope: context.scope, now: options.now });
+    }, authentication, { ...context.fetchOptions, requestedScope: context.scope, now: options.now });
   };
 }
 

@@ -86,8 +86,12 @@ export function readAuthorizationServerMetadata(json: unknown, url: string, expe
   optionalType(doc, url, "string", "authorization_endpoint", "token_endpoint", "registration_endpoint", "jwks_uri", "introspection_endpoint");
   optionalStrings(doc, url, "scopes_supported", "response_types_supported", "grant_types_supported", "token_endpoint_auth_methods_supported", "token_endpoint_auth_signing_alg_values_supported", "code_challenge_methods_supported");
   optionalType(doc, url, "boolean", "authorization_response_iss_parameter_supported", "client_id_metadata_document_supported");
+  // Spec (authorization#communication-security): every authorization server endpoint MUST be https.
+  // Checked here, where every endpoint the client or the resource server later uses is read.
   for (const field of ["authorization_endpoint", "token_endpoint", "registration_endpoint", "jwks_uri", "introspection_endpoint"]) {
-    if (doc[field] !== undefined && !isHttpUrl(doc[field] as string)) throw new AuthMetadataError(url, `"${field}" must be an http(s) URL`);
+    if (doc[field] !== undefined && !isSecureUrl(doc[field] as string)) {
+      throw new AuthMetadataError(url, `"${field}" must be an http(s) URL, and https unless it is on this machine (${JSON.stringify(doc[field])}); not used`);
+    }
   }
   return doc as AuthorizationServerMetadata;
 }
@@ -102,7 +106,8 @@ export function sameResource(a: string, b: string): boolean {
     try {
       const url = new URL(value);
       url.hash = "";
-      return url.href.replace(/\/$/, "");
+      // The parser writes an empty path as "/": only that slash is dropped. "/mcp/" and "/mcp" are two paths.
+      return url.pathname === "/" && url.search === "" ? url.href.slice(0, -1) : url.href;
     } catch {
       return value;
     }

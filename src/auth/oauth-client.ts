@@ -11,6 +11,7 @@ import type { BearerChallenge } from "./challenge.js";
 import { MemoryCredentialStore, type ClientRegistration, type CredentialStore, type StoredCredentials, type TokenSet } from "./credentials.js";
 import { discover, type Discovery } from "./discovery.js";
 import type { FetchJsonOptions } from "./fetch-json.js";
+import { isSecureUrl } from "./metadata.js";
 import type { TokenGrant } from "./grant.js";
 import { registerClient } from "./registration.js";
 import { OAuthError } from "./token-endpoint.js";
@@ -21,8 +22,16 @@ export interface OAuthOptions {
   userAgent?: UserAgent;
   /** Default: a MemoryCredentialStore. */
   store?: CredentialStore;
-  /** Pre-registered credentials (first in the spec's order of preference). */
+  /**
+   * Pre-registered credentials (first in the spec's order of preference), with the issuer they are
+   * registered at (required): used only when discovery finds that issuer, refused otherwise.
+   */
   client?: ClientRegistration;
+  /**
+   * Pre-registered credentials per issuer, for an application that has several: asked with the
+   * discovered issuer; undefined goes on to a Client ID Metadata Document or Dynamic Client Registration.
+   */
+  clientFor?: (issuer: string) => ClientRegistration | undefined;
   /** Our Client ID Metadata Document URL (https), used when the AS metadata says client_id_metadata_document_supported. */
   clientMetadataUrl?: string;
   /** client_name for Dynamic Client Registration (default "mcp-wire"). */
@@ -33,12 +42,22 @@ export interface OAuthOptions {
   grant?: TokenGrant;
   /** Step-up re-authorizations after 403 insufficient_scope, per request (default 2). */
   maxStepUps?: number;
+  /**
+   * After a server refuses a token obtained for it a moment before (401 right after a new
+   * authorization), how long a further 401 from it fails at once instead of asking the person
+   * again (default 30 s; 0: ask again at once).
+   */
+  refusedCooldownMs?: number;
   /** Bounds for every OAuth request (default: fetch-json's defaults), and the fetch to use. */
   fetchOptions?: FetchJsonOptions;
 }
 
 export const DEFAULT_MAX_STEP_UPS = 2;
-/** A token this close to its expiry is refreshed first, if it can be: it could expire on its way to the server. */
+export const DEFAULT_REFUSED_COOLDOWN_MS = 30_000;
+/**
+ * A token this close to its expiry is refreshed first, if it can be: it could expire on its way to
+ * the server. At most half its lifetime, or a short-lived token would be refreshed before every request.
+ */
 const EXPIRY_MARGIN_MS = 30_000;
 
 /** What one OAuthOptions object knows, shared by every transport given it (the same application). */
@@ -62,6 +81,8 @@ export class OAuthClient {
   readonly #running = new Map<string, Promise<void>>();
   /** Told when the person is asked (true) and when that wait ends (false); see onPersonWait. */
   readonly #personWatchers = new Set<(waiting: boolean) => void>();
+  /** Per server: until when (ms since the epoch) no authorization is started, after it refused fresh tokens. */
+  readonly #refusedUntil = new Map<string, number>();
   /** Authorizations waiting on the person now (one per server at most). */
   #personWaits = 0;
 
@@ -111,10 +132,28 @@ export class OAuthClient {
    */
   async authorize(server: URL, challenge: BearerChallenge | undefined, rejected: string | undefined, stepUp: boolean): Promise<void> {
     const key = this.#keyFor(server);
+    const until = this.#refusedUntil.get(key);
+    if (until !== undefined && until > Date.now()) {
+      throw new AuthorizationError("authorization", `${server.origin}${server.pathname} refused the token it was just authorized for; no new authorization for ${Math.ceil((until - Date.now()) / 1000)} s (OAuthOptions.refusedCooldownMs)`);
+    }
+    this.#refusedUntil.delete(key);
     await this.#once(key, () => this.#authorize(server, key, challenge, rejected, stepUp));
   }
 
+  /**
+   * `server` answered 401 to the token a new authorization just gave: authorizing again would get
+   * the same answer, so for refusedCooldownMs its 401s fail at once rather than open a browser per request.
+   */
+  refusedFreshTokens(server: URL): void {
+    this.#refusedUntil.set(this.#keyFor(server), Date.now() + (this.#options.refusedCooldownMs ?? DEFAULT_REFUSED_COOLDOWN_MS));
+  }
+
   async #authorize(server: URL, key: string, challenge: BearerChallenge | undefined, rejected: string | undefined, stepUp: boolean): Promise<void> {
+    // Spec (authorization#communication-security): the whole flow, MCP server included, is https (loopback aside):
+    // over plain http to another machine a token (and the discovery it starts from) could be read or changed on the way.
+    if (!isSecureUrl(server.href)) {
+      throw new AuthorizationError("authorization", `${server.origin}${server.pathname} asks for authorization over plain http to another machine; MCP authorization requires https, so no authorization is started`);
+    }
     let known = this.#servers.get(key);
     if (known === undefined) this.#servers.set(key, (known = { discovery: await discover(server, challenge, this.#fetchOptions) }));
     const { discovery } = known;
@@ -133,7 +172,7 @@ export class OAuthClient {
       tokens = await this.#authorizationCode(server, discovery, stored, withOfflineAccess(scope, discovery));
     }
     known.scope = scope;
-    await this.#store.save({ ...stored, tokens });
+    await this.#store.save({ ...stored, tokens: issuedNow(tokens) });
   }
 
   /**
@@ -160,6 +199,7 @@ export class OAuthClient {
         metadata: discovery.metadata,
         redirectUri,
         client: this.#options.client,
+        clientFor: this.#options.clientFor,
         stored: stored.client,
         clientMetadataUrl: this.#options.clientMetadataUrl,
         clientName: this.#options.clientName ?? "mcp-wire",
@@ -197,7 +237,7 @@ export class OAuthClient {
     const { tokens, client } = stored;
     if (tokens?.refresh_token === undefined || client === undefined) return false;
     try {
-      stored.tokens = await refreshTokens(discovery, client, tokens, this.#fetchOptions);
+      stored.tokens = issuedNow(await refreshTokens(discovery, client, tokens, this.#fetchOptions));
       await this.#store.save(stored);
       return true;
     } catch (error) {
@@ -252,7 +292,14 @@ function expired(tokens: TokenSet, now = Date.now()): boolean {
 }
 
 function expiresSoon(tokens: TokenSet, now = Date.now()): boolean {
-  return tokens.expires_at !== undefined && tokens.expires_at - EXPIRY_MARGIN_MS <= now;
+  if (tokens.expires_at === undefined) return false;
+  const margin = tokens.issued_at === undefined ? EXPIRY_MARGIN_MS : Math.min(EXPIRY_MARGIN_MS, (tokens.expires_at - tokens.issued_at) / 2);
+  return tokens.expires_at - margin <= now;
+}
+
+/** `tokens` stamped with the time they were received, which the early-refresh margin is reckoned from. */
+function issuedNow(tokens: TokenSet): TokenSet {
+  return { ...tokens, issued_at: Date.now() };
 }
 
 /** The scopes of both, each once, in order ("a b" and "b c" make "a b c"). */

@@ -17,8 +17,10 @@ export interface RegistrationRequest {
   issuer: string;
   metadata: AuthorizationServerMetadata;
   redirectUri: string;
-  /** The application's pre-registered credentials, if any. */
+  /** The application's pre-registered credentials, if any: used only at the issuer they name. */
   client?: ClientRegistration;
+  /** The application's pre-registered credentials for `issuer`, when it keeps some per issuer. */
+  clientFor?: (issuer: string) => ClientRegistration | undefined;
   /** A registration kept from before (the store), reused while it is still good for `redirectUri`. */
   stored?: ClientRegistration;
   /** Our Client ID Metadata Document URL (https, with a path). */
@@ -40,7 +42,8 @@ export class ClientRegistrationError extends Error {
 export async function registerClient(request: RegistrationRequest): Promise<{ client: ClientRegistration; registered: boolean }> {
   const { issuer, metadata, redirectUri, clientMetadataUrl } = request;
   // Spec (authorization#client-registration-approaches): pre-registered first, then CIMD, then DCR.
-  if (request.client) return { client: request.client, registered: false };
+  const preRegistered = preRegisteredFor(request);
+  if (preRegistered !== undefined) return { client: preRegistered, registered: false };
   if (metadata.client_id_metadata_document_supported === true && clientMetadataUrl !== undefined) {
     // Spec (authorization#client-id-metadata-documents): the client_id URL MUST be https and have a path.
     const url = new URL(clientMetadataUrl);
@@ -52,6 +55,31 @@ export async function registerClient(request: RegistrationRequest): Promise<{ cl
     throw new ClientRegistrationError(issuer, "the server offers neither dynamic registration nor client ID metadata documents; configure a pre-registered client (client_id, client_secret)");
   }
   return { client: await registerDynamically(request, metadata.registration_endpoint), registered: true };
+}
+
+/**
+ * The pre-registered credentials for `issuer`: `client` when it names that issuer, else what
+ * `clientFor` gives. Credentials are issued by one authorization server for it alone (RFC 6749
+ * section 2): any MCP server may name any issuer, so `client` registered elsewhere is refused rather
+ * than sent there. The error names both issuers, never the secret.
+ */
+function preRegisteredFor(request: RegistrationRequest): ClientRegistration | undefined {
+  const { issuer, client, clientFor } = request;
+  if (client !== undefined && client.issuer === undefined) {
+    throw new ClientRegistrationError(issuer, `the pre-registered client ${JSON.stringify(client.client_id)} names no issuer; say which authorization server it is registered at (ClientRegistration.issuer)`);
+  }
+  if (client !== undefined && client.issuer === issuer) return client;
+  const chosen = clientFor?.(issuer);
+  if (chosen !== undefined) {
+    if (chosen.issuer !== undefined && chosen.issuer !== issuer) {
+      throw new ClientRegistrationError(issuer, `clientFor gave a client registered at ${chosen.issuer}; its credentials are not sent to another authorization server`);
+    }
+    return { ...chosen, issuer };
+  }
+  if (client !== undefined) {
+    throw new ClientRegistrationError(issuer, `the pre-registered client ${JSON.stringify(client.client_id)} is registered at ${client.issuer}, not at ${issuer} (the authorization server this MCP server names); its credentials are not sent there`);
+  }
+  return undefined;
 }
 
 /** A kept registration is reused if its secret has not expired and it was made for this redirect URI. */

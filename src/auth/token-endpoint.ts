@@ -77,16 +77,23 @@ export async function postTokenRequest(
   return answer;
 }
 
+/** RFC 6750 section 2.1: b64token = 1*( ALPHA / DIGIT / "-" / "." / "_" / "~" / "+" / "/" ) *"=". */
+const B64TOKEN = /^[A-Za-z0-9\-._~+/]+=*$/;
+
 /** RFC 6749 section 5.1: access_token and token_type are required; the rest is optional. */
 export function readTokenAnswer(step: string, json: unknown, url: string, requestedScope: string | undefined, now: number): TokenSet {
   if (!isObject(json)) throw new AuthFetchError(step, url, "the token answer is not a JSON object");
   const { access_token, token_type, expires_in, refresh_token, scope } = json;
   if (typeof access_token !== "string" || access_token === "") throw new AuthFetchError(step, url, 'the token answer has no "access_token"');
+  // Spec (RFC 6750 section 2.1): a bearer token is a b64token; anything else could not be sent in a header as is (CR, LF). Not quoted: it is a secret.
+  if (!B64TOKEN.test(access_token)) throw new AuthFetchError(step, url, '"access_token" is not a bearer token (RFC 6750 b64token characters only)');
   if (typeof token_type !== "string") throw new AuthFetchError(step, url, 'the token answer has no "token_type"');
   // Spec (basic/authorization, token handling): MCP presents tokens as Bearer; the type is case-insensitive (RFC 6749 section 5.1).
   if (token_type.toLowerCase() !== "bearer") throw new AuthFetchError(step, url, `the token type is ${JSON.stringify(token_type)}, not Bearer`);
   if (expires_in !== undefined && (typeof expires_in !== "number" || !(expires_in >= 0))) throw new AuthFetchError(step, url, '"expires_in" must be a number of seconds');
-  if (refresh_token !== undefined && typeof refresh_token !== "string") throw new AuthFetchError(step, url, '"refresh_token" must be a string');
+  if (refresh_token !== undefined && (typeof refresh_token !== "string" || !B64TOKEN.test(refresh_token))) {
+    throw new AuthFetchError(step, url, '"refresh_token" must be a string of RFC 6750 b64token characters');
+  }
   if (scope !== undefined && typeof scope !== "string") throw new AuthFetchError(step, url, '"scope" must be a string');
   const tokens: TokenSet = { access_token, token_type: "Bearer" };
   if (typeof expires_in === "number") tokens.expires_at = now + expires_in * 1000;

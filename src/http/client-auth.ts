@@ -30,8 +30,12 @@ export async function authorizedFetch(oauth: OAuthClient, step: string, url: URL
     const challenge = readBearerChallenge(response.headers.get("www-authenticate"));
     if (response.status === 401) {
       void response.body?.cancel().catch(() => {});
-      // One authorization per request: a server that refuses fresh tokens will refuse the next ones too.
-      if (authorized) throw new AuthorizationError(step, `the server answered 401 again after a new authorization${describe(challenge?.error_description)}`);
+      // One authorization per request: a server that refuses fresh tokens will refuse the next ones
+      // too, so the next requests' 401s fail at once for a while (OAuthOptions.refusedCooldownMs).
+      if (authorized) {
+        oauth.refusedFreshTokens(url);
+        throw new AuthorizationError(step, `the server answered 401 again after a new authorization${describe(challenge?.error_description)}`);
+      }
       await authorizeFor(step, () => oauth.authorize(url, challenge, token, false));
       authorized = true;
       continue;

@@ -63,7 +63,8 @@ const failures: { name: string; route: (origin: string) => Route; error: RegExp;
   { name: "a PRM that is not JSON", route: () => ({ raw: "<html>hello</html>" }), error: /is not a JSON object/, type: AuthMetadataError },
   { name: "a malformed PRM", route: (origin) => ({ body: { resource: `${origin}/mcp`, authorization_servers: "nope" } }), error: /"authorization_servers" must be an array of strings/, type: AuthMetadataError },
   { name: "a PRM naming no authorization server", route: (origin) => ({ body: { resource: `${origin}/mcp` } }), error: /names no authorization server/, type: AuthMetadataError },
-  { name: "a PRM naming a non-http authorization server", route: (origin) => ({ body: { resource: `${origin}/mcp`, authorization_servers: ["file:///etc"] } }), error: /not an http\(s\) URL/, type: AuthMetadataError },
+  { name: "a PRM naming a non-http authorization server", route: (origin) => ({ body: { resource: `${origin}/mcp`, authorization_servers: ["file:///etc"] } }), error: /"file:\/\/\/etc", which is not https/, type: AuthMetadataError },
+  { name: "a PRM naming a plain-http authorization server on another machine", route: (origin) => ({ body: { resource: `${origin}/mcp`, authorization_servers: ["http://169.254.169.254/latest"] } }), error: /"http:\/\/169\.254\.169\.254\/latest", which is not https/, type: AuthMetadataError },
   { name: "an oversized PRM", route: () => ({ raw: `{"resource":"${"x".repeat(5000)}"}` }), error: /limit of 1000 bytes/, type: AuthFetchError },
   { name: "a PRM redirecting to another origin", route: () => ({ location: "http://localhost:9/prm" }), error: /redirects to another origin/, type: AuthFetchError },
 ];
@@ -119,4 +120,22 @@ test("resourceCovers: the server's URL or a whole-segment prefix on the same ori
     ["https://evil.example/api/mcp", false], ["https://mcp.example/api/mcp#x", false], ["not a url", false],
   ];
   for (const [resource, covers] of cases) assert.equal(resourceCovers(resource, server), covers, resource);
+});
+
+test("a challenge naming resource_metadata over plain http to another machine (or not http at all) is refused, and nothing is fetched", async (t) => {
+  const site = await documents(t, () => ({}));
+  for (const named of ["http://169.254.169.254/latest/meta-data", "file:///etc/passwd"]) {
+    await assert.rejects(discover(site.server, { resource_metadata: named }, {}), (error: unknown) =>
+      error instanceof AuthMetadataError && error.message.startsWith(`${named}: named by the server's challenge`) && /not https/.test(error.message));
+  }
+  assert.deepEqual(site.asked, []);
+});
+
+test("authorization server metadata whose endpoints are plain http to another machine is refused, naming the endpoint", async (t) => {
+  const site = await documents(t, (origin) => ({
+    "/.well-known/oauth-protected-resource/mcp": { body: { resource: `${origin}/mcp`, authorization_servers: [origin] } },
+    "/.well-known/oauth-authorization-server": { body: { ...AS(origin), token_endpoint: "http://10.0.0.1/token" } },
+  }));
+  await assert.rejects(discover(site.server, undefined, {}), (error: unknown) =>
+    error instanceof AuthMetadataError && /"token_endpoint" must be an http\(s\) URL, and https unless it is on this machine \("http:\/\/10\.0\.0\.1\/token"\)/.test(error.message));
 });

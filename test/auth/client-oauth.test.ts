@@ -71,6 +71,20 @@ test("a token about to expire is refreshed before the next request, without a ne
   assert.ok(stub.tokenRequests.some((form) => form.get("grant_type") === "refresh_token" && form.get("resource") === stub.url));
 });
 
+test("a short-lived token is refreshed only in the second half of its life (margin: min(30 s, half its lifetime))", async (t) => {
+  t.mock.timers.enable({ apis: ["Date"], now: 1_700_000_000_000 });
+  const stub = await withStub(t, { expiresIn: 20 });
+  const client = await connect(t, stub, { userAgent: headless() });
+  const refreshes = () => stub.tokenRequests.filter((form) => form.get("grant_type") === "refresh_token").length;
+  t.mock.timers.tick(5_000);
+  await client.callTool("add", { a: 1, b: 2 });
+  await client.callTool("add", { a: 1, b: 2 });
+  assert.equal(refreshes(), 0, "15 s left of 20: not yet");
+  t.mock.timers.tick(6_000);
+  await client.callTool("add", { a: 1, b: 2 });
+  assert.equal(refreshes(), 1, "9 s left of 20: within half its lifetime");
+});
+
 test("a rejected token with a spent refresh token leads to a new authorization", async (t) => {
   const stub = await withStub(t);
   const store = new MemoryCredentialStore();
@@ -176,12 +190,26 @@ test("failures name the step and the server, never a secret (client secret, code
     const agent = headless();
     const client = new McpClient({ name: "secrets", version: "1" });
     t.after(() => client.close());
-    const error = await client.connect(new HttpClientTransport(stub.url, { authorization: { userAgent: agent, client: { client_id: "pre", client_secret: secret } } })).then(() => undefined, (e: unknown) => e);
+    const error = await client.connect(new HttpClientTransport(stub.url, { authorization: { userAgent: agent, client: { issuer: stub.origin, client_id: "pre", client_secret: secret } } })).then(() => undefined, (e: unknown) => e);
     assert.ok(error instanceof Error, JSON.stringify(Object.keys(options)));
     const verifier = stub.tokenRequests[0]?.get("code_verifier");
     for (const hidden of [secret, "code-wrong-1", "code-1", verifier, stub.authorizations[0]?.get("state")]) {
       if (hidden) assert.ok(!error.message.includes(hidden), `${error.message} shows a secret`);
     }
     assert.match(error.message, /authorization redirect|token request/);
+  }
+});
+
+test("a server that refuses the token it just authorized: further 401s fail at once for refusedCooldownMs, no browser per request", async (t) => {
+  // With no cool-down the second attempt gets new tokens again (here by its refresh token) and is refused again.
+  for (const [refusedCooldownMs, tokenRequests] of [[undefined, 1], [0, 2]] as const) {
+    const stub = await withStub(t);
+    // The MCP server accepts no token it is given.
+    stub.tokens.set = () => stub.tokens;
+    const options: OAuthOptions = { userAgent: headless(), ...(refusedCooldownMs !== undefined && { refusedCooldownMs }) };
+    await assert.rejects(connect(t, stub, options), (error: unknown) => error instanceof AuthorizationError && /401 again after a new authorization/.test(error.message));
+    await assert.rejects(connect(t, stub, options), (error: unknown) =>
+      error instanceof AuthorizationError && (refusedCooldownMs === 0 || /refused the token it was just authorized for; no new authorization for 30 s \(OAuthOptions\.refusedCooldownMs\)/.test(error.message)));
+    assert.deepEqual([stub.authorizations.length, stub.tokenRequests.length], [1, tokenRequests], `refusedCooldownMs ${refusedCooldownMs}`);
   }
 });

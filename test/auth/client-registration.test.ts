@@ -29,9 +29,30 @@ function request(metadata: Partial<AuthorizationServerMetadata>, more: Partial<R
 }
 
 test("a pre-registered client comes first, even where CIMD and DCR are offered", async () => {
-  const client = { client_id: "pre", client_secret: "s" };
+  const client = { issuer: "https://as.example", client_id: "pre", client_secret: "s" };
   const got = await registerClient(request({ client_id_metadata_document_supported: true, registration_endpoint: "http://127.0.0.1:1/register" }, { client, clientMetadataUrl: "https://app.example/client.json" }));
   assert.deepEqual(got, { client, registered: false });
+});
+
+test("pre-registered credentials go only to the issuer they name: another is refused naming both, never the secret", async () => {
+  const client = { issuer: "https://trusted.example", client_id: "pre", client_secret: "top-secret" };
+  await assert.rejects(registerClient(request({ registration_endpoint: "http://127.0.0.1:1/register" }, { client })), (error: unknown) =>
+    error instanceof ClientRegistrationError && /registered at https:\/\/trusted\.example, not at https:\/\/as\.example/.test(error.message) && !error.message.includes("top-secret"));
+  // Without an issuer it cannot be told where it belongs, so it goes nowhere.
+  await assert.rejects(registerClient(request({}, { client: { client_id: "pre", client_secret: "top-secret" } })), /names no issuer/);
+});
+
+test("clientFor picks credentials by the discovered issuer; undefined goes on to CIMD or DCR", async () => {
+  const asked: string[] = [];
+  const clientFor = (issuer: string) => (asked.push(issuer), issuer === "https://as.example" ? { client_id: "per-issuer", client_secret: "s" } : undefined);
+  assert.deepEqual((await registerClient(request({}, { clientFor }))).client, { issuer: "https://as.example", client_id: "per-issuer", client_secret: "s" });
+  const cimd = await registerClient(request({ client_id_metadata_document_supported: true }, { issuer: "https://other.example", clientFor, clientMetadataUrl: "https://app.example/client.json" }));
+  assert.equal(cimd.client.client_id, "https://app.example/client.json");
+  assert.deepEqual(asked, ["https://as.example", "https://other.example"]);
+  // A pre-registered client for another issuer falls back on clientFor before it is refused.
+  const client = { issuer: "https://trusted.example", client_id: "pre" };
+  assert.equal((await registerClient(request({}, { client, clientFor }))).client.client_id, "per-issuer");
+  await assert.rejects(registerClient(request({}, { clientFor: () => ({ issuer: "https://elsewhere.example", client_id: "x" }) })), /clientFor gave a client registered at https:\/\/elsewhere\.example/);
 });
 
 test("CIMD: our metadata URL is the client_id when the server supports it; an http or pathless URL is refused", async () => {

@@ -23,7 +23,7 @@ function context(stub: TokenEndpointStub, metadata: Partial<AuthorizationServerM
 
 test("client secret: client_secret_basic by default, form-encoded; grant_type, resource and scope in the form, the secret not", async (t) => {
   const as = await authorizationServer(t);
-  const grant = clientCredentialsGrant({ client_id: "svc one", client_secret: "s3cr%t:+" }, { now: () => 1_000_000 });
+  const grant = clientCredentialsGrant({ issuer: as.url, client_id: "svc one", client_secret: "s3cr%t:+" }, { now: () => 1_000_000 });
   const tokens = await grant(context(as));
   assert.deepEqual(tokens, { access_token: "at-1", token_type: "Bearer", expires_at: 1_060_000, scope: "mcp:read mcp:write" });
   const [request] = as.requests;
@@ -35,7 +35,7 @@ test("client secret: client_secret_basic by default, form-encoded; grant_type, r
 
 test("client secret: client_secret_post when the metadata lists only that; no scope sent when none was chosen", async (t) => {
   const as = await authorizationServer(t);
-  await clientCredentialsGrant({ client_id: "svc", client_secret: "pw" })(context(as, { token_endpoint_auth_methods_supported: ["client_secret_post"] }, {}));
+  await clientCredentialsGrant({ issuer: as.url, client_id: "svc", client_secret: "pw" })(context(as, { token_endpoint_auth_methods_supported: ["client_secret_post"] }, {}));
   const [request] = as.requests;
   assert.equal(request?.headers.authorization, undefined);
   assert.deepEqual(Object.fromEntries(request!.form), { grant_type: "client_credentials", resource: RESOURCE, client_id: "svc", client_secret: "pw" });
@@ -52,7 +52,7 @@ for (const { alg, pair } of keyTypes) {
     const as = await authorizationServer(t);
     const { privateKey, publicKey } = pair();
     const now = 1_700_000_000_000;
-    const grant = clientCredentialsGrant({ client_id: "svc", private_key: privateKey.export({ type: "pkcs8", format: "pem" }).toString(), kid: "key-1" }, { now: () => now });
+    const grant = clientCredentialsGrant({ issuer: as.url, client_id: "svc", private_key: privateKey.export({ type: "pkcs8", format: "pem" }).toString(), kid: "key-1" }, { now: () => now });
     const metadata = { token_endpoint_auth_methods_supported: ["private_key_jwt"], token_endpoint_auth_signing_alg_values_supported: [alg] };
     await grant(context(as, metadata));
     await grant(context(as, metadata));
@@ -81,7 +81,7 @@ for (const { alg, pair } of keyTypes) {
 
 test("the authorization server's refusal is an OAuthError with its code; no secret in the message", async (t) => {
   const as = await authorizationServer(t, () => ({ status: 401, json: { error: "invalid_client", error_description: "unknown client" } }));
-  await assert.rejects(clientCredentialsGrant({ client_id: "svc", client_secret: "hunter2" })(context(as)), (error: unknown) => {
+  await assert.rejects(clientCredentialsGrant({ issuer: as.url, client_id: "svc", client_secret: "hunter2" })(context(as)), (error: unknown) => {
     assert.ok(error instanceof OAuthError);
     assert.equal(error.error, "invalid_client");
     assert.equal(error.status, 401);
@@ -93,17 +93,17 @@ test("the authorization server's refusal is an OAuthError with its code; no secr
 
 test("a token answer that is not a Bearer token is refused", async (t) => {
   const as = await authorizationServer(t, () => ({ json: { access_token: "x", token_type: "N_A" } }));
-  await assert.rejects(clientCredentialsGrant({ client_id: "svc", client_secret: "pw" })(context(as)), /client credentials grant: .*not Bearer/);
+  await assert.rejects(clientCredentialsGrant({ issuer: as.url, client_id: "svc", client_secret: "pw" })(context(as)), /client credentials grant: .*not Bearer/);
 });
 
 test("what the server cannot accept fails before anything is sent, naming the step", async (t) => {
   const as = await authorizationServer(t);
   const key = generateKeyPairSync("ec", { namedCurve: "P-256" }).privateKey;
   const cases: { name: string; credentials: ClientCredentials; metadata: Partial<AuthorizationServerMetadata>; message: RegExp }[] = [
-    { name: "a secret, the server wants keys", credentials: { client_id: "svc", client_secret: "pw" }, metadata: { token_endpoint_auth_methods_supported: ["private_key_jwt"] }, message: /accepts private_key_jwt; a client secret cannot be sent/ },
-    { name: "a key, the server wants secrets", credentials: { client_id: "svc", private_key: key }, metadata: { token_endpoint_auth_methods_supported: ["client_secret_basic"] }, message: /accepts client_secret_basic, not private_key_jwt/ },
-    { name: "an algorithm the server does not take", credentials: { client_id: "svc", private_key: key }, metadata: { token_endpoint_auth_signing_alg_values_supported: ["RS256"] }, message: /signed with RS256, not ES256/ },
-    { name: "no token endpoint", credentials: { client_id: "svc", client_secret: "pw" }, metadata: { token_endpoint: undefined }, message: /names no token_endpoint/ },
+    { name: "a secret, the server wants keys", credentials: { issuer: as.url, client_id: "svc", client_secret: "pw" }, metadata: { token_endpoint_auth_methods_supported: ["private_key_jwt"] }, message: /accepts private_key_jwt; a client secret cannot be sent/ },
+    { name: "a key, the server wants secrets", credentials: { issuer: as.url, client_id: "svc", private_key: key }, metadata: { token_endpoint_auth_methods_supported: ["client_secret_basic"] }, message: /accepts client_secret_basic, not private_key_jwt/ },
+    { name: "an algorithm the server does not take", credentials: { issuer: as.url, client_id: "svc", private_key: key }, metadata: { token_endpoint_auth_signing_alg_values_supported: ["RS256"] }, message: /signed with RS256, not ES256/ },
+    { name: "no token endpoint", credentials: { issuer: as.url, client_id: "svc", client_secret: "pw" }, metadata: { token_endpoint: undefined }, message: /names no token_endpoint/ },
   ];
   for (const c of cases) {
     await assert.rejects(clientCredentialsGrant(c.credentials)(context(as, c.metadata)), (error: unknown) => {
@@ -117,10 +117,10 @@ test("what the server cannot accept fails before anything is sent, naming the st
 });
 
 test("a bad private key or assertion lifetime is refused when the grant is configured, not at the first 401", () => {
-  assert.throws(() => clientCredentialsGrant({ client_id: "svc", private_key: "not a key" }), JwtSignError);
-  assert.throws(() => clientCredentialsGrant({ client_id: "svc", private_key: generateKeyPairSync("ed25519").privateKey, algorithm: "RS256" }), /signs EdDSA, not "RS256"/);
+  assert.throws(() => clientCredentialsGrant({ issuer: "https://as.example", client_id: "svc", private_key: "not a key" }), JwtSignError);
+  assert.throws(() => clientCredentialsGrant({ issuer: "https://as.example", client_id: "svc", private_key: generateKeyPairSync("ed25519").privateKey, algorithm: "RS256" }), /signs EdDSA, not "RS256"/);
   for (const lifetime of [0, -5, 1.5, Number.NaN]) {
-    assert.throws(() => clientCredentialsGrant({ client_id: "svc", private_key: generateKeyPairSync("ed25519").privateKey, assertion_lifetime_s: lifetime }), /^GrantError: client assertion: assertion_lifetime_s must be a positive whole number of seconds/);
+    assert.throws(() => clientCredentialsGrant({ issuer: "https://as.example", client_id: "svc", private_key: generateKeyPairSync("ed25519").privateKey, assertion_lifetime_s: lifetime }), /^GrantError: client assertion: assertion_lifetime_s must be a positive whole number of seconds/);
   }
 });
 
@@ -132,7 +132,17 @@ test("AS metadata: token_endpoint_auth_signing_alg_values_supported must be an a
 
 test("assertion_lifetime_s sets how long each assertion lives", async (t) => {
   const as = await authorizationServer(t);
-  await clientCredentialsGrant({ client_id: "svc", private_key: generateKeyPairSync("ed25519").privateKey, assertion_lifetime_s: 300 }, { now: () => 2_000_000_000 })(context(as));
+  await clientCredentialsGrant({ issuer: as.url, client_id: "svc", private_key: generateKeyPairSync("ed25519").privateKey, assertion_lifetime_s: 300 }, { now: () => 2_000_000_000 })(context(as));
   const { claims } = decodeJwt(as.requests[0]?.form.get("client_assertion") ?? "");
   assert.deepEqual([claims.iat, claims.exp], [2_000_000, 2_000_300]);
+});
+
+test("credentials go only to the issuer they are registered at: another issuer is refused before anything is sent, naming both", async (t) => {
+  const as = await authorizationServer(t);
+  const key = generateKeyPairSync("ed25519").privateKey;
+  for (const credentials of [{ issuer: "https://trusted.example", client_id: "svc", client_secret: "hunter2" }, { issuer: "https://trusted.example", client_id: "svc", private_key: key }]) {
+    await assert.rejects(clientCredentialsGrant(credentials)(context(as)), (error: unknown) =>
+      error instanceof GrantError && /^client credentials grant: the client "svc" is registered at https:\/\/trusted\.example, not at http:\/\/127\.0\.0\.1:\d+ /.test(error.message) && !error.message.includes("hunter2"));
+  }
+  assert.equal(as.requests.length, 0);
 });

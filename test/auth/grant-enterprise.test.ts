@@ -32,7 +32,7 @@ function options(stub: TokenEndpointStub, more: Partial<EnterpriseGrantOptions> 
     idpTokenEndpoint: `${stub.url}/idp/token`,
     subjectToken: ID_TOKEN,
     idpClient: { client_id: "app-at-idp" },
-    client: { client_id: "app-at-as", client_secret: "as-secret" },
+    client: { issuer: `${stub.url}/as`, client_id: "app-at-as", client_secret: "as-secret" },
     ...more,
   };
 }
@@ -77,7 +77,7 @@ test("the subject token may be a function, asked at each grant; a secret at the 
 test("private_key_jwt at the authorization server: the assertion is signed, for the issuer, beside the ID-JAG", async (t) => {
   const stub = await servers(t);
   const { privateKey, publicKey } = generateKeyPairSync("ec", { namedCurve: "P-256" });
-  await enterpriseGrant(options(stub, { client: { client_id: "app-at-as", private_key: privateKey.export({ format: "jwk" }) } }))(context(stub));
+  await enterpriseGrant(options(stub, { client: { issuer: `${stub.url}/as`, client_id: "app-at-as", private_key: privateKey.export({ format: "jwk" }) } }))(context(stub));
   const bearer = stub.requests[1]!;
   assert.equal(bearer.form.get("assertion"), ID_JAG);
   const { claims, input, signature } = decodeJwt(bearer.form.get("client_assertion") ?? "");
@@ -122,7 +122,15 @@ test("the authorization server's refusal of the ID-JAG names the jwt bearer step
 });
 
 test("a bad private key or IdP endpoint is refused when the grant is configured", () => {
-  assert.throws(() => enterpriseGrant({ idpTokenEndpoint: "file:///etc/passwd", subjectToken: ID_TOKEN, idpClient: { client_id: "a" }, client: { client_id: "b", client_secret: "c" } }),
+  assert.throws(() => enterpriseGrant({ idpTokenEndpoint: "file:///etc/passwd", subjectToken: ID_TOKEN, idpClient: { client_id: "a" }, client: { issuer: "https://as.example", client_id: "b", client_secret: "c" } }),
     (error: unknown) => error instanceof GrantError && /^token exchange at the identity provider: the IdP token endpoint "file:\/\/\/etc\/passwd" is not an http\(s\) URL$/.test(error.message));
-  assert.throws(() => enterpriseGrant({ idpTokenEndpoint: "https://idp.example/token", subjectToken: ID_TOKEN, idpClient: { client_id: "a" }, client: { client_id: "b", private_key: "-----BEGIN PRIVATE KEY-----\nnope\n-----END PRIVATE KEY-----" } }), JwtSignError);
+  assert.throws(() => enterpriseGrant({ idpTokenEndpoint: "https://idp.example/token", subjectToken: ID_TOKEN, idpClient: { client_id: "a" }, client: { issuer: "https://as.example", client_id: "b", private_key: "-----BEGIN PRIVATE KEY-----\nnope\n-----END PRIVATE KEY-----" } }), JwtSignError);
+});
+
+test("the client at the authorization server is presented only to the issuer it is registered at: the IdP is not even asked", async (t) => {
+  const stub = await servers(t);
+  const grant = enterpriseGrant(options(stub, { client: { issuer: "https://trusted.example", client_id: "app-at-as", client_secret: "as-secret" } }));
+  await assert.rejects(grant(context(stub)), (error: unknown) =>
+    error instanceof GrantError && /registered at https:\/\/trusted\.example, not at http:\/\/127\.0\.0\.1:\d+\/as/.test(error.message) && !error.message.includes("as-secret"));
+  assert.equal(stub.requests.length, 0);
 });

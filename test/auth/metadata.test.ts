@@ -117,3 +117,18 @@ test("isSecureUrl: https anywhere, http only to this machine", async () => {
   for (const ok of ["https://as.example/x", "http://127.0.0.1:8080/", "http://127.9.9.9/", "http://localhost:3000/a", "http://[::1]:9/"]) assert.ok(isSecureUrl(ok), ok);
   for (const bad of ["http://as.example/", "http://169.254.169.254/latest", "http://10.0.0.1/", "http://127.0.0.1.evil.example/", "ftp://127.0.0.1/", "javascript:alert(1)", "not a url"]) assert.ok(!isSecureUrl(bad), bad);
 });
+
+test("AS metadata: an endpoint over plain http to another machine is refused; https, and http on this machine, are kept", () => {
+  const url = "https://as.example/.well-known/oauth-authorization-server";
+  for (const field of ["authorization_endpoint", "token_endpoint", "registration_endpoint", "jwks_uri", "introspection_endpoint"]) {
+    assert.throws(() => readAuthorizationServerMetadata({ issuer: "https://as.example", [field]: "http://as.example/x" }, url, "https://as.example"), new RegExp(`"${field}" must be an http\\(s\\) URL, and https unless`));
+  }
+  const kept = readAuthorizationServerMetadata({ issuer: "https://as.example", token_endpoint: "http://127.0.0.1:9/token", authorization_endpoint: "https://as.example/a" }, url, "https://as.example");
+  assert.equal(kept.token_endpoint, "http://127.0.0.1:9/token");
+});
+
+test("sameResource: a trailing slash is dropped only on an empty path", () => {
+  assert.ok(sameResource("https://mcp.example/", "https://mcp.example"));
+  assert.ok(!sameResource("https://mcp.example/mcp/", "https://mcp.example/mcp"));
+  assert.ok(!sameResource("https://mcp.example/?a=1", "https://mcp.example?a=1/"));
+});

@@ -86,7 +86,7 @@ const good = { iss: ISSUER, aud: RESOURCE, exp: NOW + 300, scope: "mcp:read mcp:
 const claimCases: { name: string; claims: Record<string, unknown>; reason?: RegExp }[] = [
   { name: "all good", claims: good },
   { name: "aud an array naming us among others", claims: { ...good, aud: ["https://other.example", RESOURCE] } },
-  { name: "aud with one trailing slash more (the same resource, by sameResource)", claims: { ...good, aud: RESOURCE + "/" } },
+  { name: "aud with one trailing slash more (another path: sameResource drops a slash only on an empty path)", claims: { ...good, aud: RESOURCE + "/" }, reason: /audience is not this server/ },
   { name: "aud of another path on our origin", claims: { ...good, aud: "https://mcp.example/other" }, reason: /audience/ },
   { name: "aud of another server", claims: { ...good, aud: "https://other.example/mcp" }, reason: /audience is not this server/ },
   { name: "no aud", claims: { ...good, aud: undefined }, reason: /audience/ },
