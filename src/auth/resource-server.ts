@@ -196,7 +196,7 @@ export class ResourceServer {
  */
 export function ownerOf(granted: VerifiedToken, token: string): string {
   if (granted.subject === undefined && granted.clientId === undefined) return JSON.stringify(["token", createHash("sha256").update(token).digest("base64url")]);
-  return JSON.stringify([granted.claims.iss ?? null, granted.subject ?? null, granted.subject === undefined ? granted.clientId! : null]);
+  return JSON.stringify([granted.claims.iss ?? null, granted.subject ?? null, granted.subject === undefined ? (granted.clientId ?? null) : null]);
 }
 
 /** Failures of the issuer's side, or of reaching it: the token was not judged. */
