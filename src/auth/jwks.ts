@@ -12,12 +12,12 @@ import { isObject } from "../jsonrpc/messages.js";
 import { fetchJson, type FetchJsonOptions } from "./fetch-json.js";
 import { JWT_ALGORITHMS, TokenRejectedError, type JwsHeader } from "./jwt-verify.js";
 import { findAuthorizationServer, metadataUrls } from "./discovery.js";
-import { AuthMetadataError, type AuthorizationServerMetadata } from "./metadata.js";
+import { AuthMetadataError, isSecureUrl, type AuthorizationServerMetadata } from "./metadata.js";
 
 export interface JwksOptions {
   /** The issuer whose keys these are; its metadata names `jwks_uri`. */
   issuer: string;
-  /** The JWK Set's URL, if known: then the issuer's metadata is not fetched. */
+  /** The JWK Set's URL, if known: then the issuer's metadata is not fetched. https, or http to this machine. */
   jwksUri?: string;
   /** Bounds for the metadata and JWK Set requests (default: fetch-json's), and the fetch to use. */
   fetchOptions?: FetchJsonOptions;
@@ -64,6 +64,8 @@ export class Jwks {
   #jwksUri: string | undefined;
 
   constructor(options: JwksOptions) {
+    // Spec (security_best_practices, SSRF): keys fetched over plain http from another machine could be anyone's.
+    if (options.jwksUri !== undefined && !isSecureUrl(options.jwksUri)) throw new Error(`authorization: the jwks_uri ${JSON.stringify(options.jwksUri)} must be https (or http to this machine)`);
     this.#options = options;
     this.#now = options.now ?? Date.now;
     this.#jwksUri = options.jwksUri;
@@ -138,6 +140,8 @@ export async function discoverAuthorizationServer(issuer: string, fetchOptions: 
 async function discoverJwksUri(issuer: string, fetchOptions?: FetchJsonOptions): Promise<string> {
   const metadata = await discoverAuthorizationServer(issuer, fetchOptions);
   if (metadata.jwks_uri === undefined) throw new AuthMetadataError(issuer, "names no jwks_uri in its metadata; this server cannot check the issuer's tokens");
+  // Spec (security_best_practices, SSRF): keys fetched over plain http from another machine could be anyone's.
+  if (!isSecureUrl(metadata.jwks_uri)) throw new AuthMetadataError(issuer, "names a jwks_uri that is neither https nor on this machine; its keys are not trusted");
   return metadata.jwks_uri;
 }
 

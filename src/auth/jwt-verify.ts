@@ -52,8 +52,8 @@ export interface JwtExpectations {
   maxTokenLength?: number;
   /** Default DEFAULT_CLOCK_SKEW_SECONDS. */
   clockSkewSeconds?: number;
-  /** Whether `exp` must be present (default true, as RFC 9068 says of JWTs; introspection answers may omit it). */
-  requireExpiry?: boolean;
+  /** The claims are an introspection answer's (RFC 7662), where `exp` and `sub` are optional; a JWT's must have both (RFC 9068). */
+  introspected?: boolean;
   /** The time, in ms since the epoch (default Date.now); for tests. */
   now?: () => number;
 }
@@ -88,7 +88,9 @@ export function decodeJws(token: string, maxTokenLength = DEFAULT_MAX_TOKEN_LENG
   if (header.crit !== undefined) throw new TokenRejectedError("its header names critical extensions we do not support");
   if (header.kid !== undefined && typeof header.kid !== "string") throw new TokenRejectedError("its kid is not a string");
   // RFC 9068 says "at+jwt"; many issuers write "JWT" or nothing. Another type is another kind of token (an ID token's, say).
-  if (header.typ !== undefined && !["at+jwt", "application/at+jwt", "jwt"].includes(String(header.typ).toLowerCase())) {
+  // A typ that is not a string (an object, say) is no type at all: refused, never stringified.
+  if (header.typ !== undefined && typeof header.typ !== "string") throw new TokenRejectedError("its type (typ) is not a string");
+  if (header.typ !== undefined && !["at+jwt", "application/at+jwt", "jwt"].includes(header.typ.toLowerCase())) {
     throw new TokenRejectedError(`its type ${safeName(header.typ)} is not an access token's`);
   }
   const signature = Buffer.from(parts[2]!, "base64url");
@@ -125,7 +127,10 @@ export function checkClaims(payload: { [claim: string]: unknown }, expected: Jwt
     throw new TokenRejectedError("its audience is not this server");
   }
   // Spec (RFC 9068 section 2.2): exp is required; an access token without an end is refused.
-  if (payload.exp === undefined ? expected.requireExpiry !== false : typeof payload.exp !== "number") throw new TokenRejectedError("it has no expiry (exp)");
+  if (payload.exp === undefined ? expected.introspected !== true : typeof payload.exp !== "number") throw new TokenRejectedError("it has no expiry (exp)");
+  // Spec (RFC 9068 section 2.2): sub is required (a client's own id for client credentials); without
+  // it the token would speak for no one, and sessions could not be bound to whom it speaks for.
+  if (payload.sub === undefined ? expected.introspected !== true : typeof payload.sub !== "string") throw new TokenRejectedError("it has no subject (sub)");
   if (typeof payload.exp === "number" && now > payload.exp + skew) throw new TokenRejectedError("it has expired");
   if (payload.nbf !== undefined && (typeof payload.nbf !== "number" || now < payload.nbf - skew)) throw new TokenRejectedError("it is not valid yet (nbf)");
   return {

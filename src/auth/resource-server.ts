@@ -7,27 +7,33 @@
 // The HTTP side calls it (http/security.ts's Gate for every request, http/server.ts for the metadata);
 // it knows nothing of MCP itself.
 
+import { createHash } from "node:crypto";
 import { errorAnswer, jsonAnswer, type HttpAnswer, type HttpRequest } from "../http/exchange.js";
-import { introspectionVerifier, type IntrospectionOptions } from "./introspection.js";
-import { Jwks, type JwksOptions } from "./jwks.js";
+import { AuthFetchError } from "./fetch-json.js";
+import { IntrospectionBusyError, introspectionVerifier, type IntrospectionOptions } from "./introspection.js";
+import { Jwks, JwksError, type JwksOptions } from "./jwks.js";
 import { checkClaims, checkSignature, decodeJws, TokenRejectedError, type VerifiedToken } from "./jwt-verify.js";
-import type { ProtectedResourceMetadata } from "./metadata.js";
+import { AuthMetadataError, isSecureUrl, type ProtectedResourceMetadata } from "./metadata.js";
+import { OAuthError } from "./token-endpoint.js";
 
 /**
  * Checks one access token for `resource`: the token's grant, or TokenRejectedError for a token
- * that is not good (401). Any other error is our side failing (503), not the token.
+ * that is not good (401). Our side failing is a 503: the issuer's metadata, keys or introspection
+ * endpoint could not be had (AuthFetchError, AuthMetadataError, JwksError, OAuthError), or every
+ * introspection allowed at once is under way (IntrospectionBusyError). Any other error is a 401
+ * too (a token that trips up the check is not a good one), reported through onProblem.
  */
 export type TokenVerifier = (token: string, resource: string) => Promise<VerifiedToken>;
 
 export interface AuthorizationOptions {
-  /** The issuer identifier of the authorization server whose tokens are accepted. */
+  /** The issuer identifier of the authorization server whose tokens are accepted: https, or http to this machine. */
   issuer: string;
   /**
    * This server's canonical URL: the audience its tokens must name, and the PRM's `resource`.
    * Default: where McpHttpServer.listen serves the MCP endpoint (its origin and path).
    */
   resource?: string;
-  /** Scopes every MCP request needs, all of them; published as scopes_supported and asked for in challenges. */
+  /** Scopes every MCP request needs, all of them (RFC 6749 scope-tokens); published as scopes_supported and asked for in challenges. */
   scopes?: string[];
   /** A person-readable name for consent screens (the PRM's resource_name). */
   resourceName?: string;
@@ -45,6 +51,11 @@ export interface AuthorizationOptions {
 
 /** The well-known path of RFC 9728, to which a resource's own path is appended. */
 export const PRM_WELL_KNOWN = "/.well-known/oauth-protected-resource";
+
+/** What an admitted request's token grants, and whom it speaks for (ownerOf), to bind a session to. */
+export interface Granted extends VerifiedToken {
+  owner: string;
+}
 
 /** A token in the Authorization header: RFC 6750 section 2.1's b64token. */
 const BEARER = /^Bearer +([A-Za-z0-9._~+/-]+=*) *$/i;
@@ -79,9 +90,10 @@ export class ResourceServer {
   #resource: string | undefined;
 
   constructor(options: AuthorizationOptions, onProblem?: (message: string) => void) {
-    if (options.resource !== undefined) checkResource(options.resource);
+    checkIssuer(options.issuer);
+    for (const scope of options.scopes ?? []) checkScope(scope);
     this.#options = options;
-    this.#resource = options.resource;
+    this.#resource = options.resource === undefined ? undefined : checkResource(options.resource);
     this.#verify = options.verifier ?? defaultVerifier(options);
     this.#onProblem = onProblem;
   }
@@ -131,8 +143,11 @@ export class ResourceServer {
     return jsonAnswer(200, document, { "access-control-allow-origin": "*", "cache-control": "max-age=300" });
   }
 
-  /** What the request's token grants, or the refusal: 400, 401, 403, or 503 when the issuer's keys cannot be had. */
-  async authorize(request: HttpRequest): Promise<HttpAnswer | VerifiedToken> {
+  /**
+   * What the request's token grants and whom it speaks for, or the refusal: 400, 401, 403, or 503
+   * when the issuer's side cannot be had (or introspection is busy), as TokenVerifier says.
+   */
+  async authorize(request: HttpRequest): Promise<HttpAnswer | Granted> {
     const resource = this.#resource;
     if (resource === undefined) return errorAnswer(500, "internal error: authorization is on but this server's resource URL is not known (set authorization.resource)");
     // Spec (authorization#access-token-usage): access tokens MUST NOT be in the query string.
@@ -148,13 +163,15 @@ export class ResourceServer {
     } catch (error) {
       // Spec (authorization#token-handling): invalid or expired tokens MUST receive 401.
       if (error instanceof TokenRejectedError) return this.#refuse(401, "invalid_token", `the access token was refused: ${error.reason}`);
-      this.#onProblem?.(`authorization: could not check a token: ${(error as Error).message}`);
+      if (error instanceof IntrospectionBusyError) return errorAnswer(503, "service unavailable: too many tokens are being checked at once; try again shortly", { "retry-after": "1" });
+      this.#onProblem?.(`authorization: could not check a token: ${error instanceof Error ? error.message : String(error)}`);
+      if (!isUnavailable(error)) return this.#refuse(401, "invalid_token", "the access token was refused: it could not be read");
       return errorAnswer(503, "service unavailable: the authorization server's keys could not be had to check the token; try again later", { "retry-after": "30" });
     }
     const missing = (this.#options.scopes ?? []).filter((scope) => !granted.scopes.includes(scope));
     // Spec (authorization#runtime-insufficient-scope-errors): 403 insufficient_scope names the scopes needed.
     if (missing.length > 0) return this.#refuse(403, "insufficient_scope", `the access token lacks the scope ${missing.join(" ")}`);
-    return granted;
+    return { ...granted, owner: ownerOf(granted, token) };
   }
 
   /** A refusal with its RFC 6750 challenge, pointing at the metadata and naming the scopes this server needs. */
@@ -174,10 +191,17 @@ export class ResourceServer {
 
 /**
  * Whom a token speaks for, to bind a session to (security_best_practices#session-hijacking): its
- * issuer and subject, or, for a token without a person (client credentials), its client.
+ * issuer and subject, or, for an introspected token without one, its client; for a token that
+ * names neither, only that token (by its sha256), so that two such tokens never share a session.
  */
-export function ownerOf(token: VerifiedToken): string {
-  return JSON.stringify([token.claims.iss ?? null, token.subject ?? null, token.subject === undefined ? (token.clientId ?? null) : null]);
+export function ownerOf(granted: VerifiedToken, token: string): string {
+  if (granted.subject === undefined && granted.clientId === undefined) return JSON.stringify(["token", createHash("sha256").update(token).digest("base64url")]);
+  return JSON.stringify([granted.claims.iss ?? null, granted.subject ?? null, granted.subject === undefined ? (granted.clientId ?? null) : null]);
+}
+
+/** Failures of the issuer's side, or of reaching it: the token was not judged. */
+function isUnavailable(error: unknown): boolean {
+  return error instanceof AuthFetchError || error instanceof AuthMetadataError || error instanceof JwksError || error instanceof OAuthError;
 }
 
 /** `Bearer name="value", ...`, each value a quoted-string (RFC 9110 section 11.2) with `"` and `\` escaped. */
@@ -186,16 +210,34 @@ export function bearerChallenge(parameters: Record<string, string>): string {
   return rendered.length === 0 ? "Bearer" : `Bearer ${rendered.join(", ")}`;
 }
 
-/** Spec (RFC 9728 section 1.2, RFC 8707 section 2): a resource is an absolute http(s) URL without a fragment. */
+/**
+ * Spec (RFC 9728 section 1.2, RFC 8707 section 2): a resource is an absolute http(s) URL without a
+ * fragment. Kept as parsed (its href), so what is published and put in challenges is what was checked;
+ * control characters and spaces are refused outright (the URL parser would drop some of them silently).
+ */
 function checkResource(url: string): string {
-  let parsed: URL;
+  let parsed: URL | undefined;
   try {
     parsed = new URL(url);
   } catch {
-    throw new Error(`authorization: the resource ${JSON.stringify(url)} is not a URL`);
+    // Reported below.
   }
-  if ((parsed.protocol !== "https:" && parsed.protocol !== "http:") || parsed.hash !== "" || url.includes("#")) {
-    throw new Error(`authorization: the resource ${JSON.stringify(url)} must be an http(s) URL without a fragment`);
+  if (parsed === undefined || (parsed.protocol !== "https:" && parsed.protocol !== "http:") || url.includes("#") || /[\x00-\x20\x7f]/.test(url)) {
+    throw new Error(`authorization: the resource ${JSON.stringify(url)} must be an http(s) URL without a fragment, spaces or control characters`);
   }
-  return url;
+  return parsed.href;
+}
+
+/**
+ * Spec (authorization#communication-security; OAuth 2.1 section 1.5): the issuer is https, or http on
+ * this machine; without TLS its metadata and keys could be anyone's. Compared exactly (RFC 8414 section
+ * 3.3), so it is kept as given, and must hold nothing a URL parser would quietly drop.
+ */
+function checkIssuer(issuer: string): void {
+  if (!isSecureUrl(issuer) || /[\x00-\x20\x7f]/.test(issuer)) throw new Error(`authorization: the issuer ${JSON.stringify(issuer)} must be an https URL (or http to this machine), without spaces or control characters`);
+}
+
+/** Spec (RFC 6749 section 3.3): a scope-token is visible ASCII but the double quote and backslash; it goes into challenges. */
+function checkScope(scope: string): void {
+  if (!/^[\x21\x23-\x5b\x5d-\x7e]+$/.test(scope)) throw new Error(`authorization: the scope ${JSON.stringify(scope)} is not an RFC 6749 scope-token (visible ASCII but " and \\, no spaces)`);
 }

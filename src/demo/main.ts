@@ -8,6 +8,7 @@ import "../transports/stdout-guard.js";
 import { createDemoServer } from "./server-definition.js";
 import { serveStdio } from "../transports/stdio-server.js";
 import { DEFAULT_MAX_MESSAGE_BYTES } from "../jsonrpc/framing.js";
+import { isSecureUrl } from "../auth/metadata.js";
 
 const USAGE = `usage: mcp-wire-server [--page-size N] [--max-message-bytes N]
        mcp-wire-server --http [--port N] [--host H] [--allowed-host H]... [--allowed-origin O]...
@@ -21,7 +22,7 @@ once --allowed-origin is given, one of those. --http-adapter web serves through 
 Request/Response path instead of node:http's own (the default; same answers). Set MCP_WIRE_TOKEN to require
 "Authorization: Bearer <token>" over HTTP; if it is set, it must not be empty.
 --auth-issuer makes the server an OAuth resource server: every MCP request needs an access token (a
-JWT) issued by that authorization server for this server's URL (--auth-resource, default the MCP
+JWT) issued by that authorization server (https, or http on this machine) for this server's URL (--auth-resource, default the MCP
 endpoint's own URL) carrying every scope of --auth-scopes; the metadata that says so is served at
 /.well-known/oauth-protected-resource and /.well-known/oauth-protected-resource/mcp.
 --max-message-bytes bounds one stdio message (default ${DEFAULT_MAX_MESSAGE_BYTES}: 64 MiB of content, such as a text
@@ -64,7 +65,7 @@ function parseArguments(argv: string[]): Options {
     else if (flag === "--port") http.port = wholeNumber(flag, argv[++i], 0, 65535);
     else if (flag === "--allowed-host") http.allowedHosts.push(hostValue(argv[++i]));
     else if (flag === "--allowed-origin") http.allowedOrigins.push(originValue(argv[++i]));
-    else if (flag === "--auth-issuer") auth.issuer = urlValue(flag, argv[++i]);
+    else if (flag === "--auth-issuer") auth.issuer = issuerValue(argv[++i]);
     else if (flag === "--auth-resource") auth.resource = urlValue(flag, argv[++i]);
     else if (flag === "--auth-scopes") auth.scopes = scopesValue(argv[++i]);
     else if (flag === "--page-size") options.pageSize = wholeNumber(flag, argv[++i], 1);
@@ -102,16 +103,23 @@ function originValue(text: string | undefined): string {
   return text;
 }
 
-/** An absolute http(s) URL without a fragment: an issuer identifier or a resource URL. */
+/** An absolute http(s) URL without a fragment, spaces or control characters: an issuer identifier or a resource URL. */
 function urlValue(flag: string, text: string | undefined): string {
   let ok = false;
   try {
-    ok = /^https?:$/.test(new URL(text ?? "").protocol) && !(text ?? "").includes("#");
+    ok = /^https?:$/.test(new URL(text ?? "").protocol) && !/[#\x00-\x20\x7f]/.test(text ?? "");
   } catch {
     // Reported below.
   }
-  if (!ok) fail(`${flag} needs an http(s) URL without a fragment, got ${JSON.stringify(text ?? "")}`);
+  if (!ok) fail(`${flag} needs an http(s) URL without a fragment, spaces or control characters, got ${JSON.stringify(text ?? "")}`);
   return text!;
+}
+
+/** Spec (authorization#communication-security): the issuer's metadata and keys come over https, or from this machine. */
+function issuerValue(text: string | undefined): string {
+  const issuer = urlValue("--auth-issuer", text);
+  if (!isSecureUrl(issuer)) fail(`--auth-issuer needs an https URL (plain http only to this machine: localhost, 127.0.0.1, [::1]), got ${JSON.stringify(issuer)}`);
+  return issuer;
 }
 
 /** Space-separated scope names (RFC 6749 section 3.3: visible ASCII but the double quote and backslash). */

@@ -5,7 +5,7 @@
 // and basic/security_best_practices. Session ids are never treated as authentication.
 
 import { createHash, timingSafeEqual } from "node:crypto";
-import { ownerOf, ResourceServer, type AuthorizationOptions } from "../auth/resource-server.js";
+import { ResourceServer, type AuthorizationOptions } from "../auth/resource-server.js";
 import { errorAnswer, HttpAnswer, type HttpRequest } from "./exchange.js";
 
 export interface SecurityOptions {
@@ -55,7 +55,7 @@ export class Gate {
     if (this.resourceServer === undefined) return undefined;
     const granted = await this.resourceServer.authorize(request);
     if (granted instanceof HttpAnswer) return granted;
-    this.#owners.set(request, ownerOf(granted));
+    this.#owners.set(request, granted.owner);
     return undefined;
   }
 

@@ -3,7 +3,7 @@
 // between tokens, fetched again for a rotated key but at most once per cooldown (made-up kids
 // cannot make us fetch per request), refused whole when too big, too many or not JSON, with a
 // failure remembered for the cooldown (but never spoiling keys already had); keys not for signing
-// are skipped. A fake clock, no sleeps.
+// are skipped; a jwks_uri over plain http to another machine is never fetched. A fake clock, no sleeps.
 // Spec: https://modelcontextprotocol.io/specification/2025-11-25/basic/authorization#token-handling
 import { test } from "node:test";
 import { generateKeyPairSync } from "node:crypto";
@@ -148,6 +148,23 @@ test("jwks: metadata naming another issuer, or no jwks_uri, is an AuthMetadataEr
     as.metadata.issuer = as.issuer;
     delete as.metadata.jwks_uri;
     await assert.rejects(new Jwks({ issuer: as.issuer }).key({ alg: "RS256", kid: "k" }), /names no jwks_uri/);
+  } finally {
+    await as.close();
+  }
+});
+
+test("jwks: a jwks_uri that is neither https nor on this machine is refused, configured or discovered, and never fetched", async () => {
+  for (const jwksUri of ["http://198.51.100.7/keys", "http://as.example/jwks", "file:///etc/keys.json"]) {
+    assert.throws(() => new Jwks({ issuer: "https://as.example", jwksUri }), /the jwks_uri .* must be https \(or http to this machine\)/);
+  }
+  assert.doesNotThrow(() => new Jwks({ issuer: "https://as.example", jwksUri: "http://127.0.0.1:9/jwks" }));
+  const as = await startAuthServer();
+  try {
+    as.metadata.jwks_uri = "http://198.51.100.7/keys";
+    const fetched: string[] = [];
+    const jwks = new Jwks({ issuer: as.issuer, fetchOptions: { fetch: async (url, init) => (fetched.push(String(url)), fetch(url, init)) } });
+    await assert.rejects(jwks.key({ alg: "RS256", kid: "k" }), (error: Error) => error instanceof AuthMetadataError && /names a jwks_uri that is neither https nor on this machine/.test(error.message));
+    assert.deepEqual(fetched, [`${as.issuer}/.well-known/oauth-authorization-server`]);
   } finally {
     await as.close();
   }

@@ -60,6 +60,9 @@ const refused: { name: string; token: () => string; key: KeyObject; reason: RegE
   { name: "a payload that is an array", token: () => `${b64({ alg: "RS256" })}.${b64([1])}.AA`, key: keys.RS256.publicKey, reason: /payload is not a JSON object/ },
   { name: "a critical extension", token: () => jws({ alg: "RS256", crit: ["exp"] }), key: keys.RS256.publicKey, reason: /critical extensions/ },
   { name: "an ID token's type", token: () => jws({ alg: "RS256", typ: "id_token+jwt" }), key: keys.RS256.publicKey, reason: /type id_token\+jwt is not an access token/ },
+  { name: "a typ that is an object", token: () => jws({ alg: "RS256", typ: { a: 1 } }), key: keys.RS256.publicKey, reason: /its type \(typ\) is not a string/ },
+  { name: "a typ that is an object with no way to become a string", token: () => jws({ alg: "RS256", typ: { toString: 1, valueOf: 1 } }), key: keys.RS256.publicKey, reason: /its type \(typ\) is not a string/ },
+  { name: "a typ that is a number", token: () => jws({ alg: "RS256", typ: 7 }), key: keys.RS256.publicKey, reason: /its type \(typ\) is not a string/ },
   { name: "a kid that is a number", token: () => jws({ alg: "RS256", kid: 7 }), key: keys.RS256.publicKey, reason: /kid is not a string/ },
   { name: "a token of absurd size", token: () => `${b64({ alg: "RS256" })}.${b64({ pad: "x".repeat(20_000) })}.AA`, key: keys.RS256.publicKey, reason: /longer than 8192 characters/ },
 ];
@@ -94,6 +97,8 @@ const claimCases: { name: string; claims: Record<string, unknown>; reason?: RegE
   { name: "another issuer", claims: { ...good, iss: "https://evil.example" }, reason: /not issued by this server's authorization server/ },
   { name: "no exp", claims: { ...good, exp: undefined }, reason: /no expiry/ },
   { name: "exp a string", claims: { ...good, exp: String(NOW + 300) }, reason: /no expiry/ },
+  { name: "no sub (RFC 9068: even a client's own token names it)", claims: { ...good, sub: undefined }, reason: /no subject \(sub\)/ },
+  { name: "sub a number", claims: { ...good, sub: 7 }, reason: /no subject/ },
   { name: "expired past the skew", claims: { ...good, exp: NOW - 61 }, reason: /has expired/ },
   { name: "expired within the skew", claims: { ...good, exp: NOW - 59 } },
   { name: "nbf in the future past the skew", claims: { ...good, nbf: NOW + 61 }, reason: /not valid yet/ },
@@ -106,6 +111,13 @@ for (const c of claimCases) {
     else assert.equal(check().expiresAt, c.claims.exp);
   });
 }
+
+test("jwt claims: an introspection answer may leave out exp and sub (RFC 7662), but not give them the wrong type", () => {
+  const introspected = (claims: Record<string, unknown>) => checkClaims(claims, { issuer: ISSUER, audience: RESOURCE, now: () => NOW * 1000, introspected: true });
+  const verified = introspected({ ...good, exp: undefined, sub: undefined });
+  assert.deepEqual([verified.subject, verified.expiresAt, verified.clientId], [undefined, undefined, "c1"]);
+  assert.throws(() => introspected({ ...good, sub: ["alice"] }), /no subject/);
+});
 
 test("jwt claims: the clock skew is an option", () => {
   assert.throws(() => checkClaims({ ...good, exp: NOW - 10 }, { issuer: ISSUER, audience: RESOURCE, clockSkewSeconds: 5, now: () => NOW * 1000 }), /expired/);

@@ -186,13 +186,22 @@ test("resource server: a legacy HTTP+SSE session takes POSTs only from the user 
   }
 });
 
-test("resource server: a token without a person (client credentials) binds the session to its client", async () => {
-  const machine = (clientId: string) => bearer(token({ claims: { sub: undefined, client_id: clientId } }));
+test("resource server: a client's own token (client credentials: sub is its client id, RFC 9068) binds the session to that client", async () => {
+  const machine = (clientId: string) => bearer(token({ claims: { sub: clientId, client_id: clientId } }));
   const session = await openSession(served.url, undefined, undefined, machine("robot-1"));
   assert.equal((await session.post(request(1, "ping"), machine("robot-1"))).status, 200);
   const other = await session.post(request(2, "ping"), machine("robot-2"));
   assert.equal(other.status, 404);
   await other.body?.cancel();
+});
+
+test("resource server: a JWT without sub speaks for no one: 401 invalid_token saying so (RFC 9068 section 2.2)", async () => {
+  for (const claims of [{ sub: undefined, client_id: "robot-1" }, { sub: undefined, client_id: undefined }]) {
+    const response = await post(served.url, initializeRequest(), bearer(token({ claims })));
+    assert.equal(response.status, 401);
+    await response.body?.cancel();
+    assert.equal(challenge(response.headers.get("www-authenticate")).error_description, "the access token was refused: it has no subject (sub)");
+  }
 });
 
 test("resource server: a key rotated in after the keys were fetched is found (the cooldown passed)", async () => {
