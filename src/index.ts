@@ -222,7 +222,7 @@ export {
   readClientRequestParams, readClientRequestResult, readServerRequestParams, readServerRequestResult, readClientNotification, readServerNotification,
 } from "./mcp/read.js";
 // Authorization (OAuth 2.1): the client side, given to an HTTP client transport as `authorization`.
-export { oauthClientFor, OAuthClient, DEFAULT_MAX_STEP_UPS, type OAuthOptions } from "./auth/oauth-client.js";
+export { oauthClientFor, OAuthClient, DEFAULT_MAX_STEP_UPS, DEFAULT_REFUSED_COOLDOWN_MS, type OAuthOptions } from "./auth/oauth-client.js";
 export { AuthorizationError } from "./auth/authorization-code.js";
 export { ClientRegistrationError } from "./auth/registration.js";
 export { readBearerChallenge, type BearerChallenge } from "./auth/challenge.js";
@@ -234,10 +234,10 @@ export { enterpriseGrant, type EnterpriseGrantOptions } from "./auth/grant-enter
 export { OAuthError } from "./auth/token-endpoint.js";
 export { AuthFetchError, type FetchJsonOptions } from "./auth/fetch-json.js";
 export { AuthMetadataError, type ProtectedResourceMetadata, type AuthorizationServerMetadata } from "./auth/metadata.js";
-export { LoopbackUserAgent, LoopbackError, DEFAULT_LOOPBACK_TIMEOUT_MS, type LoopbackOptions } from "./auth/loopback.js";
+export { LoopbackUserAgent, LoopbackError, DEFAULT_LOOPBACK_TIMEOUT_MS, DEFAULT_MAX_WRONG_REDIRECTS, type LoopbackOptions } from "./auth/loopback.js";
 export { FileCredentialStore, CredentialFileError, defaultCredentialsPath, type FileStoreOptions } from "./auth/file-store.js";
 // Authorization: the server side, given to McpHttpServer as `authorization`.
-export { ResourceServer, jwtVerifier, defaultVerifier, PRM_WELL_KNOWN, type AuthorizationOptions, type TokenVerifier } from "./auth/resource-server.js";
+export { ResourceServer, jwtVerifier, defaultVerifier, PRM_WELL_KNOWN, type AuthorizationOptions, type TokenVerifier, type Granted } from "./auth/resource-server.js";
 export { TokenRejectedError, DEFAULT_MAX_TOKEN_LENGTH, DEFAULT_CLOCK_SKEW_SECONDS, type VerifiedToken } from "./auth/jwt-verify.js";
 export { Jwks, JwksError, DEFAULT_MAX_KEYS, DEFAULT_JWKS_COOLDOWN_MS, DEFAULT_JWKS_MAX_AGE_MS, type JwksOptions } from "./auth/jwks.js";
-export { introspectionVerifier, type IntrospectionOptions } from "./auth/introspection.js";
+export { introspectionVerifier, IntrospectionBusyError, DEFAULT_INTROSPECTION_CONCURRENCY, DEFAULT_NEGATIVE_CACHE_MS, DEFAULT_NEGATIVE_CACHE_ENTRIES, type IntrospectionOptions } from "./auth/introspection.js";
