@@ -118,7 +118,7 @@ test("introspection: an endpoint that is neither https nor on this machine is re
   const asked: string[] = [];
   const check = introspectionVerifier({ ...CLIENT, fetchOptions: { fetch: async (url, init) => (asked.push(String(url)), fetch(url, init)) } }, { issuer: as.issuer });
   try {
-    await assert.rejects(check(as.opaque({ audience: RESOURCE }), RESOURCE), (error: Error) => error instanceof AuthMetadataError && /neither https nor on this machine/.test(error.message));
+    await assert.rejects(check(as.opaque({ audience: RESOURCE }), RESOURCE), (error: Error) => error instanceof AuthMetadataError && /"introspection_endpoint" must be an http\(s\) URL, and https unless it is on this machine/.test(error.message));
   } finally {
     as.metadata.introspection_endpoint = endpoint;
   }

@@ -163,7 +163,7 @@ test("jwks: a jwks_uri that is neither https nor on this machine is refused, con
     as.metadata.jwks_uri = "http://198.51.100.7/keys";
     const fetched: string[] = [];
     const jwks = new Jwks({ issuer: as.issuer, fetchOptions: { fetch: async (url, init) => (fetched.push(String(url)), fetch(url, init)) } });
-    await assert.rejects(jwks.key({ alg: "RS256", kid: "k" }), (error: Error) => error instanceof AuthMetadataError && /names a jwks_uri that is neither https nor on this machine/.test(error.message));
+    await assert.rejects(jwks.key({ alg: "RS256", kid: "k" }), (error: Error) => error instanceof AuthMetadataError && /"jwks_uri" must be an http\(s\) URL, and https unless it is on this machine/.test(error.message));
     assert.deepEqual(fetched, [`${as.issuer}/.well-known/oauth-authorization-server`]);
   } finally {
     await as.close();
