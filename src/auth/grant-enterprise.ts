@@ -12,7 +12,7 @@ import type { GrantContext, TokenGrant } from "./grant.js";
 import { AuthFetchError, type FetchJsonOptions } from "./fetch-json.js";
 import { isObject } from "../jsonrpc/messages.js";
 import { clientAuthenticator, GrantError, tokenEndpoint, type ClientCredentials } from "./grant-client-credentials.js";
-import { isHttpUrl } from "./metadata.js";
+import { isSecureUrl } from "./metadata.js";
 import { postTokenRequest, requestToken, type ClientAuthentication } from "./token-endpoint.js";
 
 const TOKEN_EXCHANGE = "urn:ietf:params:oauth:grant-type:token-exchange";
@@ -46,7 +46,7 @@ export interface EnterpriseGrantOptions {
 
 /** The two-step grant. Keys and the endpoint are read here, once: a bad one is an error when the grant is configured. */
 export function enterpriseGrant(options: EnterpriseGrantOptions): TokenGrant {
-  if (!isHttpUrl(options.idpTokenEndpoint)) throw new GrantError(EXCHANGE_STEP, `the IdP token endpoint ${JSON.stringify(options.idpTokenEndpoint)} is not an http(s) URL`);
+  if (!isSecureUrl(options.idpTokenEndpoint)) throw new GrantError(EXCHANGE_STEP, `the IdP token endpoint ${JSON.stringify(options.idpTokenEndpoint)} is not https (or http to this machine)`);
   const atAuthorizationServer = clientAuthenticator(options.client, options);
   const { client_id, client_secret, method } = options.idpClient;
   const atIdp: ClientAuthentication = client_secret === undefined

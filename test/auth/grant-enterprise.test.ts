@@ -123,7 +123,10 @@ test("the authorization server's refusal of the ID-JAG names the jwt bearer step
 
 test("a bad private key or IdP endpoint is refused when the grant is configured", () => {
   assert.throws(() => enterpriseGrant({ idpTokenEndpoint: "file:///etc/passwd", subjectToken: ID_TOKEN, idpClient: { client_id: "a" }, client: { issuer: "https://as.example", client_id: "b", client_secret: "c" } }),
-    (error: unknown) => error instanceof GrantError && /^token exchange at the identity provider: the IdP token endpoint "file:\/\/\/etc\/passwd" is not an http\(s\) URL$/.test(error.message));
+    (error: unknown) => error instanceof GrantError && /^token exchange at the identity provider: the IdP token endpoint "file:\/\/\/etc\/passwd" is not https \(or http to this machine\)$/.test(error.message));
+  // The ID token would travel over plain http to another machine.
+  assert.throws(() => enterpriseGrant({ idpTokenEndpoint: "http://idp.example/token", subjectToken: ID_TOKEN, idpClient: { client_id: "a" }, client: { issuer: "https://as.example", client_id: "b", client_secret: "c" } }),
+    (error: unknown) => error instanceof GrantError && /is not https \(or http to this machine\)$/.test(error.message));
   assert.throws(() => enterpriseGrant({ idpTokenEndpoint: "https://idp.example/token", subjectToken: ID_TOKEN, idpClient: { client_id: "a" }, client: { issuer: "https://as.example", client_id: "b", private_key: "-----BEGIN PRIVATE KEY-----\nnope\n-----END PRIVATE KEY-----" } }), JwtSignError);
 });
 
