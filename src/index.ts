@@ -96,6 +96,7 @@
 //      auth/registration.ts       who the client is: pre-registered, a CIMD URL, or Dynamic Client Registration
 //      auth/pkce.ts               PKCE S256 and the random state
 //      auth/authorization-code.ts the authorization code grant: the request, the redirect's checks, the code exchange; refresh
+//      auth/scope.ts              which scope to ask for: least privilege, step-up, offline_access
 //      auth/oauth-client.ts       OAuthOptions, and the client a transport asks for tokens and new authorizations
 //      http/client-auth.ts        one request with the token: retried after a 401, stepped up after 403 insufficient_scope
 //      auth/jwt-sign.ts           signing a JWT (RS256, ES256, EdDSA) for the assertions a client makes

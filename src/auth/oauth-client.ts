@@ -2,8 +2,8 @@
 // when it has expired), and, when the server refuses (401, or 403 insufficient_scope), new tokens:
 // discovery, a client identity, then the authorization code grant (or the application's own grant).
 // Tokens and registrations live in a CredentialStore keyed by issuer and resource.
-// Spec: https://modelcontextprotocol.io/specification/2025-11-25/basic/authorization#authorization-flow-steps,
-// #scope-selection-strategy and #step-up-authorization-flow; 2026-07-28 #refresh-tokens (offline_access).
+// Spec: https://modelcontextprotocol.io/specification/2025-11-25/basic/authorization#authorization-flow-steps
+// and #step-up-authorization-flow; 2026-07-28 #refresh-tokens. Which scope to ask for: auth/scope.ts.
 // Left out: revoking tokens (RFC 7009) and DPoP; the retry loop itself is the transport's (http/client-auth.ts).
 
 import { authorizationCodeGrant, AuthorizationError, refreshTokens } from "./authorization-code.js";
@@ -14,6 +14,7 @@ import type { FetchJsonOptions } from "./fetch-json.js";
 import { isSecureUrl } from "./metadata.js";
 import type { TokenGrant } from "./grant.js";
 import { registerClient } from "./registration.js";
+import { chooseScope, withOfflineAccess } from "./scope.js";
 import { OAuthError } from "./token-endpoint.js";
 import type { UserAgent } from "./user-agent.js";
 
@@ -164,7 +165,7 @@ export class OAuthClient {
       // Spec (authorization#token-handling, OAuth 2.1 section 4.3): a refresh token before the person is asked again.
       if (await this.#refresh(discovery, stored)) return;
     }
-    const scope = this.#scopeFor(known, challenge, stepUp, stored.tokens?.scope);
+    const scope = chooseScope({ configured: this.#options.scope, asked: known.scope, granted: stored.tokens?.scope, challenge, discovery }, stepUp);
     let tokens: TokenSet;
     if (this.#options.grant !== undefined) {
       tokens = await this.#options.grant({ resource: discovery.resource, issuer: discovery.issuer, metadata: discovery.metadata, scope, fetchOptions: this.#fetchOptions });
@@ -173,18 +174,6 @@ export class OAuthClient {
     }
     known.scope = scope;
     await this.#store.save({ ...stored, tokens: issuedNow(tokens) });
-  }
-
-  /**
-   * Spec (authorization#scope-selection-strategy): the challenge's scope, else the PRM's
-   * scopes_supported, else none. Spec (#step-up-authorization-flow): a step-up asks for what was
-   * asked before together with what the 403 names, so earlier operations keep working.
-   */
-  #scopeFor(known: { discovery: Discovery; scope?: string }, challenge: BearerChallenge | undefined, stepUp: boolean, granted: string | undefined): string | undefined {
-    const chosen = stepUp
-      ? union(known.scope ?? granted ?? this.#options.scope, challenge?.scope)
-      : this.#options.scope ?? challenge?.scope ?? known.discovery.prm?.scopes_supported?.join(" ");
-    return chosen === undefined || chosen.trim() === "" ? undefined : chosen;
   }
 
   async #authorizationCode(server: URL, discovery: Discovery, stored: StoredCredentials, scope: string | undefined): Promise<TokenSet> {
@@ -300,20 +289,4 @@ function expiresSoon(tokens: TokenSet, now = Date.now()): boolean {
 /** `tokens` stamped with the time they were received, which the early-refresh margin is reckoned from. */
 function issuedNow(tokens: TokenSet): TokenSet {
   return { ...tokens, issued_at: Date.now() };
-}
-
-/** The scopes of both, each once, in order ("a b" and "b c" make "a b c"). */
-function union(a: string | undefined, b: string | undefined): string | undefined {
-  const scopes = [...new Set(`${a ?? ""} ${b ?? ""}`.split(" ").filter((scope) => scope !== ""))];
-  return scopes.length === 0 ? undefined : scopes.join(" ");
-}
-
-/**
- * Spec (2026-07-28 authorization#refresh-tokens, SEP-2207): offline_access (a refresh token) MAY be
- * asked for, and only when the authorization server lists it. Not added to an omitted scope: omitting it asks for
- * the server's default, which one extra scope would replace.
- */
-function withOfflineAccess(scope: string | undefined, discovery: Discovery): string | undefined {
-  if (scope === undefined || !discovery.metadata.scopes_supported?.includes("offline_access")) return scope;
-  return union(scope, "offline_access");
 }
