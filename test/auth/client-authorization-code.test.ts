@@ -4,7 +4,7 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import { AuthorizationError, authorizationCodeGrant, readRedirect } from "../../src/auth/authorization-code.js";
 import type { Discovery } from "../../src/auth/discovery.js";
-import { headless, stubAuthorization } from "./client-stubs.js";
+import { headless, stubAuthorization } from "../helpers/oauth-stubs.js";
 
 const issuer = "https://as.example";
 const plain = { issuer, metadata: { issuer } };

@@ -14,7 +14,7 @@ import { AuthorizationError } from "../../src/auth/authorization-code.js";
 import { oauthClientFor, type OAuthOptions } from "../../src/auth/oauth-client.js";
 import type { UserAgent } from "../../src/auth/user-agent.js";
 import { RequestTimeoutError } from "../../src/jsonrpc/pending.js";
-import { headless, stubAuthorization, type Stub, type StubOptions } from "./client-stubs.js";
+import { headless, stubAuthorization, type Stub, type StubOptions } from "../helpers/oauth-stubs.js";
 
 type Context = { after(fn: () => Promise<void>): void };
 

@@ -1,5 +1,5 @@
 // The OAuth client end to end over loopback: McpClient over HttpClientTransport with
-// `authorization`, against the demo server behind client-stubs.ts's bearer check and authorization server.
+// `authorization`, against the demo server behind test/helpers/oauth-stubs.ts's bearer check and authorization server.
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { McpClient } from "../../src/client/client.js";
@@ -7,7 +7,7 @@ import { HttpClientTransport } from "../../src/http/client.js";
 import { AuthorizationError } from "../../src/auth/authorization-code.js";
 import { MemoryCredentialStore } from "../../src/auth/credentials.js";
 import { oauthClientFor, type OAuthOptions } from "../../src/auth/oauth-client.js";
-import { headless, stubAuthorization, type Stub, type StubOptions } from "./client-stubs.js";
+import { headless, stubAuthorization, type Stub, type StubOptions } from "../helpers/oauth-stubs.js";
 
 async function connect(t: { after(fn: () => Promise<void>): void }, stub: Stub, authorization: OAuthOptions): Promise<McpClient> {
   const client = new McpClient({ name: "oauth-test", version: "1" }, { handshakeTimeoutMs: 5000 });

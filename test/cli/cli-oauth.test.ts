@@ -1,5 +1,5 @@
 // The CLI's OAuth flow end to end over loopback (issue 12), against the OAuth client's stub
-// authorization server (test/auth/client-stubs.ts): the person's part is played by the test,
+// authorization server (test/helpers/oauth-stubs.ts): the person's part is played by the test,
 // which reads the URL the CLI prints and follows it to the loopback redirect as a browser would.
 // Run `npm run build` first: the program tests need dist/.
 import { test } from "node:test";
@@ -7,7 +7,7 @@ import assert from "node:assert/strict";
 import { mkdtemp, readFile, rm, stat } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { stubAuthorization } from "../auth/client-stubs.js";
+import { stubAuthorization } from "../helpers/oauth-stubs.js";
 import { ExitCode } from "../../src/cli/output.js";
 import { runBrowsing as run } from "./program.js";
 

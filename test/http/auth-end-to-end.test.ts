@@ -10,7 +10,7 @@ import { McpClient } from "../../src/client/client.js";
 import { StreamableHttpClientTransport } from "../../src/http/client-transport.js";
 import { LegacySseClientTransport } from "../../src/http/legacy-client.js";
 import { startAuthServer, type TestAuthServer } from "../helpers/auth-server.js";
-import { headless } from "../auth/client-stubs.js";
+import { headless } from "../helpers/oauth-stubs.js";
 import { ADAPTER, serve, type Served } from "../helpers/http-peer.js";
 import { McpHttpServer } from "../../src/http/server.js";
 import { createDemoServer } from "../../src/demo/server-definition.js";

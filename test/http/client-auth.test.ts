@@ -8,7 +8,7 @@ import { AuthorizationError } from "../../src/auth/authorization-code.js";
 import type { OAuthOptions } from "../../src/auth/oauth-client.js";
 import { LegacySseClientTransport } from "../../src/http/legacy-client.js";
 import { StreamableHttpClientTransport } from "../../src/http/client-transport.js";
-import { headless, stubAuthorization } from "../auth/client-stubs.js";
+import { headless, stubAuthorization } from "../helpers/oauth-stubs.js";
 
 test("HTTP+SSE: the GET stream's 401 authorizes, and the POST endpoint uses the same token (one authorization)", async (t) => {
   const stub = await stubAuthorization({ legacy: true, prmPath: "/.well-known/oauth-protected-resource", prm: (origin) => ({ resource: origin }) });
