@@ -49,8 +49,9 @@ export interface SealedRound {
   /** How many input_required answers this request has had, this one included (1 for the first). */
   round: number;
   /**
-   * Who the caller is, when the server knows (an authenticated identity): a token is then refused
-   * for anyone else. Nothing passes one yet; authorization (OAuth) will.
+   * Who the caller is, when the server knows (ServerSessionOptions.principal: over HTTP, the access
+   * token's issuer and subject). Bound like the params: the token opens only for that principal, and
+   * a token sealed with none opens only for a caller with none.
    */
   principal?: string;
 }
