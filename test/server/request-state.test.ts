@@ -1,6 +1,7 @@
 // The requestState codec of Multi Round-Trip Requests (src/server/modern/request-state.ts): a
 // sealed token opens once, for the request it was issued for, before it expires, under its key;
-// everything else is refused with -32602 and a `data.reason`, cheapest checks first.
+// everything else is refused with -32602 and a `data.reason`, cheapest checks first. A replay memory
+// full of live uses refuses the next use (-32603 `busy`) and never forgets one to make room.
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { createHmac } from "node:crypto";
@@ -197,27 +198,93 @@ test("request-state: _meta, inputResponses and requestState in params are not bo
   assert.deepEqual(c.open(token, METHOD, retry).answers, ANSWERS);
 });
 
-test("request-state: the remembered uses stay within maxRememberedUses, expired ones dropped first", () => {
-  const { codec: c, clock } = codec({ maxRememberedUses: 2, ttlMs: 1000 });
-  const seal = () => c.seal({ ...ROUND, answers: [] });
-  const use = (token: string) => c.consume(c.open(token, METHOD, PARAMS), METHOD);
+/** Asserts that a use is refused because the replay memory is full: -32603 with the bound and when a slot frees. */
+function busy(use: () => unknown, limit: number, retryAfterSeconds: number): void {
+  assert.throws(use, (error: unknown) => {
+    assert.ok(error instanceof RpcError, `an RpcError, got ${String(error)}`);
+    assert.equal(error.code, ErrorCode.InternalError);
+    assert.deepEqual(error.data, { reason: "busy", limit, retryAfterSeconds });
+    assert.match(error.message, /^tools\/call: "requestState" /);
+    return true;
+  });
+}
+
+/** A codec with a small replay memory, and the few moves its tests make. */
+function smallMemory(maxRememberedUses: number, ttlMs: number) {
+  const { codec: c, clock } = codec({ maxRememberedUses, ttlMs });
+  const open = (token: string) => c.open(token, METHOD, PARAMS);
+  return { c, clock, open, seal: () => c.seal({ ...ROUND, answers: [] }), use: (token: string) => c.consume(open(token), METHOD) };
+}
+
+test("request-state: a full replay memory refuses a new use and forgets no live one", () => {
+  const { clock, open, seal, use } = smallMemory(2, 1000);
   const [a, b, d] = [seal(), seal(), seal()];
   use(a);
   use(b);
-  use(d); // full: a, the oldest, is forgotten
-  refused(() => c.open(d, METHOD, PARAMS), "replayed");
-  refused(() => c.open(b, METHOD, PARAMS), "replayed");
-  assert.deepEqual(c.open(a, METHOD, PARAMS).answers, [], "the documented trade-off: the forgotten one opens once more");
-
-  // Expired entries make room before any live one is forgotten.
-  clock.now += 500;
+  clock.now += 400;
+  // Full of live entries: d is refused before its handler runs, and a and b stay used up.
+  busy(() => open(d), 2, 1);
+  refused(() => open(a), "replayed");
+  refused(() => open(b), "replayed");
+  // Once a and b expire, their room is d's; they are refused as expired now, never re-opened.
+  clock.now += 600;
   const e = seal();
-  clock.now += 600; // a, b, d expired; e is live
-  const f = seal();
   use(e);
-  use(f);
-  refused(() => c.open(e, METHOD, PARAMS), "replayed");
-  refused(() => c.open(f, METHOD, PARAMS), "replayed");
+  refused(() => open(a), "expired");
+  refused(() => open(b), "expired");
+  refused(() => open(e), "replayed");
+});
+
+test("request-state: of two retries opened with one slot left, the second to consume is refused and its token stays unused", () => {
+  const { c, clock, open, seal, use } = smallMemory(2, 1000);
+  const [a, b, d] = [seal(), seal(), seal()];
+  use(a);
+  const [first, second] = [open(b), open(d)];
+  c.consume(first, METHOD);
+  busy(() => c.consume(second, METHOD), 2, 1);
+  refused(() => open(a), "replayed");
+  // The refused retry got no answer: its token may be sent again once there is room.
+  clock.now += 999;
+  busy(() => open(d), 2, 1);
+  const third = seal();
+  clock.now += 1;
+  refused(() => open(d), "expired");
+  use(third);
+  refused(() => open(third), "replayed");
+});
+
+test("request-state: an expired entry behind a live one makes room; the live one stays remembered", () => {
+  const { clock, open, seal, use } = smallMemory(2, 1000);
+  const early = seal(); // expires at +1000
+  clock.now += 500;
+  const late = seal(); // expires at +1500
+  use(late);
+  clock.now += 100;
+  use(early); // used second, expires first
+  clock.now += 500; // +1100: early expired, late (the oldest use) still live
+  const next = seal();
+  use(next);
+  refused(() => open(late), "replayed");
+  refused(() => open(next), "replayed");
+  refused(() => open(early), "expired");
+});
+
+test("request-state: a flood of uses keeps the memory at its bound and never re-opens one", () => {
+  const { clock, open, seal, use } = smallMemory(50, 10_000);
+  const victim = seal();
+  use(victim);
+  let refusedUses = 0;
+  for (let i = 0; i < 500; i++) {
+    clock.now += 10; // 500 uses in 5 s: the victim's state stays live throughout
+    try {
+      use(seal());
+    } catch (error) {
+      assert.ok(error instanceof RpcError && error.code === ErrorCode.InternalError, String(error));
+      refusedUses++;
+    }
+    refused(() => open(victim), "replayed");
+  }
+  assert.equal(refusedUses, 500 - 49, "49 uses fit beside the victim's; every later one is refused");
 });
 
 test("request-state: a seal longer than maxStateBytes throws a local error, not an RpcError", () => {
