@@ -1,6 +1,7 @@
 // Soak cases for issue 19's requestState items: (a) over HTTP with the OAuth resource server, each
 // of many users retries with another user's requestState and is refused, while the owner's own
-// retry completes; (b) over stdio, one client floods a small replay memory (the demo's
+// retry completes; then one user floods past a principal's share of the replay memory and is
+// refused there, while another user is still served; (b) over stdio, one client floods a small replay memory (the demo's
 // --max-remembered-states) with completed round trips far past its capacity, while a state used
 // before the flood is presented again and again: it must never complete again, the flood's retries
 // past the capacity are refused -32603 busy, and the server's memory stays flat.
@@ -13,6 +14,9 @@ import { describe, exchange, LineReader, within, writeLine, type Message } from 
 
 /** Retained heap (after a full GC) may grow by this much at most across a case. */
 const RETAINED_BOUND = 16 * MIB;
+/** The HTTP case's replay memory: its principal's share is a tenth, 200 (DEFAULT_PRINCIPAL_SHARE). */
+const HTTP_CAPACITY = 2000;
+const HTTP_SHARE = 200;
 
 /** A first round's state and the key of its one ask, and the retry that answers it with `name`. */
 interface Round {
@@ -43,13 +47,13 @@ function count(outcomes: Map<string, number>, text: string): void {
 
 export const statePrincipalHttpCase: SoakCase = {
   name: "state-principal-http",
-  title: "HTTP with --auth-issuer, 2026-07-28: 300 users each start greet; another user (own valid token, same issuer and audience) retries with that state; then the owner retries",
-  bound: "every cross-user retry is 200 -32602 other-request, before the handler runs; every owner's retry completes once, then is replayed; retained heap grows < 16 MiB; server up",
+  title: `HTTP with --auth-issuer, 2026-07-28: 300 users each start greet; another user (own valid token, same issuer and audience) retries with that state; then the owner retries; then one user completes ${HTTP_SHARE * 1.5} round trips (a principal's share of --max-remembered-states ${HTTP_CAPACITY} is ${HTTP_SHARE})`,
+  bound: `every cross-user retry is 200 -32602 other-request, before the handler runs; every owner's retry completes once, then is replayed; the flooding user gets ${HTTP_SHARE} completions, then -32603 busy, and another user still completes; retained heap grows < 16 MiB; server up`,
   limitMs: 180_000,
   async run(context) {
     const as = await startAuthServer();
     context.onEnd(() => as.close());
-    const started = await context.httpServer(["--auth-issuer", as.issuer]);
+    const started = await context.httpServer(["--auth-issuer", as.issuer, "--max-remembered-states", String(HTTP_CAPACITY)]);
     const bearer = (sub: string) => ({ authorization: `Bearer ${as.mint({ audience: started.url, claims: { sub } })}` });
     const post = async (message: Message, headers: Record<string, string>): Promise<{ summary: string; answer?: Message }> => {
       try {
@@ -78,12 +82,24 @@ export const statePrincipalHttpCase: SoakCase = {
       }
     };
     await Promise.all(Array.from({ length: 4 }, worker));
+    // One user floods; their own retries past the share are refused, nobody else's.
+    const flooder = bearer("mallory");
+    const flood = new Map<string, number>();
+    for (let i = 0; i < HTTP_SHARE * 1.5 && started.server.alive && !context.signal.aborted; i++) {
+      const round = roundIn((await post(greet(`flood-${i}`), flooder)).answer);
+      count(flood, round ? (await post(retryOf(`flood-${i}-retry`, round, "Mallory"), flooder)).summary : "no round");
+    }
+    const other = bearer("carol");
+    const carolRound = roundIn((await post(greet("carol"), other)).answer);
+    const carol = carolRound ? (await post(retryOf("carol-retry", carolRound, "Carol"), other)).summary : "no round";
     const all = (outcomes: Map<string, number>, text: string) => outcomes.get(text) === users;
     return judge([
       [all(outcomes.first, "HTTP 200 result input_required"), `${users} first rounds: ${tally(outcomes.first)}`],
       [all(outcomes.stolen, "HTTP 200 error -32602/other-request"), `${users} retries with another user's state: ${tally(outcomes.stolen)}`],
       [all(outcomes.own, "HTTP 200 result complete"), `${users} owners' retries: ${tally(outcomes.own)}`],
       [all(outcomes.again, "HTTP 200 error -32602/replayed"), `${users} owners' retries again: ${tally(outcomes.again)}`],
+      [flood.get("HTTP 200 result complete") === HTTP_SHARE && flood.get("HTTP 200 error -32603/busy") === HTTP_SHARE / 2, `one user's ${HTTP_SHARE * 1.5} round trips: ${tally(flood)}`],
+      [carol === "HTTP 200 result complete", `another user after the flood: ${carol}`],
       await retainedCheck(started.server, idle, RETAINED_BOUND),
       ...serverChecks(started.server),
     ]);

@@ -1,7 +1,8 @@
 // The requestState codec of Multi Round-Trip Requests (src/server/modern/request-state.ts): a
 // sealed token opens once, for the request it was issued for, before it expires, under its key;
 // everything else is refused with -32602 and a `data.reason`, cheapest checks first. A replay memory
-// full of live uses refuses the next use (-32603 `busy`) and never forgets one to make room.
+// full of live uses refuses the next use (-32603 `busy`) and never forgets one to make room; one
+// authenticated principal may fill only its share of it.
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { createHmac } from "node:crypto";
@@ -285,6 +286,47 @@ test("request-state: a flood of uses keeps the memory at its bound and never re-
     refused(() => open(victim), "replayed");
   }
   assert.equal(refusedUses, 500 - 49, "49 uses fit beside the victim's; every later one is refused");
+});
+
+test("request-state: an authenticated principal may fill only its share; others are still served, and nothing is forgotten", () => {
+  const { codec: c, clock } = codec({ maxRememberedUses: 10, maxRememberedUsesPerPrincipal: 3, ttlMs: 1000 });
+  const sealFor = (principal?: string) => c.seal({ ...ROUND, answers: [], principal });
+  const use = (token: string, principal?: string) => c.consume(c.open(token, METHOD, PARAMS, principal), METHOD);
+  const mallory = [sealFor("mallory"), sealFor("mallory"), sealFor("mallory"), sealFor("mallory")];
+  for (const token of mallory.slice(0, 3)) use(token, "mallory");
+  busy(() => use(mallory[3]!, "mallory"), 3, 1);
+  for (const token of mallory.slice(0, 3)) refused(() => c.open(token, METHOD, PARAMS, "mallory"), "replayed");
+  // Alice, and the callers nobody authenticated, are served beside the flood: 3 + 4 more fill the 10.
+  for (let i = 0; i < 3; i++) use(sealFor("alice"), "alice");
+  for (let i = 0; i < 4; i++) use(sealFor());
+  busy(() => use(sealFor()), 10, 1);
+  // Once Mallory's expire, her refused state (sealed before them, so expired too) is refused as such.
+  clock.now += 1000;
+  refused(() => use(mallory[3]!, "mallory"), "expired");
+  use(sealFor("mallory"), "mallory");
+});
+
+test("request-state: another principal's expired uses make room for a full memory; live ones stay remembered", () => {
+  const { codec: c, clock } = codec({ maxRememberedUses: 2, maxRememberedUsesPerPrincipal: 2, ttlMs: 1000 });
+  const sealFor = (principal?: string) => c.seal({ ...ROUND, answers: [], principal });
+  const use = (token: string, principal?: string) => c.consume(c.open(token, METHOD, PARAMS, principal), METHOD);
+  const alice = sealFor("alice");
+  use(alice, "alice"); // expires at +1000
+  clock.now += 500;
+  const bob = sealFor("bob");
+  use(bob, "bob"); // expires at +1500
+  clock.now += 600;
+  use(sealFor()); // full, but alice's use has expired: it makes the room
+  refused(() => c.open(bob, METHOD, PARAMS, "bob"), "replayed");
+  busy(() => use(sealFor()), 2, 1);
+});
+
+test("request-state: by default a principal's share is a tenth of the memory, rounded up", () => {
+  const { codec: c } = codec({ maxRememberedUses: 15, ttlMs: 1000 });
+  const use = () => c.consume(c.open(c.seal({ ...ROUND, answers: [], principal: "p" }), METHOD, PARAMS, "p"), METHOD);
+  use();
+  use();
+  busy(use, 2, 1);
 });
 
 test("request-state: a seal longer than maxStateBytes throws a local error, not an RpcError", () => {

@@ -20,6 +20,8 @@ export const DEFAULT_REQUEST_STATE_TTL_MS = 10 * 60_000;
 export const DEFAULT_MAX_REQUEST_STATE_BYTES = 256 * 1024;
 /** How many used tokens are remembered to refuse their replay; when all are live, a new use is refused (replay-memory.ts). */
 export const DEFAULT_MAX_REMEMBERED_USES = 100_000;
+/** The share of the remembered uses one authenticated principal may hold, by default: one flooding caller fills a tenth. */
+export const DEFAULT_PRINCIPAL_SHARE = 0.1;
 /** HMAC-SHA256 keys shorter than its output weaken it. */
 export const MIN_REQUEST_STATE_KEY_BYTES = 32;
 
@@ -35,6 +37,11 @@ export interface RequestStateOptions {
   ttlMs?: number;
   maxStateBytes?: number;
   maxRememberedUses?: number;
+  /**
+   * How many of them one authenticated principal may hold (default a tenth of maxRememberedUses,
+   * rounded up); uses with no principal share the whole memory, nothing telling their callers apart.
+   */
+  maxRememberedUsesPerPrincipal?: number;
   /** The clock, in ms since the epoch; tests pass their own. */
   now?: () => number;
 }
@@ -64,6 +71,8 @@ export interface OpenedState {
   readonly round: number;
   readonly nonce: string;
   readonly expiresAt: number;
+  /** Whom it was opened for (the only principal it opens for): its use is counted to them. */
+  readonly principal: string | undefined;
 }
 
 /**
@@ -108,7 +117,9 @@ export class RequestStateCodec {
     }
     this.#ttlMs = positive("ttlMs", options.ttlMs ?? DEFAULT_REQUEST_STATE_TTL_MS);
     this.#maxStateBytes = positive("maxStateBytes", options.maxStateBytes ?? DEFAULT_MAX_REQUEST_STATE_BYTES);
-    this.#used = new ReplayMemory(positive("maxRememberedUses", options.maxRememberedUses ?? DEFAULT_MAX_REMEMBERED_USES));
+    const remembered = positive("maxRememberedUses", options.maxRememberedUses ?? DEFAULT_MAX_REMEMBERED_USES);
+    const perPrincipal = positive("maxRememberedUsesPerPrincipal", options.maxRememberedUsesPerPrincipal ?? Math.ceil(remembered * DEFAULT_PRINCIPAL_SHARE));
+    this.#used = new ReplayMemory(remembered, perPrincipal);
     this.#now = options.now ?? Date.now;
   }
 
@@ -152,9 +163,9 @@ export class RequestStateCodec {
     }
     const now = this.#now();
     if (now >= payload.expiresAt) throw refuse("expired", `expired ${Math.ceil((now - payload.expiresAt) / 1000)} s ago; start the request again`);
-    if (this.#used.has(payload.nonce)) throw refuse("replayed", REPLAYED);
-    this.#refuseIfFull(method, now);
-    return payload;
+    if (this.#used.has(payload.nonce, principal)) throw refuse("replayed", REPLAYED);
+    this.#refuseIfFull(method, now, principal);
+    return { ...payload, principal };
   }
 
   /**
@@ -166,25 +177,27 @@ export class RequestStateCodec {
    */
   consume(opened: OpenedState, method: string): void {
     // Spec (basic/patterns/mrtr#server-requirements-basic-workflow): single use is enforced server-side.
-    if (this.#used.has(opened.nonce)) throw refuser(method)("replayed", REPLAYED);
-    this.#refuseIfFull(method, this.#now());
-    this.#used.add(opened.nonce, opened.expiresAt);
+    if (this.#used.has(opened.nonce, opened.principal)) throw refuser(method)("replayed", REPLAYED);
+    this.#refuseIfFull(method, this.#now(), opened.principal);
+    this.#used.add(opened.nonce, opened.expiresAt, opened.principal);
   }
 
   /**
-   * Refuses a use that the replay memory has no room to remember: forgetting a live entry instead
-   * would let that token be used again. The error is -32603 (the server's own limit, as for
-   * maxListens), not -32602: the state is valid, and the same retry succeeds once the earliest
-   * remembered token expires, which `retryAfterSeconds` tells. The memory is per process: processes
-   * that share a key behind a load balancer do not share it, so a token may be used once on each.
+   * Refuses a use that the replay memory has no room to remember (in all, or in the principal's
+   * share): forgetting a live entry instead would let that token be used again. The error is -32603
+   * (the server's own limit, as for maxListens), not -32602: the state is valid, and the same retry
+   * succeeds once a remembered token that bound counts expires, not sooner than `retryAfterSeconds`.
+   * The memory is per process: processes that share a key behind a load balancer do not share it,
+   * so a token may be used once on each.
    */
-  #refuseIfFull(method: string, now: number): void {
-    const waitMs = this.#used.msUntilRoom(now);
-    if (waitMs === 0) return;
-    const limit = this.#used.capacity;
-    const retryAfterSeconds = Math.ceil(waitMs / 1000);
+  #refuseIfFull(method: string, now: number, principal: string | undefined): void {
+    const full = this.#used.noRoom(now, principal);
+    if (!full) return;
+    const { limit } = full;
+    const retryAfterSeconds = Math.ceil(full.waitMs / 1000);
+    const whose = full.perPrincipal ? " of this caller's, the most one caller may have" : "";
     throw new RpcError(ErrorCode.InternalError,
-      `${method}: "requestState" cannot be accepted now: the server remembers ${limit} used states, none expired yet, to refuse their replay; retry in ${retryAfterSeconds} s`,
+      `${method}: "requestState" cannot be accepted now: the server remembers ${limit} used states${whose}, none expired yet, to refuse their replay; retry in ${retryAfterSeconds} s`,
       { reason: "busy", limit, retryAfterSeconds });
   }
 
@@ -227,7 +240,7 @@ function bindingOf(method: string, params: object, principal: string | undefined
 }
 
 /** The payload of a verified token; undefined if it is not one this version wrote. */
-function decode(body: string): (OpenedState & { binding: string }) | undefined {
+function decode(body: string): (Omit<OpenedState, "principal"> & { binding: string }) | undefined {
   let value: unknown;
   try {
     value = JSON.parse(Buffer.from(body, "base64url").toString("utf8"));
