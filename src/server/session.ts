@@ -78,11 +78,7 @@ export interface ServerSessionOptions {
   maxBatchItems?: number;
   /** The most of the client's messages taken in and not yet finished (see ConnectionOptions.maxInFlight). */
   maxInFlight?: number;
-  /**
-   * Whom every request on this connection speaks for, when the transport authenticated it (the HTTP
-   * server passes its Gate.owner: the access token's issuer and subject). An opaque string, only
-   * compared: a 2026-07-28 requestState sealed here opens only for the same principal.
-   */
+  /** Whom its requests speak for, if the transport authenticated them (HTTP: Gate.owner); requestState binds to it. */
   principal?: string;
 }
 
@@ -107,7 +103,7 @@ export class ServerSession {
   readonly subscriptions = new Set<string>();
   /** True for a stateless HTTP request's session: there is no channel back to the client. */
   readonly stateless: boolean;
-  /** Whom its requests speak for (ServerSessionOptions.principal); undefined when nobody authenticated them. */
+  /** ServerSessionOptions.principal: undefined when nobody authenticated its requests. */
   readonly principal: string | undefined;
   /** The client requests a 2026-07-28 request is refused for want of a capability, worked out at first use. */
   #modernRefused: Map<string, RpcError> | undefined;
