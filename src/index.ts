@@ -45,7 +45,8 @@
 //      The 2026-07-28 generation, served beside the handshake: server/modern/envelope.ts (the era
 //      and checks of one request), server/modern/serve.ts (*) (modern results, input rounds),
 //      server/modern/results.ts, server/modern/input-rounds.ts (Multi Round-Trip Requests),
-//      server/modern/request-state.ts (their signed state), server/modern/listen.ts (subscriptions/listen),
+//      server/modern/request-state.ts (their signed state), server/modern/replay-memory.ts (its used
+//      states, to refuse their replay), server/modern/listen.ts (subscriptions/listen),
 //      server/modern/request.ts (one modern request as its handlers see it)
 //      schema/json-schema.ts, schema/json-schema-check.ts, schema/json-schema-simple.ts,
 //      schema/json-schema-assertions.ts, schema/json-schema-values.ts, schema/json-schema-formats.ts,
@@ -212,7 +213,7 @@ export type * from "./mcp/modern.js";
 export { LIST_METHODS, METHOD_ERA, INPUT_REQUIRED_METHODS, CACHEABLE_METHODS } from "./mcp/methods.js";
 export { META } from "./mcp/modern.js";
 export { NO_CACHING, type CacheHint } from "./server/modern/results.js";
-export { RequestStateCodec, type RequestStateOptions, type SealedRound, type OpenedState, DEFAULT_REQUEST_STATE_TTL_MS, DEFAULT_MAX_REQUEST_STATE_BYTES, DEFAULT_MAX_REMEMBERED_USES } from "./server/modern/request-state.js";
+export { RequestStateCodec, type RequestStateOptions, type SealedRound, type OpenedState, DEFAULT_REQUEST_STATE_TTL_MS, DEFAULT_MAX_REQUEST_STATE_BYTES, DEFAULT_MAX_REMEMBERED_USES, DEFAULT_PRINCIPAL_SHARE } from "./server/modern/request-state.js";
 export { DEFAULT_MAX_INPUT_ASKS, DEFAULT_MAX_INPUT_ROUNDS, InputRoundSetAsideError } from "./server/modern/input-rounds.js";
 export {
   encodeHeaderValue, decodeHeaderValue, headerParams, mirroredHeaders, headerMismatch, mcpNameOf, DEFAULT_MAX_HEADER_PARAMS,

@@ -9,10 +9,11 @@ import { createDemoServer } from "./server-definition.js";
 import { serveStdio } from "../transports/stdio-server.js";
 import { DEFAULT_MAX_MESSAGE_BYTES } from "../jsonrpc/framing.js";
 import { isSecureUrl } from "../auth/metadata.js";
+import { DEFAULT_MAX_REMEMBERED_USES } from "../server/modern/request-state.js";
 
-const USAGE = `usage: mcp-wire-server [--page-size N] [--max-message-bytes N]
+const USAGE = `usage: mcp-wire-server [--page-size N] [--max-message-bytes N] [--max-remembered-states N]
        mcp-wire-server --http [--port N] [--host H] [--allowed-host H]... [--allowed-origin O]...
-                       [--stateless] [--page-size N] [--http-adapter node|web]
+                       [--stateless] [--page-size N] [--max-remembered-states N] [--http-adapter node|web]
                        [--auth-issuer URL [--auth-resource URL] [--auth-scopes "a b"]]
 Serves the mcp-wire demo server over stdio (newline-delimited JSON-RPC on stdin/stdout), or with
 --http over Streamable HTTP at http://H:N/mcp (default 127.0.0.1:3000), plus the legacy HTTP+SSE
@@ -26,7 +27,9 @@ JWT) issued by that authorization server (https, or http on this machine) for th
 endpoint's own URL) carrying every scope of --auth-scopes; the metadata that says so is served at
 /.well-known/oauth-protected-resource and /.well-known/oauth-protected-resource/mcp.
 --max-message-bytes bounds one stdio message (default ${DEFAULT_MAX_MESSAGE_BYTES}: 64 MiB of content, such as a text
-argument, plus 1 MiB for the message around it).`;
+argument, plus 1 MiB for the message around it).
+--max-remembered-states bounds how many used 2026-07-28 requestStates are remembered to refuse their
+replay (default ${DEFAULT_MAX_REMEMBERED_USES}); when all are unexpired, the next retry is refused (-32603) until one expires.`;
 
 interface HttpFlags {
   port: number;
@@ -45,6 +48,8 @@ interface HttpFlags {
 interface Options {
   pageSize?: number;
   maxMessageBytes?: number;
+  /** RequestStateOptions.maxRememberedUses. */
+  maxRememberedStates?: number;
   http?: HttpFlags;
 }
 
@@ -70,6 +75,7 @@ function parseArguments(argv: string[]): Options {
     else if (flag === "--auth-scopes") auth.scopes = scopesValue(argv[++i]);
     else if (flag === "--page-size") options.pageSize = wholeNumber(flag, argv[++i], 1);
     else if (flag === "--max-message-bytes") options.maxMessageBytes = wholeNumber(flag, argv[++i], 1);
+    else if (flag === "--max-remembered-states") options.maxRememberedStates = wholeNumber(flag, argv[++i], 1);
     else fail(`unknown option ${flag}`);
   }
   if (auth.issuer === undefined && (auth.resource !== undefined || auth.scopes !== undefined)) fail("--auth-resource and --auth-scopes need --auth-issuer");
@@ -165,7 +171,7 @@ async function serveHttp(options: Options, http: HttpFlags): Promise<void> {
   const { LOOPBACK_NAMES } = await import("../http/security.js");
   // Listed hosts replace the default in McpHttpServer; here they add to it, as the usage says.
   const allowedHosts = [...LOOPBACK_NAMES, ...http.allowedHosts];
-  const server = new McpHttpServer(createDemoServer({ pageSize: options.pageSize }), {
+  const server = new McpHttpServer(demoServer(options), {
     stateless: http.stateless,
     bearerToken: token,
     allowedHosts,
@@ -191,9 +197,13 @@ async function serveHttp(options: Options, http: HttpFlags): Promise<void> {
   }
 }
 
+function demoServer(options: Options): ReturnType<typeof createDemoServer> {
+  return createDemoServer({ pageSize: options.pageSize, requestState: { maxRememberedUses: options.maxRememberedStates } });
+}
+
 const options = parseArguments(process.argv.slice(2));
 if (options.http) {
   serveHttp(options, options.http).catch((error: unknown) => fail(error instanceof Error ? error.message : String(error)));
 } else {
-  serveStdio(createDemoServer({ pageSize: options.pageSize }), { maxMessageBytes: options.maxMessageBytes });
+  serveStdio(demoServer(options), { maxMessageBytes: options.maxMessageBytes });
 }

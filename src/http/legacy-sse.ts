@@ -132,7 +132,7 @@ export class LegacySseHandler {
     }, { maxBacklogBytes: this.#options.maxStreamBacklogBytes });
     const transport = new LegacySessionTransport(sink);
     transport.owner = owner;
-    const session = this.#server.connect(transport, { maxInFlight: this.#options.maxInFlight, onProblem: this.#options.onProblem });
+    const session = this.#server.connect(transport, { maxInFlight: this.#options.maxInFlight, onProblem: this.#options.onProblem, principal: owner });
     transport.session = session;
     this.#sessions.set(id, transport);
     session.onClose(() => this.#sessions.delete(id));

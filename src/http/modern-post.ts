@@ -30,8 +30,11 @@ export interface ModernHost {
   maxStreamBacklogBytes: number | undefined;
   /** The refusal if one more request would pass the handler's in-flight bounds. */
   overloaded(): HttpAnswer | undefined;
-  /** A fresh stateless session outside the session table; closing it ends the request. */
-  open(): { session: ServerSession; transport: HttpSessionTransport };
+  /**
+   * A fresh stateless session outside the session table for `request`, speaking for whom its access
+   * token does (so that requestState binds to that principal); closing it ends the request.
+   */
+  open(request: HttpRequest): { session: ServerSession; transport: HttpSessionTransport };
 }
 
 /**
@@ -125,7 +128,7 @@ const HEADER_PARAMS = new WeakMap<object, readonly HeaderParam[]>();
  * response is held until then: a status sent before the handler ran could not fit its answer.
  */
 function answer(host: ModernHost, request: HttpRequest, id: RequestId, body: PostBody): Promise<HttpAnswer> {
-  const { session, transport } = host.open();
+  const { session, transport } = host.open(request);
   const close = () => void session.close();
   // Spec (streamable-http#cancellation): the client closing the response stream cancels the request:
   // the session ends, which aborts its handler's signal, and nothing more is sent for it. The

@@ -61,7 +61,7 @@ export class StreamableHttpHandler {
       server,
       maxStreamBacklogBytes: this.#options.maxStreamBacklogBytes,
       overloaded: () => this.#overloaded(0, 1),
-      open: () => this.#openModern(),
+      open: (request) => this.#openModern(this.gate.owner(request)),
     };
   }
 
@@ -131,7 +131,7 @@ export class StreamableHttpHandler {
     if (refusal) return refusal;
     let live: LiveSession;
     if (this.#options.stateless) {
-      live = this.#open({ stateless: isInitialize ? {} : { protocolVersion: (versionHeader as HandshakeVersion | null) ?? DEFAULT_HEADER_VERSION } });
+      live = this.#open({ stateless: isInitialize ? {} : { protocolVersion: (versionHeader as HandshakeVersion | null) ?? DEFAULT_HEADER_VERSION }, principal: this.gate.owner(request) });
     } else if (isInitialize) {
       // Spec (basic#batching): initialize is never part of a batch.
       if (isBatch) return errorAnswer(400, "invalid request: initialize must not be sent inside a batch", {}, -32600);
@@ -142,7 +142,7 @@ export class StreamableHttpHandler {
         const retry: Record<string, string> = room.retryAfterSeconds === undefined ? {} : { "retry-after": String(room.retryAfterSeconds) };
         return errorAnswer(503, "service unavailable: every session slot is in use", retry);
       }
-      live = this.#open({});
+      live = this.#open({ principal: this.gate.owner(request) });
       live.owner = this.gate.owner(request);
     } else {
       const found = this.#session(request);
@@ -257,9 +257,12 @@ export class StreamableHttpHandler {
     return live;
   }
 
-  /** One 2026-07-28 request's session: stateless, outside the table, its events never kept (there is no resuming). */
-  #openModern(): LiveSession {
-    const { session, transport } = this.#connect(new EventStore({ maxEvents: 0, maxBytes: 0 }), { stateless: {} });
+  /**
+   * One 2026-07-28 request's session: stateless, outside the table, its events never kept (there is
+   * no resuming), speaking for `principal` (Gate.owner), to which its requestStates are bound.
+   */
+  #openModern(principal: string | undefined): LiveSession {
+    const { session, transport } = this.#connect(new EventStore({ maxEvents: 0, maxBytes: 0 }), { stateless: {}, principal });
     const now = Date.now();
     const live = { id: "", session, transport, opened: now, lastSeen: now };
     this.#modern.add(live);

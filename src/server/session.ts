@@ -55,6 +55,8 @@ export interface ModernServed extends Served {
   readonly logLevel: LoggingLevel | undefined;
   /** Its asks of the client, for the methods that may answer input_required, made when first needed (server/modern/serve.ts). */
   rounds?: InputRounds;
+  /** Whom the request speaks for, when the transport authenticated it (ServerSessionOptions.principal). */
+  readonly principal?: string;
 }
 
 /**
@@ -76,6 +78,8 @@ export interface ServerSessionOptions {
   maxBatchItems?: number;
   /** The most of the client's messages taken in and not yet finished (see ConnectionOptions.maxInFlight). */
   maxInFlight?: number;
+  /** Whom its requests speak for, if the transport authenticated them (HTTP: Gate.owner); requestState binds to it. */
+  principal?: string;
 }
 
 /** A settled promise, for the many log calls that send nothing. */
@@ -99,6 +103,8 @@ export class ServerSession {
   readonly subscriptions = new Set<string>();
   /** True for a stateless HTTP request's session: there is no channel back to the client. */
   readonly stateless: boolean;
+  /** ServerSessionOptions.principal: undefined when nobody authenticated its requests. */
+  readonly principal: string | undefined;
   /** The client requests a 2026-07-28 request is refused for want of a capability, worked out at first use. */
   #modernRefused: Map<string, RpcError> | undefined;
   #listens: Listens | undefined;
@@ -130,6 +136,7 @@ export class ServerSession {
     // with their results, and the connection can finish what it owes (basic/lifecycle#shutdown).
     this.connection.onInputEnd(() => this.#listens?.endAll());
     this.stateless = options.stateless !== undefined;
+    this.principal = options.principal;
     if (options.stateless?.protocolVersion) {
       this.#negotiated(options.stateless.protocolVersion);
       this.#state = "operating";

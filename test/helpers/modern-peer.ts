@@ -3,7 +3,7 @@
 // waits for the answer to each id. Nothing here interprets results: the tests read the wire.
 import type { JSONRPCMessage } from "../../src/jsonrpc/messages.js";
 import type { McpServer } from "../../src/server/definition.js";
-import type { ServerSession } from "../../src/server/session.js";
+import type { ServerSession, ServerSessionOptions } from "../../src/server/session.js";
 import { RawPeer, settle } from "./raw-peer.js";
 
 export const MODERN = "2026-07-28";
@@ -26,8 +26,8 @@ export class ModernPeer {
   readonly session: ServerSession;
   #nextId = 1;
 
-  constructor(server: McpServer) {
-    this.session = server.connect(this.raw);
+  constructor(server: McpServer, options?: ServerSessionOptions) {
+    this.session = server.connect(this.raw, options);
   }
 
   /** Everything the server wrote, flattened out of batches. */

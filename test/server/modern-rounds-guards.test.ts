@@ -2,7 +2,7 @@
 // under a key the presented state names as asked; a request takes at most maxInputRounds rounds,
 // even when a handler's question changes from run to run; a state is used up only once its retry
 // produced an answer (a bad answer, a cancel or a lost race leave it, or refuse it, as they should);
-// and a set-aside or refused handler's pending asks reject, so it unwinds at once.
+// a full replay memory refuses the next retry (-32603) rather than forget a used state; and a set-aside or refused handler's pending asks reject, so it unwinds at once.
 // Spec: https://modelcontextprotocol.io/specification/2026-07-28/basic/patterns/mrtr (SPEC_2026.md §4)
 import { test } from "node:test";
 import assert from "node:assert/strict";
@@ -155,6 +155,35 @@ test("guards: of two retries sent at once with one requestState, the first to an
   const [a, b] = await both;
   assert.equal(resultOf(a).resultType, "complete");
   assert.deepEqual([errorOf(b).code, errorOf(b).data?.reason], [-32602, "replayed"]);
+});
+
+test("guards: a full replay memory refuses the next retry -32603 before its handler runs, and the used state stays used", async () => {
+  let runs = 0;
+  const counting: Handler = async (context) => (runs++, String((await context.elicit(ASK("name?"))).action));
+  const peer = new ModernPeer(serverWith({ one: counting }, { requestState: { maxRememberedUses: 1 } }));
+  const first = asked(await call(peer, "one"));
+  const second = asked(await call(peer, "one"));
+  assert.equal(resultOf(await call(peer, "one", answering(first))).resultType, "complete");
+  runs = 0;
+  const refusal = errorOf(await call(peer, "one", answering(second)));
+  assert.equal(refusal.code, -32603);
+  assert.equal(refusal.data?.reason, "busy");
+  assert.equal(refusal.data?.limit, 1);
+  assert.equal(runs, 0, "refused before the handler ran");
+  assert.equal(errorOf(await call(peer, "one", answering(first))).data?.reason, "replayed", "nothing was forgotten to make room");
+});
+
+test("guards: of two retries of different rounds racing for the memory's last room, the later answer is -32603 and its state stays usable", async () => {
+  const { tools, release } = gated();
+  const peer = new ModernPeer(serverWith(tools, { requestState: { maxRememberedUses: 1 } }));
+  const [a, b] = [asked(await call(peer, "gated")), asked(await call(peer, "gated"))];
+  const both = Promise.all([call(peer, "gated", answering(a), "a"), call(peer, "gated", answering(b), "b")]);
+  await settle();
+  release();
+  const [answerA, answerB] = await both;
+  assert.equal(resultOf(answerA).resultType, "complete");
+  assert.deepEqual([errorOf(answerB).code, errorOf(answerB).data?.reason], [-32603, "busy"]);
+  assert.equal(errorOf(await call(peer, "gated", answering(b))).data?.reason, "busy", "b was not used up: refused as busy, not as replayed");
 });
 
 test("guards: a set-aside handler's pending ask rejects with InputRoundSetAsideError, so it unwinds at once", async () => {

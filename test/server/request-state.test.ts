@@ -1,44 +1,15 @@
 // The requestState codec of Multi Round-Trip Requests (src/server/modern/request-state.ts): a
 // sealed token opens once, for the request it was issued for, before it expires, under its key;
-// everything else is refused with -32602 and a `data.reason`, cheapest checks first.
+// everything else is refused with -32602 and a `data.reason`, cheapest checks first. (Its replay
+// memory, when full: replay-memory.test.ts.)
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { createHmac } from "node:crypto";
-import { ErrorCode, RpcError } from "../../src/jsonrpc/messages.js";
 import {
   askFingerprint, DEFAULT_MAX_REMEMBERED_USES, DEFAULT_MAX_REQUEST_STATE_BYTES, DEFAULT_REQUEST_STATE_TTL_MS,
-  RequestStateCodec, RequestStateTooLargeError, type RequestStateOptions, type RequestStateRejection, type SealedRound, type StoredAnswer,
+  RequestStateCodec, RequestStateTooLargeError,
 } from "../../src/server/modern/request-state.js";
-
-const KEY = "k".repeat(32);
-const METHOD = "tools/call";
-const PARAMS = { name: "greet", arguments: { who: "Ada", times: 2 } };
-const ANSWERS: StoredAnswer[] = [
-  { ask: askFingerprint("elicitation/create", { message: "Name?" }), answer: { action: "accept", content: { name: "Ada" } } },
-  { ask: askFingerprint("roots/list", undefined), answer: { roots: [] } },
-];
-/** One round of a request: what it was answered so far, and what it asks next. */
-const ROUND: SealedRound = { method: METHOD, params: PARAMS, answers: ANSWERS, asked: ["elicit-3-abcdefgh"], round: 2 };
-
-/** A codec on a clock the test moves by hand. */
-function codec(options: RequestStateOptions = {}): { codec: RequestStateCodec; clock: { now: number } } {
-  const clock = { now: 1_000_000 };
-  return { codec: new RequestStateCodec({ key: KEY, now: () => clock.now, ...options }), clock };
-}
-
-/** Asserts that `open` throws -32602 with `data.reason` === reason, and returns the message. */
-function refused(open: () => unknown, reason: RequestStateRejection): string {
-  let message = "";
-  assert.throws(open, (error: unknown) => {
-    assert.ok(error instanceof RpcError, `an RpcError, got ${String(error)}`);
-    assert.equal(error.code, ErrorCode.InvalidParams);
-    assert.deepEqual(error.data, { reason });
-    assert.match(error.message, /^[a-z/]+: "requestState" /);
-    message = error.message;
-    return true;
-  });
-  return message;
-}
+import { ANSWERS, codec, KEY, METHOD, PARAMS, refused, ROUND } from "../helpers/request-state-codec.js";
 
 /** The token with one character at `index` replaced by another of the base64url alphabet. */
 function flip(token: string, index: number): string {
@@ -195,29 +166,6 @@ test("request-state: _meta, inputResponses and requestState in params are not bo
   const token = c.seal({ ...ROUND, params: sealedWith });
   const retry = { ...PARAMS, _meta: { progressToken: 1 }, inputResponses: { a: { roots: [] } }, requestState: token };
   assert.deepEqual(c.open(token, METHOD, retry).answers, ANSWERS);
-});
-
-test("request-state: the remembered uses stay within maxRememberedUses, expired ones dropped first", () => {
-  const { codec: c, clock } = codec({ maxRememberedUses: 2, ttlMs: 1000 });
-  const seal = () => c.seal({ ...ROUND, answers: [] });
-  const use = (token: string) => c.consume(c.open(token, METHOD, PARAMS), METHOD);
-  const [a, b, d] = [seal(), seal(), seal()];
-  use(a);
-  use(b);
-  use(d); // full: a, the oldest, is forgotten
-  refused(() => c.open(d, METHOD, PARAMS), "replayed");
-  refused(() => c.open(b, METHOD, PARAMS), "replayed");
-  assert.deepEqual(c.open(a, METHOD, PARAMS).answers, [], "the documented trade-off: the forgotten one opens once more");
-
-  // Expired entries make room before any live one is forgotten.
-  clock.now += 500;
-  const e = seal();
-  clock.now += 600; // a, b, d expired; e is live
-  const f = seal();
-  use(e);
-  use(f);
-  refused(() => c.open(e, METHOD, PARAMS), "replayed");
-  refused(() => c.open(f, METHOD, PARAMS), "replayed");
 });
 
 test("request-state: a seal longer than maxStateBytes throws a local error, not an RpcError", () => {

@@ -117,10 +117,13 @@ export class InputRounds {
     });
   }
 
-  /** Verifies the retry's requestState, if it has one: forged, expired or used up is -32602. */
+  /**
+   * Verifies the retry's requestState, if it has one: forged, expired, used up or sealed for another
+   * principal (or for none, when this request has one, and the other way round) is -32602.
+   */
   open(): void {
     if (this.#params.requestState === undefined) return;
-    this.#opened = this.#codec.open(this.#params.requestState, this.#method, this.#params);
+    this.#opened = this.#codec.open(this.#params.requestState, this.#method, this.#params, this.#served.principal);
     this.#earlier = this.#opened.answers;
   }
 
@@ -193,7 +196,8 @@ export class InputRounds {
     let requestState: string;
     try {
       const round = (this.#opened?.round ?? 0) + 1;
-      requestState = this.#codec.seal({ method: this.#method, params: this.#params, answers: this.#answers, asked: [...pending.keys()], round });
+      const { principal } = this.#served;
+      requestState = this.#codec.seal({ method: this.#method, params: this.#params, answers: this.#answers, asked: [...pending.keys()], round, principal });
     } catch (error) {
       if (!(error instanceof RequestStateTooLargeError)) throw error;
       // What does not fit is the client's own: its answers so far (or params nested too deeply to bind).

@@ -10,15 +10,18 @@
 
 import { createHash, createHmac, randomBytes, timingSafeEqual } from "node:crypto";
 import { invalidParams, typeName } from "../../jsonrpc/params.js";
-import { isObject, type RpcError } from "../../jsonrpc/messages.js";
+import { ErrorCode, isObject, RpcError } from "../../jsonrpc/messages.js";
 import { canonicalJson } from "../../schema/json-schema-values.js";
+import { ReplayMemory } from "./replay-memory.js";
 
 /** How long a sealed state may be presented back: long enough for a person to answer a form. */
 export const DEFAULT_REQUEST_STATE_TTL_MS = 10 * 60_000;
 /** The longest token minted or accepted, in bytes (a token is ASCII: one character, one byte). */
 export const DEFAULT_MAX_REQUEST_STATE_BYTES = 256 * 1024;
-/** How many used tokens are remembered to refuse their replay (see #remember). */
+/** How many used tokens are remembered to refuse their replay; when all are live, a new use is refused (replay-memory.ts). */
 export const DEFAULT_MAX_REMEMBERED_USES = 100_000;
+/** The share of the remembered uses one authenticated principal may hold, by default: one flooding caller fills a tenth. */
+export const DEFAULT_PRINCIPAL_SHARE = 0.1;
 /** HMAC-SHA256 keys shorter than its output weaken it. */
 export const MIN_REQUEST_STATE_KEY_BYTES = 32;
 
@@ -34,6 +37,11 @@ export interface RequestStateOptions {
   ttlMs?: number;
   maxStateBytes?: number;
   maxRememberedUses?: number;
+  /**
+   * How many of them one authenticated principal may hold (default a tenth of maxRememberedUses,
+   * rounded up); uses with no principal share the whole memory, nothing telling their callers apart.
+   */
+  maxRememberedUsesPerPrincipal?: number;
   /** The clock, in ms since the epoch; tests pass their own. */
   now?: () => number;
 }
@@ -49,8 +57,9 @@ export interface SealedRound {
   /** How many input_required answers this request has had, this one included (1 for the first). */
   round: number;
   /**
-   * Who the caller is, when the server knows (an authenticated identity): a token is then refused
-   * for anyone else. Nothing passes one yet; authorization (OAuth) will.
+   * Who the caller is, when the server knows (ServerSessionOptions.principal: over HTTP, the access
+   * token's issuer and subject). Bound like the params: the token opens only for that principal, and
+   * a token sealed with none opens only for a caller with none.
    */
   principal?: string;
 }
@@ -62,9 +71,14 @@ export interface OpenedState {
   readonly round: number;
   readonly nonce: string;
   readonly expiresAt: number;
+  /** Whom it was opened for (the only principal it opens for): its use is counted to them. */
+  readonly principal: string | undefined;
 }
 
-/** Why `open` or `consume` refused a token; sent to the client as `error.data.reason`. */
+/**
+ * Why `open` or `consume` refused a token (-32602); sent to the client as `error.data.reason`. A
+ * valid token refused for want of room to remember its use is -32603 with reason `busy` instead.
+ */
 export type RequestStateRejection = "malformed" | "too-long" | "forged" | "expired" | "replayed" | "other-request";
 
 /** `seal` could not make a token within the bounds. Local: the caller answers -32602 (input-rounds.ts). */
@@ -89,10 +103,9 @@ export class RequestStateCodec {
   #key: Uint8Array | undefined;
   readonly #ttlMs: number;
   readonly #maxStateBytes: number;
-  readonly #maxRememberedUses: number;
   readonly #now: () => number;
-  /** Nonce -> expiry of every token used up and not yet expired, in the order they were used. */
-  readonly #used = new Map<string, number>();
+  /** The nonces of the tokens used up and not yet expired. */
+  readonly #used: ReplayMemory;
 
   constructor(options: RequestStateOptions = {}) {
     if (options.key !== undefined) {
@@ -104,7 +117,9 @@ export class RequestStateCodec {
     }
     this.#ttlMs = positive("ttlMs", options.ttlMs ?? DEFAULT_REQUEST_STATE_TTL_MS);
     this.#maxStateBytes = positive("maxStateBytes", options.maxStateBytes ?? DEFAULT_MAX_REQUEST_STATE_BYTES);
-    this.#maxRememberedUses = positive("maxRememberedUses", options.maxRememberedUses ?? DEFAULT_MAX_REMEMBERED_USES);
+    const remembered = positive("maxRememberedUses", options.maxRememberedUses ?? DEFAULT_MAX_REMEMBERED_USES);
+    const perPrincipal = positive("maxRememberedUsesPerPrincipal", options.maxRememberedUsesPerPrincipal ?? Math.ceil(remembered * DEFAULT_PRINCIPAL_SHARE));
+    this.#used = new ReplayMemory(remembered, perPrincipal);
     this.#now = options.now ?? Date.now;
   }
 
@@ -127,6 +142,8 @@ export class RequestStateCodec {
   /**
    * What a retry's `requestState` carries, verified but not used up (see `consume`), or an RpcError
    * -32602 with `data.reason`. Cheap checks come first, so a huge or forged token costs no decoding.
+   * A valid token that could not be remembered as used is refused here, before its handler runs
+   * (-32603 `busy`, see #refuseIfFull).
    */
   open(token: unknown, method: string, params: object, principal?: string): OpenedState {
     const refuse = refuser(method);
@@ -146,36 +163,42 @@ export class RequestStateCodec {
     }
     const now = this.#now();
     if (now >= payload.expiresAt) throw refuse("expired", `expired ${Math.ceil((now - payload.expiresAt) / 1000)} s ago; start the request again`);
-    if (this.#used.has(payload.nonce)) throw refuse("replayed", REPLAYED);
-    return payload;
+    if (this.#used.has(payload.nonce, principal)) throw refuse("replayed", REPLAYED);
+    this.#refuseIfFull(method, now, principal);
+    return { ...payload, principal };
   }
 
   /**
    * Uses up an opened token, once the retry it came with has produced an answer: until then a bad
    * answer, a cancel or a dropped stream leaves it usable. Throws -32602 `replayed` if another
-   * retry with the same token used it up first (two sent at once both open).
+   * retry with the same token used it up first (two sent at once both open), and -32603 `busy` if
+   * the memory filled up since it was opened (retries racing for its last room): that answer is
+   * not sent, and the token stays usable, as after a cancel.
    */
   consume(opened: OpenedState, method: string): void {
     // Spec (basic/patterns/mrtr#server-requirements-basic-workflow): single use is enforced server-side.
-    if (this.#used.has(opened.nonce)) throw refuser(method)("replayed", REPLAYED);
-    this.#remember(opened.nonce, opened.expiresAt, this.#now());
+    if (this.#used.has(opened.nonce, opened.principal)) throw refuser(method)("replayed", REPLAYED);
+    this.#refuseIfFull(method, this.#now(), opened.principal);
+    this.#used.add(opened.nonce, opened.expiresAt, opened.principal);
   }
 
   /**
-   * Remembers a used-up nonce until its token expires (after that the expiry check refuses it anyway).
-   * All tokens live for the same ttlMs, so opening order is close to expiry order: dropping expired
-   * entries from the front is cheap, and an expired entry behind a live one only stays a little
-   * longer, within the bound. When the bound is still full, the oldest entry is forgotten: its token
-   * (usually the one nearest to expiry) could then be opened once more until it expires. That is the price of a bound that a
-   * flood of retries cannot turn into refusing honest ones. The memory is per process: processes
-   * that share a key behind a load balancer do not share it, so a token may be used once on each.
+   * Refuses a use that the replay memory has no room to remember (in all, or in the principal's
+   * share): forgetting a live entry instead would let that token be used again. The error is -32603
+   * (the server's own limit, as for maxListens), not -32602: the state is valid, and the same retry
+   * succeeds once a remembered token that bound counts expires, not sooner than `retryAfterSeconds`.
+   * The memory is per process: processes that share a key behind a load balancer do not share it,
+   * so a token may be used once on each.
    */
-  #remember(nonce: string, expiresAt: number, now: number): void {
-    for (const [oldNonce, oldExpiry] of this.#used) {
-      if (oldExpiry > now && this.#used.size < this.#maxRememberedUses) break;
-      this.#used.delete(oldNonce);
-    }
-    this.#used.set(nonce, expiresAt);
+  #refuseIfFull(method: string, now: number, principal: string | undefined): void {
+    const full = this.#used.noRoom(now, principal);
+    if (!full) return;
+    const { limit } = full;
+    const retryAfterSeconds = Math.ceil(full.waitMs / 1000);
+    const whose = full.perPrincipal ? " of this caller's, the most one caller may have" : "";
+    throw new RpcError(ErrorCode.InternalError,
+      `${method}: "requestState" cannot be accepted now: the server remembers ${limit} used states${whose}, none expired yet, to refuse their replay; retry in ${retryAfterSeconds} s`,
+      { reason: "busy", limit, retryAfterSeconds });
   }
 
   #mac(body: string): string {
@@ -217,7 +240,7 @@ function bindingOf(method: string, params: object, principal: string | undefined
 }
 
 /** The payload of a verified token; undefined if it is not one this version wrote. */
-function decode(body: string): (OpenedState & { binding: string }) | undefined {
+function decode(body: string): (Omit<OpenedState, "principal"> & { binding: string }) | undefined {
   let value: unknown;
   try {
     value = JSON.parse(Buffer.from(body, "base64url").toString("utf8"));

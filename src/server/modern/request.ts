@@ -1,6 +1,6 @@
 // One 2026-07-28 request as its handlers see it: the connection's context for it (id, signal,
 // progress), plus what its own envelope says (version, the client's capabilities and identity, the
-// log level) and, for the methods that may answer input_required, its input rounds. Its row makes it
+// log level), whom its connection speaks for (the authenticated principal, if any) and, for the methods that may answer input_required, its input rounds. Its row makes it
 // once the envelope passed its checks (serve.ts); the handshake session's requests keep the
 // connection's context. Handlers tell the two apart with `instanceof` (ServerSession.served).
 // Spec: https://modelcontextprotocol.io/specification/2026-07-28/basic/versioning (era per request)
@@ -27,12 +27,14 @@ export class ModernRequest implements RequestContext, ModernServed {
   readonly clientCapabilities: ClientCapabilities;
   readonly clientInfo: Implementation;
   readonly logLevel: LoggingLevel | undefined;
+  readonly principal: string | undefined;
   readonly #request: RequestContext;
   #rounds: InputRounds | undefined = undefined;
   #makeRounds: (() => InputRounds) | undefined = undefined;
 
-  constructor(request: RequestContext, envelope: CheckedEnvelope) {
+  constructor(request: RequestContext, envelope: CheckedEnvelope, principal?: string) {
     this.#request = request;
+    this.principal = principal;
     this.protocolVersion = envelope.protocolVersion;
     this.clientCapabilities = envelope.clientCapabilities;
     this.clientInfo = envelope.clientInfo ?? UNNAMED_CLIENT;

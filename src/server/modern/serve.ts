@@ -36,7 +36,7 @@ export function modernRows(session: ServerSession, rows: RequestRow<RequestConte
       // Spec (2026-07-28 basic): no batches. One allowed by the connection's 2025-03-26 handshake
       // (its wire rules) carries no modern request.
       if (context.inBatch) throw new RpcError(ErrorCode.InvalidRequest, `${row.method}: a 2026-07-28 request cannot be part of a JSON-RPC batch`);
-      return serveModern(session.server, row, params, new ModernRequest(context, session.checkModern(row.method, context.meta)));
+      return serveModern(session.server, row, params, new ModernRequest(context, session.checkModern(row.method, context.meta), session.principal));
     },
   }));
 }
