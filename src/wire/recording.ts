@@ -10,7 +10,9 @@
 //    since the session began, optional), then the line exactly as it was on the wire. A line that was
 //    not JSON is kept as it was; the tools report it as such. This is what `mcp-wire record` writes,
 //    a line at a time, so a recording cut short is complete up to its last whole line. A "#" line
-//    among them is the recorder's note (e.g. a line too long to keep): readers skip it.
+//    among them is the recorder's note (e.g. a line too long to keep): readers skip it, except
+//    "# exchange N" (recording-exchange.ts: over HTTP, the exchange the lines after it crossed in,
+//    and what the wire said of it), which gives each entry its exchange.
 // 3. JSON lines as other recorders write them (../shared/transcripts/):
 //    {"dir":"c2s"|"s2c","msg":<the message>,"t"?:<ms>}, one per line.
 //
@@ -25,6 +27,12 @@
 // line): every tool walks messages with the engine's recursive JSON.stringify, structuredClone
 // and readers, which a hostile line 5000 levels deep would run out of stack in.
 
+import { splitArguments, ArgumentSyntaxError } from "./recording-arguments.js";
+import { exchangeNote, olderAnswerNote, readExchangeNote, type Exchange } from "./recording-exchange.js";
+
+export { ArgumentSyntaxError, quoteArgument, splitArguments } from "./recording-arguments.js";
+export type { Exchange } from "./recording-exchange.js";
+
 export type Direction = "c2s" | "s2c";
 
 /** One line that crossed the wire. */
@@ -36,6 +44,8 @@ export interface WireEntry {
   message: unknown;
   /** Milliseconds since the session began, if the recording kept time. */
   at?: number;
+  /** The HTTP exchange it crossed in, when the recording says (a key of Recording.exchanges). */
+  exchange?: number;
 }
 
 export interface RecordingHeader {
@@ -56,14 +66,8 @@ export interface Recording {
   header: RecordingHeader;
   /** In wire order where the form keeps it (session, jsonl); golden: the client's lines, then the server's. */
   entries: WireEntry[];
-}
-
-/** A command line ("# command:", "# args:") with a quoted word that is not a JSON string. */
-export class ArgumentSyntaxError extends Error {
-  constructor(readonly word: string) {
-    super(`cannot read the quoted word ${printable(word.slice(0, 40))}`);
-    this.name = "ArgumentSyntaxError";
-  }
+  /** What the wire said of each HTTP exchange, by number; empty when the recording does not say. */
+  exchanges: Map<number, Exchange>;
 }
 
 /** A recording that cannot be read: which line, and why. */
@@ -101,8 +105,9 @@ export function parseRecording(text: string, source = "recording", options: Read
   for (; at < lines.length && lines[at]!.startsWith("#"); at++) readHeaderLine(header, lines[at]!, source, at + 1);
   while (at < lines.length && lines[at]!.trim() === "") at++;
   const marker = lines[at];
-  if (marker === "-- session --") return { form: "session", header, entries: parseSession(lines, at + 1, source) };
-  if (marker === "-- client --") return { form: "golden", header, entries: parseGolden(lines, at, source) };
+  const exchanges = new Map<number, Exchange>();
+  if (marker === "-- session --") return { form: "session", header, entries: parseSession(lines, at + 1, source, exchanges, header.transport === "http"), exchanges };
+  if (marker === "-- client --") return { form: "golden", header, entries: parseGolden(lines, at, source), exchanges };
   throw new RecordingFormatError(source, at + 1, `expected "-- session --" or "-- client --" after the header, found ${JSON.stringify((marker ?? "").slice(0, 40))}`);
 }
 
@@ -142,15 +147,29 @@ function readHeaderLine(header: RecordingHeader, line: string, source: string, n
   }
 }
 
-function parseSession(lines: string[], from: number, source: string): WireEntry[] {
+function parseSession(lines: string[], from: number, source: string, exchanges: Map<number, Exchange>, http: boolean): WireEntry[] {
   const entries: WireEntry[] = [];
+  let exchange: number | undefined;
+  let answerNote: ReturnType<typeof olderAnswerNote>;
   for (let i = from; i < lines.length; i++) {
     const line = lines[i]!;
-    if (line === "" || line.startsWith("#")) continue;
+    if (line.startsWith("#")) {
+      const read = readExchangeNote(line, exchanges);
+      if (typeof read === "string") throw new RecordingFormatError(source, i + 1, read);
+      if (read !== undefined) exchange = read;
+      // Read as the recorder now writes it, an older HTTP recording's answer body is a note when it carried no message.
+      else if (http && exchanges.size === 0) answerNote = olderAnswerNote(line) ?? answerNote;
+      continue;
+    }
+    if (line === "") continue;
     const match = SESSION_LINE.exec(line);
     if (!match) throw new RecordingFormatError(source, i + 1, `a session line starts with "> " or "< ", found ${JSON.stringify(line.slice(0, 40))}`);
     const entry = entryOf(match[1] === ">" ? "c2s" : "s2c", match[3]!);
     if (match[2] !== undefined) entry.at = Number(match[2]);
+    if (exchange !== undefined) entry.exchange = exchange;
+    const body = answerNote;
+    answerNote = undefined;
+    if (entry.dir === "s2c" && body?.notAMessage(entry.message)) continue;
     entries.push(entry);
   }
   return entries;
@@ -183,7 +202,7 @@ function parseJsonLines(lines: string[], source: string): Recording {
     if (typeof record.t === "number") entry.at = record.t;
     entries.push(entry);
   });
-  return { form: "jsonl", header: { lines: [], ignore: [], args: [] }, entries };
+  return { form: "jsonl", header: { lines: [], ignore: [], args: [] }, entries, exchanges: new Map() };
 }
 
 function entryOf(dir: Direction, text: string): WireEntry {
@@ -232,31 +251,6 @@ export function printable(text: string): string {
     (char) => `\\u${char.charCodeAt(0).toString(16).padStart(4, "0")}`);
 }
 
-/**
- * One argument of a "# command:" or "# args:" line, as a shell would take it back (so the line
- * shown is the line that could be pasted): bare when it is only [\w@%+=:,./-], else a JSON string.
- */
-export function quoteArgument(argument: string): string {
-  return /^[\w@%+=:,./-]+$/.test(argument) ? argument : JSON.stringify(argument);
-}
-
-/** The words of a "# command:" or "# args:" line: quoteArgument's inverse, each word bare or a JSON string. */
-export function splitArguments(line: string): string[] {
-  const words: string[] = [];
-  for (const [word] of line.matchAll(/"(?:[^"\\]|\\.)*"|\S+/g)) {
-    if (!word.startsWith('"')) {
-      words.push(word);
-      continue;
-    }
-    try {
-      words.push(JSON.parse(word) as string);
-    } catch {
-      throw new ArgumentSyntaxError(word);
-    }
-  }
-  return words;
-}
-
 /** The header lines of a new recording, from its fields (prose lines first, if any). */
 export function headerLines(fields: { prose?: string[]; transport?: "stdio" | "http"; command?: string; url?: string; protocol?: string; ignore?: string[] }): string[] {
   const lines = (fields.prose ?? []).map((line) => `# ${line}`);
@@ -283,9 +277,21 @@ export function sessionNote(text: string): string {
   return `# ${text.replace(/[\r\n]+/g, " ")}`;
 }
 
-/** A whole recording in the session form (form 2), whatever form it was read from. */
+/** A whole recording in the session form (form 2), whatever form it was read from; its exchanges' notes too. */
 export function formatSession(recording: Recording): string {
-  return [...recording.header.lines, "-- session --", ...recording.entries.map((entry) => sessionLine(entry.dir, entry.text, entry.at)), ""].join("\n");
+  const lines = [...recording.header.lines, "-- session --"];
+  const noted = new Set<number>();
+  let current: number | undefined;
+  for (const entry of recording.entries) {
+    if (entry.exchange !== undefined && entry.exchange !== current) {
+      // An exchange's facts, all known by now, go with its first line.
+      lines.push(exchangeNote(entry.exchange, noted.has(entry.exchange) ? undefined : recording.exchanges.get(entry.exchange)));
+      noted.add(entry.exchange);
+    }
+    current = entry.exchange;
+    lines.push(sessionLine(entry.dir, entry.text, entry.at));
+  }
+  return [...lines, ""].join("\n");
 }
 
 /** A recording written back in the form it was read in (what `replay --update` writes). */
