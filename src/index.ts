@@ -122,7 +122,7 @@
 //                                 cli/trace.ts, cli/output.ts)
 //      wire/recording.ts          recordings of sessions, in every form the wire tools read and write
 //                                 (wire/recording-exchange.ts: the HTTP exchange of each line; wire/recording-arguments.ts:
-//                                 the words of its command lines)
+//                                 the words of its command lines; wire/recording-write.ts: writing one)
 //      wire/record-cli.ts         `mcp-wire record`, a recording proxy (wire/record-stdio.ts over stdio,
 //                                 wire/record-http.ts over HTTP with wire/record-http-body.ts: what it keeps of a
 //                                 body, decoded; wire/record-file.ts: what they write)

@@ -28,9 +28,10 @@
 // and readers, which a hostile line 5000 levels deep would run out of stack in.
 
 import { splitArguments, ArgumentSyntaxError } from "./recording-arguments.js";
-import { exchangeNote, olderAnswerNote, readExchangeNote, type Exchange } from "./recording-exchange.js";
+import { olderAnswerNote, readExchangeNote, type Exchange } from "./recording-exchange.js";
 
 export { ArgumentSyntaxError, quoteArgument, splitArguments } from "./recording-arguments.js";
+export { formatRecording, formatSession, headerLines, sessionLine, sessionLinePrefix, sessionNote } from "./recording-write.js";
 export type { Exchange } from "./recording-exchange.js";
 
 export type Direction = "c2s" | "s2c";
@@ -154,6 +155,8 @@ function parseSession(lines: string[], from: number, source: string, exchanges: 
   for (let i = from; i < lines.length; i++) {
     const line = lines[i]!;
     if (line.startsWith("#")) {
+      // An exchange's facts are one flat object: a hostile note is not handed to JSON.parse to nest.
+      if (line.startsWith("# exchange ") && deeperThan(line, 1)) throw new RecordingFormatError(source, i + 1, "an exchange note whose facts are not a flat JSON object");
       const read = readExchangeNote(line, exchanges);
       if (typeof read === "string") throw new RecordingFormatError(source, i + 1, read);
       if (read !== undefined) exchange = read;
@@ -249,57 +252,4 @@ export function printable(text: string): string {
   // eslint-disable-next-line no-control-regex
   return text.replace(/[\u0000-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g,
     (char) => `\\u${char.charCodeAt(0).toString(16).padStart(4, "0")}`);
-}
-
-/** The header lines of a new recording, from its fields (prose lines first, if any). */
-export function headerLines(fields: { prose?: string[]; transport?: "stdio" | "http"; command?: string; url?: string; protocol?: string; ignore?: string[] }): string[] {
-  const lines = (fields.prose ?? []).map((line) => `# ${line}`);
-  if (fields.transport) lines.push(`# transport: ${fields.transport}`);
-  if (fields.command) lines.push(`# command: ${fields.command}`);
-  if (fields.url) lines.push(`# url: ${fields.url}`);
-  if (fields.protocol) lines.push(`# protocol: ${fields.protocol}`);
-  for (const pointer of fields.ignore ?? []) lines.push(`# ignore: ${pointer}`);
-  return lines;
-}
-
-/** One line of a session recording (form 2): written as each message crosses the wire. */
-export function sessionLine(dir: Direction, text: string, at?: number): string {
-  return sessionLinePrefix(dir, at) + text;
-}
-
-/** What comes before the wire's bytes on a session line: for a writer that appends those bytes as they came. */
-export function sessionLinePrefix(dir: Direction, at?: number): string {
-  return `${dir === "c2s" ? ">" : "<"} ${at === undefined ? "" : `+${Math.round(at)} `}`;
-}
-
-/** A note of the recorder's among the session lines (form 2), which readers skip. */
-export function sessionNote(text: string): string {
-  return `# ${text.replace(/[\r\n]+/g, " ")}`;
-}
-
-/** A whole recording in the session form (form 2), whatever form it was read from; its exchanges' notes too. */
-export function formatSession(recording: Recording): string {
-  const lines = [...recording.header.lines, "-- session --"];
-  const noted = new Set<number>();
-  let current: number | undefined;
-  for (const entry of recording.entries) {
-    if (entry.exchange !== undefined && entry.exchange !== current) {
-      // An exchange's facts, all known by now, go with its first line.
-      lines.push(exchangeNote(entry.exchange, noted.has(entry.exchange) ? undefined : recording.exchanges.get(entry.exchange)));
-      noted.add(entry.exchange);
-    }
-    current = entry.exchange;
-    lines.push(sessionLine(entry.dir, entry.text, entry.at));
-  }
-  return [...lines, ""].join("\n");
-}
-
-/** A recording written back in the form it was read in (what `replay --update` writes). */
-export function formatRecording(recording: Recording): string {
-  const side = (dir: Direction) => recording.entries.filter((entry) => entry.dir === dir).map((entry) => entry.text);
-  switch (recording.form) {
-    case "session": return formatSession(recording);
-    case "golden": return [...recording.header.lines, "-- client --", ...side("c2s"), "-- server --", ...side("s2c"), ""].join("\n");
-    case "jsonl": return recording.entries.map((entry) => JSON.stringify({ dir: entry.dir, msg: entry.message === undefined ? entry.text : entry.message, ...(entry.at === undefined ? {} : { t: entry.at }) }) + "\n").join("");
-  }
 }

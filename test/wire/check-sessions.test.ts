@@ -101,6 +101,7 @@ test("recording: exchange notes give each entry its exchange, and formatSession 
   assert.deepEqual(again.exchanges, read.exchanges);
   assert.deepEqual(again.entries, read.entries);
   assert.throws(() => recording(["# exchange 1: {not json"]), /test\.recording:3: an exchange note whose facts are not JSON/);
+  assert.throws(() => recording([`# exchange 1: {"session":${"[".repeat(100_000)}`]), /test\.recording:3: an exchange note whose facts are not a flat JSON object/);
 });
 
 for (const file of ["host-claude-http.recording", "mcp-remote-auto-http.recording"]) {
