@@ -137,7 +137,8 @@
 //      wire/check.ts              `mcp-wire check`, the spec linter: one walk over what wire/check-state.ts keeps;
 //                                 the rules in wire/check-rules-jsonrpc.ts, wire/check-rules-session.ts,
 //                                 wire/check-rules-results.ts, wire/check-rules-flow.ts, wire/check-rules-modern.ts (2026-07-28);
-//                                 its command line in wire/check-cli.ts; a recording's sessions apart in wire/check-sessions.ts
+//                                 its command line in wire/check-cli.ts; a recording's sessions apart in wire/check-sessions.ts,
+//                                 and as they pass (record --check) in wire/check-live.ts
 //   Every bound against a hostile peer is listed in PROTOCOL_NOTES.md, "Limits".
 
 export * from "./jsonrpc/messages.js";

@@ -57,8 +57,9 @@ export class SessionChecker {
 
   readonly #maxNesting: number;
 
-  constructor(recording?: Recording, options: ReadOptions = {}) {
-    this.#state = initialState(recording);
+  /** `options.http`: checked live over HTTP (record --check), with no recording to say so. */
+  constructor(recording?: Recording, options: ReadOptions & { http?: boolean } = {}) {
+    this.#state = initialState(recording, options.http ?? false);
     this.#maxNesting = options.maxNesting ?? MAX_NESTING;
     if (recording && !this.#state.ordered) knowBothSides(recording, this.#state);
   }
@@ -91,10 +92,10 @@ export class SessionChecker {
   }
 }
 
-function initialState(recording: Recording | undefined): CheckState {
+function initialState(recording: Recording | undefined, http: boolean): CheckState {
   const state: CheckState = {
     ordered: recording?.form !== "golden",
-    http: recording?.header.transport === "http" || (recording?.exchanges.size ?? 0) > 0,
+    http: http || recording?.header.transport === "http" || (recording?.exchanges.size ?? 0) > 0,
     index: 0,
     requests: { c2s: new Map(), s2c: new Map() },
     unreadable: { c2s: 0, s2c: 0 },

@@ -33,8 +33,8 @@ export interface HttpRecordOptions {
   target: URL;
   /** The largest body or SSE event recorded whole, in bytes. */
   maxLineBytes: number;
-  /** Told each message as it is recorded (record --check). */
-  onLine?: (dir: "c2s" | "s2c", bytes: Buffer) => void;
+  /** Told each message as it is recorded, with what its exchange said so far (record --check). */
+  onLine?: (dir: "c2s" | "s2c", bytes: Buffer, exchange?: Exchange) => void;
 }
 
 /** Headers that belong to one connection, not to the request: never forwarded (RFC 9110, 7.6.1), nor those a Connection header names. */
@@ -45,7 +45,8 @@ const SECRET = new Set(["authorization", "cookie", "set-cookie"]);
 
 /** Serves until SIGINT, SIGTERM or SIGHUP; resolves with the exit code (130, 143, 129). */
 export async function recordHttp(options: HttpRecordOptions, onListening: (url: string) => void): Promise<number> {
-  const file = new SessionFile(options.out, { prose: [`Recorded by mcp-wire record on ${new Date().toISOString()}.`], transport: "http", url: redactedUrl(options.target) }, options.onLine);
+  const onLine = options.onLine;
+  const file = new SessionFile(options.out, { prose: [`Recorded by mcp-wire record on ${new Date().toISOString()}.`], transport: "http", url: redactedUrl(options.target) }, onLine && ((dir, bytes) => onLine(dir, bytes, currentFacts)));
   const secure = options.target.protocol === "https:";
   const basic = basicCredentials(options.target);
   const agent = secure ? new HttpsAgent({ keepAlive: true }) : new Agent({ keepAlive: true });
@@ -56,10 +57,18 @@ export async function recordHttp(options: HttpRecordOptions, onListening: (url: 
   let exchanges = 0;
   /** The exchange the last lines written belong to: another's line needs its note first. */
   let current: number | undefined;
-  /** Writes `write`'s lines as exchange `n`'s, with what is newly known of it. */
-  const recordIn = (n: number, write: (file: SessionFile) => void, facts?: Exchange) => file.record(() => {
+  let currentFacts: Exchange | undefined;
+  /** Writes `write`'s lines as exchange `n`'s, with what is newly known of it (added to `known`: the first said of each wins, as readers take it). */
+  const recordIn = (n: number, known: Exchange, write: (file: SessionFile) => void, facts?: Exchange) => file.record(() => {
     if (facts !== undefined || current !== n) file.note(exchangeNote(n, facts).slice(2));
+    if (facts !== undefined) {
+      known.connection ??= facts.connection;
+      known.method ??= facts.method;
+      known.status ??= facts.status;
+      known.session ??= facts.session;
+    }
     current = n;
+    currentFacts = known;
     write(file);
   });
 
@@ -68,7 +77,8 @@ export async function recordHttp(options: HttpRecordOptions, onListening: (url: 
     const exchange = ++exchanges;
     if (!connections.has(req.socket)) connections.set(req.socket, ++connectionCount);
     const facts = { connection: connections.get(req.socket), method: req.method, session: single(req.headers["mcp-session-id"]) };
-    recordIn(exchange, (file) => file.note(`> ${req.method} ${redactedPath(req.url ?? "/")}${notedHeaders(req.headers)}`), facts);
+    const known: Exchange = {};
+    recordIn(exchange, known, (file) => file.note(`> ${req.method} ${redactedPath(req.url ?? "/")}${notedHeaders(req.headers)}`), facts);
     const headers = forwardedHeaders(req.headers);
     headers.host = options.target.host;
     if (basic !== undefined && headers.authorization === undefined) headers.authorization = basic;
@@ -76,8 +86,8 @@ export async function recordHttp(options: HttpRecordOptions, onListening: (url: 
     // The answer is recorded after the request's body, which may still be decoding when the answer comes.
     let requestRecorded = () => {};
     const afterRequest = new Promise<void>((resolve) => (requestRecorded = resolve));
-    const recordRequest: Recorder = (write) => recordIn(exchange, write);
-    const recordAnswer = (write: (file: SessionFile) => void, facts?: Exchange) => void unfinished.track(afterRequest.then(() => recordIn(exchange, write, facts)));
+    const recordRequest: Recorder = (write) => recordIn(exchange, known, write);
+    const recordAnswer = (write: (file: SessionFile) => void, facts?: Exchange) => void unfinished.track(afterRequest.then(() => recordIn(exchange, known, write, facts)));
     const encoding = req.headers["content-encoding"];
     const body = new BodyDecoder(encoding, unfinished.sink(new JsonBody("c2s", options.maxLineBytes, encoding, recordRequest, requestRecorded)));
     req.on("data", (chunk: Buffer) => body.push(chunk));

@@ -4,12 +4,14 @@
 // HTTP layer refused is not checked; two 2026-07-28 listens with one id over HTTP are two; a
 // recording without exchange notes (stdio) is one session as before. And the HTTP recordings of
 // real hosts (fixtures/wire/check/hosts/, made by the recorder before it wrote exchange notes)
-// are read the way the recorder now writes: no finding.
+// are read the way the recorder now writes: no finding. record --check's live checker
+// (src/wire/check-live.ts) tells the sessions apart as they pass, too.
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { checkRecording, formatFinding } from "../../src/wire/check.js";
+import { LiveSessions } from "../../src/wire/check-live.js";
 import { formatSession, parseRecording } from "../../src/wire/recording.js";
 
 const HOSTS = fileURLToPath(new URL("../../fixtures/wire/check/hosts/", import.meta.url));
@@ -112,3 +114,30 @@ for (const file of ["host-claude-http.recording", "mcp-remote-auto-http.recordin
     assert.equal(read.entries.some((entry) => entry.dir === "s2c" && !JSON.stringify(entry.message).includes('"id"') && !JSON.stringify(entry.message).includes('"method"')), false);
   });
 }
+
+test("record --check: live, the sessions are told apart by what each line's exchange said so far; a server without session ids has one", () => {
+  const live = (lines: string[]) => {
+    const sessions = new LiveSessions();
+    const exchanges = new Map<number, { session?: string; status?: number }>();
+    let current: { session?: string } | undefined;
+    const found: string[] = [];
+    for (const text of lines) {
+      const facts = /^# exchange (\d+)(?:: (.*))?$/.exec(text);
+      if (facts) {
+        const known = exchanges.get(Number(facts[1])) ?? {};
+        exchanges.set(Number(facts[1]), known);
+        if (facts[2]) Object.assign(known, { ...JSON.parse(facts[2]), ...known });
+        current = known;
+        continue;
+      }
+      const entry = recording([text], "stdio").entries[0]!;
+      for (const finding of sessions.check(entry, current)) found.push(`#${finding.index} ${finding.dir} ${finding.rule} [${finding.session}]`);
+    }
+    return found;
+  };
+  assert.deepEqual(live([...handshake(1, 1, "A"), ...handshake(4, 2, "B")]), []);
+  const sessionless = (first: number) => handshake(first, 1, "A").map((text) => text.replace(/,"session":"A"/, "").replace(/"session":"A"/, ""));
+  assert.deepEqual(live([...sessionless(1), ...sessionless(4)]), [], "a second initialize begins a second session");
+  const reused = [...handshake(1, 1, "A"), note(4, { connection: 1, method: "POST", session: "A" }), line(">", { jsonrpc: "2.0", id: 1, method: "tools/list" })];
+  assert.deepEqual(live(reused), ["#6 c2s id-reused [session A]"]);
+});

@@ -4,7 +4,8 @@
 // notification answered 202, a second session from ids 0 again, 2026-07-28 requests (two open
 // listens with one id, as two host processes send), a session ended and then used. The recording
 // holds every exchange that carried no JSON-RPC message as notes, not messages, and `mcp-wire
-// check` finds nothing in it: our server's side is clean, and so is this client's.
+// check` finds nothing in it: our server's side is clean, and so is this client's. Nor does
+// `record --check`, which tells the sessions apart as they pass.
 // Needs `npm run build`.
 import { test } from "node:test";
 import assert from "node:assert/strict";
@@ -26,9 +27,9 @@ const V = "2025-11-25";
 const MODERN = "2026-07-28";
 const META = { "io.modelcontextprotocol/protocolVersion": MODERN, "io.modelcontextprotocol/clientCapabilities": {}, "io.modelcontextprotocol/clientInfo": { name: "host", version: "1" } };
 
-/** `record --listen` in front of `target`, until it says where it listens. */
+/** `record --check --listen` in front of `target`, until it says where it listens. */
 async function recorder(out: string, target: string) {
-  const child = spawn(process.execPath, [CLI, "record", "--out", out, "--listen", "127.0.0.1:0", "--target", target], { stdio: ["ignore", "ignore", "pipe"] });
+  const child = spawn(process.execPath, [CLI, "record", "--check", "--out", out, "--listen", "127.0.0.1:0", "--target", target], { stdio: ["ignore", "ignore", "pipe"] });
   let stderr = "";
   const origin = await withinLimit("record to listen", new Promise<string>((resolve) => {
     child.stderr.on("data", (chunk: Buffer) => {
@@ -37,7 +38,7 @@ async function recorder(out: string, target: string) {
       if (match) resolve(match[1]!);
     });
   }));
-  return { origin, stop: async () => (child.kill("SIGTERM"), await once(child, "exit")) };
+  return { origin, stderr: () => stderr, stop: async () => (child.kill("SIGTERM"), await once(child, "exit")) };
 }
 
 test("record --listen: a host's HTTP sessions as real hosts drive them are recorded with the HTTP-only exchanges as notes, and check finds nothing", { timeout: 60_000 }, async () => {
@@ -94,6 +95,7 @@ test("record --listen: a host's HTTP sessions as real hosts drive them are recor
   assert.deepEqual(received.filter((message) => message.id === undefined && message.method === undefined), [], "no HTTP error's body is a message");
   assert.equal(received.length, 9, "initialize x2, tools/list, tools/call, server/discover, 2 acknowledgements, 2 tools/call (2026-07-28)");
   assert.equal(new Set([...recording.exchanges.values()].map((exchange) => exchange.session).filter((id) => id !== undefined)).size, 2, "two sessions, by their ids");
+  assert.deepEqual(proxy.stderr().split("\n").filter((line) => line.startsWith("mcp-wire record --check:")), [], "record --check tells the sessions apart as it goes");
   const check = spawnSync(process.execPath, [CLI, "check", out], { encoding: "utf8" });
   assert.equal(check.stdout, "");
   assert.equal(check.status, 0, check.stderr);
