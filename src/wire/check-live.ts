@@ -12,6 +12,12 @@ import { SessionChecker } from "./check.js";
 import { envelopeVersion, type Finding } from "./check-state.js";
 import type { Exchange, WireEntry } from "./recording.js";
 
+/**
+ * The sessions checked at once, the longest unused forgotten past it: each keeps what its session
+ * said, and a host may open sessions without end. A forgotten one that comes back starts afresh.
+ */
+export const MAX_LIVE_SESSIONS = 1000;
+
 interface Live {
   checker: SessionChecker;
   /** How findings name the session; undefined over stdio. */
@@ -43,7 +49,10 @@ export class LiveSessions {
     if (exchange.session !== undefined) {
       const named = this.#bySession.get(exchange.session) ?? begun ?? { checker: httpChecker() };
       named.name = `session ${exchange.session}`;
+      // Set again, it is the newest in the map's order: the first is the longest unused.
+      this.#bySession.delete(exchange.session);
       this.#bySession.set(exchange.session, named);
+      if (this.#bySession.size > MAX_LIVE_SESSIONS) this.#bySession.delete(this.#bySession.keys().next().value!);
       return named;
     }
     if (begun) {

@@ -11,7 +11,7 @@ import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { checkRecording, formatFinding } from "../../src/wire/check.js";
-import { LiveSessions } from "../../src/wire/check-live.js";
+import { LiveSessions, MAX_LIVE_SESSIONS } from "../../src/wire/check-live.js";
 import { formatSession, parseRecording } from "../../src/wire/recording.js";
 
 const HOSTS = fileURLToPath(new URL("../../fixtures/wire/check/hosts/", import.meta.url));
@@ -115,29 +115,40 @@ for (const file of ["host-claude-http.recording", "mcp-remote-auto-http.recordin
   });
 }
 
-test("record --check: live, the sessions are told apart by what each line's exchange said so far; a server without session ids has one", () => {
-  const live = (lines: string[]) => {
-    const sessions = new LiveSessions();
-    const exchanges = new Map<number, { session?: string; status?: number }>();
-    let current: { session?: string } | undefined;
-    const found: string[] = [];
-    for (const text of lines) {
-      const facts = /^# exchange (\d+)(?:: (.*))?$/.exec(text);
-      if (facts) {
-        const known = exchanges.get(Number(facts[1])) ?? {};
-        exchanges.set(Number(facts[1]), known);
-        if (facts[2]) Object.assign(known, { ...JSON.parse(facts[2]), ...known });
-        current = known;
-        continue;
-      }
-      const entry = recording([text], "stdio").entries[0]!;
-      for (const finding of sessions.check(entry, current)) found.push(`#${finding.index} ${finding.dir} ${finding.rule} [${finding.session}]`);
+/** record --check's live checker over `lines`, each line told what its exchange said so far (as record-http.ts tells it). */
+function live(lines: string[]): string[] {
+  const sessions = new LiveSessions();
+  const exchanges = new Map<number, { session?: string; status?: number }>();
+  let current: { session?: string } | undefined;
+  const found: string[] = [];
+  for (const text of lines) {
+    const facts = /^# exchange (\d+)(?:: (.*))?$/.exec(text);
+    if (facts) {
+      const known = exchanges.get(Number(facts[1])) ?? {};
+      exchanges.set(Number(facts[1]), known);
+      if (facts[2]) Object.assign(known, { ...JSON.parse(facts[2]), ...known });
+      current = known;
+      continue;
     }
-    return found;
-  };
+    const entry = recording([text], "stdio").entries[0]!;
+    for (const finding of sessions.check(entry, current)) found.push(`#${finding.index} ${finding.dir} ${finding.rule} [${finding.session}]`);
+  }
+  return found;
+}
+
+test("record --check: live, the sessions are told apart by what each line's exchange said so far; a server without session ids has one", () => {
   assert.deepEqual(live([...handshake(1, 1, "A"), ...handshake(4, 2, "B")]), []);
   const sessionless = (first: number) => handshake(first, 1, "A").map((text) => text.replace(/,"session":"A"/, "").replace(/"session":"A"/, ""));
   assert.deepEqual(live([...sessionless(1), ...sessionless(4)]), [], "a second initialize begins a second session");
   const reused = [...handshake(1, 1, "A"), note(4, { connection: 1, method: "POST", session: "A" }), line(">", { jsonrpc: "2.0", id: 1, method: "tools/list" })];
   assert.deepEqual(live(reused), ["#6 c2s id-reused [session A]"]);
+});
+
+test(`record --check: live, at most ${MAX_LIVE_SESSIONS} sessions are followed at once; the longest unused is forgotten`, () => {
+  const lines: string[] = [];
+  for (let i = 0; i <= MAX_LIVE_SESSIONS; i++) lines.push(...handshake(3 * i + 1, i, `S${i}`));
+  const again = (n: number, session: string) => [note(n, { connection: 0, method: "POST", session }), line(">", { jsonrpc: "2.0", id: 2, method: "tools/list" })];
+  const later = 3 * (MAX_LIVE_SESSIONS + 1) + 1;
+  const found = live([...lines, ...again(later, "S1"), ...again(later + 1, "S0")]);
+  assert.deepEqual(found.map((finding) => finding.replace(/^#\d+ /, "")), ["c2s lifecycle-order [session S0]"], "S1 is still followed; S0, the longest unused, was forgotten");
 });
