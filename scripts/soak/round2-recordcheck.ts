@@ -1,9 +1,9 @@
 // Soak case for issue 19 items 9 and 10: `mcp-wire record --listen` in front of the demo server,
 // with many hosts at once driving it the way real ones do (a GET stream probe answered 405 or 400,
 // /.well-known/ probes answered 404, every session from ids 0 and 1, a request in a session it
-// just ended, 2026-07-28 requests that all reuse id 0 and "listen:0" across host processes), then
-// `mcp-wire check` on the recording: no finding at all, neither on the server's side nor this
-// legal client's. Bounded in sessions, in concurrency and in time.
+// just ended, 2026-07-28 requests that all reuse id 0 and "listen:0" across host processes), with
+// --check, then `mcp-wire check` on the recording: no finding at all, live or after, neither on the
+// server's side nor this legal client's. Bounded in sessions, in concurrency and in time.
 
 import { judge, mib, serverChecks, type SoakCase } from "./harness.js";
 import { envelope, MODERN, modernRequest } from "./modern-wire.js";
@@ -68,12 +68,12 @@ async function modernHost(proxy: string, signal: AbortSignal): Promise<string | 
 export const recordSessionsCase: SoakCase = {
   name: "record-sessions",
   title: "record --listen before the demo server, many hosts at once (probes, sessions from id 0, ended sessions, 2026-07-28 ids reused across processes), then check",
-  bound: "every host served; mcp-wire check on the recording exits 0 (no finding); record and server below 300 MiB; the recording below 16 KiB a host",
+  bound: "every host served; record --check says nothing and mcp-wire check on the recording exits 0 (no finding); record and server below 300 MiB; the recording below 16 KiB a host",
   limitMs: 180_000,
   async run(context) {
     const { server, url } = await context.httpServer();
     const out = join(mkdtempSync(join(tmpdir(), "mcp-wire-soak-record-")), "hosts.recording");
-    const recorder = context.spawnNode("record", ["dist/cli.js", "record", "--out", out, "--listen", "127.0.0.1:0", "--target", url]);
+    const recorder = context.spawnNode("record", ["dist/cli.js", "record", "--check", "--out", out, "--listen", "127.0.0.1:0", "--target", url]);
     const listening = await recorder.awaitStderr(/listening on (http:\/\/127\.0\.0\.1:\d+)\//, 10_000);
     if (!listening) return { held: false, detail: `record did not listen: ${recorder.describeEnd()}` };
     const proxy = listening[1]!;
@@ -103,6 +103,7 @@ export const recordSessionsCase: SoakCase = {
       ...serverChecks(server),
       [failures.length === 0, `${hosts} hosts served${failures.length ? `; ${failures.length} not: ${failures.slice(0, 3).join(" | ")}` : ""}`],
       [recorder.exit?.code === 143, `record stopped by SIGTERM: ${recorder.describeEnd()}`],
+      [!recorder.stderrText.includes("mcp-wire record --check:"), "record --check found nothing as the sessions passed"],
       [recorder.peakRss < 300 * 1024 * 1024, `record peak RSS ${mib(recorder.peakRss)} (bound 300 MiB)`],
       [bytes < hosts * 16 * 1024, `recording ${mib(bytes)} for ${hosts} hosts (bound 16 KiB a host)`],
       [!checked.timedOut && checked.cli.exit?.code === 0, `check over ${sessions}+ sessions: ${checked.cli.exit?.code === 0 ? "no finding" : checked.cli.describeEnd()} in ${checked.ms} ms`],
