@@ -8,7 +8,7 @@
 import { judge, mib, serverChecks, type SoakCase } from "./harness.js";
 import { envelope, MODERN, modernRequest } from "./modern-wire.js";
 import { exchange, openSession, post, request, within, type Message } from "./wire.js";
-import { mkdtempSync, statSync } from "node:fs";
+import { mkdtempSync, rmSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 
@@ -72,7 +72,9 @@ export const recordSessionsCase: SoakCase = {
   limitMs: 180_000,
   async run(context) {
     const { server, url } = await context.httpServer();
-    const out = join(mkdtempSync(join(tmpdir(), "mcp-wire-soak-record-")), "hosts.recording");
+    const dir = mkdtempSync(join(tmpdir(), "mcp-wire-soak-record-"));
+    context.onEnd(() => rmSync(dir, { recursive: true, force: true }));
+    const out = join(dir, "hosts.recording");
     const recorder = context.spawnNode("record", ["dist/cli.js", "record", "--check", "--out", out, "--listen", "127.0.0.1:0", "--target", url]);
     const listening = await recorder.awaitStderr(/listening on (http:\/\/127\.0\.0\.1:\d+)\//, 10_000);
     if (!listening) return { held: false, detail: `record did not listen: ${recorder.describeEnd()}` };
