@@ -76,9 +76,10 @@ export async function recordHttp(options: HttpRecordOptions, onListening: (url: 
     const url = targetUrl(options.target, req.url ?? "/");
     const exchange = ++exchanges;
     if (!connections.has(req.socket)) connections.set(req.socket, ++connectionCount);
-    const facts = { connection: connections.get(req.socket), method: req.method, session: single(req.headers["mcp-session-id"]) };
+    const requestFacts = { connection: connections.get(req.socket), method: req.method, session: single(req.headers["mcp-session-id"]) };
+    /** What this exchange said so far, for record --check. */
     const known: Exchange = {};
-    recordIn(exchange, known, (file) => file.note(`> ${req.method} ${redactedPath(req.url ?? "/")}${notedHeaders(req.headers)}`), facts);
+    recordIn(exchange, known, (file) => file.note(`> ${req.method} ${redactedPath(req.url ?? "/")}${notedHeaders(req.headers)}`), requestFacts);
     const headers = forwardedHeaders(req.headers);
     headers.host = options.target.host;
     if (basic !== undefined && headers.authorization === undefined) headers.authorization = basic;
