@@ -112,7 +112,9 @@ async function withServer<T>(starting: Promise<HttpServer>, body: (url: string) 
 /**
  * The independent capture: a fetch that logs each request's body, and each answer's body (JSON, or
  * any other non-empty text; not a 202's, which acknowledges and carries no message) or its SSE "message" events, read from a clone as they come. Only a
- * stream's own end (or the client aborting it) ends its reading; settled() waits for those.
+ * stream's own end (or the client aborting it) ends its reading; settled() waits for those. As
+ * record does, a body that carries no message is left out: the answer to anything but a POST (a
+ * 405 to a GET), and an HTTP error's that answers no request by its id.
  */
 function capturingFetch(log: Captured[]): { fetch: FetchLike; settled: () => Promise<void> } {
   const reading: Promise<void>[] = [];
@@ -121,7 +123,8 @@ function capturingFetch(log: Captured[]): { fetch: FetchLike; settled: () => Pro
     const response = await fetch(url, init);
     const copy = response.clone();
     const sse = /^text\/event-stream/i.test(response.headers.get("content-type") ?? "");
-    reading.push((sse ? readEvents(copy, log) : copy.text().then((text) => void (text !== "" && response.status !== 202 && log.push({ dir: "s2c", text })))).catch(() => {}));
+    const carriesMessage = (text: string) => text !== "" && (init?.method ?? "GET") === "POST" && response.status !== 202 && (response.ok || /"id":\s*(?!null)[^,}\s]/.test(text));
+    reading.push((sse && response.ok ? readEvents(copy, log) : copy.text().then((text) => void (carriesMessage(text) && log.push({ dir: "s2c", text })))).catch(() => {}));
     return response;
   };
   const settled = async () => {

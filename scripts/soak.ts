@@ -1,4 +1,4 @@
-// `npm run soak`: the hostile cases of issues 7 and 9 against the real programs, `node dist/server.js`
+// `npm run soak`: the hostile cases of issues 7, 9 and 19 against the real programs, `node dist/server.js`
 // over stdio and HTTP and `node dist/cli.js` against evil servers, all on 127.0.0.1. Prints one
 // line per case: HELD or NOT HELD (and why), the peak RSS of the process under test (VmHWM from
 // /proc, Linux only) and the time taken; exits 1 if any case did not hold. Every loop is bounded
@@ -18,13 +18,17 @@ import { stdinEofCase, stdioUnreadCase } from "./soak/stdio-cases.js";
 import { modernHttpEnvelopeCase, modernHttpHeadersCase, modernHttpListensCase } from "./soak/modern-http-cases.js";
 import { modernDualCase, modernEnvelopeCase, modernListensCase, modernRoundsCase, modernStateCase } from "./soak/modern-cases.js";
 import { stateFloodStdioCase, statePrincipalHttpCase } from "./soak/round2-state.js";
+import { recordSessionsCase } from "./soak/round2-recordcheck.js";
 
-/** Issue 7's cases in the order of its items, then issue 9's (the 2026-07-28 generation). */
+/** Issue 7's cases in the order of its items, then issue 9's (the 2026-07-28 generation), then issue 19's. */
 const CASES: SoakCase[] = [
   batchCase, replayCase, endlessBodyCase, legacyUnreadCase, legacySessionsCase, stdioUnreadCase, subscribeCase,
   emptyTokenCase, redirectCase, sessionSlotsCase, slowlorisCase, timeoutCase, stdinEofCase, stdioServerFaultsCase,
   modernEnvelopeCase, modernStateCase, modernRoundsCase, modernListensCase, modernDualCase, modernHttpEnvelopeCase,
-  modernHttpHeadersCase, modernHttpListensCase, statePrincipalHttpCase, stateFloodStdioCase,
+  modernHttpHeadersCase, modernHttpListensCase,
+  // Issue 19 (hardening, round 2), in the order of its items.
+  statePrincipalHttpCase, stateFloodStdioCase,
+  recordSessionsCase,
 ];
 
 const USAGE = "usage: npm run soak -- [--list] [--case NAME]... [--scale F]";

@@ -122,6 +122,8 @@
 //      cli.ts                     `mcp-wire` (cli/arguments.ts, cli/session.ts, cli/commands.ts, cli/failures.ts,
 //                                 cli/trace.ts, cli/output.ts)
 //      wire/recording.ts          recordings of sessions, in every form the wire tools read and write
+//                                 (wire/recording-exchange.ts: the HTTP exchange of each line; wire/recording-arguments.ts:
+//                                 the words of its command lines; wire/recording-write.ts: writing one)
 //      wire/record-cli.ts         `mcp-wire record`, a recording proxy (wire/record-stdio.ts over stdio,
 //                                 wire/record-http.ts over HTTP with wire/record-http-body.ts: what it keeps of a
 //                                 body, decoded; wire/record-file.ts: what they write)
@@ -136,7 +138,8 @@
 //      wire/check.ts              `mcp-wire check`, the spec linter: one walk over what wire/check-state.ts keeps;
 //                                 the rules in wire/check-rules-jsonrpc.ts, wire/check-rules-session.ts,
 //                                 wire/check-rules-results.ts, wire/check-rules-flow.ts, wire/check-rules-modern.ts (2026-07-28);
-//                                 its command line in wire/check-cli.ts
+//                                 its command line in wire/check-cli.ts; a recording's sessions apart in wire/check-sessions.ts,
+//                                 and as they pass (record --check) in wire/check-live.ts
 //   Every bound against a hostile peer is listed in PROTOCOL_NOTES.md, "Limits".
 
 export * from "./jsonrpc/messages.js";

@@ -1,7 +1,8 @@
 // `mcp-wire check FILE [--json]`: reads a recording in any form (wire/recording.ts) and prints each
-// violation of the spec (wire/check.ts) as `FILE:#N c2s|s2c rule: what is wrong (spec link)`, or
-// with --json an array of {index, dir, rule, message, spec}. Exit 0: none; 1: some; 2: usage, or
-// a file that cannot be read as a recording.
+// violation of the spec (wire/check.ts) as `FILE:#N c2s|s2c rule: what is wrong (spec link)`, with
+// `[session]` after the direction when the recording holds several, or with --json an array of
+// {index, dir, rule, message, spec, session?}. Exit 0: none; 1: some; 2: usage, or a file that
+// cannot be read as a recording.
 
 import { readFile } from "node:fs/promises";
 import { checkRecording, formatFinding } from "./check.js";
@@ -13,10 +14,12 @@ Checks a recording (a golden transcript, a session recording, or JSON lines) aga
 the protocol version its session negotiated, and prints each violation:
   FILE:#N c2s|s2c rule: what is wrong (spec link)
 N counts the recording's messages from 1. A golden transcript keeps each side's order but not the
-order between them, so the rules that need that order skip it.
+order between them, so the rules that need that order skip it. A recording of several HTTP sessions
+(record --listen notes each message's exchange) is checked a session at a time, and each finding
+names its session: FILE:#N c2s|s2c [session] rule: ...
 
 options:
-  --json      print an array of {index, dir, rule, message, spec} instead
+  --json      print an array of {index, dir, rule, message, spec, session?} instead
   -h, --help  print this help
 
 exit codes: 0 no violation, 1 violations found, 2 usage error or unreadable recording`;

@@ -38,9 +38,12 @@ export const JSONRPC_RULES: Rule[] = [
       const earlier = state.requests[dir].get(idKey(event.id));
       if (!earlier || earlier === event.request) return;
       // Spec (basic#requests): an id MUST NOT have been used before by its sender in the session.
-      // A 2026-07-28 request has no session: its id only has to differ from the open ones.
+      // A 2026-07-28 request has no session: its id only has to differ from the sender's open ones
+      // (2026-07-28 basic#requests). Over HTTP each is a POST of its own and the wire does not say
+      // who sent it (two host processes both send "listen:0"), so only stdio shows a reuse.
       const stateless = event.request.version === "2026-07-28" && earlier.version === "2026-07-28";
-      if (!stateless || !earlier.answered) report(`id ${JSON.stringify(event.id)} was already used by ${earlier.method} (#${earlier.index})`);
+      if (stateless && (earlier.answered || state.http)) return;
+      report(`id ${JSON.stringify(event.id)} was already used by ${earlier.method} (#${earlier.index})`);
     },
   },
   {

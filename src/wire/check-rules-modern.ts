@@ -16,7 +16,7 @@ import { INPUT_REQUIRED_METHODS } from "../mcp/methods.js";
 import { META } from "../mcp/modern.js";
 import { readInputRequest } from "../mcp/read.js";
 import { missingCapability } from "../server/modern/input-rounds.js";
-import { idKey, type CheckState, type Rule, type SentRequest } from "./check-state.js";
+import { idKey, inExchange, type CheckState, type Rule, type SentRequest } from "./check-state.js";
 
 const PATTERNS = "https://modelcontextprotocol.io/specification/2026-07-28/basic/patterns";
 
@@ -96,7 +96,9 @@ export const MODERN_RULES: Rule[] = [
         if (change && modernSession(state)) report(`${event.method} outside any subscriptions/listen`);
         return;
       }
-      const listen = typeof id === "string" || typeof id === "number" ? state.requests.c2s.get(idKey(id)) : undefined;
+      const latest = typeof id === "string" || typeof id === "number" ? state.requests.c2s.get(idKey(id)) : undefined;
+      // Over HTTP a listen's notifications come on its own exchange's stream: two open listens may share an id.
+      const listen = latest && (inExchange(latest, state.exchange) ?? latest);
       if (listen?.method !== "subscriptions/listen") return report(`subscriptionId ${JSON.stringify(id)} names no subscriptions/listen of the client's`);
       const asked = isObject(listen.params.notifications) ? listen.params.notifications : {};
       // Spec (basic/patterns/subscriptions): a listen carries only what it asked for, until it ends.

@@ -17,6 +17,8 @@ export interface Finding {
   rule: string;
   message: string;
   spec: string;
+  /** Which of the recording's sessions, when it holds several (check-sessions.ts). */
+  session?: string;
 }
 
 /** A request one side sent, as the checker remembers it until (and after) its answer. */
@@ -25,6 +27,8 @@ export interface SentRequest {
   method: string;
   params: { [key: string]: unknown };
   index: number;
+  /** The HTTP exchange it was sent in, when the recording says. */
+  exchange?: number;
   /** The version this request is under: its own 2026-07-28 envelope's, else the session's. */
   version?: ProtocolVersion;
   answered: boolean;
@@ -52,8 +56,12 @@ export type Event =
 /** What the walk knows when it hands a message to the rules. */
 export interface CheckState {
   ordered: boolean;
+  /** Recorded over HTTP: each 2026-07-28 request is a POST of its own, whose sender the wire does not name. */
+  http: boolean;
   /** The position of the message being checked (1-based). */
   index: number;
+  /** The HTTP exchange of the message being checked, when the recording says. */
+  exchange?: number;
   /** The version the session negotiated, when the recording shows it. */
   version?: ProtocolVersion;
   serverCapabilities?: ServerCapabilities;
@@ -108,4 +116,11 @@ export function envelopeVersion(message: unknown): ProtocolVersion | undefined {
  */
 export function initializeSucceeded(state: CheckState): boolean {
   return [...state.requests.c2s.values()].some((sent) => sent.method === "initialize" && sent.index < state.index && sent.outcome === "result");
+}
+
+/** Of the requests that reused one id (`latest` and its previous ones), the one sent in `exchange`, if any. */
+export function inExchange(latest: SentRequest, exchange: number | undefined): SentRequest | undefined {
+  if (exchange === undefined) return undefined;
+  for (let sent: SentRequest | undefined = latest; sent; sent = sent.previous) if (sent.exchange === exchange) return sent;
+  return undefined;
 }

@@ -6,16 +6,19 @@
 // Order: the session and JSON-lines forms keep the wire order, so every rule applies. A golden
 // transcript keeps each side's order but not the order between them: its requests are all known
 // before the walk, and the rules that need the order between the sides skip it (ordered: false).
+// Sessions: a recording that holds several (check-sessions.ts, by its HTTP exchanges) has each
+// walked on its own, and each finding names its session; the messages keep their numbers.
 
 import { classify, isObject } from "../jsonrpc/messages.js";
 import type { ProtocolVersion } from "../mcp/versions.js";
 import { deeperThan, MAX_NESTING, printable, type Direction, type ReadOptions, type Recording, type WireEntry } from "./recording.js";
-import { envelopeVersion, idKey, initializeSucceeded, known, other, type CheckState, type Event, type Finding, type Rule, type SentRequest } from "./check-state.js";
+import { envelopeVersion, idKey, inExchange, initializeSucceeded, known, other, type CheckState, type Event, type Finding, type Rule, type SentRequest } from "./check-state.js";
 import { JSONRPC_RULES } from "./check-rules-jsonrpc.js";
 import { SESSION_RULES } from "./check-rules-session.js";
 import { RESULT_RULES } from "./check-rules-results.js";
 import { FLOW_RULES } from "./check-rules-flow.js";
 import { MODERN_RULES } from "./check-rules-modern.js";
+import { sessionsOf } from "./check-sessions.js";
 
 export type { Finding, Rule } from "./check-state.js";
 
@@ -27,13 +30,21 @@ export const RULES: readonly Rule[] = [...JSONRPC_RULES, ...SESSION_RULES, ...RE
  * spec. A message quotes the recording (a method name), so it is made printable for a terminal.
  */
 export function formatFinding(source: string, finding: Finding): string {
-  return `${source}:#${finding.index} ${finding.dir} ${finding.rule}: ${printable(finding.message)} (${finding.spec})`;
+  const session = finding.session === undefined ? "" : ` [${printable(finding.session)}]`;
+  return `${source}:#${finding.index} ${finding.dir}${session} ${finding.rule}: ${printable(finding.message)} (${finding.spec})`;
 }
 
-/** Every violation in `recording`, in the order of its messages. */
+/** Every violation in `recording`, in the order of its messages; each of its sessions checked on its own. */
 export function checkRecording(recording: Recording, options: ReadOptions = {}): Finding[] {
-  const checker = new SessionChecker(recording, options);
-  return recording.entries.flatMap((entry) => checker.check(entry));
+  const findings: Finding[] = [];
+  for (const part of sessionsOf(recording)) {
+    const checker = new SessionChecker({ ...recording, entries: part.entries.map(({ entry }) => entry) }, options);
+    for (const { entry, index } of part.entries) {
+      for (const finding of checker.check(entry, index)) findings.push(part.name === undefined ? finding : { ...finding, session: part.name });
+    }
+  }
+  // Stable: one message's findings keep the rules' order.
+  return findings.sort((a, b) => a.index - b.index);
 }
 
 /**
@@ -46,16 +57,18 @@ export class SessionChecker {
 
   readonly #maxNesting: number;
 
-  constructor(recording?: Recording, options: ReadOptions = {}) {
-    this.#state = initialState(recording);
+  /** `options.http`: checked live over HTTP (record --check), with no recording to say so. */
+  constructor(recording?: Recording, options: ReadOptions & { http?: boolean } = {}) {
+    this.#state = initialState(recording, options.http ?? false);
     this.#maxNesting = options.maxNesting ?? MAX_NESTING;
     if (recording && !this.#state.ordered) knowBothSides(recording, this.#state);
   }
 
-  /** The violations of the next message (numbered from 1 in the order given). */
-  check(entry: WireEntry): Finding[] {
+  /** The violations of the next message: numbered from 1 in the order given, unless `index` says its place in the recording. */
+  check(entry: WireEntry, index = this.#state.index + 1): Finding[] {
     const state = this.#state;
-    const index = ++state.index;
+    state.index = index;
+    state.exchange = entry.exchange;
     const findings: Finding[] = [];
     // A line of blanks carries no message: line-delimited transports skip it (a golden keeps one,
     // as its client sent it), so there is nothing to check.
@@ -79,9 +92,10 @@ export class SessionChecker {
   }
 }
 
-function initialState(recording: Recording | undefined): CheckState {
+function initialState(recording: Recording | undefined, http: boolean): CheckState {
   const state: CheckState = {
     ordered: recording?.form !== "golden",
+    http: http || recording?.header.transport === "http" || (recording?.exchanges.size ?? 0) > 0,
     index: 0,
     requests: { c2s: new Map(), s2c: new Map() },
     unreadable: { c2s: 0, s2c: 0 },
@@ -162,7 +176,7 @@ function eventOf(value: unknown, dir: Direction, index: number, state: CheckStat
       const { id, method, params = {} } = incoming.message;
       const known = state.requests[dir].get(idKey(id));
       // The same message, met before the walk (knowBothSides), is the same request.
-      const request: SentRequest = known?.index === index ? known : { id, method, params, index, version: envelopeVersion(value) ?? state.version, answered: false, cancelled: false };
+      const request: SentRequest = known?.index === index ? known : { id, method, params, index, exchange: state.exchange, version: envelopeVersion(value) ?? state.version, answered: false, cancelled: false };
       return { kind: "request", id, method, params, request };
     }
     case "notification":
@@ -170,7 +184,8 @@ function eventOf(value: unknown, dir: Direction, index: number, state: CheckStat
     case "response": {
       const message = incoming.message;
       const latest = message.id === undefined || message.id === null ? undefined : state.requests[other(dir)].get(idKey(message.id));
-      const request = latest && oldestOpen(latest);
+      // Over HTTP an answer comes in its request's exchange (but the legacy transport's, on its stream).
+      const request = latest && (inExchange(latest, state.exchange) ?? oldestOpen(latest));
       // Checked live, initialize went out before any version was known: its answer settles one.
       if (request?.method === "initialize" && request.version === undefined && "result" in message) request.version = known(message.result.protocolVersion);
       const answer = "result" in message ? { result: message.result } : { error: message.error };

@@ -11,7 +11,7 @@ import { SpawnError } from "../transports/stdio-client.js";
 import { RecordFileError } from "./record-file.js";
 import type { HttpRecordOptions } from "./record-http.js";
 import type { StdioRecordOptions } from "./record-stdio.js";
-import type { Direction } from "./recording.js";
+import type { Direction, Exchange } from "./recording.js";
 
 export const RECORD_USAGE = `usage: mcp-wire record --out FILE [options] -- <server command> [server arguments...]
        mcp-wire record --out FILE [options] --listen HOST:PORT --target URL
@@ -151,14 +151,15 @@ export async function run(argv: string[]): Promise<number> {
 }
 
 /**
- * record --check: each recorded line goes through one SessionChecker, which learns the version and
- * capabilities as the session goes; a violation is said on stderr at once, never on stdout.
+ * record --check: each recorded line goes through the SessionChecker of its session (check-live.ts:
+ * over HTTP, told apart by its exchange), which learns the version and capabilities as the session
+ * goes; a violation is said on stderr at once, never on stdout.
  */
-async function liveChecker(out: string): Promise<(dir: Direction, bytes: Buffer) => void> {
-  const [{ SessionChecker, formatFinding }, { parseLine }] = await Promise.all([import("./check.js"), import("./recording.js")]);
-  const checker = new SessionChecker();
-  return (dir, bytes) => {
+async function liveChecker(out: string): Promise<(dir: Direction, bytes: Buffer, exchange?: Exchange) => void> {
+  const [{ formatFinding }, { LiveSessions }, { parseLine }] = await Promise.all([import("./check.js"), import("./check-live.js"), import("./recording.js")]);
+  const sessions = new LiveSessions();
+  return (dir, bytes, exchange) => {
     const text = bytes.toString("utf8");
-    for (const finding of checker.check({ dir, text, message: parseLine(text) })) process.stderr.write(`mcp-wire record --check: ${formatFinding(out, finding)}\n`);
+    for (const finding of sessions.check({ dir, text, message: parseLine(text) }, exchange)) process.stderr.write(`mcp-wire record --check: ${formatFinding(out, finding)}\n`);
   };
 }

@@ -97,12 +97,8 @@ export class JsonBody implements DecodedSink {
     readonly record: Recorder,
     /** Called once the body is in the recording (or known not to be). */
     readonly onRecorded: () => void = () => {},
-    /**
-     * Noted, not recorded as a message: the body of a 202 Accepted. Spec (transports): a 202 answers
-     * a notification or a response with no body (Streamable HTTP), or acknowledges a POST whose
-     * answer comes on the event stream (legacy HTTP+SSE, where servers send a word such as "Accepted").
-     */
-    readonly notAMessage = false,
+    /** Whether the whole body is a message, else it is noted (record-http.ts decides: a 202's, a 404's are not). */
+    readonly isMessage: (text: string) => boolean = () => true,
   ) {}
 
   data(decoded: Buffer): boolean {
@@ -121,8 +117,11 @@ export class JsonBody implements DecodedSink {
         file.note(this.encoding === undefined
           ? `${arrow} a body of ${this.#bytes} bytes, longer than --max-line-bytes ${this.limit}: not recorded`
           : `${arrow} a ${this.encoding} body decoding to more than --max-line-bytes ${this.limit} bytes: not recorded`);
-      } else if (this.#bytes > 0 && this.notAMessage) file.note(`${arrow} its body, not a message: ${oneLine(Buffer.concat(this.#parts).toString("utf8"))}`);
-      else if (this.#bytes > 0) file.line(this.dir, Buffer.from(oneLine(Buffer.concat(this.#parts).toString("utf8"))));
+      } else if (this.#bytes > 0) {
+        const text = oneLine(Buffer.concat(this.#parts).toString("utf8"));
+        if (this.isMessage(text)) file.line(this.dir, Buffer.from(text));
+        else file.note(`${arrow} its body, not a message: ${text}`);
+      }
     });
     this.onRecorded();
   }

@@ -5,15 +5,24 @@
 // a POST body as "> ", a JSON answer or each SSE "message" event as "< " (decoded copies when a body
 // is compressed: record-http-body.ts), and, as "#" notes, each request's method and path, each
 // answer's status, and the headers that shape the session.
+// Only what carries a JSON-RPC message is recorded as one: an answer to anything but a POST (a 405
+// to a GET, a /.well-known/ probe's 404 or metadata document) is noted, but for an SSE stream's
+// events; so is an HTTP refusal (a 401, a 404 for an ended session) unless its body answers a
+// request by id (a 2026-07-28 server's 400 does). Each message goes with its exchange (an "#
+// exchange N" note, recording-exchange.ts: the connection, the session id, the status) so that
+// `check` can tell the sessions of one recording apart by what the wire said.
 // Spec: https://modelcontextprotocol.io/specification/2025-11-25/basic/transports#streamable-http
 // Secrets stay out of the file: only the headers named below are noted, the values of Authorization
 // and cookies are redacted, and so are the userinfo and query values of URLs (either may hold a key).
 // A body or event past --max-line-bytes is noted by size.
 
 import { request as httpRequest, createServer, Agent, type IncomingHttpHeaders, type IncomingMessage, type ServerResponse } from "node:http";
+import type { Socket } from "node:net";
 import { request as httpsRequest, Agent as HttpsAgent } from "node:https";
 import { BodyDecoder, EventRecorder, JsonBody, type DecodedSink, type Recorder } from "./record-http-body.js";
 import { SessionFile } from "./record-file.js";
+import { parseLine } from "./recording.js";
+import { answersById, exchangeNote, type Exchange } from "./recording-exchange.js";
 
 export interface HttpRecordOptions {
   out: string;
@@ -24,8 +33,8 @@ export interface HttpRecordOptions {
   target: URL;
   /** The largest body or SSE event recorded whole, in bytes. */
   maxLineBytes: number;
-  /** Told each message as it is recorded (record --check). */
-  onLine?: (dir: "c2s" | "s2c", bytes: Buffer) => void;
+  /** Told each message as it is recorded, with what its exchange said so far (record --check). */
+  onLine?: (dir: "c2s" | "s2c", bytes: Buffer, exchange?: Exchange) => void;
 }
 
 /** Headers that belong to one connection, not to the request: never forwarded (RFC 9110, 7.6.1), nor those a Connection header names. */
@@ -36,16 +45,41 @@ const SECRET = new Set(["authorization", "cookie", "set-cookie"]);
 
 /** Serves until SIGINT, SIGTERM or SIGHUP; resolves with the exit code (130, 143, 129). */
 export async function recordHttp(options: HttpRecordOptions, onListening: (url: string) => void): Promise<number> {
-  const file = new SessionFile(options.out, { prose: [`Recorded by mcp-wire record on ${new Date().toISOString()}.`], transport: "http", url: redactedUrl(options.target) }, options.onLine);
+  const onLine = options.onLine;
+  const file = new SessionFile(options.out, { prose: [`Recorded by mcp-wire record on ${new Date().toISOString()}.`], transport: "http", url: redactedUrl(options.target) }, onLine && ((dir, bytes) => onLine(dir, bytes, currentFacts)));
   const secure = options.target.protocol === "https:";
   const basic = basicCredentials(options.target);
   const agent = secure ? new HttpsAgent({ keepAlive: true }) : new Agent({ keepAlive: true });
   const server = createServer((req, res) => forward(req, res));
   const unfinished = new Unfinished();
+  const connections = new WeakMap<Socket, number>();
+  let connectionCount = 0;
+  let exchanges = 0;
+  /** The exchange the last lines written belong to: another's line needs its note first. */
+  let current: number | undefined;
+  let currentFacts: Exchange | undefined;
+  /** Writes `write`'s lines as exchange `n`'s, with what is newly known of it (added to `known`: the first said of each wins, as readers take it). */
+  const recordIn = (n: number, known: Exchange, write: (file: SessionFile) => void, facts?: Exchange) => file.record(() => {
+    if (facts !== undefined || current !== n) file.note(exchangeNote(n, facts).slice(2));
+    if (facts !== undefined) {
+      known.connection ??= facts.connection;
+      known.method ??= facts.method;
+      known.status ??= facts.status;
+      known.session ??= facts.session;
+    }
+    current = n;
+    currentFacts = known;
+    write(file);
+  });
 
   function forward(req: IncomingMessage, res: ServerResponse): void {
     const url = targetUrl(options.target, req.url ?? "/");
-    file.record(() => file.note(`> ${req.method} ${redactedPath(req.url ?? "/")}${notedHeaders(req.headers)}`));
+    const exchange = ++exchanges;
+    if (!connections.has(req.socket)) connections.set(req.socket, ++connectionCount);
+    const requestFacts = { connection: connections.get(req.socket), method: req.method, session: single(req.headers["mcp-session-id"]) };
+    /** What this exchange said so far, for record --check. */
+    const known: Exchange = {};
+    recordIn(exchange, known, (file) => file.note(`> ${req.method} ${redactedPath(req.url ?? "/")}${notedHeaders(req.headers)}`), requestFacts);
     const headers = forwardedHeaders(req.headers);
     headers.host = options.target.host;
     if (basic !== undefined && headers.authorization === undefined) headers.authorization = basic;
@@ -53,8 +87,8 @@ export async function recordHttp(options: HttpRecordOptions, onListening: (url: 
     // The answer is recorded after the request's body, which may still be decoding when the answer comes.
     let requestRecorded = () => {};
     const afterRequest = new Promise<void>((resolve) => (requestRecorded = resolve));
-    const recordRequest: Recorder = (write) => file.record(() => write(file));
-    const recordAnswer: Recorder = (write) => void unfinished.track(afterRequest.then(() => file.record(() => write(file))));
+    const recordRequest: Recorder = (write) => recordIn(exchange, known, write);
+    const recordAnswer = (write: (file: SessionFile) => void, facts?: Exchange) => void unfinished.track(afterRequest.then(() => recordIn(exchange, known, write, facts)));
     const encoding = req.headers["content-encoding"];
     const body = new BodyDecoder(encoding, unfinished.sink(new JsonBody("c2s", options.maxLineBytes, encoding, recordRequest, requestRecorded)));
     req.on("data", (chunk: Buffer) => body.push(chunk));
@@ -65,12 +99,15 @@ export async function recordHttp(options: HttpRecordOptions, onListening: (url: 
     upstream.on("response", (answer) => {
       res.writeHead(answer.statusCode ?? 502, answer.statusMessage, forwardedHeaders(answer.headers));
       res.flushHeaders();
-      recordAnswer((file) => file.note(`< ${answer.statusCode} ${url.pathname}${notedHeaders(answer.headers)}`));
-      const sse = /^text\/event-stream/i.test(answer.headers["content-type"] ?? "");
+      const status = answer.statusCode ?? 502;
+      recordAnswer((file) => file.note(`< ${status} ${url.pathname}${notedHeaders(answer.headers)}`), { status, session: single(answer.headers["mcp-session-id"]) });
+      const ok = status >= 200 && status <= 299;
+      const sse = ok && /^text\/event-stream/i.test(answer.headers["content-type"] ?? "");
       const answerEncoding = answer.headers["content-encoding"];
+      const recordBody: Recorder = (write) => recordAnswer(write);
       const answerBody = new BodyDecoder(answerEncoding, unfinished.sink(sse
-        ? new EventRecorder(options.maxLineBytes, recordAnswer)
-        : new JsonBody("s2c", options.maxLineBytes, answerEncoding, recordAnswer, undefined, answer.statusCode === 202)));
+        ? new EventRecorder(options.maxLineBytes, recordBody)
+        : new JsonBody("s2c", options.maxLineBytes, answerEncoding, recordBody, undefined, (text) => answersMessages(req.method, status, text))));
       // pipe() passes each chunk on as it comes (an SSE event is not held back) and waits for a
       // slow client; its "data" listener comes first, so a chunk is passed on before it is recorded.
       answer.pipe(res);
@@ -79,7 +116,7 @@ export async function recordHttp(options: HttpRecordOptions, onListening: (url: 
       answer.on("error", () => res.destroy());
     });
     upstream.on("error", (error) => {
-      recordAnswer((file) => file.note(`< the target failed: ${error.message}`));
+      recordAnswer((file) => file.note(`< the target failed: ${error.message}`), { status: 502 });
       if (res.headersSent) return void res.destroy();
       // The client gets a JSON-RPC error it can read, as from any HTTP failure of the server's.
       res.writeHead(502, { "content-type": "application/json" });
@@ -111,6 +148,22 @@ export async function recordHttp(options: HttpRecordOptions, onListening: (url: 
   agent.destroy();
   file.close();
   return { SIGHUP: 129, SIGINT: 130, SIGTERM: 143 }[signal];
+}
+
+/**
+ * Whether an answer's (not an SSE stream's) body is a message of the session. Spec (transports):
+ * a POST's answer is its JSON-RPC response, a 202 has none (the legacy transport's "Accepted" is a
+ * word, not a message). Other methods carry no message but on an event stream; and an HTTP error
+ * comes from the transport, not the peer's JSON-RPC, unless it answers a request by its id.
+ */
+function answersMessages(method: string | undefined, status: number, text: string): boolean {
+  if (method !== "POST" || status === 202) return false;
+  return (status >= 200 && status <= 299) || answersById(parseLine(text));
+}
+
+/** A header's one value (a repeated one is not a session id). */
+function single(value: string | string[] | undefined): string | undefined {
+  return typeof value === "string" ? value : undefined;
 }
 
 /** How long a stop waits for recording still under way (a compressed body's last bytes) before it closes the file. */

@@ -10,7 +10,9 @@
 //    since the session began, optional), then the line exactly as it was on the wire. A line that was
 //    not JSON is kept as it was; the tools report it as such. This is what `mcp-wire record` writes,
 //    a line at a time, so a recording cut short is complete up to its last whole line. A "#" line
-//    among them is the recorder's note (e.g. a line too long to keep): readers skip it.
+//    among them is the recorder's note (e.g. a line too long to keep): readers skip it, except
+//    "# exchange N" (recording-exchange.ts: over HTTP, the exchange the lines after it crossed in,
+//    and what the wire said of it), which gives each entry its exchange.
 // 3. JSON lines as other recorders write them (../shared/transcripts/):
 //    {"dir":"c2s"|"s2c","msg":<the message>,"t"?:<ms>}, one per line.
 //
@@ -25,6 +27,13 @@
 // line): every tool walks messages with the engine's recursive JSON.stringify, structuredClone
 // and readers, which a hostile line 5000 levels deep would run out of stack in.
 
+import { splitArguments, ArgumentSyntaxError } from "./recording-arguments.js";
+import { olderAnswerNote, readExchangeNote, type Exchange } from "./recording-exchange.js";
+
+export { ArgumentSyntaxError, quoteArgument, splitArguments } from "./recording-arguments.js";
+export { formatRecording, formatSession, headerLines, sessionLine, sessionLinePrefix, sessionNote } from "./recording-write.js";
+export type { Exchange } from "./recording-exchange.js";
+
 export type Direction = "c2s" | "s2c";
 
 /** One line that crossed the wire. */
@@ -36,6 +45,8 @@ export interface WireEntry {
   message: unknown;
   /** Milliseconds since the session began, if the recording kept time. */
   at?: number;
+  /** The HTTP exchange it crossed in, when the recording says (a key of Recording.exchanges). */
+  exchange?: number;
 }
 
 export interface RecordingHeader {
@@ -56,14 +67,8 @@ export interface Recording {
   header: RecordingHeader;
   /** In wire order where the form keeps it (session, jsonl); golden: the client's lines, then the server's. */
   entries: WireEntry[];
-}
-
-/** A command line ("# command:", "# args:") with a quoted word that is not a JSON string. */
-export class ArgumentSyntaxError extends Error {
-  constructor(readonly word: string) {
-    super(`cannot read the quoted word ${printable(word.slice(0, 40))}`);
-    this.name = "ArgumentSyntaxError";
-  }
+  /** What the wire said of each HTTP exchange, by number; empty when the recording does not say. */
+  exchanges: Map<number, Exchange>;
 }
 
 /** A recording that cannot be read: which line, and why. */
@@ -101,8 +106,9 @@ export function parseRecording(text: string, source = "recording", options: Read
   for (; at < lines.length && lines[at]!.startsWith("#"); at++) readHeaderLine(header, lines[at]!, source, at + 1);
   while (at < lines.length && lines[at]!.trim() === "") at++;
   const marker = lines[at];
-  if (marker === "-- session --") return { form: "session", header, entries: parseSession(lines, at + 1, source) };
-  if (marker === "-- client --") return { form: "golden", header, entries: parseGolden(lines, at, source) };
+  const exchanges = new Map<number, Exchange>();
+  if (marker === "-- session --") return { form: "session", header, entries: parseSession(lines, at + 1, source, exchanges, header.transport === "http"), exchanges };
+  if (marker === "-- client --") return { form: "golden", header, entries: parseGolden(lines, at, source), exchanges };
   throw new RecordingFormatError(source, at + 1, `expected "-- session --" or "-- client --" after the header, found ${JSON.stringify((marker ?? "").slice(0, 40))}`);
 }
 
@@ -142,15 +148,31 @@ function readHeaderLine(header: RecordingHeader, line: string, source: string, n
   }
 }
 
-function parseSession(lines: string[], from: number, source: string): WireEntry[] {
+function parseSession(lines: string[], from: number, source: string, exchanges: Map<number, Exchange>, http: boolean): WireEntry[] {
   const entries: WireEntry[] = [];
+  let exchange: number | undefined;
+  let answerNote: ReturnType<typeof olderAnswerNote>;
   for (let i = from; i < lines.length; i++) {
     const line = lines[i]!;
-    if (line === "" || line.startsWith("#")) continue;
+    if (line.startsWith("#")) {
+      // An exchange's facts are one flat object: a hostile note is not handed to JSON.parse to nest.
+      if (line.startsWith("# exchange ") && deeperThan(line, 1)) throw new RecordingFormatError(source, i + 1, "an exchange note whose facts are not a flat JSON object");
+      const read = readExchangeNote(line, exchanges);
+      if (typeof read === "string") throw new RecordingFormatError(source, i + 1, read);
+      if (read !== undefined) exchange = read;
+      // Read as the recorder now writes it, an older HTTP recording's answer body is a note when it carried no message.
+      else if (http && exchanges.size === 0) answerNote = olderAnswerNote(line) ?? answerNote;
+      continue;
+    }
+    if (line === "") continue;
     const match = SESSION_LINE.exec(line);
     if (!match) throw new RecordingFormatError(source, i + 1, `a session line starts with "> " or "< ", found ${JSON.stringify(line.slice(0, 40))}`);
     const entry = entryOf(match[1] === ">" ? "c2s" : "s2c", match[3]!);
     if (match[2] !== undefined) entry.at = Number(match[2]);
+    if (exchange !== undefined) entry.exchange = exchange;
+    const body = answerNote;
+    answerNote = undefined;
+    if (entry.dir === "s2c" && body?.notAMessage(entry.message)) continue;
     entries.push(entry);
   }
   return entries;
@@ -183,7 +205,7 @@ function parseJsonLines(lines: string[], source: string): Recording {
     if (typeof record.t === "number") entry.at = record.t;
     entries.push(entry);
   });
-  return { form: "jsonl", header: { lines: [], ignore: [], args: [] }, entries };
+  return { form: "jsonl", header: { lines: [], ignore: [], args: [] }, entries, exchanges: new Map() };
 }
 
 function entryOf(dir: Direction, text: string): WireEntry {
@@ -230,70 +252,4 @@ export function printable(text: string): string {
   // eslint-disable-next-line no-control-regex
   return text.replace(/[\u0000-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g,
     (char) => `\\u${char.charCodeAt(0).toString(16).padStart(4, "0")}`);
-}
-
-/**
- * One argument of a "# command:" or "# args:" line, as a shell would take it back (so the line
- * shown is the line that could be pasted): bare when it is only [\w@%+=:,./-], else a JSON string.
- */
-export function quoteArgument(argument: string): string {
-  return /^[\w@%+=:,./-]+$/.test(argument) ? argument : JSON.stringify(argument);
-}
-
-/** The words of a "# command:" or "# args:" line: quoteArgument's inverse, each word bare or a JSON string. */
-export function splitArguments(line: string): string[] {
-  const words: string[] = [];
-  for (const [word] of line.matchAll(/"(?:[^"\\]|\\.)*"|\S+/g)) {
-    if (!word.startsWith('"')) {
-      words.push(word);
-      continue;
-    }
-    try {
-      words.push(JSON.parse(word) as string);
-    } catch {
-      throw new ArgumentSyntaxError(word);
-    }
-  }
-  return words;
-}
-
-/** The header lines of a new recording, from its fields (prose lines first, if any). */
-export function headerLines(fields: { prose?: string[]; transport?: "stdio" | "http"; command?: string; url?: string; protocol?: string; ignore?: string[] }): string[] {
-  const lines = (fields.prose ?? []).map((line) => `# ${line}`);
-  if (fields.transport) lines.push(`# transport: ${fields.transport}`);
-  if (fields.command) lines.push(`# command: ${fields.command}`);
-  if (fields.url) lines.push(`# url: ${fields.url}`);
-  if (fields.protocol) lines.push(`# protocol: ${fields.protocol}`);
-  for (const pointer of fields.ignore ?? []) lines.push(`# ignore: ${pointer}`);
-  return lines;
-}
-
-/** One line of a session recording (form 2): written as each message crosses the wire. */
-export function sessionLine(dir: Direction, text: string, at?: number): string {
-  return sessionLinePrefix(dir, at) + text;
-}
-
-/** What comes before the wire's bytes on a session line: for a writer that appends those bytes as they came. */
-export function sessionLinePrefix(dir: Direction, at?: number): string {
-  return `${dir === "c2s" ? ">" : "<"} ${at === undefined ? "" : `+${Math.round(at)} `}`;
-}
-
-/** A note of the recorder's among the session lines (form 2), which readers skip. */
-export function sessionNote(text: string): string {
-  return `# ${text.replace(/[\r\n]+/g, " ")}`;
-}
-
-/** A whole recording in the session form (form 2), whatever form it was read from. */
-export function formatSession(recording: Recording): string {
-  return [...recording.header.lines, "-- session --", ...recording.entries.map((entry) => sessionLine(entry.dir, entry.text, entry.at)), ""].join("\n");
-}
-
-/** A recording written back in the form it was read in (what `replay --update` writes). */
-export function formatRecording(recording: Recording): string {
-  const side = (dir: Direction) => recording.entries.filter((entry) => entry.dir === dir).map((entry) => entry.text);
-  switch (recording.form) {
-    case "session": return formatSession(recording);
-    case "golden": return [...recording.header.lines, "-- client --", ...side("c2s"), "-- server --", ...side("s2c"), ""].join("\n");
-    case "jsonl": return recording.entries.map((entry) => JSON.stringify({ dir: entry.dir, msg: entry.message === undefined ? entry.text : entry.message, ...(entry.at === undefined ? {} : { t: entry.at }) }) + "\n").join("");
-  }
 }

@@ -117,7 +117,7 @@ test("record over HTTP: a gzip SSE stream is decoded as it comes: an event is re
 
 test("record over HTTP: a 202's body (the legacy transport's \"Accepted\") is noted, not recorded as the server's message", async () => {
   const { record, read } = session("accepted");
-  await decode(undefined, Buffer.from("Accepted"), new JsonBody("s2c", 1000, undefined, record, undefined, true));
+  await decode(undefined, Buffer.from("Accepted"), new JsonBody("s2c", 1000, undefined, record, undefined, () => false));
   await decode(undefined, Buffer.from(PING), new JsonBody("s2c", 1000, undefined, record));
   assert.deepEqual(read(), ["# < its body, not a message: Accepted", `< ${PING}`]);
 });
