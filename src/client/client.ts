@@ -33,6 +33,7 @@ import { serverRequestRows, type ClientHandlers } from "./handlers.js";
 import { ClientFeatures, type CallOptions } from "./features.js";
 import { serverNotificationHandlers } from "./notifications.js";
 import { SessionSetup } from "./session-setup.js";
+import type { ListingLimits } from "./lists.js";
 
 /**
  * The era choice when ClientOptions.protocolVersion is not given: dual-era, probe with
@@ -67,6 +68,11 @@ export interface ClientOptions extends ClientHandlers {
    * InputRequestsExceededError, none answered. The client answers them one at a time.
    */
   maxInputRequests?: number;
+  /**
+   * What one listAll* (every page of a list) may add up to: items, bytes and pages in all (default
+   * DEFAULT_LISTING_LIMITS: 10,000, 32 MiB, 10,000); past one it fails with ListingTooLargeError.
+   */
+  listLimits?: Partial<ListingLimits>;
   /** Where the era verdict of each server is remembered (default: one cache shared by all clients). */
   eraCache?: EraCache;
   /** Local problems: garbage from the server, stray responses, malformed notifications, failed writes. */
@@ -110,6 +116,8 @@ export class McpClient extends ClientFeatures {
     this.#envelope = new Envelope(options, info);
     this.#eras = new EraMemory(options.eraCache ?? sharedEraCache);
   }
+
+  protected get listLimits(): Partial<ListingLimits> | undefined { return this.#options.listLimits; }
 
   get serverInfo(): Implementation | undefined { return this.#modern ? this.#modern.serverInfo : this.#initialized?.serverInfo; }
   get serverCapabilities(): ServerCapabilities | undefined { return this.#initialized?.capabilities; }
@@ -205,6 +213,7 @@ export class McpClient extends ClientFeatures {
       },
       onProblem,
       onAcknowledged: (filter) => this.emit("subscriptionsAcknowledged", filter),
+      listLimits: this.#options.listLimits,
     });
     this.#modern = modern;
     this.#initialized = modern.asInitializeResult();
