@@ -17,13 +17,14 @@ import { endlessBodyCase, redirectCase, stdioServerFaultsCase, timeoutCase } fro
 import { stdinEofCase, stdioUnreadCase } from "./soak/stdio-cases.js";
 import { modernHttpEnvelopeCase, modernHttpHeadersCase, modernHttpListensCase } from "./soak/modern-http-cases.js";
 import { modernDualCase, modernEnvelopeCase, modernListensCase, modernRoundsCase, modernStateCase } from "./soak/modern-cases.js";
+import { crashLoopCase, endlessPagesCase, slowDiscoverCase } from "./soak/round2-client.js";
 
 /** Issue 7's cases in the order of its items, then issue 9's (the 2026-07-28 generation). */
 const CASES: SoakCase[] = [
   batchCase, replayCase, endlessBodyCase, legacyUnreadCase, legacySessionsCase, stdioUnreadCase, subscribeCase,
   emptyTokenCase, redirectCase, sessionSlotsCase, slowlorisCase, timeoutCase, stdinEofCase, stdioServerFaultsCase,
   modernEnvelopeCase, modernStateCase, modernRoundsCase, modernListensCase, modernDualCase, modernHttpEnvelopeCase,
-  modernHttpHeadersCase, modernHttpListensCase,
+  modernHttpHeadersCase, modernHttpListensCase, endlessPagesCase, crashLoopCase, slowDiscoverCase,
 ];
 
 const USAGE = "usage: npm run soak -- [--list] [--case NAME]... [--scale F]";
