@@ -188,6 +188,8 @@ export class McpClientManager extends EventEmitter {
     // still trigger a fresh one (#refresh lists once more after the one in flight).
     client.on("toolsChanged", () => {
       if (this.#state === "closed") return;
+      // A listing in flight is joined, not started: its failure is reported once, where it began.
+      if (state.refreshing) return void (state.stale = true);
       this.#refresh(state).catch((error: unknown) =>
         this.emit("problem", `refresh: listing the tools of ${JSON.stringify(config.name)} failed: ${error instanceof Error ? error.message : String(error)}`, error));
     });

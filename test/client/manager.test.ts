@@ -348,8 +348,9 @@ class HeldListings implements Transport {
   #handlers: TransportHandlers | undefined;
   readonly #held: (() => void)[] = [];
   listings = 0;
-  /** The tool names the next answered listing holds. */
+  /** The tool names the next answered listing holds; or, with `failing`, an error. */
   names = ["first"];
+  failing = false;
   start(handlers: TransportHandlers): void { this.#handlers = handlers; }
   async send(message: JSONRPCMessage | JSONRPCMessage[]): Promise<void> {
     const request = message as { id?: string | number; method?: string; params?: { protocolVersion?: string } };
@@ -357,7 +358,10 @@ class HeldListings implements Transport {
     if (request.method === "initialize") answer({ protocolVersion: request.params?.protocolVersion, capabilities: { tools: { listChanged: true } }, serverInfo: { name: "held", version: "1" } });
     if (request.method !== "tools/list") return;
     this.listings++;
-    this.#held.push(() => answer({ tools: this.names.map((name) => ({ name, inputSchema: OBJECT })) }));
+    this.#held.push(() => {
+      if (!this.failing) return answer({ tools: this.names.map((name) => ({ name, inputSchema: OBJECT })) });
+      setImmediate(() => this.#handlers?.message(JSON.stringify({ jsonrpc: "2.0", id: request.id, error: { code: ErrorCode.InternalError, message: "no list today" } })));
+    });
   }
   get waiting(): number { return this.#held.length; }
   release(): void { for (const answer of this.#held.splice(0)) answer(); }
@@ -388,5 +392,26 @@ test("manager: a burst of list_changed makes one listing at a time, and one more
   await changed;
   while (manager.tools[0]?.name !== "held__third") await once(manager, "toolsChanged");
   assert.equal(server.listings, 3, "the first listing, the one the burst started, and one for what it announced meanwhile");
+  await manager.close();
+});
+
+test("manager: a listing that fails while a burst of list_changed waits on it is reported once", async () => {
+  const server = new HeldListings();
+  const manager = new McpClientManager(info, { servers: [{ name: "held", transport: () => server }], clientOptions: { protocolVersion: "2025-11-25" } });
+  const problems: string[] = [];
+  manager.on("problem", (message: string) => problems.push(message));
+  const starting = manager.start();
+  await until(() => server.waiting > 0);
+  server.release();
+  await starting;
+  for (let i = 0; i < 20; i++) server.changed();
+  await until(() => server.waiting > 0);
+  await turns(10);
+  server.failing = true;
+  server.release();
+  await until(() => problems.length > 0);
+  await turns(10);
+  assert.equal(problems.length, 1, problems.join("\n"));
+  assert.match(problems[0]!, /no list today/);
   await manager.close();
 });
