@@ -73,11 +73,13 @@ export const crashLoopCase: SoakCase = {
 /**
  * A dual-era stdio server that answers in order, as a proxy does, and holds its first answer (the
  * probe's) for `delayMs`: server/discover gets a DiscoverResult, initialize an initialize result,
- * anything else an empty result. It exits by itself after 30 s, so that nothing outlives the soak.
+ * anything else an empty result. It exits when its input ends, or by itself after 30 s, so that
+ * nothing outlives the soak.
  */
 function slowFirstAnswer(delayMs: number): string {
   return `
 setTimeout(() => process.exit(0), 30000);
+process.stdin.on("end", () => process.exit(0));
 const discover = { supportedVersions: ["2026-07-28"], capabilities: {}, resultType: "complete", ttlMs: 0, cacheScope: "private" };
 let ready = new Promise((resolve) => setTimeout(resolve, ${delayMs}));
 require("node:readline").createInterface({ input: process.stdin }).on("line", (line) => {
