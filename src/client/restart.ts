@@ -95,6 +95,8 @@ export class StdioServerConnection {
   async #restart(cause: Error): Promise<void> {
     const policy = this.#policy!;
     for (;;) {
+      // close() may have come while a start was under way (which it then failed).
+      if (this.#closing) return;
       const attempt = ++this.#crashes;
       if (attempt > policy.maxRetries) {
         this.client.emit("restartFailed", { attempts: attempt - 1, cause });
@@ -106,6 +108,8 @@ export class StdioServerConnection {
       if (this.#closing) return;
       try {
         await this.start();
+        // close() came while it was starting: the server it started is not kept either.
+        if (this.#closing) return void (await this.client.close());
         // An exit in the moment between the handshake and here was not taken for a crash (a
         // restart was running): it is one all the same.
         if (!this.client.isConnected) throw new Error("the server exited as soon as it came up");

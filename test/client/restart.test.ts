@@ -104,3 +104,27 @@ test("failed starts and early exits count together against one budget", async ()
   assert.deepEqual(events.filter((e) => e.name === "restarting").map((e) => e.attempt), [1, 2, 3]);
   await connection.close();
 });
+
+test("close() while a restart is starting the server again: nothing more is restarted or reported", async () => {
+  const timers = fakeTimers();
+  let connection: StdioServerConnection | undefined;
+  let closing: Promise<void> | undefined;
+  // The restart's wait ends, and close() comes while the new server is starting.
+  const closingTimers: RestartTimers = {
+    now: timers.now,
+    setTimeout: (fire, ms) => timers.setTimeout(() => { fire(); setImmediate(() => (closing = connection!.close())); }, ms),
+    clearTimeout: timers.clearTimeout,
+  };
+  const client = new McpClient(info, { protocolVersion: "2025-11-25" });
+  connection = new StdioServerConnection(client, { command: process.execPath, args: [MINIMAL, "exit-mid-call"], graceMs: 200 }, { maxRetries: 3 }, closingTimers);
+  const events: string[] = [];
+  for (const event of ["restarting", "restarted", "restartFailed"]) client.on(event, () => events.push(event));
+  await connection.start();
+  await assert.rejects(client.callTool("t"));
+  while (!closing) await new Promise((resolve) => setImmediate(resolve));
+  await closing;
+  // The start that close() cut short has failed by now (the close failed its initialize); a few
+  // turns more for whatever its failure would set off.
+  for (let i = 0; i < 10; i++) await new Promise((resolve) => setImmediate(resolve));
+  assert.deepEqual(events, ["restarting"]);
+});
