@@ -19,6 +19,7 @@ import { modernHttpEnvelopeCase, modernHttpHeadersCase, modernHttpListensCase } 
 import { modernDualCase, modernEnvelopeCase, modernListensCase, modernRoundsCase, modernStateCase } from "./soak/modern-cases.js";
 import { stateFloodStdioCase, statePrincipalHttpCase } from "./soak/round2-state.js";
 import { recordSessionsCase } from "./soak/round2-recordcheck.js";
+import { crashLoopCase, endlessPagesCase, slowDiscoverCase } from "./soak/round2-client.js";
 
 /** Issue 7's cases in the order of its items, then issue 9's (the 2026-07-28 generation), then issue 19's. */
 const CASES: SoakCase[] = [
@@ -29,6 +30,7 @@ const CASES: SoakCase[] = [
   // Issue 19 (hardening, round 2), in the order of its items.
   statePrincipalHttpCase, stateFloodStdioCase,
   recordSessionsCase,
+  endlessPagesCase, crashLoopCase, slowDiscoverCase,
 ];
 
 const USAGE = "usage: npm run soak -- [--list] [--case NAME]... [--scale F]";

@@ -184,19 +184,20 @@ export {
 export { McpClientManager, ServerStartError, UnknownToolError, type ManagerOptions, type ServerConfig, type AuditEvent, type AuditBase, type ServerFailure } from "./client/manager.js";
 export { toExposedName, EXPOSED_NAME_PATTERN, type ExposedTool, type Collision } from "./client/tool-names.js";
 export { toOpenAITool, toAnthropicTool, type OpenAIFunctionTool, type AnthropicTool } from "./client/llm-tools.js";
-export { McpClient, DEFAULT_PROTOCOL_MODE, type ClientOptions, type CallOptions } from "./client/client.js";
+export { McpClient, DEFAULT_PROTOCOL_MODE, DEFAULT_HANDSHAKE_TIMEOUT_MS, type ClientOptions, type CallOptions } from "./client/client.js";
 export { serverRequestHandlers, type ClientHandlers, type ServerRequestContext } from "./client/handlers.js";
 export {
   HandshakeTimeoutError, VersionRefusedError, ServerCapabilityError, NotConnectedError,
   NoInputHandlerError, InputRoundsExceededError, ModernRefusedError, ProbeEndedError, RemovedMethodError,
-  InputRefusedError, InputRequestsExceededError, InputRoundsTimeoutError,
+  InputRefusedError, InputRequestsExceededError, InputRoundsTimeoutError, ListingTooLargeError,
 } from "./client/errors.js";
+export { DEFAULT_LISTING_LIMITS, type ListingLimits } from "./client/lists.js";
 export { EraCache, sharedEraCache, DEFAULT_ERA_CACHE_SIZE, type RememberedEra } from "./client/modern/era-cache.js";
 export { LISTEN_RETRY } from "./client/modern/listen.js";
-export { DEFAULT_PROBE_TIMEOUT_MS, type EraVerdict } from "./client/modern/probe.js";
+export { type EraVerdict } from "./client/modern/probe.js";
 // The server has its own DEFAULT_MAX_INPUT_ROUNDS (server/modern/input-rounds.ts): the client's is renamed here.
 export { DEFAULT_MAX_INPUT_ROUNDS as DEFAULT_CLIENT_MAX_INPUT_ROUNDS, DEFAULT_MAX_INPUT_REQUESTS } from "./client/modern/input-rounds.js";
-export { StdioServerConnection, DEFAULT_RESTART, type RestartPolicy } from "./client/restart.js";
+export { StdioServerConnection, DEFAULT_RESTART, type RestartPolicy, type RestartTimers } from "./client/restart.js";
 export { serveStdio, type ServeStdioOptions } from "./transports/stdio-server.js";
 export { validate, checkSchema, SchemaError, type JsonSchema, type SchemaIssue } from "./schema/json-schema.js";
 export type * from "./mcp/base.js";

@@ -83,7 +83,7 @@ options (before "--"):
                            (http →, OAuth's included) and its status (http ←), credentials redacted
   --timeout MS             give up on each request after MS ms (default: 60000 without a sign of life)
   --handshake-timeout MS   give up on initialize after MS ms (default 5000); server/discover
-                           waits at most 3 s (less if MS is), then auto falls back to initialize
+                           waits as long, then auto falls back to initialize
   --env KEY=VALUE          set a variable in the server's environment (repeatable)
   --cwd DIR                start the server in DIR
   --log-level LEVEL        ask the server to log at LEVEL (debug, info, notice, warning, error,

@@ -26,13 +26,14 @@ import { Envelope } from "./modern/envelope.js";
 import { EraMemory, sharedEraCache, type EraCache } from "./modern/era-cache.js";
 import { handshake } from "./handshake.js";
 import { DEFAULT_MAX_INPUT_REQUESTS, DEFAULT_MAX_INPUT_ROUNDS } from "./modern/input-rounds.js";
-import { DEFAULT_PROBE_TIMEOUT_MS, initializeSaysModern, probe, type EraVerdict } from "./modern/probe.js";
+import { initializeSaysModern, probe, type EraVerdict } from "./modern/probe.js";
 import { ModernSession } from "./modern/session.js";
 import { declaredClientCapabilities, undeclaredByServer } from "./capabilities.js";
 import { serverRequestRows, type ClientHandlers } from "./handlers.js";
 import { ClientFeatures, type CallOptions } from "./features.js";
 import { serverNotificationHandlers } from "./notifications.js";
 import { SessionSetup } from "./session-setup.js";
+import type { ListingLimits } from "./lists.js";
 
 /**
  * The era choice when ClientOptions.protocolVersion is not given: dual-era, probe with
@@ -40,11 +41,15 @@ import { SessionSetup } from "./session-setup.js";
  */
 export const DEFAULT_PROTOCOL_MODE: "auto" | ProtocolVersion = "auto";
 
+/** ClientOptions.handshakeTimeoutMs when not given; the server/discover probe waits as long. */
+export const DEFAULT_HANDSHAKE_TIMEOUT_MS = 5000;
+
 export interface ClientOptions extends ClientHandlers {
   /**
-   * How long the handshake may take (default 5 s): the server answers initialize, and takes
-   * notifications/initialized, within this long of connect() sending initialize. It also caps the
-   * server/discover probe (probeTimeoutMs, 3 s), which comes before it. A person signing in (OAuth,
+   * How long the handshake may take (default DEFAULT_HANDSHAKE_TIMEOUT_MS, 5 s): the server answers
+   * initialize, and takes notifications/initialized, within this long of connect() sending
+   * initialize. The server/discover probe, which comes before it, waits as long (unless
+   * probeTimeoutMs says otherwise), longer or shorter alike. A person signing in (OAuth,
    * Transport.onHold) counts against none of the client's timeouts: their clocks stand still meanwhile.
    */
   handshakeTimeoutMs?: number;
@@ -58,7 +63,11 @@ export interface ClientOptions extends ClientHandlers {
    * a modern version probes with no fallback; a handshake version sends initialize only, as before.
    */
   protocolVersion?: "auto" | ProtocolVersion;
-  /** How long the server/discover probe waits (default 3 s, and never longer than the handshake timeout). */
+  /**
+   * How long the server/discover probe waits for each answer (default: the handshake timeout). In
+   * auto mode a later answer, after the fallback to initialize, is judged and remembered for the
+   * next connect() (this connection keeps the handshake it opened), and noted in eraReason.
+   */
   probeTimeoutMs?: number;
   /** Rounds of input (input_required) one 2026-07-28 request may take (default 10). */
   maxInputRounds?: number;
@@ -67,6 +76,11 @@ export interface ClientOptions extends ClientHandlers {
    * InputRequestsExceededError, none answered. The client answers them one at a time.
    */
   maxInputRequests?: number;
+  /**
+   * What one listAll* (every page of a list) may add up to: items, bytes and pages in all (default
+   * DEFAULT_LISTING_LIMITS: 10,000, 32 MiB, 10,000); past one it fails with ListingTooLargeError.
+   */
+  listLimits?: Partial<ListingLimits>;
   /** Where the era verdict of each server is remembered (default: one cache shared by all clients). */
   eraCache?: EraCache;
   /** Local problems: garbage from the server, stray responses, malformed notifications, failed writes. */
@@ -110,6 +124,8 @@ export class McpClient extends ClientFeatures {
     this.#envelope = new Envelope(options, info);
     this.#eras = new EraMemory(options.eraCache ?? sharedEraCache);
   }
+
+  protected get listLimits(): Partial<ListingLimits> | undefined { return this.#options.listLimits; }
 
   get serverInfo(): Implementation | undefined { return this.#modern ? this.#modern.serverInfo : this.#initialized?.serverInfo; }
   get serverCapabilities(): ServerCapabilities | undefined { return this.#initialized?.capabilities; }
@@ -155,7 +171,7 @@ export class McpClient extends ClientFeatures {
     transport.onNewSession?.(() => void this.#restoreSetup(connection));
     connection.start();
 
-    const handshakeMs = this.#options.handshakeTimeoutMs ?? 5000;
+    const handshakeMs = this.#options.handshakeTimeoutMs ?? DEFAULT_HANDSHAKE_TIMEOUT_MS;
     const mode = this.#options.protocolVersion ?? DEFAULT_PROTOCOL_MODE;
     let verdict: EraVerdict;
     try {
@@ -189,10 +205,23 @@ export class McpClient extends ClientFeatures {
   async #probe(connection: Connection, mode: "auto" | ProtocolVersion, handshakeMs: number): Promise<EraVerdict> {
     const remembered = mode === "auto" ? this.#eras.recall() : undefined;
     if (remembered?.era === "handshake") return { era: "handshake", reason: `${remembered.reason} (remembered)` };
-    const timeoutMs = Math.min(this.#options.probeTimeoutMs ?? DEFAULT_PROBE_TIMEOUT_MS, handshakeMs);
-    const verdict = await probe(connection, { envelope: this.#envelope, timeoutMs, pinned: isModernVersion(mode) ? mode : undefined });
+    const timeoutMs = this.#options.probeTimeoutMs ?? handshakeMs;
+    const onLateVerdict = mode === "auto" ? (late: EraVerdict) => this.#lateVerdict(connection, late) : undefined;
+    const verdict = await probe(connection, { envelope: this.#envelope, timeoutMs, pinned: isModernVersion(mode) ? mode : undefined, onLateVerdict });
     if (mode === "auto") this.#eras.learn(verdict);
     return verdict;
+  }
+
+  /**
+   * The probe's answer came after it timed out and this connection fell back to initialize: it
+   * stays so (the handshake is under way or done), but what the answer says is remembered, as it
+   * would have been in time, for the next connect(); a modern verdict is probed again anyway.
+   */
+  #lateVerdict(connection: Connection, late: EraVerdict): void {
+    if (connection !== this.#connection) return;
+    this.#eras.learn(late);
+    const verdict = this.#verdict;
+    if (verdict?.era === "handshake") this.#verdict = { ...verdict, reason: `${verdict.reason}; the probe's answer came late: ${late.reason} (remembered for the next connect)` };
   }
 
   #startModern(connection: Connection, verdict: Extract<EraVerdict, { era: "modern" }>): InitializeResult {
@@ -205,6 +234,7 @@ export class McpClient extends ClientFeatures {
       },
       onProblem,
       onAcknowledged: (filter) => this.emit("subscriptionsAcknowledged", filter),
+      listLimits: this.#options.listLimits,
     });
     this.#modern = modern;
     this.#initialized = modern.asInitializeResult();

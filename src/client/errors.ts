@@ -36,6 +36,17 @@ export class ServerCapabilityError extends Error {
   }
 }
 
+/**
+ * A listing (listAllTools and the like, client/lists.ts) passed one of its bounds in all
+ * (ClientOptions.listLimits): nothing of it is kept, and the server is not asked for more pages.
+ */
+export class ListingTooLargeError extends Error {
+  constructor(readonly method: string, readonly bound: string, readonly page: number) {
+    super(`${method}: the server's pages add up to ${bound} (at page ${page}); stopping (raise ClientOptions.listLimits to allow more)`);
+    this.name = "ListingTooLargeError";
+  }
+}
+
 /** A method was called before connect() finished, or after close(). */
 export class NotConnectedError extends Error {
   constructor(readonly method: string) {

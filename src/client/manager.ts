@@ -72,7 +72,15 @@ export class UnknownToolError extends Error {
 
 /** "down": failed to start, or its connection closed; its client is closed already. */
 type ServerStatus = "connecting" | "ready" | "down";
-interface ServerState { config: ServerConfig; client: McpClient; tools: Tool[]; generation: number; status: ServerStatus }
+interface ServerState {
+  config: ServerConfig;
+  client: McpClient;
+  tools: Tool[];
+  status: ServerStatus;
+  /** The listing in flight, if one is; and whether a change came meanwhile, for one more after it. */
+  refreshing: Promise<void> | undefined;
+  stale: boolean;
+}
 
 /**
  * Events: "toolsChanged" (the exposed table was rebuilt), "serverFailed" (ServerFailure),
@@ -174,12 +182,14 @@ export class McpClientManager extends EventEmitter {
 
   async #startOne(config: ServerConfig): Promise<void> {
     const client = new McpClient(this.info, { ...this.#options.clientOptions, ...config.client });
-    const state: ServerState = { config, client, tools: [], generation: 0, status: "connecting" };
+    const state: ServerState = { config, client, tools: [], status: "connecting", refreshing: undefined, stale: false };
     this.#servers.set(config.name, state);
     // Listened to from the start: a change announced while the first listing is in flight must
-    // still trigger a fresh one (#refresh keeps only the newest answer).
+    // still trigger a fresh one (#refresh lists once more after the one in flight).
     client.on("toolsChanged", () => {
       if (this.#state === "closed") return;
+      // A listing in flight is joined, not started: its failure is reported once, where it began.
+      if (state.refreshing) return void (state.stale = true);
       this.#refresh(state).catch((error: unknown) =>
         this.emit("problem", `refresh: listing the tools of ${JSON.stringify(config.name)} failed: ${error instanceof Error ? error.message : String(error)}`, error));
     });
@@ -208,14 +218,26 @@ export class McpClientManager extends EventEmitter {
     state.status = "ready";
   }
 
-  /** Lists one server's tools; if several refreshes overlap, only the newest one's answer is kept. */
-  async #refresh(state: ServerState): Promise<void> {
-    const generation = ++state.generation;
-    // A server without the tools capability simply has none; asking would fail locally.
-    const tools = state.client.serverCapabilities?.tools ? await state.client.listAllTools() : [];
-    if (generation !== state.generation) return;
-    state.tools = tools;
-    if (state.status === "ready") this.#rebuild();
+  /**
+   * Lists one server's tools. One listing at a time per server: a change announced while one is in
+   * flight makes one more after it, however many came (each listing may be as large as
+   * ClientOptions.listLimits allows, and a server may announce changes without end).
+   */
+  #refresh(state: ServerState): Promise<void> {
+    state.stale = true;
+    state.refreshing ??= this.#listUntilFresh(state).finally(() => (state.refreshing = undefined));
+    return state.refreshing;
+  }
+
+  async #listUntilFresh(state: ServerState): Promise<void> {
+    while (state.stale) {
+      state.stale = false;
+      // A server without the tools capability simply has none; asking would fail locally.
+      const tools = state.client.serverCapabilities?.tools ? await state.client.listAllTools() : [];
+      if (state.stale) continue;
+      state.tools = tools;
+      if (state.status === "ready") this.#rebuild();
+    }
   }
 
   #rebuild(): void {

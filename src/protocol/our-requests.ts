@@ -24,7 +24,16 @@ export interface RequestOptions {
    * notifications from others' by it (they carry it as their subscriptionId).
    */
   onId?: (id: RequestId) => void;
+  /**
+   * Takes the answer that arrives after we gave up waiting (a timeout, an abort): the id stays
+   * reserved for it, so that it is understood rather than dropped as a stray. Once at most, and
+   * only until the connection closes; at most MAX_LATE_ANSWERS ids are kept (the oldest go).
+   */
+  onLateAnswer?: (response: JSONRPCResponse) => void;
 }
+
+/** Ids kept for a late answer (RequestOptions.onLateAnswer): the dual-era probe needs two at most. */
+export const MAX_LATE_ANSWERS = 16;
 
 type Json = { [key: string]: unknown };
 
@@ -37,6 +46,8 @@ export class OurRequests {
   readonly #pending = new PendingRequests();
   /** Progress callbacks by progress token; we use the request's own id as its token. */
   readonly #progressHandlers = new Map<RequestId, NonNullable<RequestOptions["onProgress"]>>();
+  /** Requests given up on whose caller still takes a late answer, by id (oldest first). */
+  readonly #lateAnswers = new Map<RequestId, NonNullable<RequestOptions["onLateAnswer"]>>();
   #nextId = 0;
 
   constructor(connection: Pick<Connection, "isClosed" | "notify">, transport: Transport) {
@@ -67,6 +78,7 @@ export class OurRequests {
       timeouts: options.timeouts,
       release: (reason) => sendOptions.stop(reason),
       giveUp: (reason) => {
+        if (options.onLateAnswer) this.#awaitLate(id, options.onLateAnswer);
         // Spec (basic/utilities/cancellation): the client MUST NOT cancel initialize.
         if (method !== "initialize") this.#cancel(id, reason, options.timeouts?.idleMs ?? DEFAULT_TIMEOUTS.idleMs);
       },
@@ -90,9 +102,26 @@ export class OurRequests {
     return this.#pending.clock;
   }
 
-  /** An answer arrived; false when no request of ours waits for its id (we gave up on it, or never sent it). */
+  /**
+   * An answer arrived; false when no request of ours waits for its id (we gave up on it and want no
+   * late answer, or never sent it).
+   */
   settle(response: JSONRPCResponse): boolean {
-    return this.#pending.settle(response);
+    if (this.#pending.settle(response)) return true;
+    const id = response.id;
+    const late = id === undefined || id === null ? undefined : this.#lateAnswers.get(id);
+    if (!late) return false;
+    this.#lateAnswers.delete(id!);
+    late(response);
+    return true;
+  }
+
+  #awaitLate(id: RequestId, take: NonNullable<RequestOptions["onLateAnswer"]>): void {
+    this.#lateAnswers.set(id, take);
+    for (const oldest of this.#lateAnswers.keys()) {
+      if (this.#lateAnswers.size <= MAX_LATE_ANSWERS) break;
+      this.#lateAnswers.delete(oldest);
+    }
   }
 
   /** Whether a request of ours waits on `id` (bad input with that id is then taken for its answer). */
@@ -133,8 +162,9 @@ export class OurRequests {
     this.#pending.stopWaiting((method) => new ConnectionClosedError(method, cause));
   }
 
-  /** The connection closed: every waiting call fails. */
+  /** The connection closed: every waiting call fails, and no late answer can come. */
   rejectAll(cause?: Error): void {
+    this.#lateAnswers.clear();
     this.#pending.rejectAll((method) => new ConnectionClosedError(method, cause));
   }
 

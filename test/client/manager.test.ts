@@ -337,3 +337,81 @@ test("manager: a server over stdio (node dist/server.js) next to an in-process o
   assert.equal(firstText(await manager.callTool("local__echo")), "local: echo");
   await manager.close();
 });
+
+const turns = async (count: number) => { for (let i = 0; i < count; i++) await new Promise((resolve) => setImmediate(resolve)); };
+async function until(condition: () => boolean): Promise<void> {
+  while (!condition()) await turns(1);
+}
+
+/** A server whose tools/list answers wait until release(); it counts the listings asked for. */
+class HeldListings implements Transport {
+  #handlers: TransportHandlers | undefined;
+  readonly #held: (() => void)[] = [];
+  listings = 0;
+  /** The tool names the next answered listing holds; or, with `failing`, an error. */
+  names = ["first"];
+  failing = false;
+  start(handlers: TransportHandlers): void { this.#handlers = handlers; }
+  async send(message: JSONRPCMessage | JSONRPCMessage[]): Promise<void> {
+    const request = message as { id?: string | number; method?: string; params?: { protocolVersion?: string } };
+    const answer = (result: object) => setImmediate(() => this.#handlers?.message(JSON.stringify({ jsonrpc: "2.0", id: request.id, result })));
+    if (request.method === "initialize") answer({ protocolVersion: request.params?.protocolVersion, capabilities: { tools: { listChanged: true } }, serverInfo: { name: "held", version: "1" } });
+    if (request.method !== "tools/list") return;
+    this.listings++;
+    this.#held.push(() => {
+      if (!this.failing) return answer({ tools: this.names.map((name) => ({ name, inputSchema: OBJECT })) });
+      setImmediate(() => this.#handlers?.message(JSON.stringify({ jsonrpc: "2.0", id: request.id, error: { code: ErrorCode.InternalError, message: "no list today" } })));
+    });
+  }
+  get waiting(): number { return this.#held.length; }
+  release(): void { for (const answer of this.#held.splice(0)) answer(); }
+  changed(): void { this.#handlers?.message(JSON.stringify({ jsonrpc: "2.0", method: "notifications/tools/list_changed" })); }
+  async close(): Promise<void> { this.#handlers?.close(); }
+}
+
+test("manager: a burst of list_changed makes one listing at a time, and one more after it, not one each", async () => {
+  const server = new HeldListings();
+  const manager = new McpClientManager(info, { servers: [{ name: "held", transport: () => server }], clientOptions: { protocolVersion: "2025-11-25" } });
+  const starting = manager.start();
+  await until(() => server.waiting > 0);
+  server.release();
+  await starting;
+  const burst = 50;
+  for (let i = 0; i < burst; i++) server.changed();
+  await until(() => server.waiting > 0);
+  // Every notification has been read: more listings would have been asked for by now.
+  await turns(10);
+  assert.equal(server.waiting, 1, "one listing in flight");
+  server.names = ["second"];
+  const changed = once(manager, "toolsChanged");
+  server.release();
+  // The changes announced while it was in flight get one listing more.
+  await until(() => server.waiting > 0);
+  server.names = ["third"];
+  server.release();
+  await changed;
+  while (manager.tools[0]?.name !== "held__third") await once(manager, "toolsChanged");
+  assert.equal(server.listings, 3, "the first listing, the one the burst started, and one for what it announced meanwhile");
+  await manager.close();
+});
+
+test("manager: a listing that fails while a burst of list_changed waits on it is reported once", async () => {
+  const server = new HeldListings();
+  const manager = new McpClientManager(info, { servers: [{ name: "held", transport: () => server }], clientOptions: { protocolVersion: "2025-11-25" } });
+  const problems: string[] = [];
+  manager.on("problem", (message: string) => problems.push(message));
+  const starting = manager.start();
+  await until(() => server.waiting > 0);
+  server.release();
+  await starting;
+  for (let i = 0; i < 20; i++) server.changed();
+  await until(() => server.waiting > 0);
+  await turns(10);
+  server.failing = true;
+  server.release();
+  await until(() => problems.length > 0);
+  await turns(10);
+  assert.equal(problems.length, 1, problems.join("\n"));
+  assert.match(problems[0]!, /no list today/);
+  await manager.close();
+});

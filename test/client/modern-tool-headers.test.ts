@@ -5,6 +5,7 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import { McpClient } from "../../src/client/client.js";
 import { RpcError } from "../../src/jsonrpc/messages.js";
+import { MAX_TOOLS_WITH_HEADERS, ToolHeaders } from "../../src/client/modern/tool-headers.js";
 import { discoverResult, ScriptedServer } from "../helpers/client-modern-peer.js";
 
 const info = { name: "test-client", version: "1.0.0" };
@@ -91,4 +92,15 @@ test("tools/call after -32020 twice: retried once only, then the -32020 is the c
   await assert.rejects(client.callTool("deploy", { region: "eu" }), (e: unknown) => e instanceof RpcError && e.code === -32020);
   assert.equal(peer.methods().filter((m) => m === "tools/call").length, 2);
   await client.close();
+});
+
+test("the declarations kept are bounded: a server listing new tools again and again makes the least recently listed forgotten", () => {
+  const headers = new ToolHeaders();
+  const listing = (n: number) => page(Array.from({ length: MAX_TOOLS_WITH_HEADERS }, (_, i) => ({ ...REGION, name: `tool-${n}-${i}` })));
+  for (let n = 0; n < 3; n++) headers.fromList(listing(n) as Parameters<ToolHeaders["fromList"]>[0], () => {});
+  assert.equal(headers.size, MAX_TOOLS_WITH_HEADERS);
+  const args = { region: "eu", count: 1 };
+  assert.equal(headers.forCall({ name: "tool-0-0", arguments: args }), undefined, "the first listing's tools are forgotten");
+  assert.deepEqual(headers.forCall({ name: `tool-2-${MAX_TOOLS_WITH_HEADERS - 1}`, arguments: args }), headers.forCall({ name: "tool-2-0", arguments: args }));
+  assert.ok(headers.forCall({ name: "tool-2-0", arguments: args }), "the latest listing's are kept");
 });

@@ -6,14 +6,17 @@
 // 403 and 5xx are thrown (authorization, a failing server), and so is a failed OAuth authorization
 // (an AuthorizationError, http/client-auth.ts: a verdict on the authorization, none on the era);
 // a closed connection is ProbeEndedError. A person signing in stops the probe's clock
-// (Transport.onHold). After a timeout the server also gets notifications/cancelled for the probe,
-// and initialize gets the next id (1), so a late answer to the probe is a stray response, never
-// taken for initialize's.
+// (Transport.onHold). The probe waits as long as the handshake may take (ClientOptions.
+// handshakeTimeoutMs, unless probeTimeoutMs says otherwise): a server behind a proxy that takes
+// seconds to come up is still found modern. After a timeout the server also gets
+// notifications/cancelled for the probe, and initialize gets the next id, so a late answer to the
+// probe is never taken for initialize's; the probe's id stays reserved for it (onLateVerdict), so
+// that it is judged as an answer in time would have been, not dropped as a stray.
 // Spec: https://modelcontextprotocol.io/specification/2026-07-28/basic/versioning (dual-era
 // clients); SPEC_2026.md §8.3. Unlike SDK v2 this probes in place rather
 // than in a throwaway process: a server that exits on the probe ends connect() with ProbeEndedError.
 
-import { ErrorCode, isObject, RpcError } from "../../jsonrpc/messages.js";
+import { ErrorCode, isObject, RpcError, type JSONRPCResponse } from "../../jsonrpc/messages.js";
 import { ConnectionClosedError, MalformedResponseError, RequestTimeoutError } from "../../jsonrpc/pending.js";
 import type { Connection } from "../../protocol/connection.js";
 import type { DiscoverResult } from "../../mcp/modern.js";
@@ -23,14 +26,6 @@ import { ModernRefusedError, ProbeEndedError } from "../errors.js";
 import type { Envelope } from "./envelope.js";
 import { modernReader } from "./input-rounds.js";
 
-/**
- * How long the probe waits for server/discover by default (ClientOptions.probeTimeoutMs). A server
- * that says nothing in time gets the handshake, but that verdict is not remembered: a slow start
- * (a cold HTTP origin, a dual-era server that takes 4 s to come up) must not make a modern server
- * a handshake one for good, so the next connect() probes again.
- */
-export const DEFAULT_PROBE_TIMEOUT_MS = 3000;
-
 /** The era a server speaks, and one line saying why the client thinks so. */
 export type EraVerdict =
   | { era: "modern"; version: ModernVersion; discover: DiscoverResult; reason: string }
@@ -39,9 +34,20 @@ export type EraVerdict =
 
 export interface ProbeOptions {
   envelope: Envelope;
+  /**
+   * How long to wait for each answer. A server that says nothing in time gets the handshake, but
+   * that verdict is not remembered: a slow start must not make a modern server a handshake one
+   * for good, so the next connect() probes again.
+   */
   timeoutMs: number;
   /** A version the application pinned: no fallback, a failed probe is a ModernRefusedError. */
   pinned?: ModernVersion;
+  /**
+   * Auto only: takes the verdict of an answer that came after the probe timed out (and the client
+   * fell back to initialize), judged as it would have been in time. Not called for a -32022 or an
+   * unreadable answer: neither says what the server speaks.
+   */
+  onLateVerdict?: (verdict: EraVerdict) => void;
 }
 
 const readDiscover = modernReader("server/discover", readClientResult["server/discover"]);
@@ -61,21 +67,41 @@ type Answer = EraVerdict | { retryWith: ModernVersion };
 
 async function ask(connection: Connection, version: ModernVersion, options: ProbeOptions): Promise<Answer> {
   const timeouts = { idleMs: options.timeoutMs, maxTotalMs: options.timeoutMs };
-  let discover: DiscoverResult;
+  const learn = options.onLateVerdict;
+  const onLateAnswer = learn && ((response: JSONRPCResponse) => judgeLate(response, version, options, learn));
   try {
-    const outcome = await connection.request("server/discover", options.envelope.wrap(version, undefined), { timeouts }, readDiscover);
+    const outcome = await connection.request("server/discover", options.envelope.wrap(version, undefined), { timeouts, onLateAnswer }, readDiscover);
     // modernReader lets no other resultType through for server/discover.
     if (outcome.resultType !== "complete") throw new Error("unreachable");
-    discover = outcome.result;
+    return judgeDiscover(outcome.result, version, options);
   } catch (error) {
     return judgeFailure(error, version, options);
   }
+}
+
+function judgeDiscover(discover: DiscoverResult, version: ModernVersion, options: ProbeOptions): Answer {
   // Spec (basic/versioning): the client picks a version from supportedVersions, ours if listed.
   const chosen = discover.supportedVersions.includes(version) ? version : discover.supportedVersions.find(isModernVersion);
   if (chosen === undefined) {
     return fallBack(options, `server/discover listed ${JSON.stringify(discover.supportedVersions)}, no modern version we speak`);
   }
   return { era: "modern", version: chosen, discover, reason: `server/discover answered ${chosen}` };
+}
+
+/** An answer after the timeout, judged as one in time; what cannot be read says nothing. */
+function judgeLate(response: JSONRPCResponse, version: ModernVersion, options: ProbeOptions, learn: (verdict: EraVerdict) => void): void {
+  let answer: Answer;
+  try {
+    if ("error" in response) answer = judgeFailure(RpcError.fromErrorObject(response.error), version, options);
+    else {
+      const outcome = readDiscover(response.result);
+      if (outcome.resultType !== "complete") return;
+      answer = judgeDiscover(outcome.result, version, options);
+    }
+  } catch {
+    return;
+  }
+  if (!("retryWith" in answer)) learn(answer);
 }
 
 function judgeFailure(error: unknown, version: ModernVersion, options: ProbeOptions): Answer {

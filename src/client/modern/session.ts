@@ -14,7 +14,7 @@ import { readClientResult } from "../../mcp/read.js";
 import type { ListToolsResult } from "../../mcp/tools.js";
 import type { ModernVersion } from "../../mcp/versions.js";
 import { serverRequestHandlers, type ClientHandlers, type ServerRequestContext } from "../handlers.js";
-import { collectPages } from "../lists.js";
+import { collectPages, type ListingLimits } from "../lists.js";
 import type { Envelope } from "./envelope.js";
 import { modernReader, withInputRounds, type ModernOutcome } from "./input-rounds.js";
 import { ToolHeaders } from "./tool-headers.js";
@@ -32,12 +32,13 @@ export class ModernSession {
   /** The bounds on input rounds (ClientOptions.maxInputRounds, maxInputRequests). */
   readonly #rounds: { maxRounds: number; maxRequests: number };
   readonly #onProblem: (message: string) => void;
+  readonly #listLimits: Partial<ListingLimits> | undefined;
   readonly #toolHeaders = new ToolHeaders();
   /** The application's handlers, answering input requests as they answer a legacy server's requests. */
   readonly #answers: RequestHandlers<ServerRequests, ServerRequestContext>;
 
   constructor(connection: Connection, envelope: Envelope, version: ModernVersion, discover: DiscoverResult,
-    options: { handlers: ClientHandlers; rounds: { maxRounds: number; maxRequests: number }; onProblem: (message: string) => void; onAcknowledged: (filter: SubscriptionFilter) => void }) {
+    options: { handlers: ClientHandlers; rounds: { maxRounds: number; maxRequests: number }; onProblem: (message: string) => void; onAcknowledged: (filter: SubscriptionFilter) => void; listLimits?: Partial<ListingLimits> }) {
     this.#connection = connection;
     this.#envelope = envelope;
     this.version = version;
@@ -45,6 +46,7 @@ export class ModernSession {
     this.serverInfo = serverInfoOf(discover);
     this.#rounds = options.rounds;
     this.#onProblem = options.onProblem;
+    this.#listLimits = options.listLimits;
     // No notifications/elicitation/complete in 2026-07-28: the set of open URL elicitations is never read.
     this.#answers = serverRequestHandlers(options.handlers, new Set());
     this.listen = new Listen(connection, envelope, version, discover.capabilities, { onProblem: options.onProblem, onAcknowledged: options.onAcknowledged });
@@ -77,7 +79,7 @@ export class ModernSession {
       // the headers before it runs anything, so the call did not run.
       if (!(error instanceof RpcError && error.code === ErrorCode.HeaderMismatch)) throw error;
       this.#toolHeaders.clear();
-      await collectPages((cursor) => this.#listTools(this.#envelope.wrap(this.version, cursor), { signal: options.signal, timeouts: options.timeouts }), "tools");
+      await collectPages((cursor) => this.#listTools(this.#envelope.wrap(this.version, cursor), { signal: options.signal, timeouts: options.timeouts }), "tools", this.#listLimits);
       return this.#send(method, wrapped, options);
     });
   }

@@ -12,6 +12,14 @@ import type { ListToolsResult } from "../../mcp/tools.js";
 
 const PARAM_PREFIX = "mcp-param-";
 
+/**
+ * The most tools whose declarations are kept (the least recently listed go first): a server that
+ * lists new tools on every list_changed must not grow this without end. As many as one listing
+ * may hold (DEFAULT_LISTING_LIMITS.maxItems); a tool forgotten sends no Mcp-Param-*, and the
+ * server's -32020 makes the session list again and retry once.
+ */
+export const MAX_TOOLS_WITH_HEADERS = 10_000;
+
 export class ToolHeaders {
   /** By tool name, from the latest tools/list pages seen; a tool never listed sends no Mcp-Param-*. */
   readonly #byTool = new Map<string, HeaderParam[]>();
@@ -26,11 +34,25 @@ export class ToolHeaders {
         onProblem(`tools/list: left out the tool ${JSON.stringify(tool.name)}: its x-mcp-header declarations are invalid (${found.reason})`);
         return false;
       }
-      if (found.params.length > 0) this.#byTool.set(tool.name, found.params);
-      else this.#byTool.delete(tool.name);
+      this.#byTool.delete(tool.name);
+      if (found.params.length > 0) this.#keep(tool.name, found.params);
       return true;
     });
     return tools.length === page.tools.length ? page : { ...page, tools };
+  }
+
+  /** How many tools' declarations are kept. */
+  get size(): number {
+    return this.#byTool.size;
+  }
+
+  /** Kept as the newest (a Map keeps insertion order), the oldest forgotten past the bound. */
+  #keep(tool: string, params: HeaderParam[]): void {
+    this.#byTool.set(tool, params);
+    for (const oldest of this.#byTool.keys()) {
+      if (this.#byTool.size <= MAX_TOOLS_WITH_HEADERS) break;
+      this.#byTool.delete(oldest);
+    }
   }
 
   /** Forgets every declaration: the tools/list that follows says what holds now. */
