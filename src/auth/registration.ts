@@ -10,7 +10,7 @@
 import type { ClientRegistration } from "./credentials.js";
 import { AuthFetchError, fetchJson, type FetchJsonOptions } from "./fetch-json.js";
 import type { AuthorizationServerMetadata } from "./metadata.js";
-import { refusal, type ClientAuthentication } from "./token-endpoint.js";
+import { isSeconds, MAX_SECONDS, refusal, type ClientAuthentication } from "./token-endpoint.js";
 import { isObject } from "../jsonrpc/messages.js";
 
 export interface RegistrationRequest {
@@ -110,7 +110,11 @@ async function registerDynamically(request: RegistrationRequest, endpoint: strin
   if (!isObject(json) || typeof json.client_id !== "string" || json.client_id === "") throw new AuthFetchError(step, answer.url, 'the answer has no "client_id"');
   const client: ClientRegistration = { client_id: json.client_id, redirect_uris: [request.redirectUri] };
   if (typeof json.client_secret === "string") client.client_secret = json.client_secret;
-  if (typeof json.client_secret_expires_at === "number") client.client_secret_expires_at = json.client_secret_expires_at;
+  if (json.client_secret_expires_at !== undefined) {
+    // JSON.parse reads 1e400 as Infinity, which the credentials file could not keep.
+    if (!isSeconds(json.client_secret_expires_at)) throw new AuthFetchError(step, answer.url, `"client_secret_expires_at" must be seconds since the epoch from 0 to ${MAX_SECONDS} (0: never)`);
+    client.client_secret_expires_at = json.client_secret_expires_at;
+  }
   const granted = typeof json.token_endpoint_auth_method === "string" ? json.token_endpoint_auth_method : method;
   if (granted !== undefined) client.token_endpoint_auth_method = granted;
   return client;
