@@ -110,6 +110,23 @@ test("a kept registration is reused for the same redirect URI while its secret l
   await assert.rejects(registerClient(request({})), (error: unknown) => error instanceof ClientRegistrationError && /configure a pre-registered client/.test(error.message));
 });
 
+// Issue 19 item 13: the loopback listener takes a new port each time, so an exact match made a new registration per sign-in.
+test("a kept registration is reused for a loopback redirect URI that differs only in port (RFC 8252 section 7.3)", async (t) => {
+  const { endpoint, bodies } = await registrar(t, 201, { client_id: "again" });
+  const kept = (uri: string) => ({ client_id: "kept", redirect_uris: [uri] });
+  const reused = async (stored: string, asked: string) => (await registerClient(request({ registration_endpoint: endpoint }, { stored: kept(stored), redirectUri: asked }))).client.client_id === "kept";
+  assert.equal(await reused("http://127.0.0.1:4000/callback", "http://127.0.0.1:51234/callback"), true);
+  assert.equal(await reused("http://127.0.0.1/callback", "http://127.0.0.1:51234/callback"), true);
+  assert.equal(await reused("http://[::1]:4000/callback", "http://[::1]:5/callback"), true);
+  assert.equal(bodies.length, 0);
+  // Another path, host, scheme or query is another redirect URI; so is a port on a name that is not a loopback literal.
+  for (const [stored, asked] of [["http://127.0.0.1:4000/cb", "http://127.0.0.1:5/callback"], ["http://[::1]:4000/callback", "http://127.0.0.1:5/callback"],
+    ["http://127.0.0.1:4000/callback?x=1", "http://127.0.0.1:5/callback"], ["https://127.0.0.1:4000/callback", "http://127.0.0.1:5/callback"],
+    ["https://app.example:4000/callback", "https://app.example:5/callback"], ["http://localhost:4000/callback", "http://localhost:5/callback"]]) {
+    assert.equal(await reused(stored!, asked!), false, `${stored} for ${asked}`);
+  }
+});
+
 test("clientAuthentication: as registered, else by secret (basic unless only post), else public", () => {
   const metadata = { issuer: "https://as.example" };
   assert.deepEqual(clientAuthentication({ client_id: "a" }, metadata), { method: "none", client_id: "a" });
