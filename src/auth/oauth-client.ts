@@ -8,7 +8,7 @@
 
 import { authorizationCodeGrant, AuthorizationError, refreshTokens } from "./authorization-code.js";
 import type { BearerChallenge } from "./challenge.js";
-import { MemoryCredentialStore, type ClientRegistration, type CredentialStore, type StoredCredentials, type TokenSet } from "./credentials.js";
+import { MemoryCredentialStore, type ClientRegistration, type CredentialKey, type CredentialStore, type StoredCredentials, type TokenSet } from "./credentials.js";
 import { discover, type Discovery } from "./discovery.js";
 import type { FetchJsonOptions } from "./fetch-json.js";
 import { isSecureUrl } from "./metadata.js";
@@ -79,7 +79,7 @@ export class OAuthClient {
   /** Another endpoint of a known server (the HTTP+SSE POST endpoint) -> that server's key. */
   readonly #aliases = new Map<string, string>();
   /** One authorization or refresh at a time per server: concurrent 401s wait for the same one. */
-  readonly #running = new Map<string, Promise<void>>();
+  readonly #running = new Map<string, Promise<unknown>>();
   /** Told when the person is asked (true) and when that wait ends (false); see onPersonWait. */
   readonly #personWatchers = new Set<(waiting: boolean) => void>();
   /** Per server: until when (ms since the epoch) no authorization is started, after it refused fresh tokens. */
@@ -130,15 +130,17 @@ export class OAuthClient {
   /**
    * After a 401 (`stepUp` false) or a 403 insufficient_scope (`stepUp` true) to a request that carried
    * `rejected` (or no token): obtains tokens worth retrying with, or throws saying which step failed.
+   * Resolves false when those are tokens stored before, not yet tried (a new run's first request
+   * carries none): if the server refuses them too, the next authorize() renews them.
    */
-  async authorize(server: URL, challenge: BearerChallenge | undefined, rejected: string | undefined, stepUp: boolean): Promise<void> {
+  async authorize(server: URL, challenge: BearerChallenge | undefined, rejected: string | undefined, stepUp: boolean): Promise<boolean> {
     const key = this.#keyFor(server);
     const until = this.#refusedUntil.get(key);
     if (until !== undefined && until > Date.now()) {
       throw new AuthorizationError("authorization", `${server.origin}${server.pathname} refused the token it was just authorized for; no new authorization for ${Math.ceil((until - Date.now()) / 1000)} s (OAuthOptions.refusedCooldownMs)`);
     }
     this.#refusedUntil.delete(key);
-    await this.#once(key, () => this.#authorize(server, key, challenge, rejected, stepUp));
+    return this.#once(key, () => this.#authorize(server, key, challenge, rejected, stepUp));
   }
 
   /**
@@ -149,7 +151,7 @@ export class OAuthClient {
     this.#refusedUntil.set(this.#keyFor(server), Date.now() + (this.#options.refusedCooldownMs ?? DEFAULT_REFUSED_COOLDOWN_MS));
   }
 
-  async #authorize(server: URL, key: string, challenge: BearerChallenge | undefined, rejected: string | undefined, stepUp: boolean): Promise<void> {
+  async #authorize(server: URL, key: string, challenge: BearerChallenge | undefined, rejected: string | undefined, stepUp: boolean): Promise<boolean> {
     // Spec (authorization#communication-security): the whole flow, MCP server included, is https (loopback aside):
     // over plain http to another machine a token (and the discovery it starts from) could be read or changed on the way.
     if (!isSecureUrl(server.href)) {
@@ -160,10 +162,10 @@ export class OAuthClient {
     const { discovery } = known;
     const stored: StoredCredentials = (await this.#store.load(storeKeyOf(discovery))) ?? storeKeyOf(discovery);
     if (!stepUp && stored.tokens !== undefined) {
-      // Another request got new tokens while this one was refused: they are worth a try.
-      if (stored.tokens.access_token !== rejected && !expired(stored.tokens)) return;
+      // Kept from before, or got by another request while this one was refused: they are worth a try.
+      if (stored.tokens.access_token !== rejected && !expired(stored.tokens)) return false;
       // Spec (authorization#token-handling, OAuth 2.1 section 4.3): a refresh token before the person is asked again.
-      if (await this.#refresh(discovery, stored)) return;
+      if (await this.#renew(discovery, stored.tokens, (tokens) => !expired(tokens))) return true;
     }
     const scope = chooseScope({ configured: this.#options.scope, asked: known.scope, granted: stored.tokens?.scope, challenge, discovery }, stepUp);
     let tokens: TokenSet;
@@ -173,7 +175,10 @@ export class OAuthClient {
       tokens = await this.#authorizationCode(server, discovery, stored, withOfflineAccess(scope, discovery));
     }
     known.scope = scope;
-    await this.#store.save({ ...stored, tokens: issuedNow(tokens) });
+    const fresh = issuedNow(tokens);
+    // The registration these tokens were granted to (a refresh must present it), over one another run kept meanwhile.
+    await this.#change(storeKeyOf(discovery), (current) => ({ ...(current ?? storeKeyOf(discovery)), client: stored.client ?? current?.client, tokens: fresh }));
+    return true;
   }
 
   async #authorizationCode(server: URL, discovery: Discovery, stored: StoredCredentials, scope: string | undefined): Promise<TokenSet> {
@@ -194,9 +199,10 @@ export class OAuthClient {
         clientName: this.#options.clientName ?? "mcp-wire",
         fetchOptions: this.#fetchOptions,
       });
-      // Kept at once: a registration is worth reusing even if the person never comes back.
+      // Kept at once: a registration is worth reusing even if the person never comes back. The
+      // tokens stored now stay: another run may have renewed them since `stored` was read.
       stored.client = client;
-      await this.#store.save(stored);
+      await this.#change(storeKeyOf(discovery), (current) => ({ ...(current ?? storeKeyOf(discovery)), client }));
       const watched: UserAgent = { redirectUri: () => userAgent.redirectUri(), authorize: (url) => this.#askPerson(userAgent, url) };
       return await authorizationCodeGrant({ discovery, client, scope, userAgent: watched, redirectUri, fetchOptions: this.#fetchOptions });
     } finally {
@@ -221,37 +227,67 @@ export class OAuthClient {
     for (const listener of this.#personWatchers) listener(waiting);
   }
 
-  /** Refreshes the stored tokens; false if there is no refresh token or the server refuses it (then it is forgotten). */
-  async #refresh(discovery: Discovery, stored: StoredCredentials): Promise<boolean> {
-    const { tokens, client } = stored;
-    if (tokens?.refresh_token === undefined || client === undefined) return false;
+  /**
+   * Newer tokens in place of `stale` (ones that expire, or that the server refused): those another
+   * run stored meanwhile, else the refresh grant's. False if neither gives `usable` ones. Under the
+   * store's exclusive() (every run sharing the file, one at a time), so that a refresh token is spent
+   * once: an authorization server that rotates refresh tokens refuses the second use (invalid_grant).
+   */
+  async #renew(discovery: Discovery, stale: TokenSet, usable: (tokens: TokenSet) => boolean): Promise<boolean> {
+    const renew = () => this.#renewExclusively(discovery, stale, usable);
+    return this.#store.exclusive === undefined ? renew() : this.#store.exclusive(storeKeyOf(discovery), renew);
+  }
+
+  async #renewExclusively(discovery: Discovery, stale: TokenSet, usable: (tokens: TokenSet) => boolean): Promise<boolean> {
+    const key = storeKeyOf(discovery);
+    const newer = (tokens: TokenSet | undefined): boolean => tokens !== undefined && tokens.access_token !== stale.access_token && usable(tokens);
+    // Read again here: the run that held exclusive() before may have refreshed them.
+    const stored = await this.#store.load(key);
+    if (newer(stored?.tokens)) return true;
+    const tokens = stored?.tokens;
+    if (tokens?.refresh_token === undefined || stored?.client === undefined) return false;
+    let fresh: TokenSet;
     try {
-      stored.tokens = issuedNow(await refreshTokens(discovery, client, tokens, this.#fetchOptions));
-      await this.#store.save(stored);
-      return true;
+      fresh = issuedNow(await refreshTokens(discovery, stored.client, tokens, this.#fetchOptions));
     } catch (error) {
       // invalid_grant and its kind: the refresh token is spent. Anything else (the network) is the caller's to see.
       if (!(error instanceof OAuthError)) throw error;
-      const { refresh_token: _spent, ...rest } = tokens;
-      stored.tokens = rest;
-      await this.#store.save(stored);
-      return false;
+      // Forgotten only if still the one stored: a run outside exclusive() (another program) may have renewed them first.
+      const kept = await this.#change(key, (current) => {
+        if (current?.tokens === undefined || current.tokens.refresh_token !== tokens.refresh_token) return current;
+        const { refresh_token: _spent, ...rest } = current.tokens;
+        return { ...current, tokens: rest };
+      });
+      return newer(kept?.tokens);
     }
+    await this.#change(key, (current) => ({ ...(current ?? stored), tokens: fresh }));
+    return true;
   }
 
   async #refreshOrDrop(discovery: Discovery): Promise<void> {
     const stored = await this.#store.load(storeKeyOf(discovery));
     if (stored?.tokens === undefined || !expiresSoon(stored.tokens)) return;
-    if (await this.#refresh(discovery, stored)) return;
+    if (await this.#renew(discovery, stored.tokens, (tokens) => !expiresSoon(tokens))) return;
     // A token not yet expired is still sent; an expired one is not: the 401 that follows starts a new authorization.
-    if (stored.tokens === undefined || !expired(stored.tokens)) return;
-    delete stored.tokens;
-    await this.#store.save(stored);
+    await this.#change(storeKeyOf(discovery), (current) => {
+      if (current?.tokens === undefined || !expired(current.tokens)) return current;
+      const { tokens: _expired, ...rest } = current;
+      return rest;
+    });
+  }
+
+  /** Changes the stored entry in one step where the store can (update), else by load and save. */
+  async #change(key: CredentialKey, edit: (current: StoredCredentials | undefined) => StoredCredentials | undefined): Promise<StoredCredentials | undefined> {
+    if (this.#store.update !== undefined) return this.#store.update(key, edit);
+    const kept = edit(await this.#store.load(key));
+    if (kept === undefined) await this.#store.remove(key);
+    else await this.#store.save(kept);
+    return kept;
   }
 
   /** Runs `work` unless one is under way for `key`, in which case that one is waited for instead. */
-  async #once(key: string, work: () => Promise<void>): Promise<void> {
-    const running = this.#running.get(key);
+  async #once<T>(key: string, work: () => Promise<T>): Promise<T> {
+    const running = this.#running.get(key) as Promise<T> | undefined;
     if (running !== undefined) return running;
     const promise = work().finally(() => this.#running.delete(key));
     this.#running.set(key, promise);

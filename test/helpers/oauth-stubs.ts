@@ -27,6 +27,8 @@ export interface StubOptions {
   refresh?: boolean;
   /** Answer every refresh grant with invalid_grant (a spent or revoked refresh token). */
   refuseRefresh?: boolean;
+  /** Rotate refresh tokens (OAuth 2.1 section 4.3.1): each works once; a second use gets invalid_grant. */
+  rotateRefresh?: boolean;
   /** The only scopes the token endpoint grants (default: whatever was asked). */
   grantable?: string[];
   /** Serve HTTP+SSE too (/sse and /messages, behind the same bearer check). */
@@ -98,6 +100,7 @@ export async function stubAuthorization(options: StubOptions = {}): Promise<Stub
       if (form.get("grant_type") === "refresh_token") {
         const scope = refreshTokens.get(form.get("refresh_token") ?? "");
         if (scope === undefined || options.refuseRefresh) return json({ error: "invalid_grant" }, 400);
+        if (options.rotateRefresh) refreshTokens.delete(form.get("refresh_token")!);
         return issue(scope);
       }
       const grant = codes.get(form.get("code") ?? "");
