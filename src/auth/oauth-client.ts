@@ -3,19 +3,19 @@
 // discovery, a client identity, then the authorization code grant (or the application's own grant).
 // Tokens and registrations live in a CredentialStore keyed by issuer and resource.
 // Spec: https://modelcontextprotocol.io/specification/2025-11-25/basic/authorization#authorization-flow-steps
-// and #step-up-authorization-flow; 2026-07-28 #refresh-tokens. Which scope to ask for: auth/scope.ts.
+// and #step-up-authorization-flow; 2026-07-28 #refresh-tokens. Which scope to ask for: auth/scope.ts; refreshing, one run at a time: auth/renewal.ts.
 // Left out: revoking tokens (RFC 7009) and DPoP; the retry loop itself is the transport's (http/client-auth.ts).
 
-import { authorizationCodeGrant, AuthorizationError, refreshTokens } from "./authorization-code.js";
+import { authorizationCodeGrant, AuthorizationError } from "./authorization-code.js";
 import type { BearerChallenge } from "./challenge.js";
-import { MemoryCredentialStore, type ClientRegistration, type CredentialKey, type CredentialStore, type StoredCredentials, type TokenSet } from "./credentials.js";
+import { MemoryCredentialStore, type ClientRegistration, type CredentialStore, type StoredCredentials, type TokenSet } from "./credentials.js";
 import { discover, type Discovery } from "./discovery.js";
 import type { FetchJsonOptions } from "./fetch-json.js";
 import { isSecureUrl } from "./metadata.js";
 import type { TokenGrant } from "./grant.js";
 import { registerClient } from "./registration.js";
+import { changeEntry, expired, expiresSoon, issuedNow, renewTokens } from "./renewal.js";
 import { chooseScope, withOfflineAccess } from "./scope.js";
-import { OAuthError } from "./token-endpoint.js";
 import type { UserAgent } from "./user-agent.js";
 
 export interface OAuthOptions {
@@ -55,11 +55,6 @@ export interface OAuthOptions {
 
 export const DEFAULT_MAX_STEP_UPS = 2;
 export const DEFAULT_REFUSED_COOLDOWN_MS = 30_000;
-/**
- * A token this close to its expiry is refreshed first, if it can be: it could expire on its way to
- * the server. At most half its lifetime, or a short-lived token would be refreshed before every request.
- */
-const EXPIRY_MARGIN_MS = 30_000;
 
 /** What one OAuthOptions object knows, shared by every transport given it (the same application). */
 const clients = new WeakMap<OAuthOptions, OAuthClient>();
@@ -165,7 +160,7 @@ export class OAuthClient {
       // Kept from before, or got by another request while this one was refused: they are worth a try.
       if (stored.tokens.access_token !== rejected && !expired(stored.tokens)) return false;
       // Spec (authorization#token-handling, OAuth 2.1 section 4.3): a refresh token before the person is asked again.
-      if (await this.#renew(discovery, stored.tokens, (tokens) => !expired(tokens))) return true;
+      if (await renewTokens(this.#store, discovery, this.#fetchOptions, stored.tokens, (tokens) => !expired(tokens))) return true;
     }
     const scope = chooseScope({ configured: this.#options.scope, asked: known.scope, granted: stored.tokens?.scope, challenge, discovery }, stepUp);
     let tokens: TokenSet;
@@ -177,7 +172,7 @@ export class OAuthClient {
     known.scope = scope;
     const fresh = issuedNow(tokens);
     // The registration these tokens were granted to (a refresh must present it), over one another run kept meanwhile.
-    await this.#change(storeKeyOf(discovery), (current) => ({ ...(current ?? storeKeyOf(discovery)), client: stored.client ?? current?.client, tokens: fresh }));
+    await changeEntry(this.#store, storeKeyOf(discovery), (current) => ({ ...(current ?? storeKeyOf(discovery)), client: stored.client ?? current?.client, tokens: fresh }));
     return true;
   }
 
@@ -202,7 +197,7 @@ export class OAuthClient {
       // Kept at once: a registration is worth reusing even if the person never comes back. The
       // tokens stored now stay: another run may have renewed them since `stored` was read.
       stored.client = client;
-      await this.#change(storeKeyOf(discovery), (current) => ({ ...(current ?? storeKeyOf(discovery)), client }));
+      await changeEntry(this.#store, storeKeyOf(discovery), (current) => ({ ...(current ?? storeKeyOf(discovery)), client }));
       const watched: UserAgent = { redirectUri: () => userAgent.redirectUri(), authorize: (url) => this.#askPerson(userAgent, url) };
       return await authorizationCodeGrant({ discovery, client, scope, userAgent: watched, redirectUri, fetchOptions: this.#fetchOptions });
     } finally {
@@ -227,62 +222,16 @@ export class OAuthClient {
     for (const listener of this.#personWatchers) listener(waiting);
   }
 
-  /**
-   * Newer tokens in place of `stale` (ones that expire, or that the server refused): those another
-   * run stored meanwhile, else the refresh grant's. False if neither gives `usable` ones. Under the
-   * store's exclusive() (every run sharing the file, one at a time), so that a refresh token is spent
-   * once: an authorization server that rotates refresh tokens refuses the second use (invalid_grant).
-   */
-  async #renew(discovery: Discovery, stale: TokenSet, usable: (tokens: TokenSet) => boolean): Promise<boolean> {
-    const renew = () => this.#renewExclusively(discovery, stale, usable);
-    return this.#store.exclusive === undefined ? renew() : this.#store.exclusive(storeKeyOf(discovery), renew);
-  }
-
-  async #renewExclusively(discovery: Discovery, stale: TokenSet, usable: (tokens: TokenSet) => boolean): Promise<boolean> {
-    const key = storeKeyOf(discovery);
-    const newer = (tokens: TokenSet | undefined): boolean => tokens !== undefined && tokens.access_token !== stale.access_token && usable(tokens);
-    // Read again here: the run that held exclusive() before may have refreshed them.
-    const stored = await this.#store.load(key);
-    if (newer(stored?.tokens)) return true;
-    const tokens = stored?.tokens;
-    if (tokens?.refresh_token === undefined || stored?.client === undefined) return false;
-    let fresh: TokenSet;
-    try {
-      fresh = issuedNow(await refreshTokens(discovery, stored.client, tokens, this.#fetchOptions));
-    } catch (error) {
-      // invalid_grant and its kind: the refresh token is spent. Anything else (the network) is the caller's to see.
-      if (!(error instanceof OAuthError)) throw error;
-      // Forgotten only if still the one stored: a run outside exclusive() (another program) may have renewed them first.
-      const kept = await this.#change(key, (current) => {
-        if (current?.tokens === undefined || current.tokens.refresh_token !== tokens.refresh_token) return current;
-        const { refresh_token: _spent, ...rest } = current.tokens;
-        return { ...current, tokens: rest };
-      });
-      return newer(kept?.tokens);
-    }
-    await this.#change(key, (current) => ({ ...(current ?? stored), tokens: fresh }));
-    return true;
-  }
-
   async #refreshOrDrop(discovery: Discovery): Promise<void> {
     const stored = await this.#store.load(storeKeyOf(discovery));
     if (stored?.tokens === undefined || !expiresSoon(stored.tokens)) return;
-    if (await this.#renew(discovery, stored.tokens, (tokens) => !expiresSoon(tokens))) return;
+    if (await renewTokens(this.#store, discovery, this.#fetchOptions, stored.tokens, (tokens) => !expiresSoon(tokens))) return;
     // A token not yet expired is still sent; an expired one is not: the 401 that follows starts a new authorization.
-    await this.#change(storeKeyOf(discovery), (current) => {
+    await changeEntry(this.#store, storeKeyOf(discovery), (current) => {
       if (current?.tokens === undefined || !expired(current.tokens)) return current;
       const { tokens: _expired, ...rest } = current;
       return rest;
     });
-  }
-
-  /** Changes the stored entry in one step where the store can (update), else by load and save. */
-  async #change(key: CredentialKey, edit: (current: StoredCredentials | undefined) => StoredCredentials | undefined): Promise<StoredCredentials | undefined> {
-    if (this.#store.update !== undefined) return this.#store.update(key, edit);
-    const kept = edit(await this.#store.load(key));
-    if (kept === undefined) await this.#store.remove(key);
-    else await this.#store.save(kept);
-    return kept;
   }
 
   /** Runs `work` unless one is under way for `key`, in which case that one is waited for instead. */
@@ -310,19 +259,4 @@ function keyOf(url: URL): string {
 
 function storeKeyOf(discovery: Discovery): { issuer: string; resource: string } {
   return { issuer: discovery.issuer, resource: discovery.resource };
-}
-
-function expired(tokens: TokenSet, now = Date.now()): boolean {
-  return tokens.expires_at !== undefined && tokens.expires_at <= now;
-}
-
-function expiresSoon(tokens: TokenSet, now = Date.now()): boolean {
-  if (tokens.expires_at === undefined) return false;
-  const margin = tokens.issued_at === undefined ? EXPIRY_MARGIN_MS : Math.min(EXPIRY_MARGIN_MS, (tokens.expires_at - tokens.issued_at) / 2);
-  return tokens.expires_at - margin <= now;
-}
-
-/** `tokens` stamped with the time they were received, which the early-refresh margin is reckoned from. */
-function issuedNow(tokens: TokenSet): TokenSet {
-  return { ...tokens, issued_at: Date.now() };
 }
