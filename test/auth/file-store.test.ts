@@ -1,7 +1,7 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { spawn } from "node:child_process";
-import { chmod, chown, mkdtemp, readFile, readdir, rm, stat, utimes, writeFile } from "node:fs/promises";
+import { chmod, chown, mkdir, mkdtemp, readFile, readdir, readlink, rm, stat, symlink, utimes, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -349,6 +349,87 @@ test("file store: processes that find a stale lock at once take it over one at a
       assert.deepEqual(await savingProcesses(path, STALE_TAKERS), Array(STALE_TAKERS).fill(0), "every save reported success");
       const expected = [ENTRY.issuer, ...Array.from({ length: STALE_TAKERS }, (_, i) => entryFor(i).issuer)].sort();
       assert.deepEqual(await storedIssuers(path), expected, `trial ${trial}: every saved entry is in the file`);
+      await onlyEntry(path);
+    }
+  } finally {
+    await done();
+  }
+});
+
+// Issue 19, attack: the credentials file as a symbolic link would be read from, and replaced by
+// a rename, wherever it points; a directory reached by a link is judged by what it leads to.
+test("file store: a credentials file that is a symbolic link is refused, and left as it is; a linked directory is judged by its target", { skip: !posix }, async () => {
+  const { dir, path, done } = await scratch();
+  try {
+    await new FileCredentialStore({ path }).save(ENTRY);
+    const elsewhere = join(dir, "elsewhere.json");
+    await writeFile(elsewhere, await readFile(path, "utf8"), { mode: 0o600 });
+    await rm(path);
+    await symlink(elsewhere, path);
+    const store = new FileCredentialStore({ path });
+    for (const attempt of [() => store.load(ENTRY), () => store.save(ENTRY), () => store.remove(ENTRY)]) {
+      await assert.rejects(attempt(), (e: unknown) => e instanceof CredentialFileError && e.message.startsWith(`credentials file ${path} is a symbolic link; refusing to use it`));
+    }
+    assert.equal(await readlink(path), elsewhere, "the link is not replaced");
+    // The mcp-wire directory as a link: to a directory of ours (0700) it is used; to one others may write, refused.
+    const target = join(dir, "real");
+    await mkdir(target, { mode: 0o700 });
+    const linked = join(dir, "linked");
+    await symlink(target, linked);
+    const through = new FileCredentialStore({ path: join(linked, "credentials.json") });
+    await through.save(ENTRY);
+    assert.deepEqual(await through.load(ENTRY), ENTRY);
+    await chmod(target, 0o777);
+    await assert.rejects(through.load(ENTRY), /is writable by other users \(mode 777\)/);
+  } finally {
+    await done();
+  }
+});
+
+// Only root can give a file to another user; elsewhere this test has nothing to arrange.
+test("file store: a credentials file another user owns is refused, naming its owner", { skip: !posix || process.getuid?.() !== 0 }, async () => {
+  const { path, done } = await scratch();
+  try {
+    const store = new FileCredentialStore({ path });
+    await store.save(ENTRY);
+    await chown(path, 65534, 65534);
+    for (const attempt of [() => store.load(ENTRY), () => store.save(ENTRY)]) {
+      await assert.rejects(attempt(), (e: unknown) => e instanceof CredentialFileError && e.message === `credentials file ${path} belongs to another user (uid 65534); refusing to use it: its tokens are not yours to trust. Delete it`);
+    }
+  } finally {
+    await done();
+  }
+});
+
+// Issue 19, attack: a run killed (SIGKILL) in the middle of a save leaves the file whole (the old
+// content or the new) and a lock naming a process that is gone: the next run takes it over at once,
+// rather than failing for the 30 s a lock takes to become stale.
+test("file store: a run killed in the middle of saves leaves a whole file with every completed save, and no lock that holds up the next run", { skip: !posix }, async () => {
+  assert.ok(await stat(fileURLToPath(BUILT_STORE)).catch(() => false), "run npm run build first");
+  const { path, done } = await scratch();
+  try {
+    await new FileCredentialStore({ path }).save(ENTRY);
+    const source = `import { FileCredentialStore } from ${JSON.stringify(BUILT_STORE)};
+const store = new FileCredentialStore({ path: process.argv[1] });
+for (let i = 0; ; i++) {
+  await store.save({ issuer: "https://as" + i + ".example", resource: "https://mcp.example/mcp", tokens: { access_token: "t" + i, token_type: "Bearer", refresh_token: "r".repeat(4096) } });
+  process.stdout.write(i + "\\n");
+}`;
+    for (let kill = 0; kill < 8; kill++) {
+      const child = spawn(process.execPath, ["--input-type=module", "-e", source, path], { stdio: ["ignore", "pipe", "inherit"] });
+      let printed = "";
+      child.stdout.setEncoding("utf8").on("data", (chunk: string) => (printed += chunk));
+      const exited = new Promise((resolve) => child.once("exit", resolve));
+      // Killed after a few saves, at a moment that varies with the kill: mid-write, mid-rename, holding the lock.
+      const saves = 2 + kill;
+      while (printed.split("\n").length <= saves) await new Promise((resolve) => setTimeout(resolve, 1));
+      child.kill("SIGKILL");
+      await exited;
+      const completed = printed.split("\n").filter(Boolean).map(Number);
+      const issuers = await storedIssuers(path);
+      for (const i of completed) assert.ok(issuers.includes(`https://as${i}.example`), `kill ${kill}: save ${i} reported done, and is in the file`);
+      // lockTimeoutMs far below staleLockMs: only the dead holder's pid can free the lock in time.
+      await new FileCredentialStore({ path, lockTimeoutMs: 2000 }).save({ ...ENTRY, issuer: `https://after${kill}.example` });
       await onlyEntry(path);
     }
   } finally {
