@@ -96,3 +96,29 @@ test("cli oauth: ten runs at once with expired tokens, at a server that rotates 
     await rm(config, { recursive: true, force: true });
   }
 });
+
+// Issue 19 item 3: 1e400 parses as Infinity and was stored, written to the file as null; every later
+// run, for every server, then failed: "is not an mcp-wire credentials file; delete it".
+test("cli oauth: an authorization server answering expires_in or client_secret_expires_at 1e400 fails its own sign-in only; other servers' runs go on", async () => {
+  const good = await stubAuthorization();
+  const hostile = [
+    await stubAuthorization({ rewrite: (path, text) => (path === "/token" ? text.replace(/"expires_in":\d+/, '"expires_in":1e400') : text) }),
+    await stubAuthorization({ rewrite: (path, text) => (path === "/register" ? text.replace(/\}$/, ',"client_secret":"s","client_secret_expires_at":1e400}') : text) }),
+  ];
+  const config = await mkdtemp(join(tmpdir(), "mcp-wire-cli-oauth-"));
+  try {
+    const first = await run(["--no-browser", "--url", good.url, "tools"], config, true);
+    assert.equal(first.code, ExitCode.ok, first.stderr);
+    for (const [i, stub] of hostile.entries()) {
+      const refused = await run(["--no-browser", "--url", stub.url, "tools"], config, true);
+      assert.equal(refused.code, ExitCode.failed, refused.stderr);
+      assert.match(refused.stderr, i === 0 ? /"expires_in" must be a number of seconds from 0 to 10000000000/ : /"client_secret_expires_at" must be seconds since the epoch/);
+      const again = await run(["--url", good.url, "tools"], config, false);
+      assert.equal(again.code, ExitCode.ok, again.stderr);
+    }
+    assert.equal(good.authorizations.length, 1, "the good server's token was reused each time");
+  } finally {
+    for (const stub of [good, ...hostile]) await stub.close();
+    await rm(config, { recursive: true, force: true });
+  }
+});
