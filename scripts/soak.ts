@@ -17,6 +17,7 @@ import { endlessBodyCase, redirectCase, stdioServerFaultsCase, timeoutCase } fro
 import { stdinEofCase, stdioUnreadCase } from "./soak/stdio-cases.js";
 import { modernHttpEnvelopeCase, modernHttpHeadersCase, modernHttpListensCase } from "./soak/modern-http-cases.js";
 import { modernDualCase, modernEnvelopeCase, modernListensCase, modernRoundsCase, modernStateCase } from "./soak/modern-cases.js";
+import { credentialsInfinityCase, credentialsPlaceCase, credentialsRefreshCase, credentialsSigkillCase, credentialsStaleLockCase } from "./soak/round2-credentials.js";
 
 /** Issue 7's cases in the order of its items, then issue 9's (the 2026-07-28 generation). */
 const CASES: SoakCase[] = [
@@ -24,6 +25,7 @@ const CASES: SoakCase[] = [
   emptyTokenCase, redirectCase, sessionSlotsCase, slowlorisCase, timeoutCase, stdinEofCase, stdioServerFaultsCase,
   modernEnvelopeCase, modernStateCase, modernRoundsCase, modernListensCase, modernDualCase, modernHttpEnvelopeCase,
   modernHttpHeadersCase, modernHttpListensCase,
+  credentialsInfinityCase, credentialsStaleLockCase, credentialsRefreshCase, credentialsSigkillCase, credentialsPlaceCase,
 ];
 
 const USAGE = "usage: npm run soak -- [--list] [--case NAME]... [--scale F]";
