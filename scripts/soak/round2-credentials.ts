@@ -73,7 +73,7 @@ async function entries(config: string): Promise<Record<string, { issuer: string;
   }
 }
 
-const lastError = (run: CliRun) => run.cli.stderrText.trim().split("\n").filter((line) => line.startsWith("mcp-wire:")).at(-1)?.slice(0, 160) ?? "(none)";
+const lastError = (run: CliRun) => run.cli.stderrText.trim().split("\n").filter((line) => line.startsWith("mcp-wire:")).at(-1)?.slice(0, 320) ?? "(none)";
 const ok = (run: CliRun) => !run.timedOut && run.cli.exit?.code === 0;
 
 export const credentialsInfinityCase: SoakCase = {
@@ -223,7 +223,7 @@ export const credentialsSigkillCase: SoakCase = {
 
 export const credentialsPlaceCase: SoakCase = {
   name: "creds-place",
-  title: "the credentials file as a symbolic link, its directory writable by others or another user's (as root: file and directory given away)",
+  title: "the credentials file as a symbolic link, its directory (or the directory's parent) writable by others or another user's (as root: file and directory given away)",
   bound: "every run refuses, naming the problem, exit 1; nothing is written through the link or into the directory",
   limitMs: 60_000,
   async run(context) {
@@ -248,6 +248,11 @@ export const credentialsPlaceCase: SoakCase = {
     await mkdir(join(open, "mcp-wire"));
     await chmod(join(open, "mcp-wire"), 0o777);
     await refuses("directory mode 777", open, /is writable by other users \(mode 777\)/);
+    // A parent every user may write to (not sticky): the directory itself could be swapped.
+    const parent = await scratchConfig(context);
+    await mkdir(join(parent, "mcp-wire"), { mode: 0o700 });
+    await chmod(parent, 0o777);
+    await refuses("parent mode 777", parent, /which every user may write to \(mode 777\)/);
     if (process.getuid?.() === 0) {
       const given = await scratchConfig(context);
       await mkdir(join(given, "mcp-wire"), { mode: 0o700 });

@@ -185,6 +185,15 @@ export class FileCredentialStore implements CredentialStore {
     if ((mode & 0o022) !== 0) {
       throw new CredentialFileError(`credentials directory ${directory} is writable by other users (mode ${(mode & 0o777).toString(8)}); refusing to use it: they could replace the credentials file. Run chmod 700 on it`);
     }
+    // The directory itself may be replaced by whoever owns its link, or may write to its parent (unless sticky, as /tmp).
+    const entry = await lstat(directory);
+    if (entry.isSymbolicLink() && entry.uid !== uid) {
+      throw new CredentialFileError(`credentials directory ${directory} is a symbolic link of another user (uid ${entry.uid}); refusing to use it: they could point it elsewhere. Use a directory of your own`);
+    }
+    const parent = await stat(dirname(directory));
+    if ((parent.mode & 0o002) !== 0 && (parent.mode & 0o1000) === 0) {
+      throw new CredentialFileError(`credentials directory ${directory} is in ${dirname(directory)}, which every user may write to (mode ${(parent.mode & 0o777).toString(8)}); refusing to use it: they could replace the directory. Use a directory of your own`);
+    }
   }
 
   /**

@@ -1,7 +1,7 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { spawn } from "node:child_process";
-import { chmod, chown, mkdir, mkdtemp, readFile, readdir, readlink, rm, stat, symlink, utimes, writeFile } from "node:fs/promises";
+import { chmod, chown, lchown, mkdir, mkdtemp, readFile, readdir, readlink, rm, stat, symlink, utimes, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -358,7 +358,7 @@ test("file store: processes that find a stale lock at once take it over one at a
 
 // Issue 19, attack: the credentials file as a symbolic link would be read from, and replaced by
 // a rename, wherever it points; a directory reached by a link is judged by what it leads to.
-test("file store: a credentials file that is a symbolic link is refused, and left as it is; a linked directory is judged by its target", { skip: !posix }, async () => {
+test("file store: a credentials file that is a symbolic link is refused, and left as it is; a linked directory is judged by its target, its link and its parent", { skip: !posix }, async () => {
   const { dir, path, done } = await scratch();
   try {
     await new FileCredentialStore({ path }).save(ENTRY);
@@ -381,6 +381,17 @@ test("file store: a credentials file that is a symbolic link is refused, and lef
     assert.deepEqual(await through.load(ENTRY), ENTRY);
     await chmod(target, 0o777);
     await assert.rejects(through.load(ENTRY), /is writable by other users \(mode 777\)/);
+    await chmod(target, 0o700);
+    // A parent every user may write to (not sticky, as /tmp is) lets them replace the directory, link or not.
+    await chmod(dir, 0o777);
+    await assert.rejects(through.load(ENTRY), (e: unknown) => e instanceof CredentialFileError && e.message === `credentials directory ${linked} is in ${dir}, which every user may write to (mode 777); refusing to use it: they could replace the directory. Use a directory of your own`);
+    await chmod(dir, 0o1777);
+    assert.deepEqual(await through.load(ENTRY), ENTRY);
+    await chmod(dir, 0o700);
+    if (process.getuid?.() === 0) {
+      await lchown(linked, 65534, 65534);
+      await assert.rejects(through.save(ENTRY), /credentials directory .* is a symbolic link of another user \(uid 65534\)/);
+    }
   } finally {
     await done();
   }
