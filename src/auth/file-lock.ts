@@ -57,10 +57,8 @@ async function acquire(lock: string, holder: Holder, options: LockOptions): Prom
   for (;;) {
     if (await tryCreate(lock, holder)) return;
     const found = await inspect(lock);
-    if (found !== undefined && isStale(found, options.staleMs)) {
-      await takeOver(lock, found.generation, options.staleMs);
-      continue;
-    }
+    // Tried again at once only if this run removed it; else another taker is at it: waited for like a holder.
+    if (found !== undefined && isStale(found, options.staleMs) && (await takeOver(lock, found.generation, options.staleMs))) continue;
     if (Date.now() >= deadline) throw new LockBusyError(lock);
     await sleep(10 + Math.random() * 20);
   }
@@ -103,8 +101,9 @@ const NO_HARD_LINKS = new Set(["EPERM", "ENOTSUP", "EOPNOTSUPP", "ENOSYS", "EXDE
  * Removes the stale lock of `generation`, unless another taker does: the marker named after that
  * generation is created by one taker alone (O_EXCL), which checks the lock is still that one
  * before removing it. A marker older than staleMs belongs to a taker that died: the next is tried.
+ * True if this run made the attempt (the lock is gone, or is another by now).
  */
-async function takeOver(lock: string, generation: string, staleMs: number): Promise<void> {
+async function takeOver(lock: string, generation: string, staleMs: number): Promise<boolean> {
   for (let attempt = 0; attempt < MAX_TAKEOVER_MARKERS; attempt++) {
     const marker = `${lock}.${generation}.${attempt}.takeover`;
     try {
@@ -114,15 +113,16 @@ async function takeOver(lock: string, generation: string, staleMs: number): Prom
       const made = await stat(marker).catch(() => undefined);
       if (made !== undefined && Date.now() - made.mtimeMs > staleMs) continue;
       // Another run is taking it over now.
-      return;
+      return false;
     }
     try {
       if ((await inspect(lock))?.generation === generation) await unlink(lock).catch(() => {});
     } finally {
       await rm(marker, { force: true });
     }
-    return;
+    return true;
   }
+  return false;
 }
 
 interface FoundLock {
@@ -151,6 +151,11 @@ async function inspect(lock: string): Promise<FoundLock | undefined> {
   } finally {
     await handle.close();
   }
+}
+
+/** Which lock is at `lock` now (undefined: none): what its takeover markers are named after. */
+export async function lockGeneration(lock: string): Promise<string | undefined> {
+  return (await inspect(lock))?.generation;
 }
 
 async function readHolder(lock: string): Promise<Holder | undefined> {
