@@ -19,7 +19,7 @@ import { modernHttpEnvelopeCase, modernHttpHeadersCase, modernHttpListensCase } 
 import { modernDualCase, modernEnvelopeCase, modernListensCase, modernRoundsCase, modernStateCase } from "./soak/modern-cases.js";
 import { credentialsInfinityCase, credentialsPlaceCase, credentialsRefreshCase, credentialsSigkillCase, credentialsStaleLockCase } from "./soak/round2-credentials.js";
 
-/** Issue 7's cases in the order of its items, then issue 9's (the 2026-07-28 generation). */
+/** Issue 7's cases in the order of its items, then issue 9's (the 2026-07-28 generation), then issue 19's. */
 const CASES: SoakCase[] = [
   batchCase, replayCase, endlessBodyCase, legacyUnreadCase, legacySessionsCase, stdioUnreadCase, subscribeCase,
   emptyTokenCase, redirectCase, sessionSlotsCase, slowlorisCase, timeoutCase, stdinEofCase, stdioServerFaultsCase,
