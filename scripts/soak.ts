@@ -20,6 +20,7 @@ import { modernDualCase, modernEnvelopeCase, modernListensCase, modernRoundsCase
 import { stateFloodStdioCase, statePrincipalHttpCase } from "./soak/round2-state.js";
 import { recordSessionsCase } from "./soak/round2-recordcheck.js";
 import { crashLoopCase, endlessPagesCase, slowDiscoverCase } from "./soak/round2-client.js";
+import { credentialsInfinityCase, credentialsPlaceCase, credentialsRefreshCase, credentialsSigkillCase, credentialsStaleLockCase } from "./soak/round2-credentials.js";
 
 /** Issue 7's cases in the order of its items, then issue 9's (the 2026-07-28 generation), then issue 19's. */
 const CASES: SoakCase[] = [
@@ -31,6 +32,7 @@ const CASES: SoakCase[] = [
   statePrincipalHttpCase, stateFloodStdioCase,
   recordSessionsCase,
   endlessPagesCase, crashLoopCase, slowDiscoverCase,
+  credentialsInfinityCase, credentialsStaleLockCase, credentialsRefreshCase, credentialsSigkillCase, credentialsPlaceCase,
 ];
 
 const USAGE = "usage: npm run soak -- [--list] [--case NAME]... [--scale F]";

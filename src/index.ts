@@ -99,6 +99,7 @@
 //      auth/authorization-code.ts the authorization code grant: the request, the redirect's checks, the code exchange; refresh
 //      auth/scope.ts              which scope to ask for: least privilege, step-up, offline_access
 //      auth/oauth-client.ts       OAuthOptions, and the client a transport asks for tokens and new authorizations
+//                                 (auth/renewal.ts: refreshing, one run at a time, never over newer tokens)
 //      http/client-auth.ts        one request with the token: retried after a 401, stepped up after 403 insufficient_scope
 //      auth/jwt-sign.ts           signing a JWT (RS256, ES256, EdDSA) for the assertions a client makes
 //      auth/grant-client-credentials.ts  the client credentials grant (extension), and how a grant's client authenticates
@@ -106,6 +107,7 @@
 //      auth/loopback.ts           the CLI's user agent: the URL printed, a browser opened, the redirect on 127.0.0.1
 //                                 (auth/open-browser.ts: the platform's opener, without a shell)
 //      auth/file-store.ts         the CLI's credential store: a 0600 JSON file under the config directory
+//                                 (auth/file-lock.ts: its lock between processes; auth/credentials-shape.ts: its entries' shape)
 //      cli/authorization.ts       the CLI's OAuth options from its flags, and `mcp-wire logout`
 //                                 (cli/redact.ts: no token, secret or code in anything it prints)
 //      auth/resource-server.ts    the server side: its Protected Resource Metadata, the token check on every request, 401/403 challenges

@@ -54,11 +54,25 @@ export interface CredentialStore {
   load(key: CredentialKey): Promise<StoredCredentials | undefined>;
   save(credentials: StoredCredentials): Promise<void>;
   remove(key: CredentialKey): Promise<void>;
+  /**
+   * Changes one entry in one step: `edit` gets the entry as stored now and returns what to keep
+   * (undefined: nothing), so that a change made meanwhile by another run is seen, not overwritten.
+   * Resolves with what was kept. Optional: without it the OAuth client loads, then saves.
+   */
+  update?(key: CredentialKey, edit: (current: StoredCredentials | undefined) => StoredCredentials | undefined): Promise<StoredCredentials | undefined>;
+  /**
+   * Runs `work` while no other run (of this process or another sharing the store) runs one for
+   * the same key: the OAuth client refreshes under it, so that a refresh token is spent once.
+   * Optional: without it, only the refreshes of one OAuthClient are one at a time.
+   */
+  exclusive?<T>(key: CredentialKey, work: () => Promise<T>): Promise<T>;
 }
 
 /** The default: kept for the life of the process only. */
 export class MemoryCredentialStore implements CredentialStore {
   readonly #entries = new Map<string, StoredCredentials>();
+  /** Per key: the end of the last exclusive() work queued. */
+  readonly #exclusive = new Map<string, Promise<void>>();
 
   async load(key: CredentialKey): Promise<StoredCredentials | undefined> {
     const found = this.#entries.get(storeKey(key));
@@ -71,6 +85,24 @@ export class MemoryCredentialStore implements CredentialStore {
 
   async remove(key: CredentialKey): Promise<void> {
     this.#entries.delete(storeKey(key));
+  }
+
+  async update(key: CredentialKey, edit: (current: StoredCredentials | undefined) => StoredCredentials | undefined): Promise<StoredCredentials | undefined> {
+    const kept = edit(await this.load(key));
+    if (kept === undefined) this.#entries.delete(storeKey(key));
+    else this.#entries.set(storeKey(key), structuredClone(kept));
+    return structuredClone(kept);
+  }
+
+  exclusive<T>(key: CredentialKey, work: () => Promise<T>): Promise<T> {
+    const name = storeKey(key);
+    const result = (this.#exclusive.get(name) ?? Promise.resolve()).then(work);
+    const settled = result.then(() => {}, () => {});
+    this.#exclusive.set(name, settled);
+    void settled.then(() => {
+      if (this.#exclusive.get(name) === settled) this.#exclusive.delete(name);
+    });
+    return result;
   }
 }
 

@@ -3,16 +3,19 @@
 // registration and tokens of the first.
 // Spec: https://modelcontextprotocol.io/specification/2025-11-25/basic/authorization#token-theft
 // (clients MUST store tokens securely); entries are keyed by issuer and resource (storeKey, 2026-07-28).
-// The file is replaced whole (temp file, then rename), and changed under a lock file, so neither
-// a crash nor two runs at once can leave it half-written or lose one run's entry.
+// The file is replaced whole (temp file, then rename), and changed (read, edited, written) under a
+// lock file (auth/file-lock.ts), so neither a crash nor runs at once can leave it half-written or
+// lose one run's entry. An entry that is not in the shape this file writes is passed over (and
+// kept as it is), so that one bad entry costs one server its sign-in, not every server.
 
-import { randomBytes } from "node:crypto";
-import { chmod, mkdir, open, readFile, rename, rm, stat } from "node:fs/promises";
+import { createHash } from "node:crypto";
+import { chmod, lstat, mkdir, open, readFile, rename, rm, stat } from "node:fs/promises";
 import { homedir } from "node:os";
 import { dirname, join } from "node:path";
-import { setTimeout as sleep } from "node:timers/promises";
 import { isObject } from "../jsonrpc/messages.js";
-import { storeKey, type ClientRegistration, type CredentialKey, type CredentialStore, type StoredCredentials, type TokenSet } from "./credentials.js";
+import { storeKey, type CredentialKey, type CredentialStore, type StoredCredentials } from "./credentials.js";
+import { isStoredEntry } from "./credentials-shape.js";
+import { codeOf, LockBusyError, sweepLeftovers, temporaryName, withLock } from "./file-lock.js";
 import { sameResource } from "./metadata.js";
 
 export interface FileStoreOptions {
@@ -20,8 +23,13 @@ export interface FileStoreOptions {
   path?: string;
   /** How long a change waits for another run's lock (default 5 s). */
   lockTimeoutMs?: number;
-  /** A lock older than this (default 30 s) was left by a run that died holding it: no change takes so long. */
+  /**
+   * A lock older than this (default 30 s) was left by a run that died holding it: no change takes
+   * so long. A lock whose run is gone (its pid, on this host) is taken over at once.
+   */
   staleLockMs?: number;
+  /** Told (once per store) of entries passed over for their shape; default: a process warning. */
+  onWarning?: (message: string) => void;
 }
 
 export const DEFAULT_LOCK_TIMEOUT_MS = 5_000;
@@ -45,21 +53,24 @@ export function defaultCredentialsPath(env: NodeJS.ProcessEnv = process.env, pla
   return join(base, "mcp-wire", "credentials.json");
 }
 
-/** The file's shape: one entry per storeKey(). */
+/** The file as read: one entry per storeKey(), and those passed over for their shape, kept as they were. */
 interface CredentialFile {
-  version: 1;
   credentials: { [key: string]: StoredCredentials };
+  unreadable: { [key: string]: unknown };
 }
 
 export class FileCredentialStore implements CredentialStore {
   readonly path: string;
   readonly #lockTimeoutMs: number;
   readonly #staleLockMs: number;
+  readonly #onWarning: (message: string) => void;
+  #warned = false;
 
   constructor(options: FileStoreOptions = {}) {
     this.path = options.path ?? defaultCredentialsPath();
     this.#lockTimeoutMs = options.lockTimeoutMs ?? DEFAULT_LOCK_TIMEOUT_MS;
     this.#staleLockMs = options.staleLockMs ?? DEFAULT_STALE_LOCK_MS;
+    this.#onWarning = options.onWarning ?? ((message) => process.emitWarning(message, "CredentialFileWarning"));
   }
 
   async load(key: CredentialKey): Promise<StoredCredentials | undefined> {
@@ -67,16 +78,40 @@ export class FileCredentialStore implements CredentialStore {
     return (await this.#read()).credentials[storeKey(key)];
   }
 
-  save(credentials: StoredCredentials): Promise<void> {
-    return this.#change((file) => {
-      file.credentials[storeKey(credentials)] = credentials;
-    });
+  async save(credentials: StoredCredentials): Promise<void> {
+    await this.update(credentials, () => credentials);
   }
 
-  remove(key: CredentialKey): Promise<void> {
-    return this.#change((file) => {
-      delete file.credentials[storeKey(key)];
+  async remove(key: CredentialKey): Promise<void> {
+    await this.update(key, () => undefined);
+  }
+
+  async update(key: CredentialKey, edit: (current: StoredCredentials | undefined) => StoredCredentials | undefined): Promise<StoredCredentials | undefined> {
+    const name = storeKey(key);
+    let kept: StoredCredentials | undefined;
+    await this.#change((file) => {
+      kept = edit(file.credentials[name]);
+      delete file.credentials[name];
+      delete file.unreadable[name];
+      if (kept === undefined) return;
+      // What could not be read back (Infinity is written as null) is refused here, not found broken by the next run.
+      if (storeKey(kept) !== name || !isStoredEntry(name, JSON.parse(JSON.stringify(kept)))) {
+        throw new CredentialFileError(`credentials file ${this.path}: the credentials for ${name} were not saved: they are not in the shape of the file (a number that is not finite?)`);
+      }
+      file.credentials[name] = kept;
     });
+    return kept;
+  }
+
+  /**
+   * Runs `work` holding `<path>.<key hash>.lock`, one per issuer and resource, apart from the
+   * file's own lock: a refresh holds it for a network round trip, which other servers' changes
+   * need not wait for. Waited for up to the stale-lock age and the lock timeout: past them a holder is taken to be gone.
+   */
+  async exclusive<T>(key: CredentialKey, work: () => Promise<T>): Promise<T> {
+    await this.#makeDirectory();
+    const lock = `${this.path}.${createHash("sha256").update(storeKey(key)).digest("hex").slice(0, 16)}.lock`;
+    return this.#withLock(lock, this.#staleLockMs + this.#lockTimeoutMs, () => work());
   }
 
   /**
@@ -87,10 +122,13 @@ export class FileCredentialStore implements CredentialStore {
   async removeResource(url: string): Promise<CredentialKey[]> {
     const removed: CredentialKey[] = [];
     await this.#change((file) => {
-      for (const [key, entry] of Object.entries(file.credentials)) {
-        if (!covers(entry.resource, url)) continue;
-        removed.push({ issuer: entry.issuer, resource: entry.resource });
-        delete file.credentials[key];
+      for (const entries of [file.credentials, file.unreadable]) {
+        for (const [key, entry] of Object.entries(entries)) {
+          // An unreadable entry goes too when it names its issuer and resource as text.
+          if (!isObject(entry) || typeof entry.issuer !== "string" || typeof entry.resource !== "string" || !covers(entry.resource, url)) continue;
+          removed.push({ issuer: entry.issuer, resource: entry.resource });
+          delete entries[key];
+        }
       }
     });
     return removed;
@@ -100,10 +138,10 @@ export class FileCredentialStore implements CredentialStore {
     let text: string;
     try {
       await this.#checkDirectory();
-      await this.#checkMode();
+      await this.#checkFile();
       text = await readFile(this.path, "utf8");
     } catch (error) {
-      if (codeOf(error) === "ENOENT") return { version: 1, credentials: {} };
+      if (codeOf(error) === "ENOENT") return { credentials: {}, unreadable: {} };
       if (error instanceof CredentialFileError) throw error;
       throw new CredentialFileError(`credentials file ${this.path}: could not be read (${codeOf(error)})`, { cause: error });
     }
@@ -114,10 +152,21 @@ export class FileCredentialStore implements CredentialStore {
     } catch {
       throw new CredentialFileError(`credentials file ${this.path} is not valid JSON; delete it (the servers will ask you to authorize again)`);
     }
-    if (!isCredentialFile(json)) {
+    if (!isObject(json) || json.version !== 1 || !isObject(json.credentials)) {
       throw new CredentialFileError(`credentials file ${this.path} is not an mcp-wire credentials file; delete it (the servers will ask you to authorize again)`);
     }
-    return json;
+    const file: CredentialFile = { credentials: {}, unreadable: {} };
+    for (const [key, entry] of Object.entries(json.credentials)) {
+      if (isStoredEntry(key, entry)) file.credentials[key] = entry;
+      else file.unreadable[key] = entry;
+    }
+    const passedOver = Object.keys(file.unreadable).length;
+    if (passedOver > 0 && !this.#warned) {
+      this.#warned = true;
+      // Neither keys nor content: an entry's content may hold secrets.
+      this.#onWarning(`credentials file ${this.path}: ${passedOver} ${passedOver === 1 ? "entry is" : "entries are"} not in the shape mcp-wire writes and ${passedOver === 1 ? "was" : "were"} passed over (${passedOver === 1 ? "its server asks" : "their servers ask"} you to authorize again; the others are used)`);
+    }
+    return file;
   }
 
   /**
@@ -136,23 +185,39 @@ export class FileCredentialStore implements CredentialStore {
     if ((mode & 0o022) !== 0) {
       throw new CredentialFileError(`credentials directory ${directory} is writable by other users (mode ${(mode & 0o777).toString(8)}); refusing to use it: they could replace the credentials file. Run chmod 700 on it`);
     }
+    // The directory itself may be replaced by whoever owns its link, or may write to its parent (unless sticky, as /tmp).
+    const entry = await lstat(directory);
+    if (entry.isSymbolicLink() && entry.uid !== uid) {
+      throw new CredentialFileError(`credentials directory ${directory} is a symbolic link of another user (uid ${entry.uid}); refusing to use it: they could point it elsewhere. Use a directory of your own`);
+    }
+    const parent = await stat(dirname(directory));
+    if ((parent.mode & 0o002) !== 0 && (parent.mode & 0o1000) === 0) {
+      throw new CredentialFileError(`credentials directory ${directory} is in ${dirname(directory)}, which every user may write to (mode ${(parent.mode & 0o777).toString(8)}); refusing to use it: they could replace the directory. Use a directory of your own`);
+    }
   }
 
   /**
    * A file others can read is refused rather than quietly fixed: its tokens may have been read
-   * already, which the user should know (and revoke), as ssh does for a private key.
+   * already, which the user should know (and revoke), as ssh does for a private key. A symbolic
+   * link is refused too: we would read (and replace) whatever it points to.
    */
-  async #checkMode(): Promise<void> {
+  async #checkFile(): Promise<void> {
     if (process.platform === "win32") return;
-    const { mode } = await stat(this.path);
+    const info = await lstat(this.path);
+    if (info.isSymbolicLink()) {
+      throw new CredentialFileError(`credentials file ${this.path} is a symbolic link; refusing to use it: its tokens would be read from (and written over) wherever it points. Put the file itself there, or delete the link`);
+    }
+    if (!info.isFile()) throw new CredentialFileError(`credentials file ${this.path} is not a regular file; refusing to use it`);
+    if (info.uid !== process.getuid?.()) {
+      throw new CredentialFileError(`credentials file ${this.path} belongs to another user (uid ${info.uid}); refusing to use it: its tokens are not yours to trust. Delete it`);
+    }
     // Spec (authorization#token-theft): clients MUST store tokens securely; a file others can read is not.
-    if ((mode & 0o077) !== 0) {
-      throw new CredentialFileError(`credentials file ${this.path} is readable by other users (mode ${(mode & 0o777).toString(8)}); refusing to use it: its tokens may have been seen. Run chmod 600 on it, or delete it`);
+    if ((info.mode & 0o077) !== 0) {
+      throw new CredentialFileError(`credentials file ${this.path} is readable by other users (mode ${(info.mode & 0o777).toString(8)}); refusing to use it: its tokens may have been seen. Run chmod 600 on it, or delete it`);
     }
   }
 
-  /** Read, change, write back, all under the lock. */
-  async #change(edit: (file: CredentialFile) => void): Promise<void> {
+  async #makeDirectory(): Promise<void> {
     try {
       await mkdir(dirname(this.path), { recursive: true, mode: 0o700 });
     } catch (error) {
@@ -160,61 +225,53 @@ export class FileCredentialStore implements CredentialStore {
     }
     // Before the lock, which is a file in that directory too.
     await this.#checkDirectory();
-    await this.#locked(async () => {
+  }
+
+  /** Read, change, write back, all under the lock: a change made by another run in the meantime is kept. */
+  async #change(edit: (file: CredentialFile) => void): Promise<void> {
+    await this.#makeDirectory();
+    await this.#withLock(`${this.path}.lock`, this.#lockTimeoutMs, async (stillHeld) => {
+      await sweepLeftovers(this.path, this.#staleLockMs);
       const file = await this.#read();
       edit(file);
-      await this.#write(file);
+      await this.#write(file, stillHeld);
     });
   }
 
-  async #write(file: CredentialFile): Promise<void> {
-    const temporary = `${this.path}.${process.pid}.${randomBytes(6).toString("hex")}.tmp`;
+  async #withLock<T>(lock: string, timeoutMs: number, work: (stillHeld: () => Promise<boolean>) => Promise<T>): Promise<T> {
+    try {
+      return await withLock(lock, { timeoutMs, staleMs: this.#staleLockMs }, work);
+    } catch (error) {
+      if (error instanceof CredentialFileError) throw error;
+      if (error instanceof LockBusyError) {
+        throw new CredentialFileError(`credentials file ${this.path}: another mcp-wire run held the lock ${lock} for ${timeoutMs} ms (if none is running, delete the lock)`);
+      }
+      throw new CredentialFileError(`credentials file ${this.path}: could not take the lock ${lock} (${codeOf(error)})`, { cause: error });
+    }
+  }
+
+  async #write(file: CredentialFile, stillHeld: () => Promise<boolean>): Promise<void> {
+    const temporary = temporaryName(this.path);
+    const content = { version: 1, credentials: { ...file.unreadable, ...file.credentials } };
     try {
       // Spec (authorization#token-theft): clients MUST store tokens securely: readable by this user alone.
       // Created 0600 (not chmod-ed after): there is no moment at which others could open it.
       const handle = await open(temporary, "wx", 0o600);
       try {
-        await handle.writeFile(JSON.stringify(file, null, 2) + "\n");
+        await handle.writeFile(JSON.stringify(content, null, 2) + "\n");
         await handle.sync();
       } finally {
         await handle.close();
       }
       // A umask cannot widen a mode, but a file system may ignore it; the rename carries this mode.
       await chmod(temporary, 0o600);
+      // A run slower than staleLockMs has lost its lock to another: its file would undo that run's change.
+      if (!(await stillHeld())) throw new CredentialFileError(`credentials file ${this.path}: not written: this run held the lock longer than ${this.#staleLockMs} ms and another run took it over`);
       await rename(temporary, this.path);
     } catch (error) {
       await rm(temporary, { force: true });
+      if (error instanceof CredentialFileError) throw error;
       throw new CredentialFileError(`credentials file ${this.path}: could not be written (${codeOf(error)})`, { cause: error });
-    }
-  }
-
-  /** Runs `work` holding `<path>.lock`, made with O_EXCL: one run at a time changes the file. */
-  async #locked(work: () => Promise<void>): Promise<void> {
-    const lock = `${this.path}.lock`;
-    const deadline = Date.now() + this.#lockTimeoutMs;
-    for (;;) {
-      try {
-        await (await open(lock, "wx", 0o600)).close();
-        break;
-      } catch (error) {
-        if (codeOf(error) !== "EEXIST") {
-          throw new CredentialFileError(`credentials file ${this.path}: could not take the lock ${lock} (${codeOf(error)})`, { cause: error });
-        }
-      }
-      const held = await stat(lock).catch(() => undefined);
-      if (held && Date.now() - held.mtimeMs > this.#staleLockMs) {
-        await rm(lock, { force: true });
-        continue;
-      }
-      if (Date.now() >= deadline) {
-        throw new CredentialFileError(`credentials file ${this.path}: another mcp-wire run held the lock ${lock} for ${this.#lockTimeoutMs} ms (if none is running, delete the lock)`);
-      }
-      await sleep(10 + Math.random() * 20);
-    }
-    try {
-      await work();
-    } finally {
-      await rm(lock, { force: true });
     }
   }
 }
@@ -229,36 +286,4 @@ function covers(resource: string, url: string): boolean {
   } catch {
     return false;
   }
-}
-
-/**
- * The shape this file writes: each entry names its issuer and resource, under the key they make,
- * and its client and tokens have the types credentials.ts gives them: an entry the OAuth client
- * would trip over (a token that is an object, an expiry that is text) is the file's fault, said so.
- */
-function isCredentialFile(value: unknown): value is CredentialFile {
-  if (!isObject(value) || value.version !== 1 || !isObject(value.credentials)) return false;
-  return Object.entries(value.credentials).every(([key, entry]) =>
-    isObject(entry) && typeof entry.issuer === "string" && typeof entry.resource === "string" && key === storeKey({ issuer: entry.issuer, resource: entry.resource }) &&
-    (entry.client === undefined || isClientRegistration(entry.client)) && (entry.tokens === undefined || isTokenSet(entry.tokens)));
-}
-
-function isClientRegistration(value: unknown): value is ClientRegistration {
-  return isObject(value) && typeof value.client_id === "string" && optional(value.issuer, "string") && optional(value.client_secret, "string") &&
-    optional(value.client_secret_expires_at, "number") && optional(value.token_endpoint_auth_method, "string") &&
-    (value.redirect_uris === undefined || (Array.isArray(value.redirect_uris) && value.redirect_uris.every((uri) => typeof uri === "string")));
-}
-
-function isTokenSet(value: unknown): value is TokenSet {
-  return isObject(value) && typeof value.access_token === "string" && typeof value.token_type === "string" &&
-    optional(value.refresh_token, "string") && optional(value.scope, "string") && optional(value.expires_at, "number");
-}
-
-/** Absent, or of that JSON type (JSON has no NaN or Infinity, so a number is finite). */
-function optional(value: unknown, type: "string" | "number"): boolean {
-  return value === undefined || typeof value === type;
-}
-
-function codeOf(error: unknown): string {
-  return (isObject(error) && typeof error.code === "string" ? error.code : undefined) ?? "error";
 }

@@ -3,10 +3,10 @@
 // discovery, a client identity, then the authorization code grant (or the application's own grant).
 // Tokens and registrations live in a CredentialStore keyed by issuer and resource.
 // Spec: https://modelcontextprotocol.io/specification/2025-11-25/basic/authorization#authorization-flow-steps
-// and #step-up-authorization-flow; 2026-07-28 #refresh-tokens. Which scope to ask for: auth/scope.ts.
+// and #step-up-authorization-flow; 2026-07-28 #refresh-tokens. Which scope to ask for: auth/scope.ts; refreshing, one run at a time: auth/renewal.ts.
 // Left out: revoking tokens (RFC 7009) and DPoP; the retry loop itself is the transport's (http/client-auth.ts).
 
-import { authorizationCodeGrant, AuthorizationError, refreshTokens } from "./authorization-code.js";
+import { authorizationCodeGrant, AuthorizationError } from "./authorization-code.js";
 import type { BearerChallenge } from "./challenge.js";
 import { MemoryCredentialStore, type ClientRegistration, type CredentialStore, type StoredCredentials, type TokenSet } from "./credentials.js";
 import { discover, type Discovery } from "./discovery.js";
@@ -14,8 +14,8 @@ import type { FetchJsonOptions } from "./fetch-json.js";
 import { isSecureUrl } from "./metadata.js";
 import type { TokenGrant } from "./grant.js";
 import { registerClient } from "./registration.js";
+import { changeEntry, expired, expiresSoon, issuedNow, renewTokens } from "./renewal.js";
 import { chooseScope, withOfflineAccess } from "./scope.js";
-import { OAuthError } from "./token-endpoint.js";
 import type { UserAgent } from "./user-agent.js";
 
 export interface OAuthOptions {
@@ -55,11 +55,6 @@ export interface OAuthOptions {
 
 export const DEFAULT_MAX_STEP_UPS = 2;
 export const DEFAULT_REFUSED_COOLDOWN_MS = 30_000;
-/**
- * A token this close to its expiry is refreshed first, if it can be: it could expire on its way to
- * the server. At most half its lifetime, or a short-lived token would be refreshed before every request.
- */
-const EXPIRY_MARGIN_MS = 30_000;
 
 /** What one OAuthOptions object knows, shared by every transport given it (the same application). */
 const clients = new WeakMap<OAuthOptions, OAuthClient>();
@@ -79,7 +74,7 @@ export class OAuthClient {
   /** Another endpoint of a known server (the HTTP+SSE POST endpoint) -> that server's key. */
   readonly #aliases = new Map<string, string>();
   /** One authorization or refresh at a time per server: concurrent 401s wait for the same one. */
-  readonly #running = new Map<string, Promise<void>>();
+  readonly #running = new Map<string, Promise<unknown>>();
   /** Told when the person is asked (true) and when that wait ends (false); see onPersonWait. */
   readonly #personWatchers = new Set<(waiting: boolean) => void>();
   /** Per server: until when (ms since the epoch) no authorization is started, after it refused fresh tokens. */
@@ -130,15 +125,17 @@ export class OAuthClient {
   /**
    * After a 401 (`stepUp` false) or a 403 insufficient_scope (`stepUp` true) to a request that carried
    * `rejected` (or no token): obtains tokens worth retrying with, or throws saying which step failed.
+   * Resolves false when those are tokens stored before, not yet tried (a new run's first request
+   * carries none): if the server refuses them too, the next authorize() renews them.
    */
-  async authorize(server: URL, challenge: BearerChallenge | undefined, rejected: string | undefined, stepUp: boolean): Promise<void> {
+  async authorize(server: URL, challenge: BearerChallenge | undefined, rejected: string | undefined, stepUp: boolean): Promise<boolean> {
     const key = this.#keyFor(server);
     const until = this.#refusedUntil.get(key);
     if (until !== undefined && until > Date.now()) {
       throw new AuthorizationError("authorization", `${server.origin}${server.pathname} refused the token it was just authorized for; no new authorization for ${Math.ceil((until - Date.now()) / 1000)} s (OAuthOptions.refusedCooldownMs)`);
     }
     this.#refusedUntil.delete(key);
-    await this.#once(key, () => this.#authorize(server, key, challenge, rejected, stepUp));
+    return this.#once(key, () => this.#authorize(server, key, challenge, rejected, stepUp));
   }
 
   /**
@@ -149,7 +146,7 @@ export class OAuthClient {
     this.#refusedUntil.set(this.#keyFor(server), Date.now() + (this.#options.refusedCooldownMs ?? DEFAULT_REFUSED_COOLDOWN_MS));
   }
 
-  async #authorize(server: URL, key: string, challenge: BearerChallenge | undefined, rejected: string | undefined, stepUp: boolean): Promise<void> {
+  async #authorize(server: URL, key: string, challenge: BearerChallenge | undefined, rejected: string | undefined, stepUp: boolean): Promise<boolean> {
     // Spec (authorization#communication-security): the whole flow, MCP server included, is https (loopback aside):
     // over plain http to another machine a token (and the discovery it starts from) could be read or changed on the way.
     if (!isSecureUrl(server.href)) {
@@ -160,10 +157,10 @@ export class OAuthClient {
     const { discovery } = known;
     const stored: StoredCredentials = (await this.#store.load(storeKeyOf(discovery))) ?? storeKeyOf(discovery);
     if (!stepUp && stored.tokens !== undefined) {
-      // Another request got new tokens while this one was refused: they are worth a try.
-      if (stored.tokens.access_token !== rejected && !expired(stored.tokens)) return;
+      // Kept from before, or got by another request while this one was refused: they are worth a try.
+      if (stored.tokens.access_token !== rejected && !expired(stored.tokens)) return false;
       // Spec (authorization#token-handling, OAuth 2.1 section 4.3): a refresh token before the person is asked again.
-      if (await this.#refresh(discovery, stored)) return;
+      if (await renewTokens(this.#store, discovery, this.#fetchOptions, stored.tokens, (tokens) => !expired(tokens))) return true;
     }
     const scope = chooseScope({ configured: this.#options.scope, asked: known.scope, granted: stored.tokens?.scope, challenge, discovery }, stepUp);
     let tokens: TokenSet;
@@ -173,7 +170,10 @@ export class OAuthClient {
       tokens = await this.#authorizationCode(server, discovery, stored, withOfflineAccess(scope, discovery));
     }
     known.scope = scope;
-    await this.#store.save({ ...stored, tokens: issuedNow(tokens) });
+    const fresh = issuedNow(tokens);
+    // The registration these tokens were granted to (a refresh must present it), over one another run kept meanwhile.
+    await changeEntry(this.#store, storeKeyOf(discovery), (current) => ({ ...(current ?? storeKeyOf(discovery)), client: stored.client ?? current?.client, tokens: fresh }));
+    return true;
   }
 
   async #authorizationCode(server: URL, discovery: Discovery, stored: StoredCredentials, scope: string | undefined): Promise<TokenSet> {
@@ -194,9 +194,10 @@ export class OAuthClient {
         clientName: this.#options.clientName ?? "mcp-wire",
         fetchOptions: this.#fetchOptions,
       });
-      // Kept at once: a registration is worth reusing even if the person never comes back.
+      // Kept at once: a registration is worth reusing even if the person never comes back. The
+      // tokens stored now stay: another run may have renewed them since `stored` was read.
       stored.client = client;
-      await this.#store.save(stored);
+      await changeEntry(this.#store, storeKeyOf(discovery), (current) => ({ ...(current ?? storeKeyOf(discovery)), client }));
       const watched: UserAgent = { redirectUri: () => userAgent.redirectUri(), authorize: (url) => this.#askPerson(userAgent, url) };
       return await authorizationCodeGrant({ discovery, client, scope, userAgent: watched, redirectUri, fetchOptions: this.#fetchOptions });
     } finally {
@@ -221,37 +222,21 @@ export class OAuthClient {
     for (const listener of this.#personWatchers) listener(waiting);
   }
 
-  /** Refreshes the stored tokens; false if there is no refresh token or the server refuses it (then it is forgotten). */
-  async #refresh(discovery: Discovery, stored: StoredCredentials): Promise<boolean> {
-    const { tokens, client } = stored;
-    if (tokens?.refresh_token === undefined || client === undefined) return false;
-    try {
-      stored.tokens = issuedNow(await refreshTokens(discovery, client, tokens, this.#fetchOptions));
-      await this.#store.save(stored);
-      return true;
-    } catch (error) {
-      // invalid_grant and its kind: the refresh token is spent. Anything else (the network) is the caller's to see.
-      if (!(error instanceof OAuthError)) throw error;
-      const { refresh_token: _spent, ...rest } = tokens;
-      stored.tokens = rest;
-      await this.#store.save(stored);
-      return false;
-    }
-  }
-
   async #refreshOrDrop(discovery: Discovery): Promise<void> {
     const stored = await this.#store.load(storeKeyOf(discovery));
     if (stored?.tokens === undefined || !expiresSoon(stored.tokens)) return;
-    if (await this.#refresh(discovery, stored)) return;
+    if (await renewTokens(this.#store, discovery, this.#fetchOptions, stored.tokens, (tokens) => !expiresSoon(tokens))) return;
     // A token not yet expired is still sent; an expired one is not: the 401 that follows starts a new authorization.
-    if (stored.tokens === undefined || !expired(stored.tokens)) return;
-    delete stored.tokens;
-    await this.#store.save(stored);
+    await changeEntry(this.#store, storeKeyOf(discovery), (current) => {
+      if (current?.tokens === undefined || !expired(current.tokens)) return current;
+      const { tokens: _expired, ...rest } = current;
+      return rest;
+    });
   }
 
   /** Runs `work` unless one is under way for `key`, in which case that one is waited for instead. */
-  async #once(key: string, work: () => Promise<void>): Promise<void> {
-    const running = this.#running.get(key);
+  async #once<T>(key: string, work: () => Promise<T>): Promise<T> {
+    const running = this.#running.get(key) as Promise<T> | undefined;
     if (running !== undefined) return running;
     const promise = work().finally(() => this.#running.delete(key));
     this.#running.set(key, promise);
@@ -274,19 +259,4 @@ function keyOf(url: URL): string {
 
 function storeKeyOf(discovery: Discovery): { issuer: string; resource: string } {
   return { issuer: discovery.issuer, resource: discovery.resource };
-}
-
-function expired(tokens: TokenSet, now = Date.now()): boolean {
-  return tokens.expires_at !== undefined && tokens.expires_at <= now;
-}
-
-function expiresSoon(tokens: TokenSet, now = Date.now()): boolean {
-  if (tokens.expires_at === undefined) return false;
-  const margin = tokens.issued_at === undefined ? EXPIRY_MARGIN_MS : Math.min(EXPIRY_MARGIN_MS, (tokens.expires_at - tokens.issued_at) / 2);
-  return tokens.expires_at - margin <= now;
-}
-
-/** `tokens` stamped with the time they were received, which the early-refresh margin is reckoned from. */
-function issuedNow(tokens: TokenSet): TokenSet {
-  return { ...tokens, issued_at: Date.now() };
 }

@@ -10,7 +10,7 @@
 import type { ClientRegistration } from "./credentials.js";
 import { AuthFetchError, fetchJson, type FetchJsonOptions } from "./fetch-json.js";
 import type { AuthorizationServerMetadata } from "./metadata.js";
-import { refusal, type ClientAuthentication } from "./token-endpoint.js";
+import { isSeconds, MAX_SECONDS, refusal, type ClientAuthentication } from "./token-endpoint.js";
 import { isObject } from "../jsonrpc/messages.js";
 
 export interface RegistrationRequest {
@@ -82,11 +82,29 @@ function preRegisteredFor(request: RegistrationRequest): ClientRegistration | un
   return undefined;
 }
 
-/** A kept registration is reused if its secret has not expired and it was made for this redirect URI. */
+/**
+ * A kept registration is reused if its secret has not expired and it was made for this redirect
+ * URI, or for a loopback one that differs only in port: the listener takes a free port each time.
+ */
 function stillGood(client: ClientRegistration, redirectUri: string, now: number): boolean {
   const expires = client.client_secret_expires_at ?? 0;
   if (expires !== 0 && expires * 1000 <= now) return false;
-  return client.redirect_uris === undefined || client.redirect_uris.includes(redirectUri);
+  return client.redirect_uris === undefined || client.redirect_uris.some((registered) => registered === redirectUri || sameButPort(registered, redirectUri));
+}
+
+/**
+ * RFC 8252 section 7.3: for a loopback IP literal redirect URI the authorization server "MUST allow
+ * any port to be specified at the time of the request"; so one registered with another port (or
+ * none) is this one. Only the IP literals: "localhost" is not a loopback redirect there (section 8.3).
+ */
+function sameButPort(registered: string, asked: string): boolean {
+  try {
+    const [a, b] = [new URL(registered), new URL(asked)];
+    const literal = (url: URL) => url.protocol === "http:" && (url.hostname === "127.0.0.1" || url.hostname === "[::1]");
+    return literal(a) && literal(b) && a.hostname === b.hostname && a.pathname === b.pathname && a.search === b.search && a.hash === b.hash && a.username === "" && b.username === "" && a.password === "" && b.password === "";
+  } catch {
+    return false;
+  }
 }
 
 /** RFC 7591 section 3.1: POST our metadata as JSON; 201 with the client information (section 3.2.1). */
@@ -110,7 +128,11 @@ async function registerDynamically(request: RegistrationRequest, endpoint: strin
   if (!isObject(json) || typeof json.client_id !== "string" || json.client_id === "") throw new AuthFetchError(step, answer.url, 'the answer has no "client_id"');
   const client: ClientRegistration = { client_id: json.client_id, redirect_uris: [request.redirectUri] };
   if (typeof json.client_secret === "string") client.client_secret = json.client_secret;
-  if (typeof json.client_secret_expires_at === "number") client.client_secret_expires_at = json.client_secret_expires_at;
+  if (json.client_secret_expires_at !== undefined) {
+    // JSON.parse reads 1e400 as Infinity, which the credentials file could not keep.
+    if (!isSeconds(json.client_secret_expires_at)) throw new AuthFetchError(step, answer.url, `"client_secret_expires_at" must be seconds since the epoch from 0 to ${MAX_SECONDS} (0: never)`);
+    client.client_secret_expires_at = json.client_secret_expires_at;
+  }
   const granted = typeof json.token_endpoint_auth_method === "string" ? json.token_endpoint_auth_method : method;
   if (granted !== undefined) client.token_endpoint_auth_method = granted;
   return client;

@@ -80,6 +80,17 @@ export async function postTokenRequest(
 /** RFC 6750 section 2.1: b64token = 1*( ALPHA / DIGIT / "-" / "." / "_" / "~" / "+" / "/" ) *"=". */
 const B64TOKEN = /^[A-Za-z0-9\-._~+/]+=*$/;
 
+/**
+ * The largest count of seconds (a lifetime, or a time since the epoch) taken from an authorization
+ * server: about 317 years. A larger one, Infinity (1e400 in JSON) or a negative one is refused.
+ */
+export const MAX_SECONDS = 10_000_000_000;
+
+/** A finite number of seconds from 0 to MAX_SECONDS. */
+export function isSeconds(value: unknown): value is number {
+  return typeof value === "number" && value >= 0 && value <= MAX_SECONDS;
+}
+
 /** RFC 6749 section 5.1: access_token and token_type are required; the rest is optional. */
 export function readTokenAnswer(step: string, json: unknown, url: string, requestedScope: string | undefined, now: number): TokenSet {
   if (!isObject(json)) throw new AuthFetchError(step, url, "the token answer is not a JSON object");
@@ -90,7 +101,8 @@ export function readTokenAnswer(step: string, json: unknown, url: string, reques
   if (typeof token_type !== "string") throw new AuthFetchError(step, url, 'the token answer has no "token_type"');
   // Spec (basic/authorization, token handling): MCP presents tokens as Bearer; the type is case-insensitive (RFC 6749 section 5.1).
   if (token_type.toLowerCase() !== "bearer") throw new AuthFetchError(step, url, `the token type is ${JSON.stringify(token_type)}, not Bearer`);
-  if (expires_in !== undefined && (typeof expires_in !== "number" || !(expires_in >= 0))) throw new AuthFetchError(step, url, '"expires_in" must be a number of seconds');
+  // JSON.parse reads 1e400 as Infinity: refused, as an answer we cannot keep (the credentials file would hold null).
+  if (expires_in !== undefined && !isSeconds(expires_in)) throw new AuthFetchError(step, url, `"expires_in" must be a number of seconds from 0 to ${MAX_SECONDS}`);
   if (refresh_token !== undefined && (typeof refresh_token !== "string" || !B64TOKEN.test(refresh_token))) {
     throw new AuthFetchError(step, url, '"refresh_token" must be a string of RFC 6750 b64token characters');
   }

@@ -36,7 +36,7 @@ export interface CliAuthorizationContext {
 /** The OAuth options for one run, and the loopback listener to close at its end. */
 export function cliAuthorization(flags: AuthFlags, context: CliAuthorizationContext): { authorization: CliAuthorization; close(): Promise<void> } {
   const userAgent = new LoopbackUserAgent({ timeoutMs: flags.timeoutMs, print: context.print, openBrowser: flags.noBrowser ? false : undefined });
-  const store = flags.noStore ? new MemoryCredentialStore() : new FileCredentialStore({ path: context.storePath });
+  const store = flags.noStore ? new MemoryCredentialStore() : new FileCredentialStore({ path: context.storePath, onWarning: (message) => context.print(`mcp-wire: ${message}`) });
   const authorization: CliAuthorization = { userAgent, store: context.redactor.watch(store) };
   // The parser gives a client ID with its issuer only: the OAuth client presents it to that issuer alone.
   if (flags.clientId !== undefined) {

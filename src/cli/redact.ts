@@ -77,7 +77,7 @@ export class Redactor {
       this.add(credentials?.tokens?.access_token);
       this.add(credentials?.tokens?.refresh_token);
     };
-    return {
+    const watched: CredentialStore = {
       load: async (key: CredentialKey) => {
         const found = await store.load(key);
         learn(found);
@@ -89,5 +89,17 @@ export class Redactor {
       },
       remove: (key: CredentialKey) => store.remove(key),
     };
+    // The optional parts, only where the store has them (the OAuth client checks for them).
+    const { update, exclusive } = store;
+    if (update !== undefined) {
+      watched.update = (key, edit) => update.call(store, key, (current) => {
+        learn(current);
+        const kept = edit(current);
+        learn(kept);
+        return kept;
+      });
+    }
+    if (exclusive !== undefined) watched.exclusive = <T>(key: CredentialKey, work: () => Promise<T>) => exclusive.call<CredentialStore, [CredentialKey, () => Promise<T>], Promise<T>>(store, key, work);
+    return watched;
   }
 }

@@ -19,6 +19,8 @@ import { oauthClientFor, type OAuthClient, type OAuthOptions } from "../auth/oau
  */
 export async function authorizedFetch(oauth: OAuthClient, step: string, url: URL, init: RequestInit, send: (init: RequestInit) => Promise<Response>, mayAuthorize = true): Promise<Response> {
   let authorized = false;
+  /** Whether stored tokens were tried already (the once a first request, sent with none, is refused). */
+  let triedStored = false;
   let stepUps = 0;
   for (;;) {
     const token = await oauth.accessToken(url);
@@ -36,8 +38,10 @@ export async function authorizedFetch(oauth: OAuthClient, step: string, url: URL
         oauth.refusedFreshTokens(url);
         throw new AuthorizationError(step, `the server answered 401 again after a new authorization${describe(challenge?.error_description)}`);
       }
-      await authorizeFor(step, () => oauth.authorize(url, challenge, token, false));
-      authorized = true;
+      // Tokens kept from before are tried once like fresh ones; if they are refused too, they are renewed.
+      const fresh = await authorizeFor(step, () => oauth.authorize(url, challenge, token, false));
+      if (fresh || triedStored) authorized = true;
+      triedStored = true;
       continue;
     }
     // Spec (authorization#runtime-insufficient-scope-errors): 403 with error="insufficient_scope" asks for a step-up.
@@ -56,9 +60,9 @@ export async function authorizedFetch(oauth: OAuthClient, step: string, url: URL
  * Runs the authorization for the request `step`: a failure is an AuthorizationError naming the
  * request, then what failed in the flow (the cause's own message names its step: "token request ...").
  */
-async function authorizeFor(step: string, authorize: () => Promise<void>): Promise<void> {
+async function authorizeFor<T>(step: string, authorize: () => Promise<T>): Promise<T> {
   try {
-    await authorize();
+    return await authorize();
   } catch (error) {
     if (error instanceof AuthorizationError) throw error;
     throw new AuthorizationError(step, error instanceof Error ? error.message : String(error), { cause: error });

@@ -87,6 +87,19 @@ test("DCR refusals: an RFC 7591 error, an answer without client_id", async (t) =
   await assert.rejects(registerClient(request({ registration_endpoint: empty.endpoint })), /the answer has no "client_id"/);
 });
 
+// Issue 19 item 3: 1e400 parses as Infinity, which the credentials file would hold as null.
+test("DCR: client_secret_expires_at must be a finite time in seconds (0: never); Infinity or a negative one is refused", async (t) => {
+  for (const text of ["1e400", "-1", "1e300", '"soon"']) {
+    const server = createServer((_request, response) => response.writeHead(201, { "content-type": "application/json" }).end(`{"client_id":"c","client_secret":"s","client_secret_expires_at":${text}}`));
+    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+    t.after(() => server.close());
+    const endpoint = `http://127.0.0.1:${(server.address() as AddressInfo).port}/register`;
+    await assert.rejects(registerClient(request({ registration_endpoint: endpoint })), /"client_secret_expires_at" must be seconds since the epoch from 0 to 10000000000/, text);
+  }
+  const { endpoint } = await registrar(t, 201, { client_id: "c", client_secret: "s", client_secret_expires_at: 2_000_000_000 });
+  assert.equal((await registerClient(request({ registration_endpoint: endpoint }))).client.client_secret_expires_at, 2_000_000_000);
+});
+
 test("a kept registration is reused for the same redirect URI while its secret lasts; none at all is a clear error", async (t) => {
   const { endpoint, bodies } = await registrar(t, 201, { client_id: "again" });
   const stored = { client_id: "kept", redirect_uris: ["http://127.0.0.1:4000/callback"] };
@@ -95,6 +108,23 @@ test("a kept registration is reused for the same redirect URI while its secret l
   assert.equal((await registerClient(request({ registration_endpoint: endpoint }, { stored: { ...stored, client_secret_expires_at: 1 } }))).client.client_id, "again");
   assert.equal(bodies.length, 2);
   await assert.rejects(registerClient(request({})), (error: unknown) => error instanceof ClientRegistrationError && /configure a pre-registered client/.test(error.message));
+});
+
+// Issue 19 item 13: the loopback listener takes a new port each time, so an exact match made a new registration per sign-in.
+test("a kept registration is reused for a loopback redirect URI that differs only in port (RFC 8252 section 7.3)", async (t) => {
+  const { endpoint, bodies } = await registrar(t, 201, { client_id: "again" });
+  const kept = (uri: string) => ({ client_id: "kept", redirect_uris: [uri] });
+  const reused = async (stored: string, asked: string) => (await registerClient(request({ registration_endpoint: endpoint }, { stored: kept(stored), redirectUri: asked }))).client.client_id === "kept";
+  assert.equal(await reused("http://127.0.0.1:4000/callback", "http://127.0.0.1:51234/callback"), true);
+  assert.equal(await reused("http://127.0.0.1/callback", "http://127.0.0.1:51234/callback"), true);
+  assert.equal(await reused("http://[::1]:4000/callback", "http://[::1]:5/callback"), true);
+  assert.equal(bodies.length, 0);
+  // Another path, host, scheme or query is another redirect URI; so is a port on a name that is not a loopback literal.
+  for (const [stored, asked] of [["http://127.0.0.1:4000/cb", "http://127.0.0.1:5/callback"], ["http://[::1]:4000/callback", "http://127.0.0.1:5/callback"],
+    ["http://127.0.0.1:4000/callback?x=1", "http://127.0.0.1:5/callback"], ["https://127.0.0.1:4000/callback", "http://127.0.0.1:5/callback"],
+    ["https://app.example:4000/callback", "https://app.example:5/callback"], ["http://localhost:4000/callback", "http://localhost:5/callback"]]) {
+    assert.equal(await reused(stored!, asked!), false, `${stored} for ${asked}`);
+  }
 });
 
 test("clientAuthentication: as registered, else by secret (basic unless only post), else public", () => {

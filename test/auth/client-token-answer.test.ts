@@ -19,3 +19,15 @@ test("access and refresh tokens are RFC 6750 b64tokens; another character is ref
     });
   }
 });
+
+// Issue 19 item 3: 1e400 is valid JSON that parses as Infinity; stored, it would be written as null.
+test("expires_in must be a finite number of seconds from 0 to 10^10; Infinity, a negative or a larger one is refused", () => {
+  assert.equal(read({ access_token: "a", expires_in: 3600 }, 1000).expires_at, 1000 + 3_600_000);
+  assert.equal(read({ access_token: "a", expires_in: 0 }, 1000).expires_at, 1000);
+  assert.equal(read({ access_token: "a", expires_in: 1e10 }, 0).expires_at, 1e13);
+  for (const text of ['{"access_token":"a","token_type":"Bearer","expires_in":1e400}', '{"access_token":"a","token_type":"Bearer","expires_in":-1e400}',
+    '{"access_token":"a","token_type":"Bearer","expires_in":-1}', '{"access_token":"a","token_type":"Bearer","expires_in":1e308}', '{"access_token":"a","token_type":"Bearer","expires_in":"60"}']) {
+    assert.throws(() => readTokenAnswer("token request (test)", JSON.parse(text), URL, undefined, 0), (error: unknown) =>
+      error instanceof AuthFetchError && /"expires_in" must be a number of seconds from 0 to 10000000000/.test(error.message), text);
+  }
+});

@@ -4,7 +4,7 @@
 // Run `npm run build` first: the program tests need dist/.
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { mkdtemp, readFile, rm, stat } from "node:fs/promises";
+import { mkdtemp, readFile, rm, stat, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { stubAuthorization } from "../helpers/oauth-stubs.js";
@@ -38,6 +38,87 @@ test("cli oauth: authorize once in the browser, the token kept in a 0600 file an
     assert.match(timedOut.stderr, /no redirect reached http:\/\/127\.0\.0\.1:\d+\/callback within 1 s.*\n\(--auth-timeout SECONDS waits longer\)$/m);
   } finally {
     await stub.close();
+    await rm(config, { recursive: true, force: true });
+  }
+});
+
+// Issue 19 item 13: the loopback listener takes a new port each run, and a kept registration was
+// reused only for the exact redirect URI it was made with: each sign-in registered a new client.
+test("cli oauth: three sign-ins (each on a new loopback port) make one registration", async () => {
+  const stub = await stubAuthorization({ refresh: false });
+  const config = await mkdtemp(join(tmpdir(), "mcp-wire-cli-oauth-"));
+  try {
+    for (let signIn = 1; signIn <= 3; signIn++) {
+      const run1 = await run(["--no-browser", "--url", stub.url, "tools"], config, true);
+      assert.equal(run1.code, ExitCode.ok, `sign-in ${signIn}: ${run1.stderr}`);
+      assert.equal(stub.authorizations.length, signIn);
+      // The server forgets the token: the next run must sign in again.
+      stub.tokens.clear();
+    }
+    const ports = new Set(stub.authorizations.map((query) => new URL(query.get("redirect_uri")!).port));
+    assert.equal(ports.size, 3, "each sign-in listened on its own port");
+    assert.equal(stub.registrations.length, 1, "one registration, reused");
+    assert.deepEqual(new Set(stub.authorizations.map((query) => query.get("client_id"))), new Set(["client-1"]));
+  } finally {
+    await stub.close();
+    await rm(config, { recursive: true, force: true });
+  }
+});
+
+/** Makes every access token in the credentials file one that expired long ago. */
+async function expireTokens(config: string): Promise<void> {
+  const file = join(config, "mcp-wire", "credentials.json");
+  const json = JSON.parse(await readFile(file, "utf8"));
+  for (const entry of Object.values(json.credentials) as { tokens?: { expires_at?: number } }[]) if (entry.tokens) entry.tokens.expires_at = 1000;
+  await writeFile(file, JSON.stringify(json));
+}
+
+// Issue 19 item 5: runs refreshing at once each spent the same refresh token; at a server that
+// rotates them the losers got invalid_grant and stored their old tokens, without a refresh token,
+// over the winner's new ones: later runs sent the person back to the browser, and some exited 1.
+test("cli oauth: ten runs at once with expired tokens, at a server that rotates refresh tokens: none signs in again, none fails", async () => {
+  const stub = await stubAuthorization({ rotateRefresh: true });
+  const config = await mkdtemp(join(tmpdir(), "mcp-wire-cli-oauth-"));
+  try {
+    const first = await run(["--no-browser", "--url", stub.url, "tools"], config, true);
+    assert.equal(first.code, ExitCode.ok, first.stderr);
+    for (let round = 0; round < 2; round++) {
+      await expireTokens(config);
+      const runs = await Promise.all(Array.from({ length: 10 }, () => run(["--no-browser", "--url", stub.url, "tools"], config, true)));
+      assert.deepEqual(runs.map((result) => result.code), Array(10).fill(ExitCode.ok), runs.map((result) => result.stderr).join("\n"));
+      assert.equal(runs.reduce((sum, result) => sum + result.browsed, 0), 0, `round ${round}: sign-ins`);
+    }
+    assert.equal(stub.authorizations.length, 1, "the one sign-in of the first run");
+    const refreshes = stub.tokenRequests.filter((form) => form.get("grant_type") === "refresh_token");
+    assert.equal(refreshes.length, 2, "one refresh per round: the other runs used its tokens");
+  } finally {
+    await stub.close();
+    await rm(config, { recursive: true, force: true });
+  }
+});
+
+// Issue 19 item 3: 1e400 parses as Infinity and was stored, written to the file as null; every later
+// run, for every server, then failed: "is not an mcp-wire credentials file; delete it".
+test("cli oauth: an authorization server answering expires_in or client_secret_expires_at 1e400 fails its own sign-in only; other servers' runs go on", async () => {
+  const good = await stubAuthorization();
+  const hostile = [
+    await stubAuthorization({ rewrite: (path, text) => (path === "/token" ? text.replace(/"expires_in":\d+/, '"expires_in":1e400') : text) }),
+    await stubAuthorization({ rewrite: (path, text) => (path === "/register" ? text.replace(/\}$/, ',"client_secret":"s","client_secret_expires_at":1e400}') : text) }),
+  ];
+  const config = await mkdtemp(join(tmpdir(), "mcp-wire-cli-oauth-"));
+  try {
+    const first = await run(["--no-browser", "--url", good.url, "tools"], config, true);
+    assert.equal(first.code, ExitCode.ok, first.stderr);
+    for (const [i, stub] of hostile.entries()) {
+      const refused = await run(["--no-browser", "--url", stub.url, "tools"], config, true);
+      assert.equal(refused.code, ExitCode.failed, refused.stderr);
+      assert.match(refused.stderr, i === 0 ? /"expires_in" must be a number of seconds from 0 to 10000000000/ : /"client_secret_expires_at" must be seconds since the epoch/);
+      const again = await run(["--url", good.url, "tools"], config, false);
+      assert.equal(again.code, ExitCode.ok, again.stderr);
+    }
+    assert.equal(good.authorizations.length, 1, "the good server's token was reused each time");
+  } finally {
+    for (const stub of [good, ...hostile]) await stub.close();
     await rm(config, { recursive: true, force: true });
   }
 });

@@ -27,12 +27,16 @@ export interface StubOptions {
   refresh?: boolean;
   /** Answer every refresh grant with invalid_grant (a spent or revoked refresh token). */
   refuseRefresh?: boolean;
+  /** Rotate refresh tokens (OAuth 2.1 section 4.3.1): each works once; a second use gets invalid_grant. */
+  rotateRefresh?: boolean;
   /** The only scopes the token endpoint grants (default: whatever was asked). */
   grantable?: string[];
   /** Serve HTTP+SSE too (/sse and /messages, behind the same bearer check). */
   legacy?: boolean;
   /** How the authorization endpoint answers, given the redirect it would make (default: as is). */
   redirect?: (redirect: URL) => URL;
+  /** The JSON text of the /register and /token answers, rewritten (a hostile server's 1e400, which JSON.stringify cannot write). */
+  rewrite?: (path: string, text: string) => string;
 }
 
 export interface Stub {
@@ -57,15 +61,15 @@ export async function stubAuthorization(options: StubOptions = {}): Promise<Stub
   let issued = 0;
   let origin = "";
   const prmPath = options.prmPath === undefined ? "/.well-known/oauth-protected-resource/mcp" : options.prmPath;
-  const json = (body: unknown, status = 200, headers: Record<string, string> = {}) =>
-    new Response(JSON.stringify(body), { status, headers: { "content-type": "application/json", ...headers } });
+  const json = (body: unknown, status = 200, headers: Record<string, string> = {}, path = "") =>
+    new Response(options.rewrite?.(path, JSON.stringify(body)) ?? JSON.stringify(body), { status, headers: { "content-type": "application/json", ...headers } });
   const issue = (asked: string) => {
     const scope = asked.split(" ").filter((name) => options.grantable?.includes(name) ?? true).join(" ");
     const access_token = `at-${++issued}`;
     stub.tokens.set(access_token, scope.split(" ").filter(Boolean));
     const refresh_token = options.refresh === false ? undefined : `rt-${issued}`;
     if (refresh_token) refreshTokens.set(refresh_token, scope);
-    return json({ access_token, token_type: "Bearer", expires_in: options.expiresIn ?? 3600, scope, refresh_token });
+    return json({ access_token, token_type: "Bearer", expires_in: options.expiresIn ?? 3600, scope, refresh_token }, 200, {}, "/token");
   };
 
   const listening = await listen(async (request) => {
@@ -81,7 +85,7 @@ export async function stubAuthorization(options: StubOptions = {}): Promise<Stub
     if (url.pathname === "/register") {
       const body = (await request.json()) as Record<string, unknown>;
       stub.registrations.push(body);
-      return json({ client_id: `client-${stub.registrations.length}`, token_endpoint_auth_method: "none" }, 201);
+      return json({ client_id: `client-${stub.registrations.length}`, token_endpoint_auth_method: "none" }, 201, {}, "/register");
     }
     if (url.pathname === "/authorize") {
       stub.authorizations.push(url.searchParams);
@@ -98,6 +102,7 @@ export async function stubAuthorization(options: StubOptions = {}): Promise<Stub
       if (form.get("grant_type") === "refresh_token") {
         const scope = refreshTokens.get(form.get("refresh_token") ?? "");
         if (scope === undefined || options.refuseRefresh) return json({ error: "invalid_grant" }, 400);
+        if (options.rotateRefresh) refreshTokens.delete(form.get("refresh_token")!);
         return issue(scope);
       }
       const grant = codes.get(form.get("code") ?? "");
