@@ -9,6 +9,7 @@ import { httpUrl, UsageError } from "../cli/arguments.js";
 import { DEFAULT_MAX_MESSAGE_BYTES } from "../jsonrpc/framing.js";
 import { SpawnError } from "../transports/stdio-client.js";
 import { RecordFileError } from "./record-file.js";
+import { DECODER_BYTES } from "./record-http-kept.js";
 import type { HttpRecordOptions } from "./record-http.js";
 import type { StdioRecordOptions } from "./record-stdio.js";
 import type { Direction } from "./recording.js";
@@ -40,6 +41,11 @@ options (before the server's command):
   --out FILE              the recording to write (created, or truncated)
   --max-line-bytes N      the longest line recorded whole (default ${DEFAULT_MAX_MESSAGE_BYTES}, the
                           server's message limit); a longer one passes through and is noted by its size
+  --max-kept-bytes N      over HTTP, what all open requests and answers keep at once for the file:
+                          decoded copies of bodies not yet ended, SSE events under way, and
+                          decoders (64 KiB for gzip or deflate, 16 MiB for br); default
+                          --max-line-bytes + 16 MiB 64 KiB (one body at that bound, and a br
+                          decoder). Past it, a body passes through and is noted by a "#" line
   --grace-ms MS           after passing a signal on, how long the server has to exit before its
                           process group is killed (default 2000)
   --check                 check each message against the spec as it passes (the rules of
@@ -73,6 +79,7 @@ export function parseRecordArguments(argv: readonly string[]): RecordMode | unde
   let server: readonly string[] | undefined;
   let out: string | undefined;
   let maxLineBytes = DEFAULT_MAX_MESSAGE_BYTES;
+  let maxKeptBytes: number | undefined;
   let graceMs = DEFAULT_GRACE_MS;
   let listen: { host: string; port: number } | undefined;
   let target: URL | undefined;
@@ -94,6 +101,7 @@ export function parseRecordArguments(argv: readonly string[]): RecordMode | unde
     switch (flag) {
       case "--out": out = value(); break;
       case "--max-line-bytes": maxLineBytes = positiveInteger(flag, value()); break;
+      case "--max-kept-bytes": maxKeptBytes = positiveInteger(flag, value()); break;
       case "--grace-ms": graceMs = positiveInteger(flag, value()); break;
       case "--listen": listen = hostAndPort(value()); break;
       case "--target": target = new URL(httpUrl(value(), flag)); break;
@@ -105,10 +113,19 @@ export function parseRecordArguments(argv: readonly string[]): RecordMode | unde
   if (listen || target) {
     if (!listen || !target) throw new UsageError("--listen and --target go together: where the proxy listens, and the server's URL");
     if (server !== undefined) throw new UsageError("give either --listen/--target or a server command, not both");
-    return { transport: "http", options: { out, ...listen, target, maxLineBytes }, check };
+    return { transport: "http", options: { out, ...listen, target, maxLineBytes, maxKeptBytes: maxKeptBytes ?? defaultKeptBytes(maxLineBytes) }, check };
   }
   if (server === undefined || server.length === 0) throw new UsageError("missing server: put its command after record's options (e.g. mcp-wire record --out s.recording node dist/server.js)");
   return { transport: "stdio", options: { out, command: server[0]!, args: server.slice(1), maxLineBytes, graceMs }, check };
+}
+
+/**
+ * What all open exchanges keep at once unless told: one body at --max-line-bytes, decoded by the
+ * largest decoder. More would let a few compressed bodies never finished (a few KiB each) hold as
+ * many times that bound; a body that finds no room is noted, and still passes through.
+ */
+function defaultKeptBytes(maxLineBytes: number): number {
+  return maxLineBytes + Math.max(...Object.values(DECODER_BYTES));
 }
 
 /** HOST:PORT, or PORT alone for 127.0.0.1 (an IPv6 host in brackets); port 0 takes a free one. */

@@ -13,6 +13,7 @@
 import { request as httpRequest, createServer, Agent, type IncomingHttpHeaders, type IncomingMessage, type ServerResponse } from "node:http";
 import { request as httpsRequest, Agent as HttpsAgent } from "node:https";
 import { BodyDecoder, EventRecorder, JsonBody, type DecodedSink, type Recorder } from "./record-http-body.js";
+import { KeptBytes } from "./record-http-kept.js";
 import { SessionFile } from "./record-file.js";
 
 export interface HttpRecordOptions {
@@ -24,6 +25,8 @@ export interface HttpRecordOptions {
   target: URL;
   /** The largest body or SSE event recorded whole, in bytes. */
   maxLineBytes: number;
+  /** What all open exchanges keep at once for the recording (decoded copies, decoders), in bytes. */
+  maxKeptBytes: number;
   /** Told each message as it is recorded (record --check). */
   onLine?: (dir: "c2s" | "s2c", bytes: Buffer) => void;
 }
@@ -42,6 +45,7 @@ export async function recordHttp(options: HttpRecordOptions, onListening: (url: 
   const agent = secure ? new HttpsAgent({ keepAlive: true }) : new Agent({ keepAlive: true });
   const server = createServer((req, res) => forward(req, res));
   const unfinished = new Unfinished();
+  const kept = new KeptBytes(options.maxKeptBytes);
 
   function forward(req: IncomingMessage, res: ServerResponse): void {
     const url = targetUrl(options.target, req.url ?? "/");
@@ -56,11 +60,11 @@ export async function recordHttp(options: HttpRecordOptions, onListening: (url: 
     const recordRequest: Recorder = (write) => file.record(() => write(file));
     const recordAnswer: Recorder = (write) => void unfinished.track(afterRequest.then(() => file.record(() => write(file))));
     const encoding = req.headers["content-encoding"];
-    const body = new BodyDecoder(encoding, unfinished.sink(new JsonBody("c2s", options.maxLineBytes, encoding, recordRequest, requestRecorded)));
+    const body = new BodyDecoder(encoding, unfinished.sink(new JsonBody("c2s", options.maxLineBytes, encoding, recordRequest, requestRecorded)), kept);
     req.on("data", (chunk: Buffer) => body.push(chunk));
     req.on("end", () => body.end());
-    // A request cut short has no body to wait for.
-    req.on("close", () => req.complete || requestRecorded());
+    // A request cut short: its body is noted as such (its answer waits no more), and what it kept goes back.
+    req.on("close", () => req.complete || body.abort());
     req.pipe(upstream);
     upstream.on("response", (answer) => {
       res.writeHead(answer.statusCode ?? 502, answer.statusMessage, forwardedHeaders(answer.headers));
@@ -70,13 +74,14 @@ export async function recordHttp(options: HttpRecordOptions, onListening: (url: 
       const answerEncoding = answer.headers["content-encoding"];
       const answerBody = new BodyDecoder(answerEncoding, unfinished.sink(sse
         ? new EventRecorder(options.maxLineBytes, recordAnswer)
-        : new JsonBody("s2c", options.maxLineBytes, answerEncoding, recordAnswer, undefined, answer.statusCode === 202)));
+        : new JsonBody("s2c", options.maxLineBytes, answerEncoding, recordAnswer, undefined, answer.statusCode === 202)), kept);
       // pipe() passes each chunk on as it comes (an SSE event is not held back) and waits for a
       // slow client; its "data" listener comes first, so a chunk is passed on before it is recorded.
       answer.pipe(res);
       answer.on("data", (chunk: Buffer) => answerBody.push(chunk));
       answer.on("end", () => answerBody.end());
       answer.on("error", () => res.destroy());
+      answer.on("close", () => answer.complete || answerBody.abort());
     });
     upstream.on("error", (error) => {
       recordAnswer((file) => file.note(`< the target failed: ${error.message}`));
@@ -129,7 +134,7 @@ class Unfinished {
   sink(sink: DecodedSink): DecodedSink {
     let ended = () => {};
     this.track(new Promise<void>((resolve) => (ended = resolve)));
-    return { data: (decoded) => sink.data(decoded), end: (problem) => (sink.end(problem), ended()) };
+    return { data: (decoded) => sink.data(decoded), end: (problem) => (sink.end(problem), ended()), held: () => sink.held?.() ?? 0 };
   }
 
   /** Resolves when nothing is under way (a body ending may start an answer's write: looked at again), or after `ms`. */

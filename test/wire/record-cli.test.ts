@@ -54,3 +54,14 @@ test("record: --help before the server's command is ours; after it, the server's
   assert.equal(parseRecordArguments(["--out", "f.rec", "--help", "node"]), undefined);
   assert.deepEqual(stdio(["--out", "f.rec", "node", "--help"]), { command: "node", args: ["--help"], out: "f.rec" });
 });
+
+test("record --listen: --max-kept-bytes bounds what all open exchanges keep; by default one body at --max-line-bytes and the largest decoder", () => {
+  const http = (extra: string[]) => {
+    const mode = parseRecordArguments(["--out", "f.rec", ...extra, "--listen", "3001", "--target", "http://127.0.0.1:3000/mcp"]);
+    assert.ok(mode?.transport === "http");
+    return [mode.options.maxLineBytes, mode.options.maxKeptBytes];
+  };
+  assert.deepEqual(http(["--max-line-bytes", "1000"]), [1000, 1000 + 16 * 1024 * 1024 + 64 * 1024]);
+  assert.deepEqual(http(["--max-line-bytes", "1000", "--max-kept-bytes", "5000"]), [1000, 5000]);
+  assert.throws(() => http(["--max-kept-bytes", "0"]), (error) => error instanceof UsageError && /--max-kept-bytes: expected a positive whole number/.test(error.message));
+});

@@ -1,0 +1,112 @@
+// Soak cases for `mcp-wire record` (issue 19, items 7 and 12): gzip POSTs that are never finished,
+// each decoding to tens of MiB, must not make the HTTP proxy keep a decoded copy per request without
+// a total; and the stdio proxy must run a server named without a "--" before its command.
+
+import { connect, type Socket } from "node:net";
+import { mkdtempSync, readFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { gzipSync } from "node:zlib";
+import { judge, mib, MIB, NotHeld, RSS_BOUND, serverChecks, sleep, type CaseContext, type SoakCase, type Tracked } from "./harness.js";
+import { exchange, initialize, LineReader, request, within } from "./wire.js";
+
+/** 62 MiB of zeros gzipped (about 60 KiB) without the 8-byte trailer: it decodes whole, and never ends. */
+const NEVER_ENDING_BOMB = (() => {
+  const whole = gzipSync(Buffer.alloc(62 * MIB));
+  return whole.subarray(0, whole.length - 8);
+})();
+
+/** The demo server over HTTP as the target, and `mcp-wire record --listen` in front of it (the process under test, role "server"). */
+async function proxied(context: CaseContext): Promise<{ proxy: Tracked; url: string; out: string }> {
+  const target = context.spawnNode("target", ["dist/server.js", "--http", "--port", "0"]);
+  const at = await target.awaitStderr(/Streamable HTTP at (http:\/\/127\.0\.0\.1:\d+\/mcp)/, 10_000);
+  if (!at) throw new NotHeld(`the target did not start: ${target.describeEnd()}`);
+  const out = join(mkdtempSync(join(tmpdir(), "soak-record-")), "http.recording");
+  const proxy = context.spawnNode("server", ["dist/cli.js", "record", "--out", out, "--listen", "127.0.0.1:0", "--target", at[1]!]);
+  const listening = await proxy.awaitStderr(/listening on (http:\/\/127\.0\.0\.1:\d+\/mcp)/, 10_000);
+  if (!listening) throw new NotHeld(`record --listen did not start: ${proxy.describeEnd()}`);
+  return { proxy, url: listening[1]!, out };
+}
+
+/** A POST with a gzip body sent in one chunk of chunked encoding, never followed by its last chunk. */
+function openBomb(url: string): Promise<Socket> {
+  const { hostname, port, pathname } = new URL(url);
+  return new Promise((resolve, reject) => {
+    const socket = connect(Number(port), hostname, () => {
+      socket.write(`POST ${pathname} HTTP/1.1\r\nhost: ${hostname}:${port}\r\ncontent-type: application/json\r\naccept: application/json, text/event-stream\r\ncontent-encoding: gzip\r\ntransfer-encoding: chunked\r\n\r\n`);
+      socket.write(`${NEVER_ENDING_BOMB.length.toString(16)}\r\n`);
+      socket.write(NEVER_ENDING_BOMB);
+      socket.write("\r\n", () => resolve(socket));
+    });
+    socket.on("error", reject);
+    // The answer, if any, is not wanted.
+    socket.resume();
+  });
+}
+
+/** The bound on the proxy's peak RSS with any number of open bombs. */
+const PROXY_RSS_BOUND = RSS_BOUND;
+
+function openGzipCase(count: number): SoakCase {
+  return {
+    name: `record-gzip-${count}`,
+    title: `record --listen: ${count} gzip POSTs of ${Math.round(NEVER_ENDING_BOMB.length / 1024)} KiB (decoding to 62 MiB each) held open, never finished`,
+    bound: `the proxy's peak RSS < ${mib(PROXY_RSS_BOUND)}; a legitimate client is served while they are open, and once they close its messages are recorded again`,
+    limitMs: 90_000,
+    async run(context) {
+      const { proxy, url, out } = await proxied(context);
+      const bombs = await Promise.all(Array.from({ length: count }, () => openBomb(url)));
+      context.onEnd(() => bombs.forEach((socket) => socket.destroy()));
+      // Decoding runs on its own: wait until the proxy's memory stops growing (at most 20 s).
+      let last = 0;
+      for (let waited = 0; waited < 20_000 && proxy.alive; waited += 1000) {
+        await sleep(1000, context.signal);
+        context.sampleAll();
+        if (proxy.peakRss === last) break;
+        last = proxy.peakRss;
+      }
+      const during = await exchange(url, initialize("during"), {}, within(context.signal, 10_000)).catch(() => undefined);
+      bombs.forEach((socket) => socket.destroy());
+      await sleep(500, context.signal);
+      const after = await exchange(url, initialize("after"), {}, within(context.signal, 10_000)).catch(() => undefined);
+      await sleep(200, context.signal);
+      const recording = readFileSync(out, "utf8");
+      const recordedAfter = recording.split("\n").some((line) => line.startsWith("> ") && line.includes('"id":"after"'));
+      const notKept = recording.split("\n").filter((line) => /not kept|not recorded/.test(line)).length;
+      return judge([
+        [during?.status === 200, `a legitimate initialize while ${count} bombs were open: ${during ? `HTTP ${during.status}` : "no answer"}`],
+        [after?.status === 200 && recordedAfter, `after they closed: ${after ? `HTTP ${after.status}` : "no answer"}, ${recordedAfter ? "recorded as a message" : "not recorded"}`],
+        [true, `${notKept} bodies noted as not recorded`],
+        ...serverChecks(proxy, PROXY_RSS_BOUND).map(([ok, text]): [boolean, string] => [ok, text.replace(/^server/, "proxy")]),
+      ]);
+    },
+  };
+}
+
+export const recordGzip16Case = openGzipCase(16);
+export const recordGzip64Case = openGzipCase(64);
+
+export const recordBareCommandCase: SoakCase = {
+  name: "record-bare-command",
+  title: 'record --out FILE node dist/server.js --page-size 3 (no "--", as the Inspector\'s launcher leaves it)',
+  bound: "the server runs with its own option, answers initialize and a ping through the proxy, and the file holds those lines; the proxy exits 0 when stdin ends",
+  limitMs: 30_000,
+  async run(context) {
+    const out = join(mkdtempSync(join(tmpdir(), "soak-record-")), "stdio.recording");
+    const proxy = context.spawnNode("server", ["dist/cli.js", "record", "--out", out, process.execPath, "dist/server.js", "--page-size", "3"], { stdio: true });
+    const reader = new LineReader(proxy.child.stdout!);
+    proxy.child.stdin!.on("error", () => {});
+    proxy.child.stdin!.write(JSON.stringify(initialize()) + "\n");
+    proxy.child.stdin!.write(JSON.stringify(request("bare-ping", "ping")) + "\n");
+    const answered = (await reader.answered(0, 10_000, context.signal)) && (await reader.answered("bare-ping", 10_000, context.signal));
+    proxy.child.stdin!.end();
+    const end = await Promise.race([proxy.exited, sleep(10_000, context.signal).then(() => undefined)]);
+    const lines = readFileSync(out, "utf8").split("\n");
+    const recorded = lines.some((line) => line.startsWith("> ") && line.includes('"bare-ping"')) && lines.some((line) => line.startsWith("< ") && line.includes('"bare-ping"'));
+    return judge([
+      [answered, answered ? "initialize and ping answered through the proxy" : `no answer: ${proxy.describeEnd()}`],
+      [recorded, recorded ? "the ping and its answer are in the file" : "the file lacks the ping or its answer"],
+      [end?.code === 0, `the proxy ${end ? `exited with code ${end.code}${end.signal ? ` (${end.signal})` : ""}` : "did not exit within 10 s"}`],
+    ]);
+  },
+};

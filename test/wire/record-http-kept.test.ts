@@ -1,0 +1,133 @@
+// What `mcp-wire record --listen` keeps at once across every open exchange (src/wire/record-http-kept.ts,
+// record-http-body.ts): compressed bodies that are never finished keep no more than --max-kept-bytes
+// between them, however many are open; each past it is noted and stops being decoded, and every
+// body gives its share back when it ends, is cut short or is given up. The total counts the
+// decoders too (Brotli's window), and unencoded bodies. In process: BodyDecoder fed chunks.
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { brotliCompressSync, gzipSync } from "node:zlib";
+import { session } from "../helpers/record-session.js";
+import { BodyDecoder, EventRecorder, JsonBody, type DecodedSink, type Recorder } from "../../src/wire/record-http-body.js";
+import { DECODER_BYTES, KeptBytes } from "../../src/wire/record-http-kept.js";
+
+const MIB = 1024 * 1024;
+const PING = '{"jsonrpc":"2.0","id":1,"result":{}}';
+/** 8 MiB of zeros gzipped (about 8 KiB) without the gzip trailer: it all decodes, and the body never ends. */
+const DECODED = 8 * MIB;
+const NEVER_ENDING = (() => {
+  const whole = gzipSync(Buffer.alloc(DECODED));
+  return whole.subarray(0, whole.length - 8);
+})();
+
+/** A JsonBody behind a sink that counts what it keeps: every byte it accepted, until it is told its end. */
+function watched(body: JsonBody): { sink: DecodedSink; state: { keeps: number; ended: boolean } } {
+  const state = { keeps: 0, ended: false };
+  const sink: DecodedSink = {
+    data: (bytes) => {
+      const more = body.data(bytes);
+      if (more) state.keeps += bytes.length;
+      return more;
+    },
+    end: (problem) => {
+      state.ended = true;
+      state.keeps = 0;
+      body.end(problem);
+    },
+    held: () => body.held(),
+  };
+  return { sink, state };
+}
+
+/** An unencoded request body recorded up to `limit` bytes, counted against `kept`. */
+function unencoded(limit: number, record: Recorder, kept: KeptBytes): BodyDecoder {
+  return new BodyDecoder(undefined, new JsonBody("c2s", limit, undefined, record), kept);
+}
+
+const turn = () => new Promise((resolve) => setImmediate(resolve));
+
+test("record over HTTP: gzip bodies never finished keep no more than the total between them, and give it back as they end", async () => {
+  const { record, read } = session("never-finished");
+  const kept = new KeptBytes(20 * MIB);
+  // Each body alone is under --max-line-bytes (16 MiB): only the total can stop them.
+  const bodies = Array.from({ length: 16 }, () => {
+    const { sink, state } = watched(new JsonBody("c2s", 16 * MIB, "gzip", record));
+    return { state, decoder: new BodyDecoder("gzip", sink, kept) };
+  });
+  for (const { decoder } of bodies) decoder.push(NEVER_ENDING);
+  // zlib decodes on its own threads: wait until each body is decoded whole or was given up.
+  while (!bodies.every(({ state }) => state.ended || state.keeps === DECODED)) await turn();
+  const keptAtOnce = bodies.reduce((sum, { state }) => sum + state.keeps, 0);
+  assert.ok(keptAtOnce <= kept.limit, `16 open bodies keep ${keptAtOnce} decoded bytes between them, past the total of ${kept.limit}`);
+  assert.ok(kept.peak <= kept.limit, `the counter passed the total: ${kept.peak}`);
+  const givenUp = bodies.filter(({ state }) => state.ended).length;
+  assert.equal(givenUp, 14, "two bodies fit whole (8 MiB and a decoder each); the other fourteen are given up");
+  for (const { decoder } of bodies) decoder.abort();
+  assert.equal(kept.held, 0, "every share is given back");
+  const lines = read();
+  assert.equal(lines.filter((line) => line === `# > the copies kept for the exchanges still open reached --max-kept-bytes ${20 * MIB}; passed through, not recorded`).length, 14);
+  assert.equal(lines.filter((line) => line === "# > the body ended early (its connection closed); passed through, not recorded").length, 2);
+  assert.equal(lines.length, 16);
+});
+
+test("record over HTTP: a decoder takes its share of the total before it decodes: a br body with no room is not decoded at all", async () => {
+  const { record, read } = session("decoder-share");
+  const kept = new KeptBytes(MIB);
+  assert.ok(DECODER_BYTES.br! > MIB && DECODER_BYTES.gzip! < MIB);
+  const ended = (body: JsonBody, encoding: string, bytes: Buffer) => new Promise<void>((resolve) => {
+    const decoder = new BodyDecoder(encoding, { data: (chunk) => body.data(chunk), end: (problem) => (body.end(problem), resolve()), held: () => body.held() }, kept);
+    decoder.push(bytes);
+    decoder.end();
+  });
+  await ended(new JsonBody("s2c", MIB, "br", record), "br", brotliCompressSync(Buffer.from(PING)));
+  await ended(new JsonBody("s2c", MIB, "gzip", record), "gzip", gzipSync(Buffer.from(PING)));
+  assert.deepEqual(read(), [`# < the copies kept for the exchanges still open reached --max-kept-bytes ${MIB}; passed through, not recorded`, `< ${PING}`]);
+  assert.equal(kept.held, 0);
+});
+
+test("record over HTTP: unencoded bodies count against the total too, and a body cut short gives its share back", () => {
+  const { record, read } = session("unencoded");
+  const kept = new KeptBytes(1000);
+  const first = unencoded(1000, record, kept);
+  first.push(Buffer.alloc(800, " "));
+  assert.equal(kept.held, 800);
+  const refused = unencoded(1000, record, kept);
+  refused.push(Buffer.from(PING.padEnd(300, " ")));
+  refused.end();
+  first.abort();
+  assert.equal(kept.held, 0);
+  const after = unencoded(1000, record, kept);
+  after.push(Buffer.from(PING.padEnd(300, " ")));
+  after.end();
+  assert.deepEqual(read(), [
+    "# > the copies kept for the exchanges still open reached --max-kept-bytes 1000; passed through, not recorded",
+    "# > the body ended early (its connection closed); passed through, not recorded",
+    `> ${PING.padEnd(300, " ")}`,
+  ]);
+});
+
+test("record over HTTP: an SSE stream keeps only its event under way against the total, and a stream cut short is not noted", async () => {
+  const { record, read } = session("sse");
+  const kept = new KeptBytes(1000);
+  const events = new EventRecorder(1000, record);
+  const decoder = new BodyDecoder(undefined, events, kept);
+  for (let i = 0; i < 20; i++) decoder.push(Buffer.from(`data: ${PING}\n\n`));
+  decoder.push(Buffer.from("data: {\"jsonrpc\""));
+  assert.equal(kept.held, 'data: {"jsonrpc"'.length, "the twenty events written are given back; the one under way is kept");
+  decoder.abort();
+  assert.equal(kept.held, 0);
+  assert.deepEqual(read(), Array.from({ length: 20 }, () => `< ${PING}`));
+});
+
+test("record over HTTP: a body past its own --max-line-bytes keeps nothing, so a full total does not change its note", () => {
+  const { record, read } = session("own-bound");
+  const kept = new KeptBytes(1000);
+  const holder = unencoded(1000, record, kept);
+  holder.push(Buffer.alloc(900, " "));
+  const decoder = unencoded(100, record, kept);
+  decoder.push(Buffer.alloc(150, "x"));
+  decoder.push(Buffer.alloc(150, "x"));
+  decoder.end();
+  holder.abort();
+  assert.deepEqual(read(), ["# > a body of 300 bytes, longer than --max-line-bytes 100: not recorded", "# > the body ended early (its connection closed); passed through, not recorded"]);
+  assert.equal(kept.held, 0);
+});
