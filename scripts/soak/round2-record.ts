@@ -1,20 +1,32 @@
 // Soak cases for `mcp-wire record` (issue 19, items 7 and 12): gzip POSTs that are never finished,
 // each decoding to tens of MiB, must not make the HTTP proxy keep a decoded copy per request without
-// a total; and the stdio proxy must run a server named without a "--" before its command.
+// a total, nor br POSTs of a few bytes each make it hold a 16 MiB decoder apiece; and the stdio proxy
+// must run a server named without a "--" before its command.
 
 import { connect, type Socket } from "node:net";
-import { mkdtempSync, readFileSync } from "node:fs";
+import { existsSync, mkdtempSync, readFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { gzipSync } from "node:zlib";
+import { constants, createBrotliCompress, gzipSync } from "node:zlib";
 import { judge, mib, MIB, NotHeld, RSS_BOUND, serverChecks, sleep, type CaseContext, type SoakCase, type Tracked } from "./harness.js";
 import { exchange, initialize, LineReader, request, within } from "./wire.js";
 
 /** 62 MiB of zeros gzipped (about 60 KiB) without the 8-byte trailer: it decodes whole, and never ends. */
-const NEVER_ENDING_BOMB = (() => {
+const NEVER_ENDING_GZIP = (() => {
   const whole = gzipSync(Buffer.alloc(62 * MIB));
   return whole.subarray(0, whole.length - 8);
 })();
+
+/** 32 MiB of "a" in Brotli's largest window, flushed but never ended: a few dozen bytes that fill a 16 MiB ring buffer. */
+async function neverEndingBrotli(): Promise<Buffer> {
+  const brotli = createBrotliCompress({ params: { [constants.BROTLI_PARAM_LGWIN]: 24, [constants.BROTLI_PARAM_QUALITY]: 5 } });
+  const out: Buffer[] = [];
+  brotli.on("data", (chunk: Buffer) => out.push(chunk));
+  brotli.write(Buffer.alloc(32 * MIB, "a"));
+  await new Promise((resolve) => brotli.flush(resolve));
+  brotli.destroy();
+  return Buffer.concat(out);
+}
 
 /** The demo server over HTTP as the target, and `mcp-wire record --listen` in front of it (the process under test, role "server"). */
 async function proxied(context: CaseContext): Promise<{ proxy: Tracked; url: string; out: string }> {
@@ -28,14 +40,14 @@ async function proxied(context: CaseContext): Promise<{ proxy: Tracked; url: str
   return { proxy, url: listening[1]!, out };
 }
 
-/** A POST with a gzip body sent in one chunk of chunked encoding, never followed by its last chunk. */
-function openBomb(url: string): Promise<Socket> {
+/** A POST with a compressed body sent in one chunk of chunked encoding, never followed by its last chunk. */
+function openBomb(url: string, coding: string, bomb: Buffer): Promise<Socket> {
   const { hostname, port, pathname } = new URL(url);
   return new Promise((resolve, reject) => {
     const socket = connect(Number(port), hostname, () => {
-      socket.write(`POST ${pathname} HTTP/1.1\r\nhost: ${hostname}:${port}\r\ncontent-type: application/json\r\naccept: application/json, text/event-stream\r\ncontent-encoding: gzip\r\ntransfer-encoding: chunked\r\n\r\n`);
-      socket.write(`${NEVER_ENDING_BOMB.length.toString(16)}\r\n`);
-      socket.write(NEVER_ENDING_BOMB);
+      socket.write(`POST ${pathname} HTTP/1.1\r\nhost: ${hostname}:${port}\r\ncontent-type: application/json\r\naccept: application/json, text/event-stream\r\ncontent-encoding: ${coding}\r\ntransfer-encoding: chunked\r\n\r\n`);
+      socket.write(`${bomb.length.toString(16)}\r\n`);
+      socket.write(bomb);
       socket.write("\r\n", () => resolve(socket));
     });
     socket.on("error", reject);
@@ -47,15 +59,17 @@ function openBomb(url: string): Promise<Socket> {
 /** The bound on the proxy's peak RSS with any number of open bombs. */
 const PROXY_RSS_BOUND = RSS_BOUND;
 
-function openGzipCase(count: number): SoakCase {
+function openBombsCase(count: number, coding: "gzip" | "br"): SoakCase {
+  const what = coding === "gzip" ? `gzip POSTs of ${Math.round(NEVER_ENDING_GZIP.length / 1024)} KiB (decoding to 62 MiB each)` : "br POSTs of a few dozen bytes (decoding to 32 MiB each, in a 16 MiB window)";
   return {
-    name: `record-gzip-${count}`,
-    title: `record --listen: ${count} gzip POSTs of ${Math.round(NEVER_ENDING_BOMB.length / 1024)} KiB (decoding to 62 MiB each) held open, never finished`,
+    name: `record-${coding}-${count}`,
+    title: `record --listen: ${count} ${what} held open, never finished`,
     bound: `the proxy's peak RSS < ${mib(PROXY_RSS_BOUND)}; a legitimate client is served while they are open, and once they close its messages are recorded again`,
     limitMs: 90_000,
     async run(context) {
       const { proxy, url, out } = await proxied(context);
-      const bombs = await Promise.all(Array.from({ length: count }, () => openBomb(url)));
+      const bomb = coding === "gzip" ? NEVER_ENDING_GZIP : await neverEndingBrotli();
+      const bombs = await Promise.all(Array.from({ length: count }, () => openBomb(url, coding, bomb)));
       context.onEnd(() => bombs.forEach((socket) => socket.destroy()));
       // Decoding runs on its own: wait until the proxy's memory stops growing (at most 20 s).
       let last = 0;
@@ -83,8 +97,9 @@ function openGzipCase(count: number): SoakCase {
   };
 }
 
-export const recordGzip16Case = openGzipCase(16);
-export const recordGzip64Case = openGzipCase(64);
+export const recordGzip16Case = openBombsCase(16, "gzip");
+export const recordGzip64Case = openBombsCase(64, "gzip");
+export const recordBr64Case = openBombsCase(64, "br");
 
 export const recordBareCommandCase: SoakCase = {
   name: "record-bare-command",
@@ -101,7 +116,8 @@ export const recordBareCommandCase: SoakCase = {
     const answered = (await reader.answered(0, 10_000, context.signal)) && (await reader.answered("bare-ping", 10_000, context.signal));
     proxy.child.stdin!.end();
     const end = await Promise.race([proxy.exited, sleep(10_000, context.signal).then(() => undefined)]);
-    const lines = readFileSync(out, "utf8").split("\n");
+    // A proxy that refused its arguments never created the file.
+    const lines = existsSync(out) ? readFileSync(out, "utf8").split("\n") : [];
     const recorded = lines.some((line) => line.startsWith("> ") && line.includes('"bare-ping"')) && lines.some((line) => line.startsWith("< ") && line.includes('"bare-ping"'));
     return judge([
       [answered, answered ? "initialize and ping answered through the proxy" : `no answer: ${proxy.describeEnd()}`],
