@@ -7,7 +7,7 @@ import { connect, type Socket } from "node:net";
 import { existsSync, mkdtempSync, readFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { constants, createBrotliCompress, gzipSync } from "node:zlib";
+import { constants, createBrotliCompress, createGzip, gzipSync } from "node:zlib";
 import { judge, mib, MIB, NotHeld, RSS_BOUND, serverChecks, sleep, type CaseContext, type SoakCase, type Tracked } from "./harness.js";
 import { exchange, initialize, LineReader, request, within } from "./wire.js";
 
@@ -23,7 +23,7 @@ async function neverEndingBrotli(): Promise<Buffer> {
   const out: Buffer[] = [];
   brotli.on("data", (chunk: Buffer) => out.push(chunk));
   brotli.write(Buffer.alloc(32 * MIB, "a"));
-  await new Promise((resolve) => brotli.flush(resolve));
+  await new Promise<void>((resolve) => brotli.flush(() => resolve()));
   brotli.destroy();
   return Buffer.concat(out);
 }
@@ -100,6 +100,75 @@ function openBombsCase(count: number, coding: "gzip" | "br"): SoakCase {
 export const recordGzip16Case = openBombsCase(16, "gzip");
 export const recordGzip64Case = openBombsCase(64, "gzip");
 export const recordBr64Case = openBombsCase(64, "br");
+
+/** 62 MiB of zeros gzipped and flushed, not ended: the stream's start, and its deflate blocks to send again and again. */
+async function endlessGzip(): Promise<{ start: Buffer; more: Buffer }> {
+  const gzip = createGzip();
+  const out: Buffer[] = [];
+  gzip.on("data", (chunk: Buffer) => out.push(chunk));
+  gzip.write(Buffer.alloc(62 * MIB));
+  await new Promise<void>((resolve) => gzip.flush(constants.Z_SYNC_FLUSH, () => resolve()));
+  gzip.destroy();
+  const start = Buffer.concat(out);
+  // After the 10-byte gzip header, blocks that refer only to the zeros before them: valid again after themselves.
+  return { start, more: start.subarray(10) };
+}
+
+/** Streams one endless gzip POST, `repeats` blocks of 62 MiB decoded each, as fast as the proxy takes them. */
+function floodBody(url: string, stream: { start: Buffer; more: Buffer }, repeats: number, signal: AbortSignal): Promise<{ socket: Socket; sent: number }> {
+  const { hostname, port, pathname } = new URL(url);
+  const chunk = (bytes: Buffer) => Buffer.concat([Buffer.from(`${bytes.length.toString(16)}\r\n`), bytes, Buffer.from("\r\n")]);
+  return new Promise((resolve) => {
+    let sent = 0;
+    const socket = connect(Number(port), hostname, async () => {
+      socket.write(`POST ${pathname} HTTP/1.1\r\nhost: ${hostname}:${port}\r\ncontent-type: application/json\r\ncontent-encoding: gzip\r\ntransfer-encoding: chunked\r\n\r\n`);
+      socket.write(chunk(stream.start));
+      const more = chunk(stream.more);
+      for (let i = 0; i < repeats && !socket.destroyed && !signal.aborted; i++) {
+        sent += stream.more.length;
+        if (!socket.write(more)) await drainedOrClosed(socket);
+      }
+      resolve({ socket, sent });
+    });
+    socket.on("error", () => resolve({ socket, sent }));
+    socket.resume();
+  });
+}
+
+function drainedOrClosed(socket: Socket): Promise<void> {
+  return new Promise((resolve) => {
+    const done = () => {
+      socket.off("drain", done);
+      socket.off("close", done);
+      resolve();
+    };
+    socket.on("drain", done);
+    socket.on("close", done);
+  });
+}
+
+export const recordGzipFloodCase: SoakCase = {
+  name: "record-gzip-flood",
+  title: "record --listen: 16 gzip POSTs streaming zeros as fast as the proxy takes them (each 60 KiB decodes to 62 MiB), never finished",
+  bound: `the proxy's peak RSS < ${mib(PROXY_RSS_BOUND)} however much is sent (input waiting for zlib counts against --max-kept-bytes); a legitimate client is served after`,
+  limitMs: 120_000,
+  async run(context) {
+    const { proxy, url } = await proxied(context);
+    const stream = await endlessGzip();
+    const signal = within(context.signal, 60_000);
+    const floods = await Promise.all(Array.from({ length: 16 }, () => floodBody(url, stream, context.scaled(1000, 300), signal)));
+    context.onEnd(() => floods.forEach(({ socket }) => socket.destroy()));
+    await sleep(1000, context.signal);
+    context.sampleAll();
+    const sent = floods.reduce((sum, { sent }) => sum + sent, 0);
+    const served = await exchange(url, initialize("after-flood"), {}, within(context.signal, 10_000)).catch(() => undefined);
+    return judge([
+      [true, `16 clients sent ${mib(sent)} of gzip (${Math.round(sent / stream.more.length) * 62} MiB decoded, were it decoded whole)`],
+      [served?.status === 200, `a legitimate initialize with the floods still open: ${served ? `HTTP ${served.status}` : "no answer"}`],
+      ...serverChecks(proxy, PROXY_RSS_BOUND).map(([ok, text]): [boolean, string] => [ok, text.replace(/^server/, "proxy")]),
+    ]);
+  },
+};
 
 export const recordBareCommandCase: SoakCase = {
   name: "record-bare-command",

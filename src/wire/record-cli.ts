@@ -43,7 +43,8 @@ options (before the server's command):
                           server's message limit); a longer one passes through and is noted by its size
   --max-kept-bytes N      over HTTP, what all open requests and answers keep at once for the file:
                           decoded copies of bodies not yet ended, SSE events under way, and
-                          decoders (64 KiB for gzip or deflate, 16 MiB for br); default
+                          decoders (64 KiB for gzip or deflate, 16 MiB for br) with the input
+                          waiting in them; default
                           --max-line-bytes + 16 MiB 64 KiB (one body at that bound, and a br
                           decoder). Past it, a body passes through and is noted by a "#" line
   --grace-ms MS           after passing a signal on, how long the server has to exit before its

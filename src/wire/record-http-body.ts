@@ -77,7 +77,12 @@ export class BodyDecoder {
   push(chunk: Buffer): void {
     if (this.#undecoded !== undefined || this.#stopped) return;
     const first = this.#stages[0];
-    if (first) first.write(chunk);
+    // The peer's bytes pass through at their own pace, however fast zlib decodes; what waits to be
+    // decoded is counted as kept (#settle), so input that outruns the decoder meets the total too.
+    if (first) {
+      first.write(chunk);
+      this.#settle();
+    }
     // Unencoded, the sink may say it wants no more: it is still told the sizes (a note gives them).
     else this.#deliver(chunk, false);
   }
@@ -97,13 +102,25 @@ export class BodyDecoder {
   #deliver(decoded: Buffer, stopWhenFull: boolean): void {
     if (this.#stopped) return;
     const more = this.sink.data(decoded);
-    // What the sink keeps now is what this body takes: more once a chunk is kept, less once an SSE
-    // event is written out, nothing past its own bound (whose note then says why it is not recorded).
-    const keeps = this.#decoderBytes + (this.sink.held?.() ?? 0);
-    if (keeps > this.#taken && !this.kept.take(keeps - this.#taken)) return this.#finish(this.#overTotal());
+    if (this.#settle() && !more && stopWhenFull) this.#stop();
+  }
+
+  /**
+   * What this body keeps now is what it takes from the total: its decoders, the input waiting in
+   * them, and its sink's copy (more once a chunk is kept, less once an SSE event is written out,
+   * nothing past the sink's own bound, whose note then says why). False if it found no room, and
+   * was given up.
+   */
+  #settle(): boolean {
+    const waiting = this.#stages.reduce((sum, stage) => sum + stage.writableLength + stage.readableLength, 0);
+    const keeps = this.#decoderBytes + waiting + (this.sink.held?.() ?? 0);
+    if (keeps > this.#taken && !this.kept.take(keeps - this.#taken)) {
+      this.#finish(this.#overTotal());
+      return false;
+    }
     if (keeps < this.#taken) this.kept.give(this.#taken - keeps);
     this.#taken = keeps;
-    if (!more && stopWhenFull) this.#stop();
+    return true;
   }
 
   #overTotal(): string {

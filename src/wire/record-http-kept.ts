@@ -1,6 +1,6 @@
 // What `mcp-wire record --listen` keeps at once, across every exchange still open: the decoded
 // copies of bodies waiting for their end (record-http-body.ts's JsonBody), SSE events under way,
-// and the decoders themselves. --max-line-bytes bounds one body; this bounds them all together, so
+// and the decoders themselves with the input waiting in them. --max-line-bytes bounds one body; this bounds them all together, so
 // that many compressed bodies never finished (each a few KiB that inflate to tens of MiB) cost the
 // total, not the total times their number. Past it, a body is noted as not kept; its bytes still
 // pass to the peer untouched.

@@ -5,6 +5,7 @@
 // decoders too (Brotli's window), and unencoded bodies. In process: BodyDecoder fed chunks.
 import { test } from "node:test";
 import assert from "node:assert/strict";
+import { randomBytes } from "node:crypto";
 import { brotliCompressSync, gzipSync } from "node:zlib";
 import { session } from "../helpers/record-session.js";
 import { BodyDecoder, EventRecorder, JsonBody, type DecodedSink, type Recorder } from "../../src/wire/record-http-body.js";
@@ -130,4 +131,19 @@ test("record over HTTP: a body past its own --max-line-bytes keeps nothing, so a
   holder.abort();
   assert.deepEqual(read(), ["# > a body of 300 bytes, longer than --max-line-bytes 100: not recorded", "# > the body ended early (its connection closed); passed through, not recorded"]);
   assert.equal(kept.held, 0);
+});
+
+test("record over HTTP: compressed input that outruns its decoder counts as kept: past the total, the body is given up at once", () => {
+  const { record, read } = session("outrun");
+  const kept = new KeptBytes(MIB);
+  let ended = false;
+  const body = new JsonBody("c2s", 16 * MIB, "gzip", record);
+  const decoder = new BodyDecoder("gzip", { data: (bytes) => body.data(bytes), end: (problem) => ((ended = true), body.end(problem)), held: () => body.held() }, kept);
+  // 2 MiB that does not compress, pushed in one go: zlib decodes on its own threads, so it all waits in the decoder.
+  const input = gzipSync(randomBytes(2 * MIB));
+  for (let at = 0; at < input.length && !ended; at += 64 * 1024) decoder.push(input.subarray(at, at + 64 * 1024));
+  assert.equal(ended, true, "the body was given up while its input waited");
+  assert.equal(kept.held, 0);
+  assert.ok(kept.peak <= kept.limit, `the counter passed the total: ${kept.peak}`);
+  assert.deepEqual(read(), [`# > the copies kept for the exchanges still open reached --max-kept-bytes ${MIB}; passed through, not recorded`]);
 });
