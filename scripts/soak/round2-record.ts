@@ -8,6 +8,7 @@ import { existsSync, mkdtempSync, readFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { constants, createBrotliCompress, createGzip, gzipSync } from "node:zlib";
+import { drained } from "./client-cases.js";
 import { judge, mib, MIB, NotHeld, RSS_BOUND, serverChecks, sleep, type CaseContext, type SoakCase, type Tracked } from "./harness.js";
 import { exchange, initialize, LineReader, request, within } from "./wire.js";
 
@@ -126,24 +127,12 @@ function floodBody(url: string, stream: { start: Buffer; more: Buffer }, repeats
       const more = chunk(stream.more);
       for (let i = 0; i < repeats && !socket.destroyed && !signal.aborted; i++) {
         sent += stream.more.length;
-        if (!socket.write(more)) await drainedOrClosed(socket);
+        if (!socket.write(more)) await drained(socket);
       }
       resolve({ socket, sent });
     });
     socket.on("error", () => resolve({ socket, sent }));
     socket.resume();
-  });
-}
-
-function drainedOrClosed(socket: Socket): Promise<void> {
-  return new Promise((resolve) => {
-    const done = () => {
-      socket.off("drain", done);
-      socket.off("close", done);
-      resolve();
-    };
-    socket.on("drain", done);
-    socket.on("close", done);
   });
 }
 
