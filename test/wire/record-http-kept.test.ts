@@ -2,10 +2,18 @@
 // record-http-body.ts): compressed bodies that are never finished keep no more than --max-kept-bytes
 // between them, however many are open; each past it is noted and stops being decoded, and every
 // body gives its share back when it ends, is cut short or is given up. The total counts the
-// decoders too (Brotli's window), and unencoded bodies. In process: BodyDecoder fed chunks.
+// decoders too (Brotli's window), and unencoded bodies. In process: BodyDecoder fed chunks; the
+// last test runs the proxy (dist/cli.unbundled.js record --listen; needs `npm run build`).
 import { test } from "node:test";
 import assert from "node:assert/strict";
+import { spawn } from "node:child_process";
 import { randomBytes } from "node:crypto";
+import { readFileSync } from "node:fs";
+import { createServer } from "node:http";
+import { connect } from "node:net";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
 import { brotliCompressSync, gzipSync } from "node:zlib";
 import { session } from "../helpers/record-session.js";
 import { BodyDecoder, EventRecorder, JsonBody, type DecodedSink, type Recorder } from "../../src/wire/record-http-body.js";
@@ -146,4 +154,46 @@ test("record over HTTP: compressed input that outruns its decoder counts as kept
   assert.equal(kept.held, 0);
   assert.ok(kept.peak <= kept.limit, `the counter passed the total: ${kept.peak}`);
   assert.deepEqual(read(), [`# > the copies kept for the exchanges still open reached --max-kept-bytes ${MIB}; passed through, not recorded`]);
+});
+
+test("record --listen: a request held open keeps its share until its connection closes, then the next body is recorded", { timeout: 30_000 }, async () => {
+  // The target reads each body whole and answers; it tells how many body bytes it has had.
+  let bodyBytes = 0;
+  const target = createServer((req, res) => {
+    req.on("data", (chunk: Buffer) => (bodyBytes += chunk.length));
+    req.on("end", () => res.writeHead(200, { "content-type": "application/json" }).end(PING));
+  }).listen(0, "127.0.0.1");
+  await new Promise((resolve) => target.once("listening", resolve));
+  const targetUrl = `http://127.0.0.1:${(target.address() as { port: number }).port}/mcp`;
+  const out = join(tmpdir(), `mcp-wire-record-kept-${process.pid}.recording`);
+  const record = join(fileURLToPath(new URL("../../", import.meta.url)), "dist/cli.unbundled.js");
+  const proxy = spawn(process.execPath, [record, "record", "--out", out, "--listen", "127.0.0.1:0", "--target", targetUrl, "--max-line-bytes", "4000", "--max-kept-bytes", "4096"], { stdio: ["ignore", "ignore", "pipe"] });
+  let stderr = "";
+  proxy.stderr!.on("data", (chunk: Buffer) => (stderr += chunk));
+  try {
+    while (!/listening on (http:\/\/\S+\/mcp)/.test(stderr)) await new Promise((resolve) => setTimeout(resolve, 20));
+    const url = /listening on (http:\/\/\S+\/mcp)/.exec(stderr)![1]!;
+    const port = Number(new URL(url).port);
+    // 3000 bytes (under --max-line-bytes) of a body that never ends: once the target has them, the proxy has counted them (it records before it forwards).
+    const held = connect(port, "127.0.0.1");
+    held.write(`POST /mcp HTTP/1.1\r\nhost: 127.0.0.1\r\ncontent-type: application/json\r\ntransfer-encoding: chunked\r\n\r\n${(3000).toString(16)}\r\n${" ".repeat(3000)}\r\n`);
+    while (bodyBytes < 3000) await new Promise((resolve) => setTimeout(resolve, 20));
+    const message = PING.padEnd(2000, " ");
+    const post = async () => (await fetch(url, { method: "POST", headers: { "content-type": "application/json" }, body: message })).text();
+    assert.equal(await post(), PING, "the body with no room still reaches the target, and its answer the client");
+    const lines = () => readFileSync(out, "utf8").split("\n").map((line) => line.replace(/ \+\d+ /, " "));
+    held.destroy();
+    while (!lines().includes("# > the body ended early (its connection closed); passed through, not recorded")) await new Promise((resolve) => setTimeout(resolve, 20));
+    assert.equal(await post(), PING);
+    const c2s = () => lines().filter((line) => /^(# )?> (?!POST)/.test(line));
+    while (c2s().length < 3) await new Promise((resolve) => setTimeout(resolve, 20));
+    assert.deepEqual(c2s(), [
+      "# > the copies kept for the exchanges still open reached --max-kept-bytes 4096; passed through, not recorded",
+      "# > the body ended early (its connection closed); passed through, not recorded",
+      `> ${message}`,
+    ]);
+  } finally {
+    proxy.kill("SIGTERM");
+    target.close();
+  }
 });
