@@ -45,7 +45,7 @@ export class BodyDecoder {
   readonly #stages: Transform[] = [];
   /** Why nothing of this body is decoded (an encoding we do not read, or no room for its decoders), if so. */
   readonly #undecoded: string | undefined;
-  /** What this body has taken from `kept`: its decoders' share and what its sink keeps. */
+  /** What this body has taken from `kept`: its decoders' share, the input waiting in them, and what its sink keeps. */
   #taken = 0;
   #decoderBytes = 0;
   #stopped = false;
@@ -198,14 +198,15 @@ export class JsonBody implements DecodedSink {
 /** An SSE answer read for the recording: each "message" event is a message; others are noted. */
 export class EventRecorder implements DecodedSink {
   readonly #decoder = new StringDecoder("utf8");
-  readonly #parser: SseParser;
+  /** Let go once the recording of the stream stops: the event under way would stay with it while the stream is open. */
+  #parser: SseParser | undefined;
   #failed = false;
   constructor(maxEventBytes: number, readonly record: Recorder) {
     this.#parser = new SseParser({ maxEventBytes });
   }
 
   data(decoded: Buffer): boolean {
-    if (this.#failed) return false;
+    if (this.#failed || !this.#parser) return false;
     try {
       const events = this.#parser.push(this.#decoder.write(decoded));
       if (events.length > 0) {
@@ -219,6 +220,7 @@ export class EventRecorder implements DecodedSink {
     } catch (error) {
       // The stream passes through still; only its recording stops.
       this.#failed = true;
+      this.#parser = undefined;
       this.record((file) => file.note(`< the rest of this SSE stream is not recorded: ${error instanceof Error ? error.message : String(error)}`));
     }
     return !this.#failed;
@@ -226,10 +228,11 @@ export class EventRecorder implements DecodedSink {
 
   /** The bytes of the event under way, which the parser keeps until the event ends. */
   held(): number {
-    return this.#parser.heldBytes;
+    return this.#parser?.heldBytes ?? 0;
   }
 
   end(problem?: string): void {
+    this.#parser = undefined;
     // A stream the client closed is how SSE streams end: its events were recorded as they came.
     if (problem !== undefined && problem !== CUT_SHORT && !this.#failed) this.record((file) => file.note(`< ${problem}`));
   }

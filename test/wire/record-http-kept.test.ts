@@ -197,3 +197,16 @@ test("record --listen: a request held open keeps its share until its connection 
     target.close();
   }
 });
+
+test("record over HTTP: an SSE stream given up at the total keeps nothing of its event under way, though the stream stays open", () => {
+  const { record, read } = session("sse-given-up");
+  const kept = new KeptBytes(100);
+  const events = new EventRecorder(1000, record);
+  const decoder = new BodyDecoder(undefined, events, kept);
+  decoder.push(Buffer.from(`data: ${"x".repeat(80)}`));
+  assert.equal(kept.held, 86);
+  decoder.push(Buffer.from("x".repeat(30)));
+  assert.equal(kept.held, 0);
+  assert.equal(events.held(), 0, "the parser's pieces of the event are let go with the share");
+  assert.deepEqual(read(), ["# < the copies kept for the exchanges still open reached --max-kept-bytes 100; passed through, not recorded"]);
+});
