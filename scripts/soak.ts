@@ -16,7 +16,7 @@ import { emptyTokenCase, sessionSlotsCase, slowlorisCase } from "./soak/http-acc
 import { endlessBodyCase, redirectCase, stdioServerFaultsCase, timeoutCase } from "./soak/client-cases.js";
 import { stdinEofCase, stdioUnreadCase } from "./soak/stdio-cases.js";
 import { modernHttpEnvelopeCase, modernHttpHeadersCase, modernHttpListensCase } from "./soak/modern-http-cases.js";
-import { recordBareCommandCase, recordBr64Case, recordGzip16Case, recordGzip64Case, recordGzipFloodCase } from "./soak/round2-record.js";
+import { recordBareCommandCase, recordBr64Case, recordEarlyAnswerCase, recordGzip16Case, recordGzip64Case, recordGzipFloodCase } from "./soak/round2-record.js";
 import { modernDualCase, modernEnvelopeCase, modernListensCase, modernRoundsCase, modernStateCase } from "./soak/modern-cases.js";
 
 /** Issue 7's cases in the order of its items, then issue 9's (the 2026-07-28 generation). */
@@ -25,7 +25,7 @@ const CASES: SoakCase[] = [
   emptyTokenCase, redirectCase, sessionSlotsCase, slowlorisCase, timeoutCase, stdinEofCase, stdioServerFaultsCase,
   modernEnvelopeCase, modernStateCase, modernRoundsCase, modernListensCase, modernDualCase, modernHttpEnvelopeCase,
   modernHttpHeadersCase, modernHttpListensCase,
-  recordGzip16Case, recordGzip64Case, recordBr64Case, recordGzipFloodCase, recordBareCommandCase,
+  recordGzip16Case, recordGzip64Case, recordBr64Case, recordGzipFloodCase, recordEarlyAnswerCase, recordBareCommandCase,
 ];
 
 const USAGE = "usage: npm run soak -- [--list] [--case NAME]... [--scale F]";

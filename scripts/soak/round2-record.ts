@@ -1,10 +1,12 @@
 // Soak cases for `mcp-wire record` (issue 19, items 7 and 12): gzip POSTs that are never finished,
 // each decoding to tens of MiB, must not make the HTTP proxy keep a decoded copy per request without
 // a total, nor br POSTs of a few bytes each make it hold a 16 MiB decoder apiece; and the stdio proxy
-// must run a server named without a "--" before its command.
+// must run a server named without a "--" before its command. And an answer that comes before its
+// request has ended must not be held in memory until that request ends.
 
 import { connect, type Socket } from "node:net";
-import { existsSync, mkdtempSync, readFileSync } from "node:fs";
+import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { createServer } from "node:http";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { constants, createBrotliCompress, createGzip, gzipSync } from "node:zlib";
@@ -29,13 +31,18 @@ async function neverEndingBrotli(): Promise<Buffer> {
   return Buffer.concat(out);
 }
 
-/** The demo server over HTTP as the target, and `mcp-wire record --listen` in front of it (the process under test, role "server"). */
-async function proxied(context: CaseContext): Promise<{ proxy: Tracked; url: string; out: string }> {
-  const target = context.spawnNode("target", ["dist/server.js", "--http", "--port", "0"]);
-  const at = await target.awaitStderr(/Streamable HTTP at (http:\/\/127\.0\.0\.1:\d+\/mcp)/, 10_000);
-  if (!at) throw new NotHeld(`the target did not start: ${target.describeEnd()}`);
-  const out = join(mkdtempSync(join(tmpdir(), "soak-record-")), "http.recording");
-  const proxy = context.spawnNode("server", ["dist/cli.js", "record", "--out", out, "--listen", "127.0.0.1:0", "--target", at[1]!]);
+/** `mcp-wire record --listen` (the process under test, role "server") in front of the demo server over HTTP, or of `targetUrl`. */
+async function proxied(context: CaseContext, targetUrl?: string): Promise<{ proxy: Tracked; url: string; out: string }> {
+  if (targetUrl === undefined) {
+    const target = context.spawnNode("target", ["dist/server.js", "--http", "--port", "0"]);
+    const at = await target.awaitStderr(/Streamable HTTP at (http:\/\/127\.0\.0\.1:\d+\/mcp)/, 10_000);
+    if (!at) throw new NotHeld(`the target did not start: ${target.describeEnd()}`);
+    targetUrl = at[1]!;
+  }
+  const folder = mkdtempSync(join(tmpdir(), "soak-record-"));
+  context.onEnd(() => rmSync(folder, { recursive: true, force: true }));
+  const out = join(folder, "http.recording");
+  const proxy = context.spawnNode("server", ["dist/cli.js", "record", "--out", out, "--listen", "127.0.0.1:0", "--target", targetUrl]);
   const listening = await proxy.awaitStderr(/listening on (http:\/\/127\.0\.0\.1:\d+\/mcp)/, 10_000);
   if (!listening) throw new NotHeld(`record --listen did not start: ${proxy.describeEnd()}`);
   return { proxy, url: listening[1]!, out };
@@ -154,6 +161,53 @@ export const recordGzipFloodCase: SoakCase = {
     return judge([
       [true, `16 clients sent ${mib(sent)} of gzip (${Math.round(sent / stream.more.length) * 62} MiB decoded, were it decoded whole)`],
       [served?.status === 200, `a legitimate initialize with the floods still open: ${served ? `HTTP ${served.status}` : "no answer"}`],
+      ...serverChecks(proxy, PROXY_RSS_BOUND).map(([ok, text]): [boolean, string] => [ok, text.replace(/^server/, "proxy")]),
+    ]);
+  },
+};
+
+export const recordEarlyAnswerCase: SoakCase = {
+  name: "record-early-answer",
+  title: "record --listen: a hostile target streams 1 MiB SSE events to a POST whose body the client never finishes",
+  bound: `the proxy's peak RSS < ${mib(PROXY_RSS_BOUND)} however much is streamed (the answer is recorded as it comes, not held for the request's end); the events reach the client and the file`,
+  limitMs: 60_000,
+  async run(context) {
+    const event = `data: {"jsonrpc":"2.0","method":"notifications/message","params":{"level":"info","data":"${"x".repeat(MIB)}"}}\n\n`;
+    const budget = context.scaled(400, 100) * MIB;
+    let streamed = 0;
+    const target = createServer((_req, res) => {
+      res.writeHead(200, { "content-type": "text/event-stream" });
+      const pump = () => {
+        while (!res.destroyed && streamed < budget) {
+          streamed += event.length;
+          if (!res.write(event)) return;
+        }
+        res.end();
+      };
+      res.on("drain", pump);
+      pump();
+    });
+    await new Promise<void>((resolve) => target.listen(0, "127.0.0.1", () => resolve()));
+    context.onEnd(() => {
+      target.closeAllConnections();
+      target.close();
+    });
+    const { proxy, url, out } = await proxied(context, `http://127.0.0.1:${(target.address() as { port: number }).port}/mcp`);
+    const { hostname, port, pathname } = new URL(url);
+    let received = 0;
+    const socket = connect(Number(port), hostname, () => socket.write(`POST ${pathname} HTTP/1.1\r\nhost: ${hostname}:${port}\r\ncontent-type: application/json\r\ntransfer-encoding: chunked\r\n\r\n5\r\n{"a":\r\n`));
+    socket.on("data", (chunk: Buffer) => (received += chunk.length));
+    socket.on("error", () => {});
+    context.onEnd(() => void socket.destroy());
+    const signal = within(context.signal, 40_000);
+    while (received < budget && !signal.aborted && proxy.alive) await sleep(50, signal);
+    await sleep(500, context.signal);
+    context.sampleAll();
+    const recorded = readFileSync(out, "utf8").split("\n").filter((line) => line.startsWith("< ")).length;
+    const sent = Math.round(streamed / event.length);
+    return judge([
+      [received >= budget, `the client read ${mib(received)} of ${mib(budget)} streamed`],
+      [recorded >= sent - 1, `${recorded} of ${sent} events in the file while the request is still open`],
       ...serverChecks(proxy, PROXY_RSS_BOUND).map(([ok, text]): [boolean, string] => [ok, text.replace(/^server/, "proxy")]),
     ]);
   },

@@ -67,6 +67,9 @@ export async function recordHttp(options: HttpRecordOptions, onListening: (url: 
     req.on("close", () => req.complete || body.abort());
     req.pipe(upstream);
     upstream.on("response", (answer) => {
+      // An answer that comes while its request is still arriving came first on the wire: held back
+      // for a body that may never end, it would keep every message of the answer (an SSE stream).
+      if (!req.complete) requestRecorded();
       res.writeHead(answer.statusCode ?? 502, answer.statusMessage, forwardedHeaders(answer.headers));
       res.flushHeaders();
       recordAnswer((file) => file.note(`< ${answer.statusCode} ${url.pathname}${notedHeaders(answer.headers)}`));

@@ -210,3 +210,37 @@ test("record over HTTP: an SSE stream given up at the total keeps nothing of its
   assert.equal(events.held(), 0, "the parser's pieces of the event are let go with the share");
   assert.deepEqual(read(), ["# < the copies kept for the exchanges still open reached --max-kept-bytes 100; passed through, not recorded"]);
 });
+
+test("record --listen: an answer that comes while its request is still arriving is recorded as it comes, not kept until the request ends", { timeout: 30_000 }, async () => {
+  // A target that answers a POST at once with an SSE stream, before the body has ended.
+  const target = createServer((_req, res) => {
+    res.writeHead(200, { "content-type": "text/event-stream" });
+    for (let i = 0; i < 3; i++) res.write(`data: {"jsonrpc":"2.0","method":"notifications/message","params":{"n":${i}}}\n\n`);
+  }).listen(0, "127.0.0.1");
+  await new Promise((resolve) => target.once("listening", resolve));
+  const targetUrl = `http://127.0.0.1:${(target.address() as { port: number }).port}/mcp`;
+  const out = join(tmpdir(), `mcp-wire-record-early-${process.pid}.recording`);
+  const record = join(fileURLToPath(new URL("../../", import.meta.url)), "dist/cli.unbundled.js");
+  const proxy = spawn(process.execPath, [record, "record", "--out", out, "--listen", "127.0.0.1:0", "--target", targetUrl], { stdio: ["ignore", "ignore", "pipe"] });
+  let stderr = "";
+  proxy.stderr!.on("data", (chunk: Buffer) => (stderr += chunk));
+  try {
+    while (!/listening on (http:\/\/\S+\/mcp)/.test(stderr)) await new Promise((resolve) => setTimeout(resolve, 20));
+    const port = Number(new URL(/listening on (http:\/\/\S+\/mcp)/.exec(stderr)![1]!).port);
+    const held = connect(port, "127.0.0.1");
+    let received = "";
+    held.on("data", (chunk: Buffer) => (received += chunk));
+    held.write(`POST /mcp HTTP/1.1\r\nhost: 127.0.0.1\r\ncontent-type: application/json\r\ntransfer-encoding: chunked\r\n\r\n5\r\n{"a":\r\n`);
+    while ((received.match(/"n":/g) ?? []).length < 3) await new Promise((resolve) => setTimeout(resolve, 20));
+    // Stopped now, the proxy writes what it has; the request's body is still open.
+    proxy.kill("SIGTERM");
+    await new Promise((resolve) => proxy.once("exit", resolve));
+    held.destroy();
+    const events = readFileSync(out, "utf8").split("\n").filter((line) => line.startsWith("< "));
+    assert.equal(events.length, 3, "the three messages of the answer are in the file");
+  } finally {
+    proxy.kill("SIGKILL");
+    target.closeAllConnections();
+    target.close();
+  }
+});
