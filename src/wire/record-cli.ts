@@ -41,12 +41,6 @@ options (before the server's command):
   --out FILE              the recording to write (created, or truncated)
   --max-line-bytes N      the longest line recorded whole (default ${DEFAULT_MAX_MESSAGE_BYTES}, the
                           server's message limit); a longer one passes through and is noted by its size
-  --max-kept-bytes N      over HTTP, what all open requests and answers keep at once for the file:
-                          decoded copies of bodies not yet ended, SSE events under way, and
-                          decoders (64 KiB for gzip or deflate, 16 MiB for br) with the input
-                          waiting in them; default
-                          --max-line-bytes + 16 MiB 64 KiB (one body at that bound, and a br
-                          decoder). Past it, a body passes through and is noted by a "#" line
   --grace-ms MS           after passing a signal on, how long the server has to exit before its
                           process group is killed (default 2000)
   --check                 check each message against the spec as it passes (the rules of
@@ -54,6 +48,11 @@ options (before the server's command):
   --listen HOST:PORT      where the HTTP proxy listens (PORT alone: 127.0.0.1; port 0: any free one)
   --target URL            the server's endpoint, e.g. http://127.0.0.1:3000/mcp (or
                           http://user:password@host/mcp?key=K: these reach it, not the file)
+  --max-kept-bytes N      over HTTP, what all open requests and answers keep at once for the file
+                          (decoded copies of bodies not yet ended, SSE events under way, decoders:
+                          64 KiB for gzip or deflate, 16 MiB for br, and the input waiting in
+                          them); default --max-line-bytes + 16 MiB 64 KiB, one body at that bound
+                          and a br decoder. Past it, a body passes through and is noted
   -h, --help              print this help
 
 exit codes:
@@ -62,7 +61,7 @@ exit codes:
 
 examples:
   mcp-wire record --out session.recording node dist/server.js
-  mcp-wire record --out session.recording -- node dist/server.js --verbose
+  mcp-wire record --out session.recording -- node dist/server.js --page-size 10
   mcp-wire record --out session.recording --listen 127.0.0.1:3001 --target http://127.0.0.1:3000/mcp`;
 
 const DEFAULT_GRACE_MS = 2000;
