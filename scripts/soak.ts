@@ -16,6 +16,7 @@ import { emptyTokenCase, sessionSlotsCase, slowlorisCase } from "./soak/http-acc
 import { endlessBodyCase, redirectCase, stdioServerFaultsCase, timeoutCase } from "./soak/client-cases.js";
 import { stdinEofCase, stdioUnreadCase } from "./soak/stdio-cases.js";
 import { modernHttpEnvelopeCase, modernHttpHeadersCase, modernHttpListensCase } from "./soak/modern-http-cases.js";
+import { recordBareCommandCase, recordBr64Case, recordEarlyAnswerCase, recordGzip16Case, recordGzip64Case, recordGzipFloodCase } from "./soak/round2-record.js";
 import { modernDualCase, modernEnvelopeCase, modernListensCase, modernRoundsCase, modernStateCase } from "./soak/modern-cases.js";
 import { stateFloodStdioCase, statePrincipalHttpCase } from "./soak/round2-state.js";
 import { recordSessionsCase } from "./soak/round2-recordcheck.js";
@@ -33,6 +34,7 @@ const CASES: SoakCase[] = [
   recordSessionsCase,
   endlessPagesCase, crashLoopCase, slowDiscoverCase,
   credentialsInfinityCase, credentialsStaleLockCase, credentialsRefreshCase, credentialsSigkillCase, credentialsPlaceCase,
+  recordGzip16Case, recordGzip64Case, recordBr64Case, recordGzipFloodCase, recordEarlyAnswerCase, recordBareCommandCase,
 ];
 
 const USAGE = "usage: npm run soak -- [--list] [--case NAME]... [--scale F]";

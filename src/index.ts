@@ -128,7 +128,8 @@
 //                                 the words of its command lines; wire/recording-write.ts: writing one)
 //      wire/record-cli.ts         `mcp-wire record`, a recording proxy (wire/record-stdio.ts over stdio,
 //                                 wire/record-http.ts over HTTP with wire/record-http-body.ts: what it keeps of a
-//                                 body, decoded; wire/record-file.ts: what they write)
+//                                 body, decoded, and wire/record-http-kept.ts: how much of it all open
+//                                 exchanges keep at once; wire/record-file.ts: what they write)
 //      wire/explain.ts            `mcp-wire explain`: a recording, one line and the walkthrough's note per message
 //                                 (wire/explain-messages.ts: what each line is; wire/explain-tool.ts: flags, file)
 //      wire/diagram.ts            `mcp-wire diagram`: a recording as a sequence diagram

@@ -4,6 +4,7 @@
 
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import type { Socket } from "node:net";
+import type { Writable } from "node:stream";
 import { judge, MIB, mib, RSS_BOUND, type CaseContext, type SoakCase, type Tracked } from "./harness.js";
 
 type Handler = (request: IncomingMessage, body: string, response: ServerResponse) => void;
@@ -46,8 +47,8 @@ async function endless(response: ServerResponse, prefix: string, budget: number)
   }
 }
 
-/** Resolves when `response` can take more, or has closed. */
-function drained(response: ServerResponse): Promise<void> {
+/** Resolves when `response` (or any stream written to) can take more, or has closed. */
+export function drained(response: Writable): Promise<void> {
   return new Promise((resolve) => {
     const done = () => {
       response.off("drain", done);

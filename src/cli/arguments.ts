@@ -14,7 +14,7 @@ import { isSecureUrl } from "../auth/metadata.js";
 export const USAGE = `usage: mcp-wire [options] <command> [arguments] -- <server command> [server arguments...]
        mcp-wire [options] --url URL [--header NAME:VALUE]... <command> [arguments]
        mcp-wire logout URL                    forget the credentials stored for the server at URL
-       mcp-wire record --out FILE -- <server command> [server arguments...]
+       mcp-wire record --out FILE [--] <server command> [server arguments...]
        mcp-wire record --out FILE --listen HOST:PORT --target URL
                                               a transparent proxy (stdio, or HTTP) that records the
                                               session in FILE as it passes

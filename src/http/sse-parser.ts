@@ -48,6 +48,11 @@ export class SseParser {
   #event = "";
   #id: string | undefined;
 
+  /** The bytes kept of the event and the line under way (record --listen counts them). */
+  get heldBytes(): number {
+    return this.#eventBytes + this.#lineBytes;
+  }
+
   constructor(options: { maxEventBytes?: number } = {}) {
     this.maxEventBytes = options.maxEventBytes ?? DEFAULT_MAX_MESSAGE_BYTES;
   }

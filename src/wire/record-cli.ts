@@ -9,11 +9,12 @@ import { httpUrl, UsageError } from "../cli/arguments.js";
 import { DEFAULT_MAX_MESSAGE_BYTES } from "../jsonrpc/framing.js";
 import { SpawnError } from "../transports/stdio-client.js";
 import { RecordFileError } from "./record-file.js";
+import { DECODER_BYTES } from "./record-http-kept.js";
 import type { HttpRecordOptions } from "./record-http.js";
 import type { StdioRecordOptions } from "./record-stdio.js";
 import type { Direction, Exchange } from "./recording.js";
 
-export const RECORD_USAGE = `usage: mcp-wire record --out FILE [options] -- <server command> [server arguments...]
+export const RECORD_USAGE = `usage: mcp-wire record --out FILE [options] [--] <server command> [server arguments...]
        mcp-wire record --out FILE [options] --listen HOST:PORT --target URL
 
 A transparent stdio proxy: put it in a host's configuration in place of the server command. Bytes
@@ -32,7 +33,11 @@ with the session's headers (Authorization and cookie values redacted, and the us
 values of URLs). The target's query goes with each request, and its userinfo as Authorization:
 Basic when the client sent none. It says where it listens on stderr and runs until SIGINT or SIGTERM.
 
-options (before "--"):
+The server's command starts at the first word that is not one of the options below (as with env
+or npx), or after "--"; everything from there on is the server's, options too. A command whose
+first word begins with "-" needs the "--".
+
+options (before the server's command):
   --out FILE              the recording to write (created, or truncated)
   --max-line-bytes N      the longest line recorded whole (default ${DEFAULT_MAX_MESSAGE_BYTES}, the
                           server's message limit); a longer one passes through and is noted by its size
@@ -43,6 +48,11 @@ options (before "--"):
   --listen HOST:PORT      where the HTTP proxy listens (PORT alone: 127.0.0.1; port 0: any free one)
   --target URL            the server's endpoint, e.g. http://127.0.0.1:3000/mcp (or
                           http://user:password@host/mcp?key=K: these reach it, not the file)
+  --max-kept-bytes N      over HTTP, what all open requests and answers keep at once for the file
+                          (decoded copies of bodies not yet ended, SSE events under way, decoders:
+                          64 KiB for gzip or deflate, 16 MiB for br, and the input waiting in
+                          them); default --max-line-bytes + 16 MiB 64 KiB, one body at that bound
+                          and a br decoder. Past it, a body passes through and is noted
   -h, --help              print this help
 
 exit codes:
@@ -50,7 +60,8 @@ exit codes:
   FILE not created; 2 for a usage error; over HTTP, 130 or 143 once stopped by SIGINT or SIGTERM
 
 examples:
-  mcp-wire record --out session.recording -- node dist/server.js
+  mcp-wire record --out session.recording node dist/server.js
+  mcp-wire record --out session.recording -- node dist/server.js --page-size 10
   mcp-wire record --out session.recording --listen 127.0.0.1:3001 --target http://127.0.0.1:3000/mcp`;
 
 const DEFAULT_GRACE_MS = 2000;
@@ -58,30 +69,39 @@ const DEFAULT_GRACE_MS = 2000;
 /** What to run: the stdio proxy, or the HTTP one. */
 export type RecordMode = ({ transport: "stdio"; options: StdioRecordOptions } | { transport: "http"; options: HttpRecordOptions }) & { check: boolean };
 
-/** Parses `record`'s arguments (argv after "record"); undefined means --help. */
+/**
+ * Parses `record`'s arguments (argv after "record"); undefined means --help. The first word that is
+ * not one of ours starts the server's command, as with `env` and `npx`: a launcher that drops the
+ * first "--" (the MCP Inspector's does) still runs the server. A "--" still ends our options, and
+ * is the one way to start a command whose first word begins with "-".
+ */
 export function parseRecordArguments(argv: readonly string[]): RecordMode | undefined {
-  const split = argv.indexOf("--");
-  const ours = split === -1 ? argv : argv.slice(0, split);
-  const server = split === -1 ? [] : argv.slice(split + 1);
+  let server: readonly string[] | undefined;
   let out: string | undefined;
   let maxLineBytes = DEFAULT_MAX_MESSAGE_BYTES;
+  let maxKeptBytes: number | undefined;
   let graceMs = DEFAULT_GRACE_MS;
   let listen: { host: string; port: number } | undefined;
   let target: URL | undefined;
   let check = false;
-  for (let i = 0; i < ours.length; i++) {
-    const arg = ours[i]!;
+  for (let i = 0; i < argv.length; i++) {
+    const arg = argv[i]!;
+    if (arg === "--" || !arg.startsWith("-")) {
+      server = argv.slice(arg === "--" ? i + 1 : i);
+      break;
+    }
     if (arg === "-h" || arg === "--help") return undefined;
     const equals = arg.indexOf("=");
     const flag = arg.startsWith("--") && equals !== -1 ? arg.slice(0, equals) : arg;
     const value = (): string => {
       if (equals !== -1 && arg.startsWith("--")) return arg.slice(equals + 1);
-      if (i + 1 >= ours.length) throw new UsageError(`${flag} needs a value`);
-      return ours[++i]!;
+      if (i + 1 >= argv.length) throw new UsageError(`${flag} needs a value`);
+      return argv[++i]!;
     };
     switch (flag) {
       case "--out": out = value(); break;
       case "--max-line-bytes": maxLineBytes = positiveInteger(flag, value()); break;
+      case "--max-kept-bytes": maxKeptBytes = positiveInteger(flag, value()); break;
       case "--grace-ms": graceMs = positiveInteger(flag, value()); break;
       case "--listen": listen = hostAndPort(value()); break;
       case "--target": target = new URL(httpUrl(value(), flag)); break;
@@ -92,11 +112,20 @@ export function parseRecordArguments(argv: readonly string[]): RecordMode | unde
   if (out === undefined || out === "") throw new UsageError("missing --out FILE: where to write the recording");
   if (listen || target) {
     if (!listen || !target) throw new UsageError("--listen and --target go together: where the proxy listens, and the server's URL");
-    if (split !== -1) throw new UsageError('give either --listen/--target or a server command after "--", not both');
-    return { transport: "http", options: { out, ...listen, target, maxLineBytes }, check };
+    if (server !== undefined) throw new UsageError("give either --listen/--target or a server command, not both");
+    return { transport: "http", options: { out, ...listen, target, maxLineBytes, maxKeptBytes: maxKeptBytes ?? defaultKeptBytes(maxLineBytes) }, check };
   }
-  if (server.length === 0) throw new UsageError('missing server: put its command after "--" (e.g. mcp-wire record --out s.recording -- node dist/server.js)');
+  if (server === undefined || server.length === 0) throw new UsageError("missing server: put its command after record's options (e.g. mcp-wire record --out s.recording node dist/server.js)");
   return { transport: "stdio", options: { out, command: server[0]!, args: server.slice(1), maxLineBytes, graceMs }, check };
+}
+
+/**
+ * What all open exchanges keep at once unless told: one body at --max-line-bytes, decoded by the
+ * largest decoder. More would let a few compressed bodies never finished (a few KiB each) hold as
+ * many times that bound; a body that finds no room is noted, and still passes through.
+ */
+function defaultKeptBytes(maxLineBytes: number): number {
+  return maxLineBytes + Math.max(...Object.values(DECODER_BYTES));
 }
 
 /** HOST:PORT, or PORT alone for 127.0.0.1 (an IPv6 host in brackets); port 0 takes a free one. */

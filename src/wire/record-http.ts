@@ -20,6 +20,7 @@ import { request as httpRequest, createServer, Agent, type IncomingHttpHeaders, 
 import type { Socket } from "node:net";
 import { request as httpsRequest, Agent as HttpsAgent } from "node:https";
 import { BodyDecoder, EventRecorder, JsonBody, type DecodedSink, type Recorder } from "./record-http-body.js";
+import { KeptBytes } from "./record-http-kept.js";
 import { SessionFile } from "./record-file.js";
 import { parseLine } from "./recording.js";
 import { answersById, exchangeNote, type Exchange } from "./recording-exchange.js";
@@ -33,6 +34,8 @@ export interface HttpRecordOptions {
   target: URL;
   /** The largest body or SSE event recorded whole, in bytes. */
   maxLineBytes: number;
+  /** What all open exchanges keep at once for the recording (decoded copies, decoders), in bytes. */
+  maxKeptBytes: number;
   /** Told each message as it is recorded, with what its exchange said so far (record --check). */
   onLine?: (dir: "c2s" | "s2c", bytes: Buffer, exchange?: Exchange) => void;
 }
@@ -71,6 +74,7 @@ export async function recordHttp(options: HttpRecordOptions, onListening: (url: 
     currentFacts = known;
     write(file);
   });
+  const kept = new KeptBytes(options.maxKeptBytes);
 
   function forward(req: IncomingMessage, res: ServerResponse): void {
     const url = targetUrl(options.target, req.url ?? "/");
@@ -90,13 +94,16 @@ export async function recordHttp(options: HttpRecordOptions, onListening: (url: 
     const recordRequest: Recorder = (write) => recordIn(exchange, known, write);
     const recordAnswer = (write: (file: SessionFile) => void, facts?: Exchange) => void unfinished.track(afterRequest.then(() => recordIn(exchange, known, write, facts)));
     const encoding = req.headers["content-encoding"];
-    const body = new BodyDecoder(encoding, unfinished.sink(new JsonBody("c2s", options.maxLineBytes, encoding, recordRequest, requestRecorded)));
+    const body = new BodyDecoder(encoding, unfinished.sink(new JsonBody("c2s", options.maxLineBytes, encoding, recordRequest, requestRecorded)), kept);
     req.on("data", (chunk: Buffer) => body.push(chunk));
     req.on("end", () => body.end());
-    // A request cut short has no body to wait for.
-    req.on("close", () => req.complete || requestRecorded());
+    // A request cut short: its body is noted as such (its answer waits no more), and what it kept goes back.
+    req.on("close", () => req.complete || body.abort());
     req.pipe(upstream);
     upstream.on("response", (answer) => {
+      // An answer that comes while its request is still arriving came first on the wire: held back
+      // for a body that may never end, it would keep every message of the answer (an SSE stream).
+      if (!req.complete) requestRecorded();
       res.writeHead(answer.statusCode ?? 502, answer.statusMessage, forwardedHeaders(answer.headers));
       res.flushHeaders();
       const status = answer.statusCode ?? 502;
@@ -107,13 +114,14 @@ export async function recordHttp(options: HttpRecordOptions, onListening: (url: 
       const recordBody: Recorder = (write) => recordAnswer(write);
       const answerBody = new BodyDecoder(answerEncoding, unfinished.sink(sse
         ? new EventRecorder(options.maxLineBytes, recordBody)
-        : new JsonBody("s2c", options.maxLineBytes, answerEncoding, recordBody, undefined, (text) => answersMessages(req.method, status, text))));
+        : new JsonBody("s2c", options.maxLineBytes, answerEncoding, recordBody, undefined, (text) => answersMessages(req.method, status, text))), kept);
       // pipe() passes each chunk on as it comes (an SSE event is not held back) and waits for a
       // slow client; its "data" listener comes first, so a chunk is passed on before it is recorded.
       answer.pipe(res);
       answer.on("data", (chunk: Buffer) => answerBody.push(chunk));
       answer.on("end", () => answerBody.end());
       answer.on("error", () => res.destroy());
+      answer.on("close", () => answer.complete || answerBody.abort());
     });
     upstream.on("error", (error) => {
       recordAnswer((file) => file.note(`< the target failed: ${error.message}`), { status: 502 });
@@ -182,7 +190,7 @@ class Unfinished {
   sink(sink: DecodedSink): DecodedSink {
     let ended = () => {};
     this.track(new Promise<void>((resolve) => (ended = resolve)));
-    return { data: (decoded) => sink.data(decoded), end: (problem) => (sink.end(problem), ended()) };
+    return { data: (decoded) => sink.data(decoded), end: (problem) => (sink.end(problem), ended()), held: () => sink.held?.() ?? 0 };
   }
 
   /** Resolves when nothing is under way (a body ending may start an answer's write: looked at again), or after `ms`. */

@@ -4,26 +4,12 @@
 // or broken encoding is noted. In process: BodyDecoder fed chunks, a SessionFile in a temp dir.
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { mkdtempSync, readFileSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
 import { brotliCompressSync, constants, createGzip, deflateSync, gzipSync } from "node:zlib";
-import { SessionFile } from "../../src/wire/record-file.js";
-import { BodyDecoder, EventRecorder, JsonBody, type DecodedSink, type Recorder } from "../../src/wire/record-http-body.js";
+import { session } from "../helpers/record-session.js";
+import { BodyDecoder, EventRecorder, JsonBody, type DecodedSink } from "../../src/wire/record-http-body.js";
 import { parseRecording } from "../../src/wire/recording.js";
 
-const dir = mkdtempSync(join(tmpdir(), "mcp-wire-record-http-body-"));
 const PING = '{"jsonrpc":"2.0","id":1,"result":{}}';
-
-/** A session file and a Recorder writing straight to it; read() gives the file's session lines. */
-function session(name: string): { record: Recorder; read: () => string[] } {
-  const path = join(dir, `${name}.recording`);
-  const file = new SessionFile(path, { transport: "http" });
-  return {
-    record: (write) => file.record(() => write(file)),
-    read: () => (file.close(), readFileSync(path, "utf8").split("\n").filter((line) => /^(#|[<>]) /.test(line) && !line.startsWith("# transport")).map((line) => line.replace(/ \+\d+ /, " "))),
-  };
-}
 
 /** Feeds `body` to a decoder in chunks of `size` bytes and resolves once the sink was told the end. */
 async function decode(encoding: string | undefined, body: Buffer, sink: DecodedSink, size = 7): Promise<void> {
