@@ -1,10 +1,10 @@
 // Stage two: 2026-07-28 on the same connection. No handshake: each request carries its own
 // envelope in params._meta ([M]/basic/versioning), and the server answers either generation, by
 // what each request claims. Production: src/server/modern/ (and input rounds, listen, caching).
-import { lookup, type Route } from "./connection.js";
+import { lookup, type Context, type Route } from "./connection.js";
 import { INVALID_PARAMS, isObject, METHOD_NOT_FOUND, RESOURCE_NOT_FOUND, RpcError } from "./wire.js";
 import { typeName, type Params } from "./wire.js";
-import { invalid, LEVELS, object, string, VERSION, type Logged, type Server } from "./server.js";
+import { invalid, LEVELS, need, VERSION, type Server } from "./server.js";
 
 export const MODERN = "2026-07-28";
 const NS = "io.modelcontextprotocol/"; // [M]/basic#meta: the protocol's own _meta keys
@@ -28,7 +28,7 @@ export function modern(server: Server): Route {
     instructions: server.definition.instructions,
     _meta: { [`${NS}serverInfo`]: server.definition.serverInfo }, // [M]/basic#meta: who answers
   });
-  return (request, context: Logged) => {
+  return (request, context: Context) => {
     const params = request.params ?? {};
     const meta = params._meta;
     // [M]/basic/versioning: a request without protocolVersion in _meta is the handshake era's.
@@ -43,7 +43,7 @@ export function modern(server: Server): Route {
       throw new RpcError(METHOD_NOT_FOUND, `${request.method}: not a method of protocol ${MODERN} ` +
         "(it belongs to the handshake era, 2025-11-25 and before)");
     }
-    const handler = request.method === "server/discover" ? discover : lookup(server.features, request.method);
+    const handler = request.method === "server/discover" ? discover : lookup(server.table, request.method);
     // [M]/server/utilities/logging: a request hears logs only at the level it asks for.
     context.logLevel = envelope.logLevel ?? null;
     const decorate = (result: Params) => ({
@@ -73,11 +73,11 @@ function readEnvelope(method: string, meta: Params): { version: string; logLevel
   if (typeof version !== "string") {
     throw invalid(method, field("protocolVersion"), `must be a string, got ${typeName(version)}`);
   }
-  object(meta, `${NS}clientCapabilities`, method, field("clientCapabilities"));
+  need(meta, `${NS}clientCapabilities`, method, field("clientCapabilities"), "object");
   const info = meta[`${NS}clientInfo`];
   if (info !== undefined) { // [M]/basic/versioning: clientInfo is optional, whole if given
-    const clientInfo = object(meta, `${NS}clientInfo`, method, field("clientInfo"));
-    for (const key of ["name", "version"]) string(clientInfo, key, method, `${field("clientInfo")}.${key}`);
+    const clientInfo = need<Params>(meta, `${NS}clientInfo`, method, field("clientInfo"), "object");
+    for (const key of ["name", "version"]) need(clientInfo, key, method, `${field("clientInfo")}.${key}`);
   }
   const logLevel = meta[`${NS}logLevel`];
   if (logLevel !== undefined && !LEVELS.includes(logLevel as string)) {

@@ -1,56 +1,44 @@
-// The server: the session's lifecycle, the capability gate, and the method table (one screen).
-import type { Readable, Writable } from "node:stream";
+// The server: the lifecycle, the capability gate, the method table (one screen), the features.
 import { Connection, lookup, type Context, type Handler, type Route } from "./connection.js";
-import { INVALID_PARAMS, INVALID_REQUEST, isObject, METHOD_NOT_FOUND, RESOURCE_NOT_FOUND } from "./wire.js";
-import { RpcError, typeName, type JSONRPCNotification, type Params } from "./wire.js";
+import { INVALID_PARAMS, INVALID_REQUEST, isObject, RESOURCE_NOT_FOUND, RpcError } from "./wire.js";
+import { typeName, type JSONRPCNotification, type Params } from "./wire.js";
 
 export const VERSION = "2025-11-25"; // the one handshake version this edition speaks
 export const LEVELS = ["debug", "info", "notice", "warning", "error", "critical", "alert", "emergency"];
-type Schema = { type: "object"; properties?: Record<string, Params>; required?: string[]; additionalProperties?: false };
-export interface ToolContext {
-  signal: AbortSignal;
-  log(level: string, data: string, logger: string): void;
-  progress(progress: number, total: number, message: string): void;
-}
-// Each definition is its wire fields plus one function, which JSON.stringify leaves out of lists.
-export type Tool = Params & { name: string; inputSchema: Schema; run(args: Params, context: ToolContext):
-  Params | Promise<Params> };
-export type Resource = Params & { uri: string; read(): Params[] };
-export type Template = Params & { read(uri: string): Params[] | undefined };
-export type Prompt = Params & { name: string; arguments: { name: string; required: boolean }[];
-  get(args: Record<string, string>): Params };
-export interface Definition {
-  serverInfo: Params; instructions: string;
-  tools: Tool[]; resources: Resource[]; resourceTemplates: Template[]; prompts: Prompt[];
-}
-export type Logged = Context & { logLevel?: string | null }; // null: this request hears no logs
+export type ToolContext = { signal: AbortSignal; log(level: string, data: string, logger: string): void;
+  progress(progress: number, total: number, message: string): void };
+type Tool = Params & { run(args: Params, context: ToolContext): Params | Promise<Params> };
+// A definition is its wire fields and a function, which JSON.stringify leaves out of a list.
+export type Definition = { serverInfo: Params; instructions: string; tools: Tool[]; resources: Params[];
+  resourceTemplates: (Params & { read(uri: string): Params[] | undefined })[];
+  prompts: (Params & { get(args: Params): Params })[] };
 
 export const text = (text: string) => ({ type: "text", text }); // [S]/tools#text-content
 export const invalid = (method: string, field: string, problem: string, data?: unknown) =>
-  new RpcError(INVALID_PARAMS, `${method}: "${field}" ${problem}`, data);
-export function string(params: Params, field: string, method: string, path = field): string {
-  const value = params[field];
+  new RpcError(INVALID_PARAMS, `${method}: "${field}" ${problem}`, data); // [J] 5.1
+/** A field that must be there as a string (or, `of` "object", an object), named `path`. */
+export function need<T = string>(params: Params, field: string, method: string, path = field,
+  of = "string"): T {
+  const value = params[field], got = typeName(value);
   if (value === undefined) throw invalid(method, path, "is required");
-  if (typeof value !== "string") throw invalid(method, path, `must be a string, got ${typeName(value)}`);
-  return value;
-}
-export function object(params: Params, field: string, method: string, path = field): Params {
-  if (params[field] === undefined) throw invalid(method, path, "is required");
-  if (!isObject(params[field])) throw invalid(method, path, "must be an object");
-  return params[field];
+  if (of === "object" && !isObject(value)) throw invalid(method, path, "must be an object");
+  if (of === "string" && got !== "string") throw invalid(method, path, `must be a string, got ${got}`);
+  return value as T;
 }
 
 export class Server {
   state: "new" | "initializing" | "ready" = "new"; // [B]/lifecycle: the three phases
   level = "info"; // [S]/utilities/logging: what the session hears until logging/setLevel
-  readonly capabilities: Params; // [B]/lifecycle#capability-negotiation
-  readonly features: Record<string, Handler>; // what either generation serves
+  // [B]/lifecycle#capability-negotiation: declared, so served; what is not declared is not served.
+  readonly capabilities = { logging: {}, prompts: {}, resources: {}, tools: {} };
   readonly table: Record<string, Handler>;
 
   constructor(readonly definition: Definition) {
     const { tools, resources, resourceTemplates, prompts } = definition;
-    this.capabilities = { logging: {}, prompts: {}, resources: {}, tools: {} };
-    this.features = {
+    this.table = { // the method table: every method this server answers, and where the spec says so
+      initialize: (params) => this.#initialize(params), // [B]/lifecycle#initialization
+      ping: () => ({}), // [B]/utilities/ping: an empty result, at any time
+      "logging/setLevel": (params) => this.#setLevel(params), // [S]/utilities/logging
       "tools/list": () => ({ tools }), // [S]/tools#listing-tools
       "tools/call": (params, context) => this.#call(params, context), // [S]/tools#calling-tools
       "resources/list": () => ({ resources }), // [S]/resources#listing-resources
@@ -59,130 +47,115 @@ export class Server {
       "prompts/list": () => ({ prompts }), // [S]/prompts#listing-prompts
       "prompts/get": (params) => this.#prompt(params), // [S]/prompts#getting-a-prompt
     };
-    this.table = {
-      initialize: (params) => this.#initialize(params), // [B]/lifecycle#initialization
-      ping: () => ({}), // [B]/utilities/ping: an empty result
-      "logging/setLevel": (params) => { // [S]/utilities/logging#setting-log-level
-        const level = string(params, "level", "logging/setLevel");
-        if (!LEVELS.includes(level)) throw invalid("logging/setLevel", "level", `must be one of ${LEVELS.join(", ")}, got "${level}"`);
-        this.level = level;
-        return {};
-      },
-      ...this.features,
-    };
   }
 
-  /** The handshake generation's route: the method table behind the lifecycle and capability gates. */
-  route: Route = (request, context) => {
-    const handler = lookup(this.table, request.method);
-    const method = request.method;
-    // The capability gate: a method of a capability this server did not declare does not exist.
-    if (!isObject(this.capabilities[method.split("/")[0]!]) && method.includes("/")) {
-      throw new RpcError(METHOD_NOT_FOUND, `method not found: ${method}`);
-    }
-    // [B]/lifecycle#operation: only ping before initialize; only ping and logging before initialized.
+  /** The handshake generation's route: the method table behind the lifecycle gate. */
+  route: Route = ({ method, params = {} }, context) => {
+    const handler = lookup(this.table, method);
+    // [B]/lifecycle#operation: only ping before initialize; only logging too before initialized.
     const early = this.state === "new" ? "initialize" : "notifications/initialized";
-    if (method !== "ping" && method !== "initialize" && this.state !== "ready" &&
-      !(this.state === "initializing" && method === "logging/setLevel")) {
+    const allowed = ["ping", "initialize", ...(this.state === "new" ? [] : ["logging/setLevel"])];
+    if (this.state !== "ready" && !allowed.includes(method)) {
       throw new RpcError(INVALID_REQUEST, `${method}: the session is not initialized: send ${early} first`);
     }
-    return handler(request.params ?? {}, context);
+    return handler(params, context);
   };
 
-  hear = (notification: JSONRPCNotification): void => {
-    // [B]/lifecycle#initialization: the client's initialized opens the operation phase.
-    if (notification.method === "notifications/initialized" && this.state === "initializing") this.state = "ready";
+  hear = ({ method }: JSONRPCNotification): void => { // [B]/lifecycle: initialized opens operation
+    if (method === "notifications/initialized" && this.state === "initializing") this.state = "ready";
   };
 
   #initialize(params: Params): Params {
-    if (this.state !== "new") throw new RpcError(INVALID_REQUEST, "initialize: the session is already initialized");
-    string(params, "protocolVersion", "initialize");
-    object(params, "capabilities", "initialize");
-    const clientInfo = object(params, "clientInfo", "initialize");
-    for (const field of ["name", "version"]) string(clientInfo, field, "initialize", `clientInfo.${field}`);
+    const again = "initialize: the session is already initialized";
+    if (this.state !== "new") throw new RpcError(INVALID_REQUEST, again);
+    need(params, "protocolVersion", "initialize");
+    need(params, "capabilities", "initialize", "capabilities", "object");
+    const clientInfo = need<Params>(params, "clientInfo", "initialize", "clientInfo", "object");
+    for (const field of ["name", "version"]) need(clientInfo, field, "initialize", `clientInfo.${field}`);
     this.state = "initializing";
-    return {
-      // [B]/lifecycle#version-negotiation: the client's version if spoken, else our newest.
-      protocolVersion: VERSION,
+    return { protocolVersion: VERSION, // [B]/lifecycle#version-negotiation: ours, if not theirs
       capabilities: this.capabilities, // [B]/lifecycle#capability-negotiation
       serverInfo: this.definition.serverInfo, // [B]/lifecycle#initialization: Implementation
-      instructions: this.definition.instructions, // [B]/lifecycle#initialization: for the model
-    };
+      instructions: this.definition.instructions }; // [B]/lifecycle#initialization: for the model
   }
 
-  #call(params: Params, context: Logged): Params | Promise<Params> {
-    const name = string(params, "name", "tools/call");
+  #setLevel(params: Params): Params {
+    const level = need<string>(params, "level", "logging/setLevel");
+    const choices = `must be one of ${LEVELS.join(", ")}, got "${level}"`;
+    if (!LEVELS.includes(level)) throw invalid("logging/setLevel", "level", choices);
+    this.level = level;
+    return {};
+  }
+
+  #call(params: Params, context: Context): Params | Promise<Params> {
+    const name = need<string>(params, "name", "tools/call");
     const tool = this.definition.tools.find((tool) => tool.name === name);
-    if (!tool) throw invalid("tools/call", "name", `names no tool of this server: ${JSON.stringify(name)}`, { name });
-    const args = params.arguments ?? {};
-    if (!isObject(args)) throw invalid("tools/call", "arguments", `must be an object, got ${typeName(args)}`);
-    const problems = check(tool.inputSchema, args);
+    const none = `names no tool of this server: ${JSON.stringify(name)}`;
+    if (!tool) throw invalid("tools/call", "name", none, { name });
+    const args = arguments_(params, "tools/call");
     // [S]/tools#error-handling: arguments the tool refuses are its error (isError), for the model.
+    const problems = check(tool.inputSchema as Params, args);
     const refused = `tools/call ${name}: invalid arguments: ${problems.join("; ")}`;
     if (problems.length > 0) return { content: [text(refused)], isError: true };
     const token = isObject(params._meta) ? params._meta.progressToken : undefined;
-    return tool.run(args, {
-      signal: context.signal,
-      log: (level, data, logger) => {
-        const floor = context.logLevel === undefined ? this.level : context.logLevel;
-        if (floor === null || LEVELS.indexOf(level) < LEVELS.indexOf(floor)) return;
-        context.notify("notifications/message", { level, data, logger }); // [S]/utilities/logging
-      },
-      progress: (progress, total, message) => {
-        if (typeof token !== "string" && typeof token !== "number") return;
-        // [B]/utilities/progress: under the request's token, increasing, before the answer.
-        context.notify("notifications/progress", { progressToken: token, progress, total, message });
-      },
-    });
+    const floor = () => context.logLevel === undefined ? this.level : context.logLevel;
+    return tool.run(args, { signal: context.signal,
+      log: (level, data, logger) => LEVELS.indexOf(level) >= LEVELS.indexOf(floor() ?? "off") &&
+        context.notify("notifications/message", { level, data, logger }), // [S]/utilities/logging
+      progress: (progress, total, message) => (typeof token === "string" || typeof token === "number") &&
+        // [B]/utilities/progress: under the request's token, increasing, before its answer.
+        context.notify("notifications/progress", { progressToken: token, progress, total, message }) });
   }
 
   #read(params: Params): Params {
-    const uri = string(params, "uri", "resources/read");
-    const contents = this.definition.resources.find((resource) => resource.uri === uri)?.read()
-      ?? this.definition.resourceTemplates.map((template) => template.read(uri)).find(Boolean);
-    // [S]/resources#error-handling: an unknown resource is -32002, with its uri.
-    if (!contents) throw new RpcError(RESOURCE_NOT_FOUND, `resources/read: no resource at ${JSON.stringify(uri)}`, { uri });
+    const uri = need<string>(params, "uri", "resources/read");
+    const resource = this.definition.resources.find((resource) => resource.uri === uri);
+    const contents = resource ? (resource.read as () => Params[])()
+      : this.definition.resourceTemplates.map((template) => template.read(uri)).find(Boolean);
+    const unknown = `resources/read: no resource at ${JSON.stringify(uri)}`; // [S]/resources#errors
+    if (!contents) throw new RpcError(RESOURCE_NOT_FOUND, unknown, { uri });
     return { contents }; // [S]/resources#reading-resources: each { uri, mimeType, text }
   }
 
   #prompt(params: Params): Params {
-    const name = string(params, "name", "prompts/get");
+    const name = need<string>(params, "name", "prompts/get");
     const prompt = this.definition.prompts.find((prompt) => prompt.name === name);
-    if (!prompt) throw invalid("prompts/get", "name", `names no prompt of this server: ${JSON.stringify(name)}`, { name });
-    const args = params.arguments ?? {};
-    if (!isObject(args)) throw invalid("prompts/get", "arguments", `must be an object, got ${typeName(args)}`);
-    for (const { name: arg, required } of prompt.arguments) { // [S]/prompts#getting-a-prompt
-      if (args[arg] === undefined && required) throw invalid("prompts/get", `arguments.${arg}`, `is required by prompt ${JSON.stringify(name)}`);
-      if (args[arg] !== undefined) string(args, arg, "prompts/get", `arguments.${arg}`);
+    const none = `names no prompt of this server: ${JSON.stringify(name)}`;
+    if (!prompt) throw invalid("prompts/get", "name", none, { name });
+    const args = arguments_(params, "prompts/get");
+    for (const { name: arg, required } of prompt.arguments as Params[]) { // [S]/prompts
+      const by = `is required by prompt ${JSON.stringify(name)}`, path = `arguments.${arg}`;
+      if (args[arg as string] !== undefined) need(args, arg as string, "prompts/get", path);
+      else if (required) throw invalid("prompts/get", path, by);
     }
-    return prompt.get(args as Record<string, string>); // { description, messages: [{ role, content }] }
+    return prompt.get(args); // [S]/prompts#getting-a-prompt: { description, messages }
   }
 }
 
+function arguments_(params: Params, method: string): Params {
+  const args = params.arguments ?? {};
+  if (isObject(args)) return args;
+  throw invalid(method, "arguments", `must be an object, got ${typeName(args)}`);
+}
+
 /** The few JSON Schema keywords the demo's tools use; src/schema/ has the rest. */
-function check(schema: Schema, args: Params): string[] {
-  const problems = (schema.required ?? []).filter((key) => !(key in args))
+function check(schema: Params, args: Params): string[] {
+  const rules = (schema.properties ?? {}) as Record<string, Params>;
+  const problems = ((schema.required ?? []) as string[]).filter((key) => !(key in args))
     .map((key) => `missing required property ${JSON.stringify(key)}`);
   for (const [key, value] of Object.entries(args)) {
-    const rule = schema.properties?.[key];
-    if (!rule) {
-      if (schema.additionalProperties === false) problems.push(`must NOT have additional property ${JSON.stringify(key)}`);
-      continue;
-    }
-    const type = value === null ? "null" : Array.isArray(value) ? "array" : typeof value;
-    if (rule.type === "integer" ? !Number.isInteger(value) : rule.type !== type) {
+    const rule = rules[key], type = typeName(value) === "integer" ? "number" : typeName(value);
+    const { minimum = -Infinity, maximum = Infinity } = (rule ?? {}) as Record<string, number>;
+    if (!rule && schema.additionalProperties === false) {
+      problems.push(`must NOT have additional property ${JSON.stringify(key)}`);
+    } else if (rule && (rule.type === "integer" ? !Number.isInteger(value) : rule.type !== type)) {
       problems.push(`${key}: must be ${rule.type}, got ${type}`);
-    } else if (typeof rule.minimum === "number" && (value as number) < rule.minimum) {
-      problems.push(`${key}: must be >= ${rule.minimum}, got ${value}`);
-    } else if (typeof rule.maximum === "number" && (value as number) > rule.maximum) {
-      problems.push(`${key}: must be <= ${rule.maximum}, got ${value}`);
-    }
+    } else if (rule && (value as number) < minimum) problems.push(`${key}: must be >= ${minimum}, got ${value}`);
+    else if (rule && (value as number) > maximum) problems.push(`${key}: must be <= ${maximum}, got ${value}`);
   }
   return problems;
 }
 
-/** Serves a server over a pair of streams (stdin and stdout unless told). */
-export function serve(server: Server, route: Route = server.route,
-  input: Readable = process.stdin, output: Writable = process.stdout): Connection {
-  return new Connection(input, output, route, server.hear);
-}
+/** Serves a server on stdin and stdout (or two other streams), with a route of its own or not. */
+export const serve = (server: Server, route = server.route, input = process.stdin,
+  output: NodeJS.WritableStream = process.stdout) => new Connection(input, output, route, server.hear);
