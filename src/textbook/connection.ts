@@ -6,10 +6,10 @@ import type { Id, JSONRPCMessage, JSONRPCNotification, JSONRPCRequest, Params } 
 
 /** What a handler knows of its request: cancelled or not, how to notify, what logs it hears. */
 export type Context = { signal: AbortSignal; notify(method: string, params: Params): void;
-  logLevel?: string | null }; // null: none; undefined: the session's
+  logLevel?: string | null }; // undefined: the session's level; null: none
 export type Handler = (params: Params, context: Context) => Params | Promise<Params>;
 export type Route = (request: JSONRPCRequest, context: Context) => Params | Promise<Params>;
-type Slot = { answer?: JSONRPCMessage; done?: boolean }; // no answer: the request was cancelled
+type Slot = { answer?: JSONRPCMessage; done?: boolean }; // done with no answer: cancelled
 
 /** The dispatcher's lookup in a method table: an unknown method is -32601 ([J] 5.1). */
 export function lookup(table: Record<string, Handler>, method: string): Handler {
@@ -22,13 +22,11 @@ export class Connection {
   #pending = new Map<Id, (response: Params) => void>(); // our requests, awaiting answers
   #running = new Map<Id, AbortController>(); // their requests, being answered
   #answers: Slot[] = []; // our answers, in their requests' order of arrival
-
   constructor(input: NodeJS.ReadableStream, private output: NodeJS.WritableStream,
     private route: Route, private hear = (_notification: JSONRPCNotification) => {}) {
     createInterface({ input, crlfDelay: Infinity }) // [B]/transports#stdio: a message a line
       .on("line", (line) => line.trim() !== "" && this.#receive(line));
   }
-
   /** Sends a request and waits for its answer; gives up after timeoutMs, telling the peer. */
   request(method: string, params: Params = {}, timeoutMs = 30_000): Promise<Params> {
     const id = this.#nextId++; // [B]#requests: unique among this side's requests
@@ -46,16 +44,13 @@ export class Connection {
       this.#send({ jsonrpc: "2.0", id, method, params }); // [B]#requests
     });
   }
-
   notify(method: string, params?: Params): void { // [B]#notifications
     this.#send({ jsonrpc: "2.0", method, ...(params ? { params } : {}) });
   }
-
   #send(message: JSONRPCMessage): void { this.output.write(encode(message)); }
-
   #receive(line: string): void {
     const decoded = decode(line);
-    if ("bad" in decoded) return this.#ready(this.#line(), decoded.bad);
+    if ("bad" in decoded) return this.#ready(this.#slot(), decoded.bad);
     const message = decoded.message as Partial<JSONRPCRequest>;
     if (message.method === undefined) { // a response: settle the request it answers, if waiting
       const settle = this.#pending.get(message.id!);
@@ -69,33 +64,29 @@ export class Connection {
     }
     this.hear(message as JSONRPCNotification); // [B]#notifications: never answered
   }
-
   /** Runs a request; its answer waits behind earlier requests' answers. */
   #serve(request: JSONRPCRequest): void {
-    const slot = this.#line();
-    const cancel = new AbortController(); // [B]/utilities/cancellation: all but initialize
+    const slot = this.#slot(), cancel = new AbortController();
+    // [B]/utilities/cancellation: any request but initialize may be cancelled.
     if (request.method !== "initialize") this.#running.set(request.id, cancel);
     const answer = (result?: Params, error?: unknown) => {
       this.#running.delete(request.id);
       const { code, message, data } = error instanceof RpcError ? error
         : new RpcError(INTERNAL_ERROR, `${request.method}: internal error`);
-      const response: JSONRPCMessage = result ? { jsonrpc: "2.0", id: request.id, result }
-        // [B]#responses: a thrown error becomes one error response: code, message, data.
-        : { jsonrpc: "2.0", id: request.id, error: { code, message, ...(data ? { data } : {}) } };
-      this.#ready(slot, cancel.signal.aborted ? undefined : response);
+      this.#ready(slot, cancel.signal.aborted ? undefined : result
+        ? { jsonrpc: "2.0", id: request.id, result } // [B]#responses: a result, or else
+        // an error response: a thrown error becomes one, with its code, message and data.
+        : { jsonrpc: "2.0", id: request.id, error: { code, message, ...(data ? { data } : {}) } });
     };
     try {
       const result = this.route(request, { signal: cancel.signal, notify: this.notify.bind(this) });
-      if (result instanceof Promise) result.then((value) => answer(value), (e) => answer(undefined, e));
+      if (result instanceof Promise) result.then((r) => answer(r), (e) => answer(undefined, e));
       else answer(result);
     } catch (error) {
       answer(undefined, error);
     }
   }
-
-  /** A place in the line of answers, for a message that came. */
-  #line(): Slot { return this.#answers[this.#answers.push({}) - 1]!; }
-
+  #slot(): Slot { return this.#answers[this.#answers.push({}) - 1]!; } // a place in the line
   /** An answer is ready: it goes, with those ready after it, once all before it went. */
   #ready(slot: Slot, answer?: JSONRPCMessage): void {
     Object.assign(slot, { answer, done: true });

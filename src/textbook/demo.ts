@@ -8,13 +8,15 @@ import { modern } from "./modern.js";
 import { instructions, NOTES, notes, prompts, section, serverInfo, tools } from "./demo-texts.js";
 
 const read = () => readFileSync(new URL("../../PROTOCOL_NOTES.md", import.meta.url), "utf8");
-const slug = (title: string) => title.toLowerCase().replace(/[^a-z0-9]+/g, "-").replace(/^-|-$/g, "");
+const slug = (title: string) => title.toLowerCase().replace(/[^a-z0-9]+/g, "-")
+  .replace(/^-|-$/g, ""); // "The stdio transport" -> the-stdio-transport
 function sections(): { slug: string; title: string; text: string }[] { // at `## `, outside fences
   const found: { slug: string; title: string; text: string }[] = [];
   let fenced = false;
   for (const line of read().split("\n")) {
     if (line.startsWith("```")) fenced = !fenced;
-    if (!fenced && line.startsWith("## ")) found.push({ slug: slug(line.slice(3)), title: line.slice(3).trim(), text: "" });
+    const title = line.slice(3).trim();
+    if (!fenced && line.startsWith("## ")) found.push({ slug: slug(title), title, text: "" });
     if (found.length > 0) found.at(-1)!.text += line + "\n";
   }
   return found.map((found) => ({ ...found, text: found.text.trimEnd() + "\n" }));
@@ -32,8 +34,9 @@ export const demo: Definition = { serverInfo, instructions, tools: [
     return { content: [text(`echo: ${said}`)] };
   } },
   { ...tools.add, run: ({ a, b }) => {
-    const sum = (a as number) + (b as number), overflow = `add: the sum of ${a} and ${b} is not a finite number`;
-    if (!Number.isFinite(sum)) return { content: [text(overflow)], isError: true }; // JSON: no Infinity
+    const sum = (a as number) + (b as number); // JSON has no Infinity: that sum is the tool's error
+    const overflow = `add: the sum of ${a} and ${b} is not a finite number`;
+    if (!Number.isFinite(sum)) return { content: [text(overflow)], isError: true };
     // [S]/tools#structured-content: with its JSON as text too, for clients that read only text.
     return { content: [text(JSON.stringify({ sum }))], structuredContent: { sum } };
   } },
@@ -59,14 +62,15 @@ prompts: [{ ...prompts.explain_topic, get: ({ topic, audience = "beginner" }) =>
   const found = sections().find((section) => section.slug === topic);
   const none = `names no section of the notes: ${JSON.stringify(topic)}`;
   if (!found) throw invalid("prompts/get", "arguments.topic", none);
-  const ask = `Explain the "${found.title}" part of the Model Context Protocol at ${audience} level, ` +
-    "using the notes below.", resource = markdown(`${NOTES}/${found.slug}`, found.text)[0];
+  const ask = `Explain the "${found.title}" part of the Model Context Protocol at ${audience} ` +
+    "level, using the notes below.", resource = markdown(`${NOTES}/${found.slug}`, found.text)[0];
   return { description: `Explain "${found.title}" at ${audience} level`, messages: [ // [S]/prompts
-    { role: "user", content: text(ask) }, { role: "user", content: { type: "resource", resource } }] };
+    { role: "user", content: text(ask) },
+    { role: "user", content: { type: "resource", resource } }] }; // [S]/prompts#embedded-resources
 } }, { ...prompts.review_message, get: ({ message, version = "2025-11-25" }) => ({
-  description: "Review one MCP message", messages: [{ role: "user", content: text("Here is an MCP " +
-    `message sent under protocol version ${version}:\n${message}\nIs it valid? Name each field, ` +
-    "what it means, and any rule it breaks.") }] }) }] };
+  description: "Review one MCP message", messages: [{ role: "user", content: text("Here is an " +
+    `MCP message sent under protocol version ${version}:\n${message}\nIs it valid? Name each ` +
+    "field, what it means, and any rule it breaks.") }] }) }] };
 
 export function main(input = process.stdin, output: NodeJS.WritableStream = process.stdout) {
   const server = new Server(demo);
