@@ -9,7 +9,6 @@ export type Context = { signal: AbortSignal; notify(method: string, params: Para
   logLevel?: string | null }; // undefined: the session's level; null: none
 export type Handler = (params: Params, context: Context) => Params | Promise<Params>;
 export type Route = (request: JSONRPCRequest, context: Context) => Params | Promise<Params>;
-type Slot = { answer?: JSONRPCMessage; done?: boolean }; // done with no answer: cancelled
 
 /** The dispatcher's lookup in a method table: an unknown method is -32601 ([J] 5.1). */
 export function lookup(table: Record<string, Handler>, method: string): Handler {
@@ -21,7 +20,6 @@ export class Connection {
   #nextId = 0;
   #pending = new Map<Id, (response: Params) => void>(); // our requests, awaiting answers
   #running = new Map<Id, AbortController>(); // their requests, being answered
-  #answers: Slot[] = []; // our answers, in their requests' order of arrival
   constructor(input: NodeJS.ReadableStream, private output: NodeJS.WritableStream,
     private route: Route, private hear = (_notification: JSONRPCNotification) => {}) {
     createInterface({ input, crlfDelay: Infinity }) // [B]/transports#stdio: a message a line
@@ -50,7 +48,7 @@ export class Connection {
   #send(message: JSONRPCMessage): void { this.output.write(encode(message)); }
   #receive(line: string): void {
     const decoded = decode(line);
-    if ("bad" in decoded) return this.#ready(this.#slot(), decoded.bad);
+    if ("bad" in decoded) return this.#send(decoded.bad);
     const message = decoded.message as Partial<JSONRPCRequest>;
     if (message.method === undefined) { // a response: settle the request it answers, if waiting
       const settle = this.#pending.get(message.id!);
@@ -64,16 +62,19 @@ export class Connection {
     }
     this.hear(message as JSONRPCNotification); // [B]#notifications: never answered
   }
-  /** Runs a request; its answer waits behind earlier requests' answers. */
+  /**
+   * Runs a request. A line is handled before the next is read, so what a handler answers at once
+   * goes out in arrival order; what it answers later (countdown), when it can.
+   */
   #serve(request: JSONRPCRequest): void {
-    const slot = this.#slot(), cancel = new AbortController();
+    const cancel = new AbortController();
     // [B]/utilities/cancellation: any request but initialize may be cancelled.
     if (request.method !== "initialize") this.#running.set(request.id, cancel);
     const answer = (result?: Params, error?: unknown) => {
       this.#running.delete(request.id);
       const { code, message, data } = error instanceof RpcError ? error
         : new RpcError(INTERNAL_ERROR, `${request.method}: internal error`);
-      this.#ready(slot, cancel.signal.aborted ? undefined : result
+      if (!cancel.signal.aborted) this.#send(result
         ? { jsonrpc: "2.0", id: request.id, result } // [B]#responses: a result, or else
         // an error response: a thrown error becomes one, with its code, message and data.
         : { jsonrpc: "2.0", id: request.id, error: { code, message, ...(data ? { data } : {}) } });
@@ -84,15 +85,6 @@ export class Connection {
       else answer(result);
     } catch (error) {
       answer(undefined, error);
-    }
-  }
-  #slot(): Slot { return this.#answers[this.#answers.push({}) - 1]!; } // a place in the line
-  /** An answer is ready: it goes, with those ready after it, once all before it went. */
-  #ready(slot: Slot, answer?: JSONRPCMessage): void {
-    Object.assign(slot, { answer, done: true });
-    while (this.#answers[0]?.done) {
-      const first = this.#answers.shift()!.answer;
-      if (first) this.#send(first);
     }
   }
 }

@@ -15,13 +15,14 @@ const HANDSHAKE_ONLY = ["initialize", "ping", "logging/setLevel", "resources/sub
   "resources/unsubscribe"];
 // [M]/basic/utilities/caching: how long a result may be reused, and by whom.
 const FOREVER = { ttlMs: 60_000, cacheScope: "public" }, STALE = { ttlMs: 0, cacheScope: "public" };
+const UNSAID = { ttlMs: 0, cacheScope: "private" }; // what no hint covers: a template's read
 const CACHED: Record<string, Params> = { "server/discover": FOREVER, "tools/list": STALE,
   "prompts/list": STALE, "resources/list": STALE, "resources/templates/list": STALE,
   "resources/read": STALE };
 
 /** A route for both generations: what claims 2026-07-28 is served here, the rest by `server`. */
 export function modern(server: Server): Route {
-  const { serverInfo, instructions } = server.definition;
+  const { serverInfo, instructions, resources } = server.definition;
   const discover = () => ({ // [M]/server/discover
     supportedVersions: [MODERN], // [M]/basic/versioning: the versions served without a handshake
     capabilities: server.capabilities, instructions, // what initialize used to say
@@ -32,7 +33,10 @@ export function modern(server: Server): Route {
     if (!isObject(params._meta) || !(`${NS}protocolVersion` in params._meta)) {
       return server.route(request, context);
     }
-    const { version, logLevel } = envelope(method, params._meta);
+    // An initialize that is not a whole 2026-07-28 claim is the handshake, as it always was.
+    const claim = method === "initialize" ? tryEnvelope(method, params._meta) : undefined;
+    if (method === "initialize" && claim?.version !== MODERN) return server.route(request, context);
+    const { version, logLevel } = claim ?? envelope(method, params._meta);
     if (version !== MODERN) {
       const why = `Unsupported protocol version: ${version}`, supported = [MODERN, VERSION];
       throw new RpcError(UNSUPPORTED_VERSION, why, { supported, requested: version });
@@ -46,7 +50,8 @@ export function modern(server: Server): Route {
     const complete = (result: Params) => ({ ...result,
       _meta: { [`${NS}serverInfo`]: { name: serverInfo.name, version: serverInfo.version } },
       resultType: "complete", // [M]/basic#results: complete (input_required: not this edition)
-      ...CACHED[method] }); // [M]/basic/utilities/caching
+      ...(method !== "resources/read" || resources.some(({ uri }) => uri === params.uri)
+        ? CACHED[method] : UNSAID) }); // [M]/basic/utilities/caching
     const translate = (error: unknown): never => { // [M]/basic#error-codes: no -32002 any more
       if (!(error instanceof RpcError) || error.code !== RESOURCE_NOT_FOUND) throw error;
       throw new RpcError(INVALID_PARAMS, error.message, error.data);
@@ -58,6 +63,10 @@ export function modern(server: Server): Route {
       return translate(error);
     }
   };
+}
+
+function tryEnvelope(method: string, meta: Params) {
+  try { return envelope(method, meta); } catch { return undefined; }
 }
 
 /** The request's envelope, each field checked ([M]/basic/versioning#request-metadata). */
