@@ -65,3 +65,10 @@ test("textbook: the import check sees imports (it would catch one from outside)"
   assert.deepEqual(importsOf('import { a } from "../jsonrpc/messages.js";\nimport type {\n  B,\n} from "x";'),
     ["../jsonrpc/messages.js", "x"]);
 });
+
+test("textbook: README's first screen states its true line counts", () => {
+  const readme = readFileSync(join(root, "README.md"), "utf8");
+  const claim = /the protocol in (\d+) lines \([^)]*\),\s+its demo in (\d+) and 2026-07-28 in (\d+) more/.exec(readme);
+  assert.ok(claim, 'README says "the protocol in N lines (...), its demo in N and 2026-07-28 in N more"');
+  assert.deepEqual(claim.slice(1).map(Number), BUDGETS.map((budget) => count(budget.files)));
+});
