@@ -14,7 +14,7 @@
 // PATH is relative to the recording's own directory. Before comparing, a server's string equal to
 // a placeholder's value becomes the placeholder (on both sides, so the recording keeps the name).
 
-import { readFileSync } from "node:fs";
+import { closeSync, fstatSync, openSync, readSync } from "node:fs";
 import { isAbsolute, resolve } from "node:path";
 import { sections } from "../demo/notes.js";
 import type { Recording } from "./recording.js";
@@ -57,11 +57,28 @@ export function placeholders(recording: Recording, directory: string): ((value: 
   return walk;
 }
 
+/**
+ * The largest file a placeholder may name. A recording is input: "file /dev/zero" or a file of many
+ * gigabytes must be refused, not read into memory. PROTOCOL_NOTES.md is about 110 KB.
+ */
+export const MAX_PLACEHOLDER_FILE_BYTES = 16 * 1024 * 1024;
+
+/** A regular file's text, read through one descriptor so that what was measured is what is read. */
 function readText(directory: string, path: string, line: string): string {
+  let fd: number | undefined;
   try {
-    return readFileSync(isAbsolute(path) ? path : resolve(directory, path), "utf8");
+    fd = openSync(isAbsolute(path) ? path : resolve(directory, path), "r");
+    const stat = fstatSync(fd);
+    if (!stat.isFile()) throw new Error("not a regular file");
+    if (stat.size > MAX_PLACEHOLDER_FILE_BYTES) throw new Error(`${stat.size} bytes, over the limit of ${MAX_PLACEHOLDER_FILE_BYTES}`);
+    const buffer = Buffer.alloc(stat.size + 1);
+    const read = readSync(fd, buffer, 0, buffer.length, 0);
+    if (read > stat.size) throw new Error("it grew while it was read");
+    return buffer.subarray(0, read).toString("utf8");
   } catch (error) {
     throw new DirectiveError(`"${line}": cannot read ${path}: ${(error as Error).message}`);
+  } finally {
+    if (fd !== undefined) closeSync(fd);
   }
 }
 

@@ -4,7 +4,7 @@ import assert from "node:assert/strict";
 import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { DirectiveError, editions, placeholders } from "../../src/wire/directives.js";
+import { DirectiveError, editions, MAX_PLACEHOLDER_FILE_BYTES, placeholders } from "../../src/wire/directives.js";
 import { parseRecording } from "../../src/wire/recording.js";
 
 const recording = (...header: string[]) => parseRecording([...header, "-- client --", "-- server --", ""].join("\n"));
@@ -22,7 +22,7 @@ test("placeholders: a timestamp, a file's text and one of its sections become th
 
 test("placeholders: a line that cannot be read, or a file or section that is not there, is a DirectiveError naming the line", () => {
   for (const line of ["# placeholder: time iso-time", "# placeholder: <x> sometimes", "# placeholder: <x> file /no/such/file",
-    "# placeholder: <x> section /no/such/file slug"]) {
+    "# placeholder: <x> section /no/such/file slug", "# placeholder: <x> file /dev/zero", "# placeholder: <x> file /tmp"]) {
     assert.throws(() => placeholders(recording(line), tmpdir()), (error: Error) => error instanceof DirectiveError && error.message.includes(line), line);
   }
 });
@@ -34,4 +34,10 @@ test("editions: the editions a recording holds for, and each one's pointers, the
   assert.deepEqual(found.differs.get("textbook"), ["/result/serverInfo", "/result/instructions", "/error/data/supported"]);
   assert.equal(editions(recording("# prose")).holdsFor, undefined);
   assert.throws(() => editions(recording("# differs in textbook: everything")), DirectiveError);
+});
+
+test("placeholders: a file over MAX_PLACEHOLDER_FILE_BYTES is refused before it is read", () => {
+  const dir = mkdtempSync(join(tmpdir(), "directives-"));
+  writeFileSync(join(dir, "big.md"), Buffer.alloc(MAX_PLACEHOLDER_FILE_BYTES + 1, 0x61));
+  assert.throws(() => placeholders(recording("# placeholder: <big> file big.md"), dir), /over the limit of 16777216/);
 });
