@@ -23,8 +23,9 @@ function sections(): { slug: string; title: string; text: string }[] { // at `##
 }
 const markdown = (uri: string, text: string) => [{ uri, mimeType: "text/markdown", text }];
 const delay = (ms: number, signal: AbortSignal) => new Promise((resolve, reject) => {
-  const timer = setTimeout(resolve, ms);
-  signal.addEventListener("abort", () => { clearTimeout(timer); reject(signal.reason); });
+  const stop = () => { clearTimeout(timer); reject(signal.reason); }; // cancelled: no answer
+  const timer = setTimeout(() => resolve(signal.removeEventListener("abort", stop)), ms);
+  signal.addEventListener("abort", stop, { once: true });
 });
 const steps = (n: number) => `${n} step${n === 1 ? "" : "s"}`;
 
