@@ -33,8 +33,8 @@ function named<T extends Params>(list: T[], kind: string, params: Params, method
   const none = `names no ${kind} of this server: ${JSON.stringify(name)}`;
   throw invalid(method, "name", none, { name });
 }
-function argumentsOf(params: Params, method: string): Params {
-  if (isObject(params.arguments ?? {})) return (params.arguments ?? {}) as Params;
+function argumentsOf(params: Params, method: string): Params { // absent is {}; null is not
+  if (params.arguments === undefined || isObject(params.arguments)) return params.arguments ?? {};
   throw invalid(method, "arguments", `must be an object, got ${typeName(params.arguments)}`);
 }
 
@@ -122,10 +122,11 @@ export class Server {
   #prompt(params: Params): Params {
     const prompt = named(this.definition.prompts, "prompt", params, "prompts/get");
     const args = argumentsOf(params, "prompts/get");
+    // [S]/prompts#getting-a-prompt: the arguments are strings, and the required ones are there.
+    for (const name of Object.keys(args)) need(args, name, "prompts/get", `arguments.${name}`);
     for (const { name, required } of prompt.arguments as { name: string; required: boolean }[]) {
-      const path = `arguments.${name}`, by = `is required by prompt ${JSON.stringify(prompt.name)}`;
-      if (args[name] !== undefined) need(args, name, "prompts/get", path); // [S]/prompts#prompt
-      else if (required) throw invalid("prompts/get", path, by);
+      const by = `is required by prompt ${JSON.stringify(prompt.name)}`, path = `arguments.${name}`;
+      if (required && !Object.hasOwn(args, name)) throw invalid("prompts/get", path, by);
     }
     return prompt.get(args); // [S]/prompts#getting-a-prompt: { description, messages }
   }
@@ -134,10 +135,11 @@ export class Server {
 /** The few JSON Schema keywords the demo's tools use; src/schema/ has the rest. */
 function check(schema: Params, args: Params): string[] {
   const rules = (schema.properties ?? {}) as Record<string, Params>;
-  const problems = ((schema.required ?? []) as string[]).filter((key) => !(key in args))
+  const problems = ((schema.required ?? []) as string[]).filter((key) => !Object.hasOwn(args, key))
     .map((key) => `missing required property ${JSON.stringify(key)}`);
   for (const [key, value] of Object.entries(args)) {
-    const rule = rules[key], type = typeName(value) === "integer" ? "number" : typeName(value);
+    const rule = Object.hasOwn(rules, key) ? rules[key] : undefined; // never Object.prototype's
+    const type = typeName(value) === "integer" ? "number" : typeName(value);
     const { minimum = -Infinity, maximum = Infinity } = (rule ?? {}) as Record<string, number>;
     const n = value as number, integer = rule?.type === "integer" && Number.isInteger(value);
     if (!rule && schema.additionalProperties === false) {

@@ -105,6 +105,10 @@ function session(random: () => number): string[] {
     '{"jsonrpc":"2.0","method":"notifications/initialized"}', '{"jsonrpc":"2.0","method":"notifications/unknown","params":{"a":1}}',
     '{"jsonrpc":"2.0","method":"tools/list"}', JSON.stringify({ jsonrpc: "2.0", method: "notifications/cancelled", params: { requestId: pick(ids.length ? ids : [0]) } }),
     '{"jsonrpc":"2.0","method":"notifications/cancelled","params":{}}',
+    // Keys an object's prototype has: the editions must read only what the message itself holds.
+    `{"jsonrpc":"2.0","id":"p","method":"tools/call","params":{"name":"${pick(["get_time", "echo", "add"])}","arguments":{"${pick(["__proto__", "constructor", "toString"])}":{}}}}`,
+    `{"jsonrpc":"2.0","id":"q","method":"prompts/get","params":{"name":"review_message","arguments":{"${pick(["__proto__", "constructor", "message"])}":${pick(["{}", "1", '"m"'])}}}}`,
+    `{"jsonrpc":"2.0","id":"r","method":"${pick(["__proto__", "constructor", "toString", "hasOwnProperty"])}"}`,
   ]);
   const lines: string[] = [];
   let initialized = false;
