@@ -62,10 +62,8 @@ export class Connection {
     }
     this.hear(message as JSONRPCNotification); // [B]#notifications: never answered
   }
-  /**
-   * Runs a request. A line is handled before the next is read, so what a handler answers at once
-   * goes out in arrival order; what it answers later (countdown), when it can.
-   */
+  /** Runs a request: each line is handled before the next, so answers given at once keep arrival
+   * order, and one given later (countdown) goes when it is ready. */
   #serve(request: JSONRPCRequest): void {
     const cancel = new AbortController();
     // [B]/utilities/cancellation: any request but initialize may be cancelled.

@@ -67,9 +67,7 @@ export class Server {
     throw new RpcError(INVALID_REQUEST, `${method}: ${why}`);
   };
   hear = ({ method }: Notification): void => { // [B]/lifecycle: initialized opens the operation
-    if (method === "notifications/initialized" && this.state === "initializing") {
-      this.state = "ready";
-    }
+    if (method === "notifications/initialized" && this.state !== "new") this.state = "ready";
   };
 
   #initialize(params: Params): Params {
