@@ -49,7 +49,7 @@ export class Server {
     "logging/setLevel": (params) => this.#setLevel(params), // [S]/utilities/logging
     "tools/list": () => ({ tools: this.definition.tools }), // [S]/tools#listing-tools
     "tools/call": (params, context) => this.#call(params, context), // [S]/tools#calling-tools
-    "resources/list": () => ({ resources: this.definition.resources }), // [S]/resources
+    "resources/list": () => ({ resources: this.definition.resources }), // [S]/resources#listing
     "resources/templates/list": () => ({ resourceTemplates: this.definition.resourceTemplates }),
     "resources/read": (params) => this.#read(params), // [S]/resources#reading-resources
     "prompts/list": () => ({ prompts: this.definition.prompts }), // [S]/prompts#listing-prompts
@@ -113,7 +113,8 @@ export class Server {
     const resource = this.definition.resources.find((resource) => resource.uri === uri);
     const contents = resource ? (resource.read as () => Params[])()
       : this.definition.resourceTemplates.map((template) => template.read(uri)).find(Boolean);
-    const unknown = `resources/read: no resource at ${JSON.stringify(uri)}`; // [S]/resources#errors
+    const unknown = `resources/read: no resource at ${JSON.stringify(uri)}`;
+    // [S]/resources#error-handling: an unknown resource is -32002, with its uri.
     if (!contents) throw new RpcError(RESOURCE_NOT_FOUND, unknown, { uri });
     return { contents }; // [S]/resources#reading-resources: each { uri, mimeType, text }
   }
