@@ -55,3 +55,8 @@ test("shipped replay: a transcript that does not name the edition is refused for
   const { code } = await replay(other, "textbook");
   assert.equal(code, 2);
 });
+
+test("shipped replay: README's first screen says how many transcripts hold for the textbook", () => {
+  const readme = readFileSync(fileURLToPath(new URL("../../README.md", import.meta.url)), "utf8");
+  assert.equal(Number(/the (\d+) that say `# editions: textbook production`/.exec(readme)?.[1]), TEXTBOOK.length);
+});
