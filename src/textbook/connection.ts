@@ -25,6 +25,7 @@ export class Connection {
     createInterface({ input, crlfDelay: Infinity }) // [B]/transports#stdio: a message a line
       .on("line", (line) => line.trim() !== "" && this.#receive(line));
   }
+
   /** Sends a request and waits for its answer; gives up after timeoutMs, telling the peer. */
   request(method: string, params: Params = {}, timeoutMs = 30_000): Promise<Params> {
     const id = this.#nextId++; // [B]#requests: unique among this side's requests
@@ -42,10 +43,12 @@ export class Connection {
       this.#send({ jsonrpc: "2.0", id, method, params }); // [B]#requests
     });
   }
+
   notify(method: string, params?: Params): void { // [B]#notifications
     this.#send({ jsonrpc: "2.0", method, ...(params ? { params } : {}) });
   }
   #send(message: JSONRPCMessage): void { this.output.write(encode(message)); }
+
   #receive(line: string): void {
     const decoded = decode(line);
     if ("bad" in decoded) return this.#send(decoded.bad);
@@ -62,6 +65,7 @@ export class Connection {
     }
     this.hear(message as JSONRPCNotification); // [B]#notifications: never answered
   }
+
   /** Runs a request: each line is handled before the next, so answers given at once keep arrival
    * order, and one given later (countdown) goes when it is ready. */
   #serve(request: JSONRPCRequest): void {

@@ -56,6 +56,7 @@ export class Server {
     "prompts/get": (params) => this.#prompt(params), // [S]/prompts#getting-a-prompt
   };
   constructor(readonly definition: Definition) {}
+
   /** The handshake generation's route: the method table behind the lifecycle gate. */
   route: Route = ({ method, params = {} }, context) => {
     const handler = lookup(this.table, method);
@@ -83,12 +84,14 @@ export class Server {
       serverInfo: this.definition.serverInfo, // [B]/lifecycle#initialization: Implementation
       instructions: this.definition.instructions }; // [B]/lifecycle#initialization: for the model
   }
+
   #setLevel(params: Params): Params {
     const level = need(params, "level", "logging/setLevel");
     const choices = `must be one of ${LEVELS.join(", ")}, got "${level}"`;
     if (!LEVELS.includes(level)) throw invalid("logging/setLevel", "level", choices);
     return (this.level = level), {};
   }
+
   #call(params: Params, context: Context): Params | Promise<Params> {
     const tool = named(this.definition.tools, "tool", params, "tools/call");
     const args = argumentsOf(params, "tools/call");
@@ -108,6 +111,7 @@ export class Server {
           message }),
     });
   }
+
   #read(params: Params): Params {
     const uri = need(params, "uri", "resources/read");
     const resource = this.definition.resources.find((resource) => resource.uri === uri);
@@ -118,6 +122,7 @@ export class Server {
     if (!contents) throw new RpcError(RESOURCE_NOT_FOUND, unknown, { uri });
     return { contents }; // [S]/resources#reading-resources: each { uri, mimeType, text }
   }
+
   #prompt(params: Params): Params {
     const prompt = named(this.definition.prompts, "prompt", params, "prompts/get");
     const args = argumentsOf(params, "prompts/get");

@@ -14,7 +14,7 @@ const lines = (file: string) => readFileSync(join(textbook, file), "utf8").repla
 const count = (files: string[]) => files.reduce((sum, file) => sum + lines(file).length, 0);
 
 export const BUDGETS = [
-  { what: "the protocol", files: ["wire.ts", "connection.ts", "server.ts", "client.ts"], most: 335 },
+  { what: "the protocol", files: ["wire.ts", "connection.ts", "server.ts", "client.ts"], most: 345 },
   { what: "the demo", files: ["demo.ts", "demo-texts.ts"], most: 150 },
   { what: "2026-07-28", files: ["modern.ts"], most: 100 },
 ];
