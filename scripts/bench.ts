@@ -6,7 +6,9 @@
 // against a raw JSON-line client, both driving that baseline server (scripts/bench/client-driver.mjs),
 // then our Streamable HTTP server against a bare node:http echo server (scripts/bench/baseline-http.mjs)
 // and the official SDK v1 server, with JSON and with SSE answers, all loaded by
-// scripts/bench/http-load.mjs. Each pair is measured in this run, interleaved so they share the
+// scripts/bench/http-load.mjs; and the production edition against the textbook edition
+// (dist/textbook/demo.js: what the production edition's machinery costs or buys; `npm run bench --
+// --editions` runs only those rows). Each pair is measured in this run, interleaved so they share the
 // noise. Prints absolute numbers, ratios and targets. Exits 0 whatever the speed; 1 only for wrong
 // answers. Linux only: server CPU time and peak memory are read from /proc/<pid>.
 
@@ -104,6 +106,10 @@ async function main(): Promise<number> {
   const benchStarted = performance.now();
   console.log(`mcp-wire bench: node ${process.version}, ${availableParallelism()} cores, load average ${loadavg()[0]!.toFixed(2)}, CLK_TCK ${CLOCK_TICKS_PER_SECOND}`);
   const rows: Row[] = [];
+  if (process.argv.includes("--editions")) {
+    printTable(await editionRows(loadRequests(LOAD_CALLS)));
+    return 0;
+  }
 
   let started = performance.now();
   await interleaved(1, [ours, baseline], coldStart);
@@ -135,6 +141,7 @@ async function main(): Promise<number> {
     target: "ours >= 0.7x baseline (cost <= 1.43)",
   });
   rows.push(costRow("peak RSS (VmHWM) of the load run (median)", loadMedian(oursLoad, "peakRssBytes") / MIB, loadMedian(baseLoad, "peakRssBytes") / MIB, "MiB", 1, 1.3));
+  rows.push(...(await editionRows(batches)));
 
   // Our two eras against each other: the same echo calls, with and without the 2026-07-28 envelope.
   started = performance.now();
@@ -261,6 +268,27 @@ async function main(): Promise<number> {
   }
   console.log(`\nbench finished in ${((performance.now() - benchStarted) / 1000).toFixed(1)} s`);
   return 0;
+}
+
+/**
+ * The two editions of the same demo (issue 20), baseline the textbook: CPU per pipelined echo call,
+ * throughput, and a 64 MiB message. What the production edition's batching, inbox and framing buy.
+ */
+async function editionRows(batches: Buffer[]): Promise<Row[]> {
+  const started = performance.now();
+  const textbook: ServerCommand = { name: "textbook", script: `${root}dist/textbook/demo.js`, args: [] };
+  const [production, book] = await interleaved(LOAD_RUNS, [ours, textbook], (server) => load(server, batches, LOAD_CALLS));
+  const of = (results: LoadResult[], key: keyof LoadResult) => median(results.map((result) => result[key]));
+  const request = largeRequest(64 * MIB);
+  const [production64, book64] = await interleaved(LARGE_RUNS, [ours, textbook], (server) => largeEcho(server, request, 64 * MIB));
+  phase(`editions (${LOAD_RUNS} runs each of ${LOAD_CALLS} pipelined echo calls, ${LARGE_RUNS} of a 64 MiB echo)`, started);
+  const [rate, bookRate] = [of(production, "callsPerSecond"), of(book, "callsPerSecond")];
+  return [
+    costRow(`production vs textbook edition: server CPU per echo call (median of ${LOAD_RUNS}; baseline = textbook)`, of(production, "cpuMicrosecondsPerCall"), of(book, "cpuMicrosecondsPerCall"), "µs", 1),
+    { measure: `production vs textbook edition: pipelined throughput (median of ${LOAD_RUNS}; cost = textbook/production)`, ours: `${Math.round(rate)} calls/s`, baseline: `${Math.round(bookRate)} calls/s`, cost: bookRate / rate },
+    costRow(`production vs textbook edition: echo of 64 MiB text (median of ${LARGE_RUNS}; baseline = textbook)`, median(production64), median(book64), "ms", 0),
+    costRow("production vs textbook edition: peak RSS of the load run (median; baseline = textbook)", of(production, "peakRssBytes") / MIB, of(book, "peakRssBytes") / MIB, "MiB", 1),
+  ];
 }
 
 function costRow(measure: string, oursValue: number, baseValue: number, unit: string, digits: number, limit?: number): Row {

@@ -1,6 +1,8 @@
 // Interop for the 2026-07-28 generation with peers nobody here wrote: the official TypeScript SDK v2
 // (client and server, dual-era) against our server and client, over stdio and Streamable HTTP, and
-// our client against SDK v1's server-everything (legacy fallback). Each check says what it proves.
+// our client against SDK v1's server-everything (legacy fallback), and (5) the textbook edition
+// (dist/textbook/demo.js, stdio only) under SDK v2's client and our CLI, in both eras. Each check
+// says what it proves.
 // Spec: https://modelcontextprotocol.io/specification/2026-07-28/basic/versioning (dual-era)
 // Run: `npm run interop:modern [-- --only <substring>] [-- --capture]` after `npm run build`; exits
 // 1 if any check fails; each failure says what happened.
@@ -17,6 +19,7 @@ import { DEFAULT_PEERS_DIR, everythingEntry, freePort, installPeers, startHttpSe
 const ROOT = fileURLToPath(new URL("..", import.meta.url));
 const OUR_SERVER = join(ROOT, "dist", "server.js");
 const OUR_CLI = join(ROOT, "dist", "cli.js");
+const TEXTBOOK = join(ROOT, "dist", "textbook", "demo.js");
 const RUN_TIMEOUT_MS = 90_000;
 const MODERN = "2026-07-28";
 
@@ -24,8 +27,12 @@ type Transport = "stdio" | "http";
 /** A server under test: how to spawn it on stdio, and how to start it on HTTP. */
 interface Server { name: string; stdio: string[]; http: () => Promise<HttpServer> }
 
-function servers(peers: string): Record<"ours" | "sdkV2" | "everything", Server> {
+function servers(peers: string): Record<"ours" | "sdkV2" | "everything" | "textbook", Server> {
   return {
+    textbook: {
+      name: "mcp-wire textbook", stdio: [process.execPath, TEXTBOOK],
+      http: () => Promise.reject(new Error("the textbook edition serves stdio only")),
+    },
     ours: {
       name: "mcp-wire", stdio: [process.execPath, OUR_SERVER],
       http: () => startHttpServer(process.execPath, [OUR_SERVER, "--http", "--port", "0"], { cwd: ROOT, address: (out) => /Streamable HTTP at (http:\S+\/mcp)/.exec(out)?.[1] }),
@@ -100,7 +107,7 @@ async function cli(args: string[], target: string[], transport: Transport): Prom
 const firstText = (result: unknown) => (result as { content?: { text?: string }[] }).content?.[0]?.text;
 
 /** The demo-shaped calls every server named like ours answers; `versionFlag` is the CLI's era option. */
-async function cliSession(server: Server, transport: Transport, versionFlag: string[], calls: "demo" | "everything", expectModern: boolean): Promise<string> {
+async function cliSession(server: Server, transport: Transport, versionFlag: string[], calls: "demo" | "everything" | "textbook", expectModern: boolean): Promise<string> {
   return withServer(server, transport, async (target) => {
     const seen: string[] = [];
     if (expectModern) {
@@ -115,10 +122,13 @@ async function cliSession(server: Server, transport: Transport, versionFlag: str
     assert.equal(firstText(await cli([...versionFlag, "call", "echo", "text=hi"], target, transport)), "echo: hi");
     const sum = (await cli([...versionFlag, "call", "add", "a=3", "b=4"], target, transport)) as { structuredContent?: { sum?: number } };
     assert.equal(sum.structuredContent?.sum, 7, `add: ${JSON.stringify(sum)}`);
-    const prompt = (await cli([...versionFlag, "get", "explain_topic", "topic=eras"], target, transport)) as { messages?: unknown[] };
+    const topic = calls === "textbook" ? "topic=lifecycle" : "topic=eras";
+    const prompt = (await cli([...versionFlag, "get", "explain_topic", topic], target, transport)) as { messages?: unknown[] };
     assert.ok((prompt.messages?.length ?? 0) > 0, `prompts/get: ${JSON.stringify(prompt)}`);
-    const read = (await cli([...versionFlag, "read", "docs://sdk-v2/notes"], target, transport)) as { contents?: { text?: string }[] };
-    assert.equal(read.contents?.[0]?.text, "SDK v2 peer notes");
+    const uri = calls === "textbook" ? "docs://demo/protocol-notes/lifecycle" : "docs://sdk-v2/notes";
+    const read = (await cli([...versionFlag, "read", uri], target, transport)) as { contents?: { text?: string }[] };
+    if (calls === "textbook") assert.match(read.contents?.[0]?.text ?? "", /^## Lifecycle/);
+    else assert.equal(read.contents?.[0]?.text, "SDK v2 peer notes");
     return [...seen, "echo", "add", "prompts/get", "resources/read"].join(", ");
   });
 }
@@ -158,7 +168,15 @@ function definitions(peers: string): Definition[] {
       list.push({ name: `(4) mcp-wire CLI [--protocol-version ${version}] -> server-everything ${transport}`, body: () => cliSession(s.everything, transport, ["--protocol-version", version], "everything", false) });
     }
   }
-  // Grouped by what they prove, (1) to (4); the sort is stable, so each group keeps its order.
+  // The textbook edition has four of the demo's tools: none that asks the client, nor toggle_extra.
+  const textbookLacks = { greet: "the textbook has no tool that asks the client", summarize: "nor this one", "tools list change": "nor toggle_extra", "tools/list": "the driver looks for greet in it" };
+  for (const mode of ["auto", MODERN]) {
+    list.push({ name: `(5) SDK v2 client [${mode}] -> mcp-wire textbook stdio`, body: () => withServer(s.textbook, "stdio", async (t) => expectReport(await sdkClient(peers, "stdio", mode, t), "modern", textbookLacks)) });
+  }
+  list.push({ name: "(5) SDK v2 client [legacy] -> mcp-wire textbook stdio", body: () => withServer(s.textbook, "stdio", async (t) => expectReport(await sdkClient(peers, "stdio", "legacy", t), "legacy", textbookLacks)) });
+  list.push({ name: "(5) mcp-wire CLI [no flag = auto] -> mcp-wire textbook stdio", body: () => cliSession(s.textbook, "stdio", [], "textbook", true) });
+  list.push({ name: "(5) mcp-wire CLI [--protocol-version 2025-11-25] -> mcp-wire textbook stdio", body: () => cliSession(s.textbook, "stdio", ["--protocol-version", "2025-11-25"], "textbook", false) });
+  // Grouped by what they prove, (1) to (5); the sort is stable, so each group keeps its order.
   return list.sort((a, b) => a.name.slice(0, 3).localeCompare(b.name.slice(0, 3)));
 }
 

@@ -1,5 +1,6 @@
 // Interop with MCP peers nobody here wrote: the official TypeScript SDK's Client over its
-// StdioClientTransport, and the Inspector CLI, each driving `node dist/server.js`.
+// StdioClientTransport, and the Inspector CLI, each driving `node dist/server.js` (or, with
+// `--server dist/textbook/demo.js`, the textbook edition: both serve the same demo).
 // Spec: https://modelcontextprotocol.io/specification/2025-11-25/basic/transports#stdio
 // The peers are installed at pinned versions into a cache under the OS temp dir, never into this
 // project. Run after `npm run build`: `npx tsx scripts/interop.ts` (exits 1 if any check fails).
@@ -232,6 +233,17 @@ async function driveWithSdk(peersDir: string, server: string, notes: string, che
     await step("tools/call echo {text:\"hi\"}", async () => expectToolText(await client.callTool({ name: "echo", arguments: { text: "hi" } }, undefined, limit), "echo: hi"));
     // The SDK checks structuredContent against the tool's outputSchema before returning it.
     await step("tools/call add {a:3,b:4}", async () => expectSum(await client.callTool({ name: "add", arguments: { a: 3, b: 4 } }, undefined, limit)));
+    // Bad arguments are the tool's error (isError), an unknown tool a protocol error (spec: server/tools#error-handling).
+    await step("tools/call add {a:\"two\",b:2} is an isError result", async () => {
+      const result = await client.callTool({ name: "add", arguments: { a: "two", b: 2 } }, undefined, limit);
+      assert.equal(result.isError, true, JSON.stringify(result));
+      return JSON.stringify(result.content[0]?.text);
+    });
+    await step("tools/call no_such_tool is -32602", async () => {
+      const error = await client.callTool({ name: "no_such_tool", arguments: {} }, undefined, limit).then(() => undefined, (e: { code?: number }) => e);
+      assert.equal(error?.code, -32602, `expected a -32602 error, got ${JSON.stringify(error)}`);
+      return "-32602";
+    });
     await step("tools/call get_time {}", async () => {
       const result = await client.callTool({ name: "get_time", arguments: {} }, undefined, limit);
       const detail = expectToolText(result, ISO_8601);
@@ -352,7 +364,9 @@ export function sleep(ms: number): Promise<void> {
 }
 
 async function main(): Promise<void> {
-  const checks = await runInterop({
+  const at = process.argv.indexOf("--server");
+  const server = at > 0 ? join(process.cwd(), process.argv[at + 1] ?? "") : undefined;
+  const checks = await runInterop({ server,
     report: (check) => process.stdout.write(`${check.ok ? "PASS" : "FAIL"}  ${check.name}${check.detail ? `: ${check.detail.replace(/\n/g, "\n      ")}` : ""}\n`),
   });
   const failed = checks.filter((c) => !c.ok).length;

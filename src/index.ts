@@ -5,6 +5,14 @@
 // Reading order, from the wire up: every file of src/, once. README.md lists the same order, and
 // its tour follows one tools/call through the files marked *, bytes to bytes. A test keeps the
 // three in step with the files.
+//   0. The textbook edition, before anything else: the whole protocol in a few short files, that
+//      nothing else imports, held to the same golden transcripts as the production edition below
+//      textbook/wire.ts           the messages under the spec's names, the error codes, decode, encode
+//      textbook/connection.ts     the correlator, the dispatcher, cancellation, either side
+//      textbook/server.ts         the lifecycle, the capability gate, the method table, the features
+//      textbook/demo-texts.ts     the demo's words; textbook/demo.ts its work (node dist/textbook/demo.js)
+//      textbook/client.ts         spawn, initialize, initialized, list, call, close
+//      textbook/modern.ts         2026-07-28 on the same connection
 //   1. JSON-RPC, no MCP in it
 //    * jsonrpc/messages.ts        wire shapes, error codes, the codec that classifies one JSON text
 //    * jsonrpc/framing.ts         newline-delimited framing: bytes to lines and back
@@ -137,7 +145,8 @@
 //      wire/replay.ts             `mcp-wire replay`: a recording as a golden test (wire/compare.ts: each
 //                                 difference by JSON pointer; wire/replay-peer.ts: a stdio server as lines;
 //                                 wire/replay-http.ts: an HTTP one, over Streamable HTTP with its GET stream
-//                                 or the legacy HTTP+SSE transport; wire/replay-cli.ts: its command line)
+//                                 or the legacy HTTP+SSE transport; wire/replay-cli.ts: its command line;
+//                                 wire/directives.ts: a recording's placeholders and editions)
 //      wire/check.ts              `mcp-wire check`, the spec linter: one walk over what wire/check-state.ts keeps;
 //                                 the rules in wire/check-rules-jsonrpc.ts, wire/check-rules-session.ts,
 //                                 wire/check-rules-results.ts, wire/check-rules-flow.ts, wire/check-rules-modern.ts (2026-07-28);

@@ -104,7 +104,9 @@ async function main(): Promise<void> {
     }
     console.log(paint("32", `  What changed: ${step.changed} (spec: ${step.spec})`));
   }
-  console.log(`\nThe rules behind each message are in PROTOCOL_NOTES.md. Next: read src/index.ts, top to bottom.`);
+  console.log(`\nThe rules behind each message are in PROTOCOL_NOTES.md. Next: read src/textbook/, the whole`);
+  console.log(`protocol in a few short files (wire.ts first; node dist/textbook/demo.js serves it), then the`);
+  console.log(`production edition: src/index.ts, top to bottom.`);
 }
 
 const CANNED_SUMMARY = "MCP connects models to tools and data on servers, and lets those servers ask the client for input or completions.";

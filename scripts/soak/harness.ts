@@ -7,6 +7,9 @@ import { spawn, type ChildProcess } from "node:child_process";
 import { readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 
+/** The stdio server the cases start: the demo server, or with `npm run soak -- --textbook` the textbook edition. */
+export const STDIO_SERVER = { program: "dist/server.js" };
+
 export const MIB = 1024 * 1024;
 export const ROOT = fileURLToPath(new URL("../..", import.meta.url));
 /** A process whose RSS passes this is killed at once: far beyond every bound a case states. */
@@ -169,9 +172,9 @@ export class CaseContext {
     return tracked;
   }
 
-  /** The demo server over stdio (stdin and stdout are the caller's to drive). */
+  /** The demo server over stdio (stdin and stdout are the caller's to drive): STDIO_SERVER.program. */
   stdioServer(args: string[] = []): Tracked {
-    return this.spawnNode("server", ["--expose-gc", "--import", GC_PRELOAD, "dist/server.js", ...args], { stdio: true });
+    return this.spawnNode("server", ["--expose-gc", "--import", GC_PRELOAD, STDIO_SERVER.program, ...args], { stdio: true });
   }
 
   /**

@@ -1,3 +1,5 @@
+// Textbook: demo in src/textbook/demo.ts; this adds three tools that ask the client, completion,
+//  subscriptions, a watched notes file.
 // The demo server: what `node dist/server.js` offers. Small on purpose; each item shows one part
 // of the protocol. Spec: https://modelcontextprotocol.io/specification/2025-11-25/server
 // Tools echo, add, get_time, countdown (progress and cancellation), and in two-way-tools.ts the

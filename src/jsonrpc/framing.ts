@@ -1,3 +1,5 @@
+// Textbook: Connection (its readline constructor) in src/textbook/connection.ts; this adds raw-byte
+//  lines split at most once, a bound on a line, and UTF-8 decoded only once a line is whole.
 // Newline-delimited framing: bytes in, one JSON text per line out, and the reverse.
 // Spec: https://modelcontextprotocol.io/specification/2025-11-25/basic/transports#stdio
 // Works on raw bytes so that a UTF-8 character split across chunks is decoded only once its line is

@@ -1,3 +1,5 @@
+// Textbook: decode, encode in src/textbook/wire.ts; this adds the id read from lines that are not
+//  valid JSON, batches where a version has them, the typed shapes.
 // JSON-RPC 2.0 wire shapes, the standard error codes, and the codec that turns one JSON text into
 // one classified message. No MCP in this file beyond the id rules MCP tightens and the error
 // codes MCP adds to JSON-RPC's (listed in ErrorCode, each marked).

@@ -1,3 +1,5 @@
+// Textbook: need in src/textbook/server.ts; this adds every JSON type, nested paths, optional
+//  fields and bounds.
 // Reading a request's params with clear errors. Every failure is an Invalid params (-32602) error
 // whose message names the method and the field, e.g. `tools/call: "name" must be a string`.
 // Spec: https://www.jsonrpc.org/specification#error_object (code -32602).

@@ -1,3 +1,5 @@
+// Textbook: need in src/textbook/server.ts; this adds a checked reader for every method's params
+//  and result, in both directions.
 // Where untrusted JSON becomes a typed MCP value: one reader per method of the table in
 // methods.ts, for the params a receiver gets and for the result a requester gets. The only file
 // allowed to say `as` from JSON to an MCP type: each reader first checks what the type claims.

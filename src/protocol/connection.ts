@@ -1,3 +1,5 @@
+// Textbook: Connection.#receive in src/textbook/connection.ts; this adds a transport of any kind,
+//  the inbox (arrival order, work in flight bounded) and traces.
 // A symmetric MCP connection: either side sends requests and notifications. It wires the
 // transport to the inbox (arrival order, the bound on work in flight) and routes each input: the
 // peer's requests to PeerRequests (protocol/dispatch.ts), answers and progress for ours to

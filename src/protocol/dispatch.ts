@@ -1,3 +1,5 @@
+// Textbook: lookup, Connection.#serve in src/textbook/connection.ts; this adds typed rows per
+//  direction, the role's gate, params read by mcp/read.ts, one answer guaranteed.
 // Dispatching what the peer sends: the method table (one row per method), and the peer's requests
 // in flight. One stop answers each request exactly once: it looks up the method, applies the
 // role's gate, reads the params (mcp/read.ts, through the role's typed rows), runs the handler,

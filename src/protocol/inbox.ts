@@ -1,3 +1,5 @@
+// Textbook: Connection.#receive in src/textbook/connection.ts; this adds the bound on work in
+//  flight, and what happens to the order when a handler waits.
 // The order in which a connection takes up what arrives. Messages are handled in arrival order,
 // each until it is answered or until the event loop turns, whichever comes first: quick answers
 // keep the order of their requests, and a handler that waits (on a timer, on I/O, on the peer)

@@ -1,3 +1,5 @@
+// Textbook: VERSION in src/textbook/server.ts (it speaks 2025-11-25 only); this adds every older
+//  version: the fields and content types each lacks.
 // Fitting what a server definition says to the protocol version a client negotiated: fields and
 // content types an older version does not define are left out or turned into plain text.
 // Spec: the "Key changes" lists, e.g. https://modelcontextprotocol.io/specification/2025-06-18/changelog

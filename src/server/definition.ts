@@ -1,3 +1,5 @@
+// Textbook: Server, text in src/textbook/server.ts; this adds registration with checks, list
+//  changes, templates by RFC 6570, completion, pagination.
 // A server *definition*: who the server is and what it offers (tools, resources, templates,
 // prompts). One definition serves any number of connections; each is a ServerSession.
 // Spec: https://modelcontextprotocol.io/specification/2025-11-25/server (the three primitives).

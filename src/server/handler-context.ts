@@ -1,3 +1,5 @@
+// Textbook: Server.#call (the tool context it builds) in src/textbook/server.ts; this adds asks of
+//  the client (sampling, elicitation, roots), and logs per era.
 // What a tool, resource or prompt handler gets besides its arguments: one interface, two ways of
 // serving it. In a handshake session the asks (sampling, elicitation, roots) are real requests to the
 // client and logs follow the session's level. For a 2026-07-28 request there is no channel for

@@ -1,3 +1,5 @@
+// Textbook: Server.route, Server.hear in src/textbook/server.ts; this adds every version's
+//  lifecycle, the negotiated capabilities, the era of each request.
 // One client's connection to a server definition. Dual-era: each request is served either in the
 // connection's handshake session (the lifecycle state machine, the negotiated version and
 // capabilities) or, when it carries the 2026-07-28 envelope, on its own (server/modern/). Also

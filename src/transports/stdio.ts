@@ -1,3 +1,6 @@
+// Textbook: Connection (its constructor and #send) in src/textbook/connection.ts; this adds
+//  byte-exact framing with a line bound, backpressure, write batching at the end of a tick, and the
+//  stdout guard.
 // The stdio transport: newline-delimited JSON over a readable and a writable byte stream
 // (our own stdin/stdout when serving; a child's stdout/stdin when a client spawns a server).
 // Spec: https://modelcontextprotocol.io/specification/2025-11-25/basic/transports#stdio

@@ -1,6 +1,8 @@
-// `mcp-wire replay FILE [--timeout MS] [--ignore POINTER]... [--update] -- <server command>` (or
-// `--url URL`): a recording as a golden test against a freshly started stdio server, or a running
-// HTTP one (Streamable HTTP or the legacy HTTP+SSE transport, as the recording shows; src/wire/replay.ts).
+// `mcp-wire replay FILE [--timeout MS] [--ignore POINTER]... [--edition NAME] [--update] -- <server
+// command>` (or `--url URL`): a recording as a golden test against a freshly started stdio server,
+// or a running HTTP one (Streamable HTTP or the legacy HTTP+SSE transport, as the recording shows;
+// src/wire/replay.ts). The recording's "# args:" go after the server command, given or recorded; its
+// placeholders and editions (src/wire/directives.ts) say what it means, so it needs nothing else.
 // The report goes to stdout (it is the tool's output); the server's stderr passes through to ours.
 // Exit 0: every message as recorded (or, with --update, the recording rewritten). 1: a difference
 // (a notification or server request that never came from a server still answering is one).
@@ -10,13 +12,15 @@
 // 130/143: interrupted; the server is stopped.
 
 import { readFileSync, writeFileSync } from "node:fs";
+import { dirname } from "node:path";
 import { DEFAULT_IGNORE, formatDifference, shorten } from "./compare.js";
+import { DirectiveError, editions, placeholders } from "./directives.js";
 import { ArgumentSyntaxError, formatRecording, parseRecording, printable, quoteArgument, RecordingFormatError, splitArguments, type Recording } from "./recording.js";
 import { DEFAULT_MAX_UNEXPECTED, DEFAULT_TIMEOUT_MS, replay, type ReplayReport } from "./replay.js";
 import { httpPeer, httpPlan, withPlanNotes } from "./replay-http.js";
 import { DEFAULT_MAX_LINE_BYTES, spawnPeer } from "./replay-peer.js";
 
-export const REPLAY_USAGE = `usage: mcp-wire replay FILE [--timeout MS] [--ignore POINTER]... [--update] -- <server command> [args...]
+export const REPLAY_USAGE = `usage: mcp-wire replay FILE [--timeout MS] [--ignore POINTER]... [--edition NAME] [--update] -- <server command> [args...]
        mcp-wire replay FILE [options] --url URL [--header NAME:VALUE]...
        mcp-wire replay FILE [options]     (runs the recording's "# command:" with its "# args:",
                                            shown on stderr first)
@@ -24,7 +28,9 @@ export const REPLAY_USAGE = `usage: mcp-wire replay FILE [--timeout MS] [--ignor
 Plays the client's side of a recording against a freshly started stdio server and compares what
 the server sends with the recording (ids of server requests mapped, notifications in order per
 method). Values that change from run to run are ignored: ISO 8601 timestamps, /result/requestState,
-the file's "# ignore:" pointers and --ignore. Prints each difference on stdout with its JSON path.
+the file's "# ignore:" pointers and --ignore; the file's "# placeholder:" lines name the others
+(the time, a file's text). The file's "# args:" go after the server command. Prints each difference
+on stdout with its JSON path.
 Exit 0 when all matches, 1 on a difference (a recorded notification or server request that never
 came counts as one), 2 on a usage error or an unreadable recording, 3 when the server failed: it
 exited or left an answer owed past --timeout, could not be started or
@@ -33,6 +39,8 @@ reached, or broke a bound (--max-line-bytes, --max-unexpected).
   --timeout MS       wait at most MS ms for each expected message (default ${DEFAULT_TIMEOUT_MS})
   --ignore POINTER   a JSON pointer (RFC 6901) to ignore in every server message; "*" matches any
                      one step, e.g. /result/content/*/text (repeatable)
+  --edition NAME     the server is this edition of the program: the recording must list it in its
+                     "# editions:" line (else exit 2), and its "# differs in NAME:" pointers are ignored
   --update           rewrite the recording's server side with what came (review the change)
   --max-line-bytes N   the longest line (or HTTP body, or SSE event) the server may send (default
                      ${DEFAULT_MAX_LINE_BYTES}); a longer one stops it (exit 3)
@@ -55,6 +63,7 @@ interface ReplayLine {
   headers: Record<string, string>;
   maxLineBytes: number;
   maxUnexpected: number;
+  edition?: string;
 }
 
 class ReplayUsageError extends Error {}
@@ -67,6 +76,7 @@ export async function run(argv: string[]): Promise<number> {
   let line: ReplayLine;
   let text: string;
   let recording: Recording;
+  let normalize: ((message: unknown) => unknown) | undefined;
   try {
     line = parseReplayLine(argv);
     text = readRecording(line.file);
@@ -75,9 +85,15 @@ export async function run(argv: string[]): Promise<number> {
       line.command = recordedCommand(recording, line.file);
       // Nothing runs unseen: the command comes from a file, which may not be the user's own.
       process.stderr.write(`mcp-wire replay: running the recording's server: ${printable(line.command.map(quoteArgument).join(" "))}\n`);
+    } else if (line.url === undefined) line.command.push(...recording.header.args);
+    const { holdsFor, differs } = editions(recording);
+    if (line.edition !== undefined) {
+      if (holdsFor && !holdsFor.includes(line.edition)) throw new ReplayUsageError(`${line.file} holds for the editions ${holdsFor.join(", ")}, not ${line.edition} (its "# editions:" line)`);
+      line.ignore.push(...(differs.get(line.edition) ?? []));
     }
+    normalize = placeholders(recording, dirname(line.file));
   } catch (error) {
-    if (!(error instanceof ReplayUsageError || error instanceof RecordingFormatError)) throw error;
+    if (!(error instanceof ReplayUsageError || error instanceof RecordingFormatError || error instanceof DirectiveError)) throw error;
     process.stderr.write(`mcp-wire replay: ${(error as Error).message}\n(mcp-wire replay --help shows the usage)\n`);
     return 2;
   }
@@ -92,10 +108,10 @@ export async function run(argv: string[]): Promise<number> {
       process.exit(code);
     });
   }
-  const report = await replay(recording, peer, { timeoutMs: line.timeoutMs, ignore: [...DEFAULT_IGNORE, ...line.ignore], maxUnexpected: line.maxUnexpected });
+  const report = await replay(recording, peer, { timeoutMs: line.timeoutMs, ignore: [...DEFAULT_IGNORE, ...line.ignore], maxUnexpected: line.maxUnexpected, normalize });
   process.stdout.write(describeReport(report, line.file));
   if (line.update && !report.failure) {
-    writeFileSync(line.file, withPlanNotes(formatRecording(updated(recording, report)), httpPlan(text)));
+    writeFileSync(line.file, withPlanNotes(formatRecording(updated(recording, report, normalize)), httpPlan(text)));
     process.stdout.write(`${line.file}: the server side was rewritten with what came\n`);
     return 0;
   }
@@ -107,11 +123,16 @@ export async function run(argv: string[]): Promise<number> {
 /** The exit code when the server, not the comparison, stopped the replay: a CI can tell the two apart. */
 export const SERVER_FAILED = 3;
 
-/** The recording with its server side as it came on this run (golden: the client's side as it was). */
-function updated(recording: Recording, report: ReplayReport): Recording {
+/**
+ * The recording with its server side as it came on this run (golden: the client's side as it was),
+ * each value a placeholder stands for written as the placeholder again.
+ */
+function updated(recording: Recording, report: ReplayReport, normalize?: (message: unknown) => unknown): Recording {
   // Times are kept where the recording kept them, so an update changes no more than it must.
   const timed = recording.entries.some((entry) => entry.at !== undefined);
-  const transcript = timed ? report.transcript : report.transcript.map(({ at: _at, ...entry }) => entry);
+  const named = report.transcript.map((entry) => normalize && entry.dir === "s2c" && entry.message !== undefined
+    ? { ...entry, message: normalize(entry.message), text: JSON.stringify(normalize(entry.message)) } : entry);
+  const transcript = timed ? named : named.map(({ at: _at, ...entry }) => entry);
   if (recording.form !== "golden") return { ...recording, entries: transcript };
   const client = recording.entries.filter((entry) => entry.dir === "c2s");
   return { ...recording, entries: [...client, ...transcript.filter((entry) => entry.dir === "s2c")] };
@@ -157,6 +178,7 @@ function parseReplayLine(argv: string[]): ReplayLine {
     else if (option === "--timeout") line.timeoutMs = positive(" of milliseconds");
     else if (option === "--max-line-bytes") line.maxLineBytes = positive(" of bytes");
     else if (option === "--max-unexpected") line.maxUnexpected = positive("");
+    else if (option === "--edition") line.edition = value();
     else if (option === "--ignore") {
       const pointer = value();
       if (!pointer.startsWith("/")) throw new ReplayUsageError(`--ignore takes a JSON pointer starting with "/", not ${JSON.stringify(pointer)}`);

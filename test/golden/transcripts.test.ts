@@ -6,7 +6,7 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import { readdirSync, writeFileSync } from "node:fs";
 import { describeReport } from "../../src/wire/replay-cli.js";
-import { formatTranscript, goldenChild, goldenInMemory, normalize, readTranscript, serverLines } from "../helpers/transcript.js";
+import { formatTranscript, goldenChild, goldenInMemory, placeholdersOf, readTranscript, serverLines } from "../helpers/transcript.js";
 
 const dir = new URL("../../fixtures/transcripts/", import.meta.url);
 const update = process.env.MCP_WIRE_UPDATE_GOLDEN === "1";
@@ -23,7 +23,8 @@ for (const file of files) {
   test(`golden (in process): ${file}`, async () => {
     const report = await goldenInMemory(transcript);
     if (update) {
-      const lines = serverLines(report).map((line) => { try { return JSON.stringify(normalize(JSON.parse(line))); } catch { return line; } });
+      const named = placeholdersOf(transcript);
+      const lines = serverLines(report).map((line) => { try { return JSON.stringify(named(JSON.parse(line))); } catch { return line; } });
       writeFileSync(path, formatTranscript(transcript, lines));
       return;
     }

@@ -9,6 +9,8 @@
 // Replays go through the product's own replay (src/wire/replay.ts, what `mcp-wire replay` runs):
 // every client line written, the input ended, everything the server writes until it closes
 // compared in order, the same thing `cat` piping the client part into `node dist/server.js` shows.
+// The volatile values are the transcript's own "# placeholder:" lines (src/wire/directives.ts), read
+// as the shipped replay reads them: nothing here knows what a transcript means.
 
 import { PassThrough } from "node:stream";
 import { fileURLToPath } from "node:url";
@@ -16,6 +18,7 @@ import { readFileSync } from "node:fs";
 import { createDemoServer } from "../../src/demo/server-definition.js";
 import { readNotes, sections } from "../../src/demo/notes.js";
 import { StreamTransport } from "../../src/transports/stdio.js";
+import { placeholders } from "../../src/wire/directives.js";
 import { parseRecording, type Recording } from "../../src/wire/recording.js";
 import { replay, type ReplayReport } from "../../src/wire/replay.js";
 import { spawnPeer, streamPeer } from "../../src/wire/replay-peer.js";
@@ -42,9 +45,16 @@ function recordingOf(transcript: Transcript): Recording {
   return parseRecording(formatTranscript(transcript, transcript.server), "transcript");
 }
 
+const TRANSCRIPTS = fileURLToPath(new URL("../../fixtures/transcripts/", import.meta.url));
+
+/** The transcript's placeholders, as `mcp-wire replay` applies them (paths from fixtures/transcripts/). */
+export function placeholdersOf(transcript: Transcript): (message: unknown) => unknown {
+  return placeholders(recordingOf(transcript), TRANSCRIPTS) ?? ((message) => message);
+}
+
 /**
  * Replays over an in-process server, through the real stdio transport on in-memory streams. The
- * golden comparison is exact but for the placeholders of `normalize`: no default ignores.
+ * golden comparison is exact but for the transcript's placeholders: no default ignores.
  */
 export async function goldenInMemory(transcript: Transcript): Promise<ReplayReport> {
   const input = new PassThrough();
@@ -55,14 +65,14 @@ export async function goldenInMemory(transcript: Transcript): Promise<ReplayRepo
   const session = server.connect(new StreamTransport(input, output, { maxMessageBytes }));
   // Closed once the session has closed and what it wrote last has been read.
   const closed = new Promise<{ code: null; signal: null }>((resolve) => session.onClose(() => setImmediate(() => resolve({ code: null, signal: null }))));
-  return replay(recordingOf(transcript), streamPeer(input, output, closed), { ignore: [], normalize });
+  return replay(recordingOf(transcript), streamPeer(input, output, closed), { ignore: [], normalize: placeholdersOf(transcript) });
 }
 
 const SERVER_PROGRAM = fileURLToPath(new URL("../../dist/server.js", import.meta.url));
 
 /** Replays over a real `node dist/server.js` child, as a host would run it; it is stopped if it does not close within `closeMs` of its input ending. */
 export async function goldenChild(transcript: Transcript, closeMs = 2000): Promise<ReplayReport> {
-  return replay(recordingOf(transcript), spawnPeer(process.execPath, [SERVER_PROGRAM, ...transcript.args]), { ignore: [], normalize, timeoutMs: closeMs });
+  return replay(recordingOf(transcript), spawnPeer(process.execPath, [SERVER_PROGRAM, ...transcript.args]), { ignore: [], normalize: placeholdersOf(transcript), timeoutMs: closeMs });
 }
 
 /** What the server wrote in a replay, line by line. */
@@ -89,8 +99,9 @@ function flagValue(args: string[], flag: string): number | undefined {
 const ISO_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?Z$/;
 
 /**
- * The volatile values, replaced explicitly so that transcripts stay stable: the current time
- * (get_time), and the text of PROTOCOL_NOTES.md, which changes whenever the notes are edited.
+ * The volatile values of a client transcript (fixtures/client-transcripts/), replaced explicitly so
+ * that they stay stable: the current time, and the text of PROTOCOL_NOTES.md, which changes whenever
+ * the notes are edited. (The server transcripts name theirs in "# placeholder:" lines.)
  */
 export function normalize(value: unknown): unknown {
   const notes = notesTexts();

@@ -1,8 +1,9 @@
 // Opt-in: the checks of scripts/interop.ts, the official SDK client and the Inspector CLI driving
-// `node dist/server.js`. They install pinned peers from the npm registry into a temp dir, so they
+// `node dist/server.js`, and the textbook edition, `node dist/textbook/demo.js`. They install pinned peers from the npm registry into a temp dir, so they
 // run only with MCP_WIRE_INTEROP=1 (after `npm run build`); otherwise the test is skipped.
 import { test } from "node:test";
 import assert from "node:assert/strict";
+import { fileURLToPath } from "node:url";
 import { runInterop } from "../../scripts/interop.js";
 
 const EXPECTED = [
@@ -10,6 +11,8 @@ const EXPECTED = [
   "sdk: tools/list",
   'sdk: tools/call echo {text:"hi"}',
   "sdk: tools/call add {a:3,b:4}",
+  'sdk: tools/call add {a:"two",b:2} is an isError result',
+  "sdk: tools/call no_such_tool is -32602",
   "sdk: tools/call get_time {}",
   "sdk: resources/list",
   "sdk: resources/read docs://demo/protocol-notes",
@@ -24,12 +27,15 @@ const EXPECTED = [
   "inspector-cli: prompts/get explain_topic topic=tools",
 ];
 
-test("interop: the official SDK client and the Inspector CLI work with node dist/server.js", { timeout: 600_000 }, async (t) => {
+const EDITIONS = [["node dist/server.js", undefined], ["node dist/textbook/demo.js", fileURLToPath(new URL("../../dist/textbook/demo.js", import.meta.url))]] as const;
+
+for (const [edition, server] of EDITIONS) {
+test(`interop: the official SDK client and the Inspector CLI work with ${edition}`, { timeout: 600_000 }, async (t) => {
   if (process.env.MCP_WIRE_INTEROP !== "1") {
     t.skip("set MCP_WIRE_INTEROP=1 to run against the official SDK client and Inspector CLI (needs the npm registry)");
     return;
   }
-  const checks = await runInterop();
+  const checks = await runInterop({ server });
   for (const check of checks) {
     await t.test(check.name, () => assert.ok(check.ok, check.detail));
   }
@@ -40,3 +46,4 @@ test("interop: the official SDK client and the Inspector CLI work with node dist
     "checks that did not pass",
   );
 });
+}

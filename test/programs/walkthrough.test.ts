@@ -187,3 +187,8 @@ test("walkthrough: the handshake era's two-way protocol and cancellation, each m
   assert.deepEqual(new Set(modernOnly.map((e) => e.message.method)).size, 3, "discover, listen and its acknowledgement are all shown");
   for (const entry of modernOnly) assert.doesNotMatch(entry.note, generic, `generic note for ${entry.message.method}`);
 });
+
+test("walkthrough: it ends by pointing to the textbook edition, then the production edition", () => {
+  const end = out.trimEnd().split("\n").slice(-3).join(" ");
+  assert.match(end, /Next: read src\/textbook\/.*node dist\/textbook\/demo\.js.*then the production edition: src\/index\.ts/);
+});

@@ -1,3 +1,5 @@
+// Textbook: Server.#call in src/textbook/server.ts; this adds a full JSON Schema validator, output
+//  checked against outputSchema, results fitted to older versions.
 // tools/list and tools/call: listing, argument validation, running the handler, checking its
 // structured output, and fitting the result to the client's protocol version.
 // Spec: https://modelcontextprotocol.io/specification/2025-11-25/server/tools

@@ -1,3 +1,5 @@
+// Textbook: modern in src/textbook/modern.ts; this adds input rounds (signed requestState), listen,
+//  caching hints per item.
 // How a 2026-07-28 request is served: the same handler rows as a handshake session's, wrapped so
 // that a request carrying the envelope has it checked (envelope.ts) and reaches its handler as a
 // ModernRequest (request.ts), the three methods that may ask the client for input run their handler
