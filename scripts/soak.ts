@@ -16,6 +16,8 @@ import { emptyTokenCase, sessionSlotsCase, slowlorisCase } from "./soak/http-acc
 import { endlessBodyCase, redirectCase, stdioServerFaultsCase, timeoutCase } from "./soak/client-cases.js";
 import { stdinEofCase, stdioUnreadCase } from "./soak/stdio-cases.js";
 import { modernHttpEnvelopeCase, modernHttpHeadersCase, modernHttpListensCase } from "./soak/modern-http-cases.js";
+import { unreadStreamsCase } from "./soak/round2-attack.js";
+import { hostileIssuerCase, hostileMetadataCase } from "./soak/round2-attack-oauth.js";
 import { modernDualCase, modernEnvelopeCase, modernListensCase, modernRoundsCase, modernStateCase } from "./soak/modern-cases.js";
 
 /** Issue 7's cases in the order of its items, then issue 9's (the 2026-07-28 generation). */
@@ -23,7 +25,8 @@ const CASES: SoakCase[] = [
   batchCase, replayCase, endlessBodyCase, legacyUnreadCase, legacySessionsCase, stdioUnreadCase, subscribeCase,
   emptyTokenCase, redirectCase, sessionSlotsCase, slowlorisCase, timeoutCase, stdinEofCase, stdioServerFaultsCase,
   modernEnvelopeCase, modernStateCase, modernRoundsCase, modernListensCase, modernDualCase, modernHttpEnvelopeCase,
-  modernHttpHeadersCase, modernHttpListensCase,
+  modernHttpHeadersCase, modernHttpListensCase, unreadStreamsCase,
+  hostileMetadataCase, hostileIssuerCase,
 ];
 
 const USAGE = "usage: npm run soak -- [--list] [--case NAME]... [--scale F]";
