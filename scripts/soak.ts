@@ -17,6 +17,7 @@ import { endlessBodyCase, redirectCase, stdioServerFaultsCase, timeoutCase } fro
 import { stdinEofCase, stdioUnreadCase } from "./soak/stdio-cases.js";
 import { modernHttpEnvelopeCase, modernHttpHeadersCase, modernHttpListensCase } from "./soak/modern-http-cases.js";
 import { unreadStreamsCase } from "./soak/round2-attack.js";
+import { mixedLoadCase } from "./soak/round2-attack-load.js";
 import { hostileIssuerCase, hostileMetadataCase } from "./soak/round2-attack-oauth.js";
 import { modernDualCase, modernEnvelopeCase, modernListensCase, modernRoundsCase, modernStateCase } from "./soak/modern-cases.js";
 
@@ -26,7 +27,7 @@ const CASES: SoakCase[] = [
   emptyTokenCase, redirectCase, sessionSlotsCase, slowlorisCase, timeoutCase, stdinEofCase, stdioServerFaultsCase,
   modernEnvelopeCase, modernStateCase, modernRoundsCase, modernListensCase, modernDualCase, modernHttpEnvelopeCase,
   modernHttpHeadersCase, modernHttpListensCase, unreadStreamsCase,
-  hostileMetadataCase, hostileIssuerCase,
+  hostileMetadataCase, hostileIssuerCase, mixedLoadCase,
 ];
 
 const USAGE = "usage: npm run soak -- [--list] [--case NAME]... [--scale F]";
