@@ -2,7 +2,7 @@
 // reach): the CLI's discovery (protected resource metadata, authorization server metadata, the
 // registration answer) and the demo server's --auth-issuer (the issuer's metadata and JWK Set),
 // against loopback servers that send a multi-GB document, trickle a byte a second, redirect without
-// end or to another origin or scheme, or send valid JSON nested 100,000 deep or with 200 KB strings.
+// end or to another origin or scheme, or send valid JSON nested 100,000 deep or with 135 KB strings.
 // Spec: https://modelcontextprotocol.io/specification/2025-11-25/basic/security_best_practices
 // (server-supplied URLs are untrusted) and basic/authorization#authorization-server-discovery.
 
@@ -51,9 +51,12 @@ const VARIANTS: Record<string, Misbehaviour> = {
     const text = JSON.stringify(good);
     response.writeHead(200, { "content-type": "application/json" }).end(`${text.slice(0, -1)},"x":${"[".repeat(100_000)}${"]".repeat(100_000)}}`);
   },
-  "200 KB strings with escapes": (_request, response, _origin, good) => {
-    const big = `https://as.example/${"\u001b[2J".repeat(50_000)}`;
-    response.writeHead(200, { "content-type": "application/json" }).end(JSON.stringify({ ...(good as object), issuer: big, authorization_servers: [big], client_id: big }));
+  // One string of 135 KB as JSON (15,000 escape sequences), under the 256 KiB limit, at a loopback
+  // URL: the PRM's authorization server, the metadata's issuer (not the one asked for), a client_id.
+  "135 KB strings of escapes": (request, response, origin, good) => {
+    const big = `${origin}/${"\u001b[2J".repeat(15_000)}`;
+    const field = request.url!.startsWith("/prm") ? { authorization_servers: [big] } : request.url!.startsWith("/register") ? { client_id: big } : { issuer: big };
+    response.writeHead(200, { "content-type": "application/json" }).end(JSON.stringify({ ...(good as object), ...field }));
   },
 };
 
@@ -113,7 +116,7 @@ const CLI_LIMIT_MS = 15_000;
 
 export const hostileMetadataCase: SoakCase = {
   name: "hostile-metadata",
-  title: "the CLI's OAuth discovery (--url, a 401) against PRM, authorization server metadata and registration answers that are huge, trickle, redirect, nest or carry 200 KB strings",
+  title: "the CLI's OAuth discovery (--url, a 401) against PRM, authorization server metadata and registration answers that are huge, trickle, redirect, nest or carry 135 KB strings",
   bound: `each run ends by itself within ${CLI_LIMIT_MS / 1000} s (time-outs raised to 60 s) with exit 1 and one error line under ${READABLE} characters; at most 256 KiB read, 3 redirects followed, none to another origin or scheme; CLI peak RSS < ${mib(RSS_BOUND)}`,
   limitMs: 120_000,
   async run(context) {
@@ -123,11 +126,15 @@ export const hostileMetadataCase: SoakCase = {
       const site = await hostileSite(context, target, how);
       const run = await context.cli(["--no-store", "--no-browser", "--auth-timeout", "1", "--protocol-version", "2025-11-25", "--handshake-timeout", "60000", "--timeout", "60000", "--url", `${site.origin}/mcp`, "tools"], CLI_LIMIT_MS + 5000);
       const label = `${target}, ${name}`;
-      const longest = Math.max(0, ...run.cli.stderrText.split("\n").map((line) => line.length));
+      // The error lines; the authorization URL the CLI prints for the person is whole by design (a
+      // registration's 135 KB client_id makes it that long: left to the registration's own bounds).
+      const lines = run.cli.stderrText.split("\n");
+      const longest = Math.max(0, ...lines.filter((line) => line.startsWith("mcp-wire:")).map((line) => line.length));
+      const url = Math.max(0, ...lines.filter((line) => !line.startsWith("mcp-wire:")).map((line) => line.length));
       const redirects = name === "endless redirects" ? site.served.asked : 0;
       return [
         ...cliChecks(run, CLI_LIMIT_MS, label),
-        [longest < READABLE, `${label}: longest stderr line ${longest} characters${cutOff(site.served)}`],
+        [longest < READABLE, `${label}: longest error line ${longest} characters${url >= READABLE ? ` (another line, ${url} characters)` : ""}${cutOff(site.served)}`],
         [redirects <= 4, `${label}: asked ${site.served.asked} time(s)`],
         [run.cli.peakRss < RSS_BOUND && !run.cli.killedForMemory, `${label}: CLI peak RSS ${mib(run.cli.peakRss)}`],
       ];
@@ -136,7 +143,7 @@ export const hostileMetadataCase: SoakCase = {
     const checks = results.flat();
     const failed = checks.filter(([ok]) => !ok);
     if (failed.length > 0) return judge(failed);
-    return { held: true, detail: `${runs.length} runs held; ${checks.filter(([, text]) => /cut off/.test(text)).map(([, text]) => text).join("; ")}` };
+    return { held: true, detail: `${runs.length} runs held; ${checks.filter(([, text]) => /cut off|another line/.test(text)).map(([, text]) => text).join("; ")}` };
   },
 };
 
@@ -168,7 +175,7 @@ const ISSUER_WAIT_MS = 15_000;
 
 export const hostileIssuerCase: SoakCase = {
   name: "hostile-issuer",
-  title: "the demo server with --auth-issuer naming a hostile issuer: its metadata or JWK Set is huge, trickles, redirects, nests or carries 200 KB strings; 40 forged JWTs each",
+  title: "the demo server with --auth-issuer naming a hostile issuer: its metadata or JWK Set is huge, trickles, redirects, nests or carries 135 KB strings; 40 forged JWTs each",
   bound: `every request answered (503 with Retry-After, as the issuer cannot be had) within ${ISSUER_WAIT_MS / 1000} s; the failure logged a few times, not per request (stderr < 64 KiB); a request without a token still gets 401 at once; server up, peak RSS < ${mib(RSS_BOUND)}`,
   limitMs: 120_000,
   async run(context) {
@@ -186,7 +193,7 @@ export const hostileIssuerCase: SoakCase = {
       const bare = await tokenRequest(started.url, undefined, context.signal);
       context.sampleAll();
       const up = started.server.alive;
-      const logged = started.server.stderrText.length;
+      const logged = started.server.stderrSeen;
       return [
         [[...statuses.keys()].every((status) => status === "HTTP 503" || status === "HTTP 401") && slowest <= ISSUER_WAIT_MS, `${label}: ${[...statuses].map(([status, n]) => `${n} x ${status}`).join(", ")}, the slowest in ${(slowest / 1000).toFixed(1)} s${cutOff(site.served)}`],
         [bare.status === "HTTP 401", `${label}: no token: ${bare.status}`],
