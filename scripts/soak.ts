@@ -21,7 +21,7 @@ import { mixedLoadCase } from "./soak/round2-attack-load.js";
 import { hostileIssuerCase, hostileMetadataCase } from "./soak/round2-attack-oauth.js";
 import { modernDualCase, modernEnvelopeCase, modernListensCase, modernRoundsCase, modernStateCase } from "./soak/modern-cases.js";
 
-/** Issue 7's cases in the order of its items, then issue 9's (the 2026-07-28 generation). */
+/** Issue 7's cases in the order of its items, then issue 9's (the 2026-07-28 generation), then issue 19's attack. */
 const CASES: SoakCase[] = [
   batchCase, replayCase, endlessBodyCase, legacyUnreadCase, legacySessionsCase, stdioUnreadCase, subscribeCase,
   emptyTokenCase, redirectCase, sessionSlotsCase, slowlorisCase, timeoutCase, stdinEofCase, stdioServerFaultsCase,

@@ -1,13 +1,13 @@
-// Soak cases for what issue 19's second round did not reach, as an attacker would: a minute of mixed
-// hostile HTTP load while legitimate clients keep being served (their latency against an idle
-// server, the server's memory after); listens and GET streams opened and never read (the TCP window
-// fills, the server must close them); and hostile OAuth documents end to end, against the CLI's
-// discovery and against the demo server's --auth-issuer: huge, trickling, redirecting, nested.
+// A soak case for what issue 19's second round did not reach, as an attacker would: 2026-07-28
+// listens and handshake-era GET streams opened and never read (the TCP window fills, then the
+// server's own buffers) while list changes are broadcast to them all. What they may make the server
+// hold is bounded per stream and in total; the loopback kernel takes megabytes per socket first, so
+// a stream may stay open for long, and what is measured is what the server retains. The mixed load
+// is round2-attack-load.ts; hostile OAuth documents, round2-attack-oauth.ts.
 // Spec: https://modelcontextprotocol.io/specification/2026-07-28/basic/transports/streamable-http
-// and https://modelcontextprotocol.io/specification/2025-11-25/basic/security_best_practices
 
 import { connect, type Socket } from "node:net";
-import { judge, MIB, mib, retainedCheck, RSS_BOUND, serverChecks, sleep, type CaseContext, type SoakCase, type Tracked } from "./harness.js";
+import { judge, MIB, mib, retainedCheck, serverChecks, sleep, type SoakCase } from "./harness.js";
 import { MODERN, modernRequest, summarize } from "./modern-wire.js";
 import { describe, exchange, openSession, request, within, type Message } from "./wire.js";
 
