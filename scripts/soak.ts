@@ -18,12 +18,15 @@ import { emptyTokenCase, sessionSlotsCase, slowlorisCase } from "./soak/http-acc
 import { endlessBodyCase, redirectCase, stdioServerFaultsCase, timeoutCase } from "./soak/client-cases.js";
 import { stdinEofCase, stdioUnreadCase } from "./soak/stdio-cases.js";
 import { modernHttpEnvelopeCase, modernHttpHeadersCase, modernHttpListensCase } from "./soak/modern-http-cases.js";
-import { recordBareCommandCase, recordBr64Case, recordEarlyAnswerCase, recordGzip16Case, recordGzip64Case, recordGzipFloodCase } from "./soak/round2-record.js";
 import { modernDualCase, modernEnvelopeCase, modernListensCase, modernRoundsCase, modernStateCase } from "./soak/modern-cases.js";
 import { stateFloodStdioCase, statePrincipalHttpCase } from "./soak/round2-state.js";
-import { recordSessionsCase } from "./soak/round2-recordcheck.js";
-import { crashLoopCase, endlessPagesCase, slowDiscoverCase } from "./soak/round2-client.js";
 import { credentialsInfinityCase, credentialsPlaceCase, credentialsRefreshCase, credentialsSigkillCase, credentialsStaleLockCase } from "./soak/round2-credentials.js";
+import { crashLoopCase, endlessPagesCase, slowDiscoverCase } from "./soak/round2-client.js";
+import { recordBareCommandCase, recordBr64Case, recordEarlyAnswerCase, recordGzip16Case, recordGzip64Case, recordGzipFloodCase } from "./soak/round2-record.js";
+import { recordSessionsCase } from "./soak/round2-recordcheck.js";
+import { unreadStreamsCase } from "./soak/round2-attack.js";
+import { mixedLoadCase } from "./soak/round2-attack-load.js";
+import { hostileIssuerCase, hostileMetadataCase } from "./soak/round2-attack-oauth.js";
 
 /** Issue 7's cases in the order of its items, then issue 9's (the 2026-07-28 generation), then issue 19's. */
 const CASES: SoakCase[] = [
@@ -31,12 +34,14 @@ const CASES: SoakCase[] = [
   emptyTokenCase, redirectCase, sessionSlotsCase, slowlorisCase, timeoutCase, stdinEofCase, stdioServerFaultsCase,
   modernEnvelopeCase, modernStateCase, modernRoundsCase, modernListensCase, modernDualCase, modernHttpEnvelopeCase,
   modernHttpHeadersCase, modernHttpListensCase,
-  // Issue 19 (hardening, round 2), in the order of its items.
+  // Issue 19 (hardening, round 2): its items 1-2 (requestState), 3-5 and 13 (credentials), 6, 8 and 11
+  // (the client), 7 and 12 (record), 9-10 (record and check, several sessions), then its attack.
   statePrincipalHttpCase, stateFloodStdioCase,
-  recordSessionsCase,
-  endlessPagesCase, crashLoopCase, slowDiscoverCase,
   credentialsInfinityCase, credentialsStaleLockCase, credentialsRefreshCase, credentialsSigkillCase, credentialsPlaceCase,
+  endlessPagesCase, crashLoopCase, slowDiscoverCase,
   recordGzip16Case, recordGzip64Case, recordBr64Case, recordGzipFloodCase, recordEarlyAnswerCase, recordBareCommandCase,
+  recordSessionsCase,
+  mixedLoadCase, unreadStreamsCase, hostileMetadataCase, hostileIssuerCase,
 ];
 
 const USAGE = "usage: npm run soak -- [--list] [--case NAME]... [--scale F] [--textbook]";

@@ -10,7 +10,7 @@ import { judge, MIB, mib, RSS_BOUND, type CaseContext, type SoakCase, type Track
 type Handler = (request: IncomingMessage, body: string, response: ServerResponse) => void;
 
 /** A loopback HTTP server for one case, closed (every socket with it) when the case ends. */
-async function evilServer(context: CaseContext, handle: Handler): Promise<string> {
+export async function evilServer(context: CaseContext, handle: Handler): Promise<string> {
   const sockets = new Set<Socket>();
   const server = createServer((request, response) => {
     let body = "";
@@ -39,7 +39,7 @@ function answerInitialize(body: string, response: ServerResponse): void {
 }
 
 /** Writes `prefix`, then `x` for as long as the client reads, up to `budget` bytes; never ends the body. */
-async function endless(response: ServerResponse, prefix: string, budget: number): Promise<void> {
+export async function endless(response: ServerResponse, prefix: string, budget: number): Promise<void> {
   const chunk = Buffer.alloc(64 * 1024, "x");
   response.write(prefix);
   for (let sent = 0; sent < budget && !response.destroyed; sent += chunk.length) {
@@ -64,7 +64,7 @@ export function drained(response: Writable): Promise<void> {
  * The checks every CLI case makes: ended by itself within the limit, with an error of its own,
  * which says what went wrong if `saying` is given.
  */
-function cliChecks(run: { cli: Tracked; ms: number; timedOut: boolean }, limitMs: number, label: string, saying?: RegExp): [boolean, string][] {
+export function cliChecks(run: { cli: Tracked; ms: number; timedOut: boolean }, limitMs: number, label: string, saying?: RegExp): [boolean, string][] {
   const { cli, ms, timedOut } = run;
   const lastError = cli.stderrText.trim().split("\n").filter((line) => line.startsWith("mcp-wire:")).at(-1)?.slice(0, 200);
   return [

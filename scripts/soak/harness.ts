@@ -49,6 +49,8 @@ export class Tracked {
   readonly child: ChildProcess;
   readonly role: string;
   stderrText = "";
+  /** Characters of stderr received in all, the dropped ones too: where an offset into the whole of it points. */
+  stderrSeen = 0;
   /** The highest VmHWM read while the process was alive, in bytes. */
   peakRss = 0;
   killedForMemory = false;
@@ -60,7 +62,10 @@ export class Tracked {
     this.child = child;
     child.stderr?.setEncoding("utf8");
     // Only the tail is kept: a flooded stderr must not grow the soak itself.
-    child.stderr?.on("data", (chunk: string) => (this.stderrText = (this.stderrText + chunk).slice(-64 * 1024)));
+    child.stderr?.on("data", (chunk: string) => {
+      this.stderrSeen += chunk.length;
+      this.stderrText = (this.stderrText + chunk).slice(-64 * 1024);
+    });
     this.exited = new Promise((resolve) => child.once("exit", (code, signal) => resolve((this.exit = { code, signal }))));
   }
 
@@ -100,11 +105,12 @@ export class Tracked {
     }
   }
 
-  /** Waits for text on stderr (from offset `from`); undefined if the process ends or `ms` pass first. */
+  /** Waits for text on stderr (from offset `from` in all of it, stderrSeen); undefined if the process ends or `ms` pass first. */
   async awaitStderr(pattern: RegExp, ms: number, from = 0): Promise<RegExpMatchArray | undefined> {
     const deadline = Date.now() + ms;
     for (;;) {
-      const match = this.stderrText.slice(from).match(pattern);
+      // Only the tail is kept: the offset moves back by what was dropped since.
+      const match = this.stderrText.slice(Math.max(0, from - (this.stderrSeen - this.stderrText.length))).match(pattern);
       if (match) return match;
       if (!this.alive || Date.now() > deadline) return undefined;
       await sleep(10);
@@ -114,7 +120,7 @@ export class Tracked {
   /** Full GC in a server started with the preload; its heap right after, or undefined. */
   async heapAfterGc(): Promise<NodeJS.MemoryUsage | undefined> {
     if (!this.alive) return undefined;
-    const from = this.stderrText.length;
+    const from = this.stderrSeen;
     this.child.kill("SIGUSR2");
     const match = await this.awaitStderr(/soak: gc (\{.*\})\n/, 10_000, from);
     return match ? (JSON.parse(match[1]!) as NodeJS.MemoryUsage) : undefined;

@@ -12,7 +12,7 @@
 
 import { isObject } from "../jsonrpc/messages.js";
 import type { BearerChallenge } from "./challenge.js";
-import { fetchJson, type FetchJsonOptions, type JsonAnswer } from "./fetch-json.js";
+import { excerpt, fetchJson, quoted, type FetchJsonOptions, type JsonAnswer } from "./fetch-json.js";
 import {
   AuthMetadataError, isHttpUrl, isSecureUrl, readAuthorizationServerMetadata, readProtectedResourceMetadata,
   type AuthorizationServerMetadata, type ProtectedResourceMetadata,
@@ -38,9 +38,9 @@ export async function discover(server: URL, challenge: BearerChallenge | undefin
   const issuer = prm.document.authorization_servers?.[0];
   if (issuer === undefined) throw new AuthMetadataError(prm.url, 'names no authorization server ("authorization_servers")');
   // Spec (authorization#communication-security): authorization servers are reached over https only (or on this machine).
-  if (!isSecureUrl(issuer)) throw new AuthMetadataError(prm.url, `names the authorization server ${JSON.stringify(issuer)}, which is not https (nor http on this machine); not used`);
+  if (!isSecureUrl(issuer)) throw new AuthMetadataError(prm.url, `names the authorization server ${quoted(issuer)}, which is not https (nor http on this machine); not used`);
   const metadata = await findAuthorizationServer(issuer, options);
-  if (metadata === undefined) throw new AuthMetadataError(issuer, `no authorization server metadata at ${metadataUrls(issuer).join(", ")}`);
+  if (metadata === undefined) throw new AuthMetadataError(issuer, `no authorization server metadata at ${metadataUrls(issuer).map(excerpt).join(", ")}`);
   return { resource: prm.document.resource, prm: prm.document, issuer, metadata };
 }
 
@@ -63,7 +63,7 @@ async function findProtectedResource(server: URL, challenge: BearerChallenge | u
     const document = readProtectedResourceMetadata(answer.json, url);
     // Spec (RFC 9728 section 3.3): a PRM whose resource is not this server MUST NOT be used.
     if (!resourceCovers(document.resource, server)) {
-      throw new AuthMetadataError(url, `names the resource ${JSON.stringify(document.resource)}, which is not ${server.origin}${server.pathname}; not used`);
+      throw new AuthMetadataError(url, `names the resource ${quoted(document.resource)}, which is not ${server.origin}${server.pathname}; not used`);
     }
     return { document, url };
   }

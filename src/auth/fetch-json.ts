@@ -30,9 +30,25 @@ export interface JsonAnswer {
   url: string;
 }
 
+/** How much of a server-supplied string (a URL, a name) an error message shows. */
+export const SHOWN_CHARACTERS = 200;
+
+/**
+ * `text` as an error message shows it: whole if short, else its start and its length. A hostile
+ * document's 256 KiB string would otherwise make each message (and each log line) that long.
+ */
+export function excerpt(text: string): string {
+  return text.length <= SHOWN_CHARACTERS ? text : `${text.slice(0, SHOWN_CHARACTERS)}... (${text.length.toLocaleString("en-US")} characters)`;
+}
+
+/** A server-supplied value quoted (JSON) for an error message, in part if long (see excerpt). */
+export function quoted(value: unknown): string {
+  return excerpt(JSON.stringify(value) ?? String(value));
+}
+
 export class AuthFetchError extends Error {
   constructor(readonly step: string, readonly url: string, problem: string, options?: { cause?: unknown }) {
-    super(`${step}: ${url}: ${problem}`, options);
+    super(`${step}: ${excerpt(url)}: ${problem}`, options);
     this.name = "AuthFetchError";
   }
 }
@@ -58,8 +74,10 @@ export async function fetchJson(step: string, url: string, init: RequestInit, op
     if (response.status >= 300 && response.status < 400 && location !== null) {
       await response.body?.cancel();
       const next = new URL(location, current);
+      // A file:, data: or javascript: URL has no origin to name ("null"): its scheme says what it is.
+      if (next.protocol !== "http:" && next.protocol !== "https:") throw new AuthFetchError(step, current, `redirects to a ${excerpt(next.protocol)} URL; not followed`);
       // Spec (security best practices, SSRF): a redirect is a new server-supplied URL; only the same origin is followed.
-      if (next.origin !== new URL(current).origin) throw new AuthFetchError(step, current, `redirects to another origin (${next.origin}); not followed`);
+      if (next.origin !== new URL(current).origin) throw new AuthFetchError(step, current, `redirects to another origin (${excerpt(next.origin)}); not followed`);
       if (redirectsLeft-- === 0) throw new AuthFetchError(step, current, "too many redirects");
       // Only a GET may be repeated as it was; a redirected POST would resend a secret elsewhere.
       if ((init.method ?? "GET") !== "GET") throw new AuthFetchError(step, current, `answered ${response.status} to a ${init.method}; not followed`);

@@ -9,7 +9,7 @@
 // IdP's metadata (the application knows its token endpoint), and a private key at the IdP.
 
 import type { GrantContext, TokenGrant } from "./grant.js";
-import { AuthFetchError, type FetchJsonOptions } from "./fetch-json.js";
+import { AuthFetchError, quoted, type FetchJsonOptions } from "./fetch-json.js";
 import { isObject } from "../jsonrpc/messages.js";
 import { clientAuthenticator, GrantError, tokenEndpoint, type ClientCredentials } from "./grant-client-credentials.js";
 import { isSecureUrl } from "./metadata.js";
@@ -84,6 +84,6 @@ async function exchangeForIdJag(options: EnterpriseGrantOptions, context: GrantC
   if (!isObject(json)) throw new AuthFetchError(EXCHANGE_STEP, url, "the answer is not a JSON object");
   // Spec (RFC 8693 section 2.2.1): the issued token is in access_token "for historical reasons"; its type says what it is.
   if (typeof json.access_token !== "string" || json.access_token === "") throw new AuthFetchError(EXCHANGE_STEP, url, 'the answer has no "access_token" (the ID-JAG)');
-  if (json.issued_token_type !== ID_JAG) throw new AuthFetchError(EXCHANGE_STEP, url, `the issued token type is ${JSON.stringify(json.issued_token_type)}, not ${ID_JAG}`);
+  if (json.issued_token_type !== ID_JAG) throw new AuthFetchError(EXCHANGE_STEP, url, `the issued token type is ${quoted(json.issued_token_type)}, not ${ID_JAG}`);
   return json.access_token;
 }

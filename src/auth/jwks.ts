@@ -9,7 +9,7 @@
 
 import { createPublicKey, type JsonWebKey, type KeyObject } from "node:crypto";
 import { isObject } from "../jsonrpc/messages.js";
-import { fetchJson, type FetchJsonOptions } from "./fetch-json.js";
+import { excerpt, fetchJson, type FetchJsonOptions } from "./fetch-json.js";
 import { JWT_ALGORITHMS, TokenRejectedError, type JwsHeader } from "./jwt-verify.js";
 import { findAuthorizationServer, metadataUrls } from "./discovery.js";
 import { AuthMetadataError, isSecureUrl, type AuthorizationServerMetadata } from "./metadata.js";
@@ -38,7 +38,7 @@ export const DEFAULT_JWKS_MAX_AGE_MS = 60 * 60_000;
 /** A JWK Set that is unusable as a whole. */
 export class JwksError extends Error {
   constructor(readonly url: string, problem: string) {
-    super(`jwks: ${url}: ${problem}`);
+    super(`jwks: ${excerpt(url)}: ${problem}`);
     this.name = "JwksError";
   }
 }
@@ -133,7 +133,7 @@ export class Jwks {
 /** The issuer's metadata, found as the client finds it (discovery.ts), or an AuthMetadataError. */
 export async function discoverAuthorizationServer(issuer: string, fetchOptions: FetchJsonOptions = {}): Promise<AuthorizationServerMetadata> {
   const metadata = await findAuthorizationServer(issuer, fetchOptions);
-  if (metadata === undefined) throw new AuthMetadataError(issuer, `publishes no authorization server metadata (at ${metadataUrls(issuer).join(", ")})`);
+  if (metadata === undefined) throw new AuthMetadataError(issuer, `publishes no authorization server metadata (at ${metadataUrls(issuer).map(excerpt).join(", ")})`);
   return metadata;
 }
 

@@ -7,6 +7,7 @@
 // Left out: signed metadata (RFC 9728 section 2.2, RFC 8414 section 2.1); nothing here needs it.
 
 import { isObject } from "../jsonrpc/messages.js";
+import { excerpt, quoted } from "./fetch-json.js";
 
 /** RFC 9728 section 2: what a protected resource (here, an MCP server) says about itself. */
 export interface ProtectedResourceMetadata {
@@ -56,7 +57,7 @@ export interface AuthorizationServerMetadata {
 /** A discovery document that is missing, malformed, or names something other than what was asked. */
 export class AuthMetadataError extends Error {
   constructor(readonly url: string, problem: string) {
-    super(`${url}: ${problem}`);
+    super(`${excerpt(url)}: ${problem}`);
     this.name = "AuthMetadataError";
   }
 }
@@ -72,7 +73,7 @@ export function readProtectedResourceMetadata(json: unknown, url: string, expect
   optionalType(doc, url, "string", "resource_name");
   // Spec (RFC 9728 section 3.3): the resource named MUST be the one the metadata was asked for.
   if (expectedResource !== undefined && !sameResource(resource, expectedResource)) {
-    throw new AuthMetadataError(url, `names the resource ${JSON.stringify(resource)}, not ${JSON.stringify(expectedResource)}`);
+    throw new AuthMetadataError(url, `names the resource ${quoted(resource)}, not ${quoted(expectedResource)}`);
   }
   return doc as ProtectedResourceMetadata;
 }
@@ -82,7 +83,7 @@ export function readAuthorizationServerMetadata(json: unknown, url: string, expe
   const doc = fields(json, url);
   const issuer = requiredString(doc, "issuer", url);
   // Spec (RFC 8414 section 3.3): the issuer in the document MUST be identical to the one asked for.
-  if (issuer !== expectedIssuer) throw new AuthMetadataError(url, `names the issuer ${JSON.stringify(issuer)}, not ${JSON.stringify(expectedIssuer)}`);
+  if (issuer !== expectedIssuer) throw new AuthMetadataError(url, `names the issuer ${quoted(issuer)}, not ${quoted(expectedIssuer)}`);
   optionalType(doc, url, "string", "authorization_endpoint", "token_endpoint", "registration_endpoint", "jwks_uri", "introspection_endpoint");
   optionalStrings(doc, url, "scopes_supported", "response_types_supported", "grant_types_supported", "token_endpoint_auth_methods_supported", "token_endpoint_auth_signing_alg_values_supported", "code_challenge_methods_supported");
   optionalType(doc, url, "boolean", "authorization_response_iss_parameter_supported", "client_id_metadata_document_supported");
@@ -90,7 +91,7 @@ export function readAuthorizationServerMetadata(json: unknown, url: string, expe
   // Checked here, where every endpoint the client or the resource server later uses is read.
   for (const field of ["authorization_endpoint", "token_endpoint", "registration_endpoint", "jwks_uri", "introspection_endpoint"]) {
     if (doc[field] !== undefined && !isSecureUrl(doc[field] as string)) {
-      throw new AuthMetadataError(url, `"${field}" must be an http(s) URL, and https unless it is on this machine (${JSON.stringify(doc[field])}); not used`);
+      throw new AuthMetadataError(url, `"${field}" must be an http(s) URL, and https unless it is on this machine (${quoted(doc[field])}); not used`);
     }
   }
   return doc as AuthorizationServerMetadata;

@@ -87,6 +87,11 @@ export class ResourceServer {
   readonly #options: AuthorizationOptions;
   readonly #verify: TokenVerifier;
   readonly #onProblem: ((message: string) => void) | undefined;
+  /**
+   * The failure reported last. Jwks gives the same error again to every token while its cooldown
+   * lasts: reported once, rather than once per request (a log line each, for anyone's made-up token).
+   */
+  #lastProblem: unknown;
   #resource: string | undefined;
 
   constructor(options: AuthorizationOptions, onProblem?: (message: string) => void) {
@@ -164,7 +169,8 @@ export class ResourceServer {
       // Spec (authorization#token-handling): invalid or expired tokens MUST receive 401.
       if (error instanceof TokenRejectedError) return this.#refuse(401, "invalid_token", `the access token was refused: ${error.reason}`);
       if (error instanceof IntrospectionBusyError) return errorAnswer(503, "service unavailable: too many tokens are being checked at once; try again shortly", { "retry-after": "1" });
-      this.#onProblem?.(`authorization: could not check a token: ${error instanceof Error ? error.message : String(error)}`);
+      if (error !== this.#lastProblem) this.#onProblem?.(`authorization: could not check a token: ${error instanceof Error ? error.message : String(error)}`);
+      this.#lastProblem = error;
       if (!isUnavailable(error)) return this.#refuse(401, "invalid_token", "the access token was refused: it could not be read");
       return errorAnswer(503, "service unavailable: the authorization server's keys could not be had to check the token; try again later", { "retry-after": "30" });
     }

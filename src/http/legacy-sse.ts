@@ -17,7 +17,7 @@ import { judgePostText } from "./post-body.js";
 import { errorAnswer, HttpAnswer, streamAnswer, type HttpRequest } from "./exchange.js";
 import { DEFAULT_KEEP_ALIVE_MS, DEFAULT_MAX_BODY_BYTES, DEFAULT_SESSION_IDLE_MS, readJsonText } from "./responses.js";
 import { formatEvent, SSE_HEADERS } from "./sse.js";
-import { DEFAULT_MAX_BACKLOG_BYTES, SseSink } from "./sse-sink.js";
+import { BacklogBudget, DEFAULT_MAX_BACKLOG_BYTES, SseSink } from "./sse-sink.js";
 
 class LegacySessionTransport implements Transport {
   readonly sink: SseSink;
@@ -83,6 +83,8 @@ export interface LegacySseOptions {
    * Past it the stream ends, and with it the session: this transport has no way to resume.
    */
   maxStreamBacklogBytes?: number;
+  /** What all its streams may hold unread together, shared with other handlers' (McpHttpServer shares the Streamable HTTP handler's); default a BacklogBudget of its own. */
+  backlogBudget?: BacklogBudget;
   /**
    * The most of a session's messages taken in and not yet finished (default DEFAULT_MAX_IN_FLIGHT,
    * see ConnectionOptions.maxInFlight). At the bound a POST carrying a request gets 429.
@@ -106,6 +108,7 @@ export class LegacySseHandler {
       sessionIdleMs: options.sessionIdleMs ?? DEFAULT_SESSION_IDLE_MS,
       keepAliveMs: options.keepAliveMs ?? DEFAULT_KEEP_ALIVE_MS,
       maxStreamBacklogBytes: options.maxStreamBacklogBytes ?? DEFAULT_MAX_BACKLOG_BYTES,
+      backlogBudget: options.backlogBudget ?? new BacklogBudget(),
       maxInFlight: options.maxInFlight ?? DEFAULT_MAX_IN_FLIGHT,
       onProblem: options.onProblem,
     };
@@ -129,7 +132,7 @@ export class LegacySseHandler {
     const sink = new SseSink(() => {
       this.#sessions.delete(id);
       void transport.close();
-    }, { maxBacklogBytes: this.#options.maxStreamBacklogBytes });
+    }, { maxBacklogBytes: this.#options.maxStreamBacklogBytes, budget: this.#options.backlogBudget });
     const transport = new LegacySessionTransport(sink);
     transport.owner = owner;
     const session = this.#server.connect(transport, { maxInFlight: this.#options.maxInFlight, onProblem: this.#options.onProblem, principal: owner });

@@ -20,14 +20,15 @@ import type { PostBody } from "./post-body.js";
 import { emptyAnswer, errorAnswer, HttpAnswer, jsonAnswer, streamAnswer, type HttpRequest } from "./exchange.js";
 import type { HttpSessionTransport } from "./session-transport.js";
 import { SSE_HEADERS } from "./sse.js";
-import { SseSink } from "./sse-sink.js";
+import { SseSink, type SseSinkOptions } from "./sse-sink.js";
 
 type Json = { [key: string]: unknown };
 
 /** What the Streamable HTTP handler lends the modern path: its bounds and a way to open a one-request session. */
 export interface ModernHost {
   server: McpServer;
-  maxStreamBacklogBytes: number | undefined;
+  /** The bounds of every SSE response: its own backlog, and the handler's BacklogBudget. */
+  sinkOptions: SseSinkOptions;
   /** The refusal if one more request would pass the handler's in-flight bounds. */
   overloaded(): HttpAnswer | undefined;
   /**
@@ -140,7 +141,7 @@ function answer(host: ModernHost, request: HttpRequest, id: RequestId, body: Pos
       replayable: false,
       // The sink ends with the response (then the session closes), or when the client goes away.
       orSse: () => {
-        const sink = new SseSink(close, { maxBacklogBytes: host.maxStreamBacklogBytes });
+        const sink = new SseSink(close, host.sinkOptions);
         resolve(streamAnswer(sink, SSE_HEADERS));
         return sink;
       },

@@ -157,17 +157,33 @@ function send(req: IncomingMessage, res: ServerResponse, answer: HttpAnswer): vo
   res.writeHead(status, head).end(body);
 }
 
-/** An SSE stream written to a ServerResponse as its events come. */
-class ResponseOutput implements SseOutput {
+/**
+ * An SSE stream written to a ServerResponse as its events come. Events written while the socket
+ * is full wait here as one list, written in one piece at the next 'drain': left to node, each small
+ * event would be four buffered writes (chunked framing), several times its size in memory, and
+ * what the backlog bound counts would not be what the stream holds.
+ */
+export class ResponseOutput implements SseOutput {
   readonly #res: ServerResponse;
   /** Whether anything was written (or the response ended), which sends the head too. */
   written = false;
   /** Bytes written since the socket last had room (node's 'drain'): what the client is not taking. */
   #queued = 0;
+  /** Events written since the socket was last full, not yet handed to node. */
+  #pending: string[] = [];
+  onRoom: (() => void) | undefined;
 
   constructor(res: ServerResponse) {
     this.#res = res;
-    res.on("drain", () => void (this.#queued = 0));
+    res.on("drain", () => {
+      const pending = this.#pending;
+      this.#pending = [];
+      // What waited goes out in one write; until the socket has room again it is still the backlog.
+      const waited = pending.length > 0 ? pending.join("") : "";
+      this.#queued = Buffer.byteLength(waited);
+      if (waited !== "") this.#res.write(waited);
+      this.onRoom?.();
+    });
   }
 
   /**
@@ -181,20 +197,24 @@ class ResponseOutput implements SseOutput {
 
   write(text: string): void {
     this.written = true;
-    if (this.#res.writableNeedDrain) this.#queued += Buffer.byteLength(text);
-    this.#res.write(text);
+    if (!this.#res.writableNeedDrain) return void this.#res.write(text);
+    this.#pending.push(text);
+    this.#queued += Buffer.byteLength(text);
   }
 
   end(onDelivered: () => void): void {
     // 'finish': every byte is handed to the operating system; it never comes if the client left first.
     this.written = true;
     this.#res.once("finish", onDelivered);
-    this.#res.end();
+    const pending = this.#pending;
+    this.#pending = [];
+    this.#res.end(pending.length > 0 ? pending.join("") : undefined);
   }
 
   abort(): void {
     // Nothing sent yet (a stream cut before it connected): a clean, empty stream, as on the web
     // path, rather than a connection dropped without an answer. Otherwise what is held is dropped.
+    this.#pending = [];
     if (!this.written) this.#res.end();
     else this.#res.destroy();
   }

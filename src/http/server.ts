@@ -55,6 +55,7 @@ export class McpHttpServer {
       sessionIdleMs: options.sessionIdleMs,
       keepAliveMs: options.keepAliveMs,
       maxStreamBacklogBytes: options.maxStreamBacklogBytes,
+      backlogBudget: this.streamable.backlogBudget,
       maxInFlight: options.maxLegacyInFlight,
       onProblem: options.onProblem,
     });

@@ -21,7 +21,7 @@ export class HttpSessionTransport implements Transport {
   #handlers: TransportHandlers | undefined;
   #streamCount = 0;
   #closed = false;
-  /** Called for messages that had nowhere to go (no stream open for them). */
+  /** Called for requests and responses that had nowhere to go (no stream open for them). */
   readonly #onDropped: (message: JSONRPCMessage | JSONRPCMessage[]) => void;
   /** The requests awaiting answers in every session that shares this counter (one handler's). */
   readonly #shared: { awaited: number };
@@ -133,6 +133,9 @@ export class HttpSessionTransport implements Transport {
       this.#standalone.write(formatEvent({ id: this.events.append("get", data), data }));
       return;
     }
+    // A notification with no stream to take it is the client's choice (it opened no GET stream),
+    // not a fault: reported, it would be a line per session for every list change, anyone's to cause.
+    if (!Array.isArray(message) && "method" in message && !("id" in message)) return;
     this.#onDropped(message);
   }
 

@@ -17,9 +17,29 @@ import { KEEP_ALIVE } from "./sse.js";
  */
 export const DEFAULT_MAX_BACKLOG_BYTES = 1024 * 1024;
 
+/**
+ * The most unread bytes all the SSE streams of one handler may hold together (its BacklogBudget):
+ * each stream's own bound times the thousand sessions a handler allows would be a GiB.
+ */
+export const DEFAULT_MAX_BACKLOG_BYTES_TOTAL = 64 * 1024 * 1024;
+
+/**
+ * What every stream of a handler holds unread, together, against one bound. A stream that writes
+ * while its client is not reading and finds the total past the bound ends, as at its own bound; a
+ * stream that ends, or whose client takes what it held, gives its share back at once.
+ */
+export class BacklogBudget {
+  /** Unread bytes held by all the streams sharing the budget. */
+  bytes = 0;
+
+  constructor(readonly maxBytes: number = DEFAULT_MAX_BACKLOG_BYTES_TOTAL) {}
+}
+
 export interface SseSinkOptions {
   /** See DEFAULT_MAX_BACKLOG_BYTES. */
   maxBacklogBytes?: number;
+  /** Shared with the handler's other streams (see DEFAULT_MAX_BACKLOG_BYTES_TOTAL); none: only the stream's own bound. */
+  budget?: BacklogBudget;
 }
 
 /** What carries a sink's events to the client: an adapter's response. */
@@ -31,6 +51,8 @@ export interface SseOutput {
   end(onDelivered: () => void): void;
   /** Ends the response at once, dropping what it holds. */
   abort(reason: Error): void;
+  /** Set by the sink: called when the response has room again (its backlog is back to 0). */
+  onRoom?: () => void;
 }
 
 /** Where one stream's events are written: the current HTTP response, which a resuming GET may replace. */
@@ -45,12 +67,16 @@ export class SseSink {
   /** Set when the backlog bound ended the stream before an adapter took it. */
   #aborted: Error | undefined;
   readonly #maxBacklog: number;
+  readonly #budget: BacklogBudget | undefined;
+  /** This stream's share of the budget: its backlog when last counted. */
+  #counted = 0;
   readonly #onGone: () => void;
   #web: WebOutput | undefined;
 
   constructor(onGone: () => void = () => {}, options: SseSinkOptions = {}) {
     this.#onGone = onGone;
     this.#maxBacklog = options.maxBacklogBytes ?? DEFAULT_MAX_BACKLOG_BYTES;
+    this.#budget = options.budget;
   }
 
   /** Whether events can still be written (not ended, the client not gone). */
@@ -61,18 +87,36 @@ export class SseSink {
   write(text: string): void {
     if (!this.#open) return;
     const output = this.#output;
-    if ((output ? output.backlog : this.#waitingBytes) > this.#maxBacklog) {
-      // The backlog bound is passed: the client is not reading. Ending the response frees what it
+    const backlog = this.#count();
+    const budget = this.#budget;
+    const overBudget = budget !== undefined && backlog > 0 && budget.bytes > budget.maxBytes;
+    if (backlog > this.#maxBacklog || overBudget) {
+      // A backlog bound is passed: the client is not reading. Ending the response frees what it
       // holds at once; the client resumes with Last-Event-ID.
-      const reason = new Error(`http: the client left more than ${this.#maxBacklog} bytes unread`);
+      const reason = new Error(overBudget
+        ? `http: this stream's client is not reading, and the streams of this server hold more than ${budget.maxBytes} bytes unread together`
+        : `http: the client left more than ${this.#maxBacklog} bytes unread`);
       if (output) output.abort(reason);
       else this.#abortWaiting(reason);
       this.#gone();
       return;
     }
-    if (output) return output.write(text);
-    this.#waiting.push(text);
-    this.#waitingBytes += Buffer.byteLength(text);
+    if (output) output.write(text);
+    else {
+      this.#waiting.push(text);
+      this.#waitingBytes += Buffer.byteLength(text);
+    }
+    this.#count();
+  }
+
+  /** This stream's backlog now, brought up to date in the budget. */
+  #count(): number {
+    const backlog = !this.#open ? 0 : this.#output ? this.#output.backlog : this.#waitingBytes;
+    if (this.#budget) {
+      this.#budget.bytes += backlog - this.#counted;
+      this.#counted = backlog;
+    }
+    return backlog;
   }
 
   /**
@@ -104,6 +148,7 @@ export class SseSink {
   /** An adapter takes the stream: what waited goes out first, then every later event. */
   connect(output: SseOutput): void {
     this.#output = output;
+    output.onRoom = () => void this.#count();
     if (this.#aborted) return output.abort(this.#aborted);
     if (this.#waiting.length > 0) output.write(this.#waiting.length === 1 ? this.#waiting[0]! : this.#waiting.join(""));
     this.#waiting = [];
@@ -138,6 +183,7 @@ export class SseSink {
   #gone(): void {
     if (!this.#open) return;
     this.#open = false;
+    this.#count();
     this.#onGone();
   }
 }
@@ -156,6 +202,7 @@ class WebOutput implements SseOutput {
   #onDelivered: (() => void) | undefined;
   /** Bytes written while the queue was full. */
   #queued = 0;
+  onRoom: (() => void) | undefined;
 
   readonly #onCancel: () => void;
 
@@ -168,6 +215,7 @@ class WebOutput implements SseOutput {
       // the sink has ended, this may have been the last of it.
       pull: () => {
         this.#queued = 0;
+        this.onRoom?.();
         this.#closeIfDrained();
       },
       // The client went away.

@@ -50,6 +50,12 @@ export interface StreamableHttpOptions extends SecurityOptions {
   /** Bytes an SSE response may hold that the client has not read; past it the stream ends (default DEFAULT_MAX_BACKLOG_BYTES, 1 MiB). */
   maxStreamBacklogBytes?: number;
   /**
+   * The same for every SSE response of the handler together, listens and a McpHttpServer's legacy
+   * streams included (default DEFAULT_MAX_BACKLOG_BYTES_TOTAL, 64 MiB): past it, a stream whose
+   * client is not reading ends when it is next written to (BacklogBudget, sse-sink.ts).
+   */
+  maxStreamBacklogBytesTotal?: number;
+  /**
    * Events kept for resumption, in UTF-8 bytes and in number: per session (default 4 MiB, 10,000)
    * and for all sessions together (default 64 MiB, 100,000). Past a bound the oldest go first.
    */

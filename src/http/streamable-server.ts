@@ -17,7 +17,7 @@ import { EventStore, ReplayBudget } from "./event-store.js";
 import { SessionTable, type LiveSession } from "./session-table.js";
 import { HttpSessionTransport } from "./session-transport.js";
 import { formatEvent, SSE_HEADERS } from "./sse.js";
-import { SseSink } from "./sse-sink.js";
+import { BacklogBudget, SseSink, type SseSinkOptions } from "./sse-sink.js";
 import { eraOf, serveModernPost, type ModernHost } from "./modern-post.js";
 import { localAnswers, readPostBody, refuseReusedIds, type PostBody } from "./post-body.js";
 import { mediaType, wantsBoth, wantsEventStream } from "./responses.js";
@@ -46,6 +46,8 @@ export class StreamableHttpHandler {
   readonly #modernHost: ModernHost;
   /** Host, Origin and the token, checked first on every request (also by the legacy transport's, server.ts). */
   readonly gate: Gate;
+  /** One bound on what every SSE response of this handler holds unread (the legacy transport's too, server.ts). */
+  readonly backlogBudget: BacklogBudget;
 
   constructor(server: McpServer, options: StreamableHttpOptions = {}) {
     this.gate = new Gate(options, options.onProblem);
@@ -54,15 +56,21 @@ export class StreamableHttpHandler {
     const { maxSessions, sessionIdleMs: idleMs, initializedTimeoutMs: initializedMs } = this.#options;
     this.#sessions = new SessionTable({ maxSessions, idleMs, initializedMs });
     this.#replay = new ReplayBudget({ maxBytes: options.maxReplayBytes, maxEvents: options.maxReplayEvents });
+    this.backlogBudget = new BacklogBudget(options.maxStreamBacklogBytesTotal);
     // One timer for keep-alives and expiry; it never keeps the process alive by itself.
     this.#timer = setInterval(() => this.#tick(), Math.min(this.#options.keepAliveMs, initializedMs, 60_000));
     this.#timer.unref();
     this.#modernHost = {
       server,
-      maxStreamBacklogBytes: this.#options.maxStreamBacklogBytes,
+      sinkOptions: this.#sinkOptions,
       overloaded: () => this.#overloaded(0, 1),
       open: (request) => this.#openModern(this.gate.owner(request)),
     };
+  }
+
+  /** Every SSE response's bounds: its own backlog, and the budget all of them share. */
+  get #sinkOptions(): SseSinkOptions {
+    return { maxBacklogBytes: this.#options.maxStreamBacklogBytes, budget: this.backlogBudget };
   }
 
   get sessionCount(): number {
@@ -186,7 +194,7 @@ export class StreamableHttpHandler {
         live.transport.receive(body);
       });
     }
-    const sink = new SseSink(undefined, { maxBacklogBytes: this.#options.maxStreamBacklogBytes });
+    const sink = new SseSink(undefined, this.#sinkOptions);
     const stream = live.transport.openPost(body.requestIds, { sse: sink, local });
     // Spec (transports, SEP-1699, 2025-11-25): a priming event (an id, empty data) comes first, so
     // the client can resume even before the first real event.
@@ -212,7 +220,7 @@ export class StreamableHttpHandler {
     const found = this.#session(request);
     if (found instanceof HttpAnswer) return found;
     const transport = found.transport;
-    const sink = new SseSink(undefined, { maxBacklogBytes: this.#options.maxStreamBacklogBytes });
+    const sink = new SseSink(undefined, this.#sinkOptions);
     const lastEventId = request.header("last-event-id");
     if (lastEventId !== null) {
       if (!transport.resume(lastEventId, sink)) return errorAnswer(400, `bad request: cannot resume after event ${JSON.stringify(lastEventId)}`);

@@ -139,3 +139,27 @@ test("authorization server metadata whose endpoints are plain http to another ma
   await assert.rejects(discover(site.server, undefined, {}), (error: unknown) =>
     error instanceof AuthMetadataError && /"token_endpoint" must be an http\(s\) URL, and https unless it is on this machine \("http:\/\/10\.0\.0\.1\/token"\)/.test(error.message));
 });
+
+/** A hostile document's strings are quoted in errors in part: a message stays a line a person can read. */
+const READABLE = 2000;
+
+test("a PRM naming a 200 KB authorization server, or metadata naming a 200 KB issuer: the error quotes them in part", async (t) => {
+  const huge = "y".repeat(200_000);
+  const missing = await documents(t, (origin) => ({ "/.well-known/oauth-protected-resource/mcp": { body: { resource: `${origin}/mcp`, authorization_servers: [`${origin}/${huge}`] } } }));
+  await assert.rejects(discover(missing.server, undefined, {}), (error: unknown) =>
+    error instanceof AuthMetadataError && /no authorization server metadata at/.test(error.message) && /200,0\d\d characters/.test(error.message) && error.message.length < READABLE);
+  const other = await documents(t, (origin) => ({
+    "/.well-known/oauth-protected-resource/mcp": { body: { resource: `${origin}/mcp`, authorization_servers: [origin] } },
+    "/.well-known/oauth-authorization-server": { body: { ...AS(origin), issuer: `https://other.example/${huge}` } },
+  }));
+  await assert.rejects(discover(other.server, undefined, {}), (error: unknown) =>
+    error instanceof AuthMetadataError && /names the issuer "https:\/\/other\.example\/yyy/.test(error.message) && error.message.length < READABLE);
+  const resource = await documents(t, () => ({ "/.well-known/oauth-protected-resource/mcp": { body: { resource: `https://evil.example/${huge}`, authorization_servers: ["https://as.example"] } } }));
+  await assert.rejects(discover(resource.server, undefined, {}), (error: unknown) =>
+    error instanceof AuthMetadataError && /names the resource "https:\/\/evil\.example\/yyy/.test(error.message) && error.message.length < READABLE);
+});
+
+test("a document redirecting to another scheme is refused, naming the scheme (a file: URL has no origin to name)", async (t) => {
+  const site = await documents(t, () => ({ "/.well-known/oauth-protected-resource/mcp": { location: "file:///etc/passwd" } }));
+  await assert.rejects(discover(site.server, undefined, {}), (error: unknown) => error instanceof AuthFetchError && /redirects to a file: URL; not followed/.test(error.message));
+});

@@ -86,3 +86,17 @@ test("resource server: any error from checking a token is a 401 (reported, the t
   assert.equal(unavailable.status, 503);
   assert.equal(unavailable.headers["retry-after"], "30");
 });
+
+test("resource server: a failure given again for every token (the issuer's keys, in their cooldown) is reported once, and in part", async () => {
+  const problems: string[] = [];
+  // Jwks gives the same error object again while its cooldown lasts: each request would report it anew.
+  const failure = new AuthFetchError("jwks", `https://as.example/${"k".repeat(200_000)}`, "no answer in time");
+  const verifier: TokenVerifier = async () => {
+    throw failure;
+  };
+  const server = new ResourceServer({ issuer: ISSUER, resource: RESOURCE, verifier }, (p) => problems.push(p));
+  for (let i = 0; i < 5; i++) assert.equal(((await server.authorize(requestWith(`opaque-token-${i}`))) as HttpAnswer).status, 503);
+  assert.equal(problems.length, 1);
+  assert.ok(problems[0]!.length < 2000, `${problems[0]!.length} characters`);
+  assert.match(problems[0]!, /could not check a token: jwks: https:\/\/as\.example\/kkk.*no answer in time/);
+});

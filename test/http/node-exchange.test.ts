@@ -5,10 +5,12 @@
 // written to the ServerResponse after the socket's buffers filled.
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { request as httpRequest } from "node:http";
+import { EventEmitter } from "node:events";
+import { request as httpRequest, type ServerResponse } from "node:http";
 import { connect } from "node:net";
 import { createDemoServer } from "../../src/demo/server-definition.js";
 import { McpHttpServer, type HttpAdapter, type HttpServerOptions } from "../../src/http/server.js";
+import { ResponseOutput } from "../../src/http/node-exchange.js";
 import type { McpServer } from "../../src/server/definition.js";
 import { ACCEPT_BOTH, eventually, initializeRequest, notification, openSession, request, withinLimit } from "../helpers/http-peer.js";
 
@@ -192,4 +194,25 @@ test("node path: a POST stream its client stops reading ends once more than maxS
   } finally {
     await server.close();
   }
+});
+
+test("node path: events written while the socket is full wait as one list and go to node in one write at 'drain', counted as the backlog", () => {
+  // A ServerResponse whose socket is full until 'drain': what ResponseOutput reads of it and calls.
+  const written: string[] = [];
+  const res = Object.assign(new EventEmitter(), { writableNeedDrain: false, write: (text: string) => (written.push(text), (res.writableNeedDrain = true), false) });
+  const output = new ResponseOutput(res as unknown as ServerResponse);
+  let rooms = 0;
+  output.onRoom = () => rooms++;
+  output.write("data: first\n\n");
+  // Each small event handed to node would be four buffered writes (chunked framing), several times its size.
+  for (let i = 0; i < 1000; i++) output.write(`data: ${i}\n\n`);
+  assert.equal(written.length, 1, "only the write that filled the socket reached node");
+  assert.equal(output.backlog, Array.from({ length: 1000 }, (_, i) => Buffer.byteLength(`data: ${i}\n\n`)).reduce((a, b) => a + b));
+  res.writableNeedDrain = false;
+  res.emit("drain");
+  assert.equal(written.length, 2);
+  assert.equal(written[1], Array.from({ length: 1000 }, (_, i) => `data: ${i}\n\n`).join(""));
+  // Handed to node while the socket is full again: still the client's to take, still the backlog.
+  assert.equal(output.backlog, Buffer.byteLength(written[1]!));
+  assert.equal(rooms, 1);
 });

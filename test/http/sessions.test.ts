@@ -3,6 +3,7 @@
 // Spec: https://modelcontextprotocol.io/specification/2025-11-25/basic/transports#session-management
 import { test } from "node:test";
 import assert from "node:assert/strict";
+import { McpServer, text } from "../../src/server/definition.js";
 import { ACCEPT_BOTH, answerOf, eventually, holdingServer, initializeRequest, messagesOf, openGet, openSession, post, raw, request, serve, SseReader, withinLimit, type Message } from "../helpers/http-peer.js";
 
 /** initialize without notifications/initialized: a session left in its handshake; its request headers. */
@@ -235,6 +236,26 @@ test("session cap: an initialize refused for the requests in flight evicts no se
     release();
     assert.equal((await answerOf(held)).result.content[0].text, "held");
     assert.deepEqual((await idle.call(1, "ping")).result, {});
+  } finally {
+    await served.close();
+  }
+});
+
+test("sessions: a notification for a session with no GET stream is not delivered, and not reported once per session and message either", async () => {
+  const problems: string[] = [];
+  const mcp = new McpServer({ name: "quiet", version: "1.0.0" }).tool({ name: "a", inputSchema: { type: "object" } }, () => ({ content: [text("a")] }));
+  const served = await serve({ onProblem: (problem) => problems.push(problem) }, mcp);
+  try {
+    // Spec (transports#listening-for-messages-from-the-server): without a GET stream the server has
+    // nowhere to send notifications; that is the client's choice, not a fault. Here: 10 x 20.
+    const sessions = await Promise.all(Array.from({ length: 10 }, () => openSession(served.url)));
+    for (let i = 0; i < 20; i++) {
+      mcp.removeTool("a");
+      mcp.tool({ name: "a", inputSchema: { type: "object" } }, () => ({ content: [text("a")] }));
+    }
+    // A round trip in each session after the changes: their notifications were sent (or dropped) before it.
+    for (const session of sessions) assert.deepEqual((await session.call("after", "ping")).result, {});
+    assert.deepEqual(problems.filter((problem) => problem.includes("list_changed")), []);
   } finally {
     await served.close();
   }

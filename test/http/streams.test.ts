@@ -6,7 +6,7 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import { createDemoServer } from "../../src/demo/server-definition.js";
 import { McpServer, text } from "../../src/server/definition.js";
-import { SseSink } from "../../src/http/sse-sink.js";
+import { BacklogBudget, SseSink } from "../../src/http/sse-sink.js";
 import { StreamableHttpHandler } from "../../src/http/streamable-server.js";
 import { ACCEPT_BOTH, answerOf, initializeRequest, messagesOf, notification, openGet, openSession, request, serve, SseReader, type Message, type SseEvent } from "../helpers/http-peer.js";
 
@@ -354,4 +354,39 @@ test("GET stream: a client that does not read it past maxStreamBacklogBytes lose
   } finally {
     await handler.close();
   }
+});
+
+test("SseSink: streams sharing a BacklogBudget end once their unread bytes together pass it, each under its own bound", async () => {
+  // Each stream may hold 1000 bytes unread on its own; together they may hold 150.
+  const budget = new BacklogBudget(150);
+  const sinks = Array.from({ length: 3 }, () => new SseSink(() => {}, { maxBacklogBytes: 1000, budget }));
+  sinks.forEach((sink) => sink.body);
+  const event = "data: " + "x".repeat(42) + "\n\n";
+  const writes = [0, 0, 0];
+  // Round and round until every stream has ended (or each took 100 events: 5000 bytes, far past its own bound).
+  for (let round = 0; round < 100 && sinks.some((sink) => sink.open); round++) {
+    sinks.forEach((sink, i) => sink.open && (sink.write(event), writes[i]!++));
+  }
+  assert.deepEqual(sinks.map((sink) => sink.open), [false, false, false]);
+  // 1000 bytes fill a stream's own queue (not a backlog); past them, the budget's 150 bytes are shared.
+  assert.ok(writes.every((n) => n <= 1000 / 50 + 150 / 50 + 2), `events taken before the end: ${writes.join(", ")}`);
+  assert.equal(budget.bytes, 0, "an ended stream gives its share back");
+});
+
+test("SseSink: a stream whose client reads again gives its share of the BacklogBudget back at once", async () => {
+  const budget = new BacklogBudget(150);
+  const reading = new SseSink(() => {}, { maxBacklogBytes: 100, budget });
+  const reader = reading.body.getReader();
+  const event = "data: " + "y".repeat(42) + "\n\n";
+  // Past its 100-byte queue, 100 bytes of backlog.
+  for (let i = 0; i < 4; i++) reading.write(event);
+  assert.equal(budget.bytes, 100);
+  // The client takes it all: the queue has room, the backlog is gone, and so is its share.
+  for (let i = 0; i < 4; i++) await reader.read();
+  assert.equal(budget.bytes, 0);
+  const other = new SseSink(() => {}, { maxBacklogBytes: 100, budget });
+  other.body;
+  for (let i = 0; i < 4; i++) other.write(event);
+  assert.equal(other.open, true, "the share the first stream gave back is there for another");
+  assert.equal(reading.open, true);
 });
