@@ -13,6 +13,12 @@ import type { AuthorizationServerMetadata } from "./metadata.js";
 import { isSeconds, MAX_SECONDS, refusal, type ClientAuthentication } from "./token-endpoint.js";
 import { isObject } from "../jsonrpc/messages.js";
 
+/**
+ * The longest client_id a registration may give us. RFC 7591 sets none; real ones are short, a
+ * CIMD URL a few hundred characters at most.
+ */
+export const MAX_CLIENT_ID_CHARACTERS = 1024;
+
 export interface RegistrationRequest {
   issuer: string;
   metadata: AuthorizationServerMetadata;
@@ -126,6 +132,8 @@ async function registerDynamically(request: RegistrationRequest, endpoint: strin
   if (answer.status !== 201 && answer.status !== 200) throw refusal(step, answer.status, answer.json, answer.url);
   const json = answer.json;
   if (!isObject(json) || typeof json.client_id !== "string" || json.client_id === "") throw new AuthFetchError(step, answer.url, 'the answer has no "client_id"');
+  // It goes into every authorization URL (which the CLI prints) and into the credentials file.
+  if (json.client_id.length > MAX_CLIENT_ID_CHARACTERS) throw new AuthFetchError(step, answer.url, `the "client_id" is longer than ${MAX_CLIENT_ID_CHARACTERS} characters (${json.client_id.length.toLocaleString("en-US")})`);
   const client: ClientRegistration = { client_id: json.client_id, redirect_uris: [request.redirectUri] };
   if (typeof json.client_secret === "string") client.client_secret = json.client_secret;
   if (json.client_secret_expires_at !== undefined) {

@@ -6,7 +6,7 @@
 // https://modelcontextprotocol.io/specification/2025-11-25/basic/authorization#token-handling
 
 import type { TokenSet } from "./credentials.js";
-import { AuthFetchError, fetchJson, type FetchJsonOptions, type JsonAnswer } from "./fetch-json.js";
+import { AuthFetchError, excerpt, fetchJson, type FetchJsonOptions, type JsonAnswer } from "./fetch-json.js";
 import { isObject } from "../jsonrpc/messages.js";
 
 /** How the client proves who it is at the token endpoint. */
@@ -16,10 +16,13 @@ export type ClientAuthentication =
   /** RFC 7523 section 2.2: a signed JWT, made fresh for each request (its `jti` must not repeat). */
   | { method: "private_key_jwt"; client_id: string; assertion: () => Promise<string> | string };
 
-/** The authorization server refused (RFC 6749 section 5.2): `error` is its code, e.g. invalid_grant. */
+/**
+ * The authorization server refused (RFC 6749 section 5.2): `error` is its code, e.g. invalid_grant.
+ * Both are kept whole on the error; the message shows them in part, as every server string is shown.
+ */
 export class OAuthError extends Error {
   constructor(readonly step: string, readonly status: number, readonly error: string, readonly description: string | undefined) {
-    super(`${step}: the authorization server answered ${status} ${error}${description === undefined ? "" : `: ${description}`}`);
+    super(`${step}: the authorization server answered ${status} ${excerpt(error)}${description === undefined ? "" : `: ${excerpt(description)}`}`);
     this.name = "OAuthError";
   }
 }

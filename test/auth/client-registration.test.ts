@@ -87,6 +87,16 @@ test("DCR refusals: an RFC 7591 error, an answer without client_id", async (t) =
   await assert.rejects(registerClient(request({ registration_endpoint: empty.endpoint })), /the answer has no "client_id"/);
 });
 
+// Issue 19's attack: nothing bounded a registered client_id, which goes into the authorization URL
+// the CLI prints (a 135 KB one made 120 KB of stderr) and into the credentials file.
+test("DCR: a client_id longer than 1024 characters is refused, shown only in part", async (t) => {
+  const long = await registrar(t, 201, { client_id: "c".repeat(135_000), client_secret: "s" });
+  await assert.rejects(registerClient(request({ registration_endpoint: long.endpoint })), (error: unknown) =>
+    error instanceof Error && /"client_id" is longer than 1024 characters/.test(error.message) && error.message.length < 400);
+  const { endpoint } = await registrar(t, 201, { client_id: "c".repeat(1024) });
+  assert.equal((await registerClient(request({ registration_endpoint: endpoint }))).client.client_id.length, 1024);
+});
+
 // Issue 19 item 3: 1e400 parses as Infinity, which the credentials file would hold as null.
 test("DCR: client_secret_expires_at must be a finite time in seconds (0: never); Infinity or a negative one is refused", async (t) => {
   for (const text of ["1e400", "-1", "1e300", '"soon"']) {

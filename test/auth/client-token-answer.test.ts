@@ -3,7 +3,7 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { AuthFetchError } from "../../src/auth/fetch-json.js";
-import { readTokenAnswer } from "../../src/auth/token-endpoint.js";
+import { OAuthError, readTokenAnswer, refusal } from "../../src/auth/token-endpoint.js";
 
 const URL = "https://as.example/token";
 const read = (json: Record<string, unknown>, now = 1_000_000) => readTokenAnswer("token request (test)", { token_type: "Bearer", ...json }, URL, undefined, now);
@@ -30,4 +30,18 @@ test("expires_in must be a finite number of seconds from 0 to 10^10; Infinity, a
     assert.throws(() => readTokenAnswer("token request (test)", JSON.parse(text), URL, undefined, 0), (error: unknown) =>
       error instanceof AuthFetchError && /"expires_in" must be a number of seconds from 0 to 10000000000/.test(error.message), text);
   }
+});
+
+// Issue 19's attack: an authorization server's error and error_description went whole into the
+// message, so a 256 KiB description made a 256 KiB error line on the CLI's stderr.
+test("an OAuth refusal shows a long error or error_description in part, with its length", () => {
+  const description = "x".repeat(256 * 1024);
+  const error = refusal("token request (test)", 400, { error: `invalid_grant${"y".repeat(1000)}`, error_description: description }, URL);
+  assert.ok(error instanceof OAuthError);
+  assert.equal(error.description, description, "the whole description stays on the error for a program to read");
+  assert.ok(error.message.length < 600, `the message is ${error.message.length} characters`);
+  assert.match(error.message, /\(262,144 characters\)$/);
+  assert.match(error.message, /^token request \(test\): the authorization server answered 400 invalid_grant/);
+  const short = refusal("token request (test)", 400, { error: "invalid_grant", error_description: "the code was used" }, URL);
+  assert.equal(short.message, "token request (test): the authorization server answered 400 invalid_grant: the code was used");
 });
