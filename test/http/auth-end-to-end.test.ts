@@ -4,41 +4,31 @@
 // in both protocol generations, and over the legacy HTTP+SSE transport when the resource is the
 // server's origin (the default, the MCP endpoint's URL, does not cover /sse: the client says so).
 // Spec: https://modelcontextprotocol.io/specification/2025-11-25/basic/authorization
-import { after, before, test } from "node:test";
+import { test } from "node:test";
 import assert from "node:assert/strict";
 import { McpClient } from "../../src/client/client.js";
 import { StreamableHttpClientTransport } from "../../src/http/client-transport.js";
 import { LegacySseClientTransport } from "../../src/http/legacy-client.js";
-import { startAuthServer, type TestAuthServer } from "../helpers/auth-server.js";
+import { withAuthorizedServer } from "../helpers/authorized-http.js";
 import { headless } from "../helpers/oauth-stubs.js";
-import { ADAPTER, serve, type Served } from "../helpers/http-peer.js";
+import { ADAPTER } from "../helpers/http-peer.js";
 import { McpHttpServer } from "../../src/http/server.js";
 import { createDemoServer } from "../../src/demo/server-definition.js";
 import { createServer } from "node:net";
 import type { AddressInfo } from "node:net";
 
 const SCOPES = ["mcp:read", "mcp:write"];
-let as: TestAuthServer;
-let served: Served;
-
-before(async () => {
-  as = await startAuthServer({ scopes: SCOPES });
-  served = await serve({ authorization: { issuer: as.issuer, scopes: SCOPES } });
-});
-after(async () => {
-  await served.close();
-  await as.close();
-});
+const peers = withAuthorizedServer(SCOPES);
 
 for (const protocolVersion of ["2025-11-25", undefined] as const) {
   test(`end to end (${protocolVersion ?? "the client's default era"}): 401, discovery, DCR, PKCE, a tool call`, async (t) => {
-    const before = as.requests.length;
+    const before = peers.as.requests.length;
     const client = new McpClient({ name: "e2e", version: "1" }, protocolVersion ? { protocolVersion } : {});
     t.after(() => client.close());
-    await client.connect(new StreamableHttpClientTransport(served.url, { authorization: { userAgent: headless() }, listen: false }));
+    await client.connect(new StreamableHttpClientTransport(peers.served.url, { authorization: { userAgent: headless() }, listen: false }));
     const result = await client.callTool("add", { a: 20, b: 22 });
     assert.deepEqual(JSON.parse((result.content[0] as { text: string }).text), { sum: 42 });
-    const paths = as.requests.slice(before).map((r) => r.path.split("?")[0]);
+    const paths = peers.as.requests.slice(before).map((r) => r.path.split("?")[0]);
     for (const path of ["/.well-known/oauth-authorization-server", "/register", "/authorize", "/token"]) assert.ok(paths.includes(path), `${path} in ${paths.join(" ")}`);
   });
 }
@@ -46,9 +36,9 @@ for (const protocolVersion of ["2025-11-25", undefined] as const) {
 test("end to end over the legacy HTTP+SSE transport, with the origin as the resource (it covers /sse and /messages)", async (t) => {
   // The default resource, the MCP endpoint's URL, does not cover /sse, and a client checks that it does.
   const refused = new McpClient({ name: "e2e-legacy", version: "1" });
-  await assert.rejects(LegacySseClientTransport.open(`${served.origin}/sse`, { authorization: { userAgent: headless() } }).then((transport) => refused.connect(transport)), /names the resource .*\/mcp", which is not .*\/sse/);
+  await assert.rejects(LegacySseClientTransport.open(`${peers.served.origin}/sse`, { authorization: { userAgent: headless() } }).then((transport) => refused.connect(transport)), /names the resource .*\/mcp", which is not .*\/sse/);
   const port = await freePort();
-  const http = new McpHttpServer(createDemoServer(), { authorization: { issuer: as.issuer, resource: `http://127.0.0.1:${port}` } });
+  const http = new McpHttpServer(createDemoServer(), { authorization: { issuer: peers.as.issuer, resource: `http://127.0.0.1:${port}` } });
   const listening = await http.listen({ port, adapter: ADAPTER });
   t.after(async () => {
     await http.close();

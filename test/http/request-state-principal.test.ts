@@ -3,30 +3,20 @@
 // valid token for the same issuer and audience, retrying with alice's state is refused with the
 // misbound state's -32602; alice's own retry still completes. Spec:
 // https://modelcontextprotocol.io/specification/2026-07-28/basic/patterns/mrtr#server-requirements-basic-workflow
-import { after, before, test } from "node:test";
+import { test } from "node:test";
 import assert from "node:assert/strict";
-import { startAuthServer, type TestAuthServer } from "../helpers/auth-server.js";
-import { serve, type Message, type Served } from "../helpers/http-peer.js";
+import { withAuthorizedServer } from "../helpers/authorized-http.js";
+import type { Message } from "../helpers/http-peer.js";
 import { modernRequest, postModern } from "../helpers/http-modern-peer.js";
 
 const SCOPES = ["mcp:read", "mcp:write"];
 const FORM = { elicitation: { form: {} } };
-let as: TestAuthServer;
-let served: Served;
+const peers = withAuthorizedServer(SCOPES);
 
-before(async () => {
-  as = await startAuthServer({ scopes: SCOPES });
-  served = await serve({ authorization: { issuer: as.issuer, scopes: SCOPES } });
-});
-after(async () => {
-  await served.close();
-  await as.close();
-});
-
-const bearerFor = (sub: string) => ({ authorization: `Bearer ${as.mint({ audience: served.url, scope: SCOPES.join(" "), claims: { sub } })}` });
+const bearerFor = (sub: string) => ({ authorization: `Bearer ${peers.as.mint({ audience: peers.served.url, scope: SCOPES.join(" "), claims: { sub } })}` });
 
 async function call(headers: Record<string, string>, id: number, retry: object = {}): Promise<{ status: number; message: Message }> {
-  const response = await postModern(served.url, modernRequest(id, "tools/call", { name: "greet", arguments: {}, ...retry }, {}, FORM), headers);
+  const response = await postModern(peers.served.url, modernRequest(id, "tools/call", { name: "greet", arguments: {}, ...retry }, {}, FORM), headers);
   return { status: response.status, message: (await response.json()) as Message };
 }
 
