@@ -36,6 +36,7 @@ export class Connection {
         reject(new Error(`${method}: no answer within ${timeoutMs} ms`));
       }, timeoutMs);
       this.#pending.set(id, ({ result, error }) => {
+        this.#pending.delete(id);
         clearTimeout(timer);
         if (!isObject(error)) resolve(result as Params);
         else reject(new RpcError(Number(error.code), String(error.message), error.data));
@@ -52,16 +53,13 @@ export class Connection {
   #receive(line: string): void {
     const decoded = decode(line);
     if ("bad" in decoded) return this.#send(decoded.bad);
-    const message = decoded.message as Partial<JSONRPCRequest>;
-    if (message.method === undefined) { // a response: settle the request it answers, if waiting
-      const settle = this.#pending.get(message.id!);
-      this.#pending.delete(message.id!);
-      return settle?.(message);
-    }
-    if (message.id !== undefined) return this.#serve(message as JSONRPCRequest);
+    const message = decoded.message as Partial<JSONRPCRequest>, { id, method, params } = message;
+    // A response settles the request it answers, if that one is still waiting.
+    if (method === undefined) return this.#pending.get(id!)?.(message);
+    if (id !== undefined) return this.#serve(message as JSONRPCRequest);
     // [B]/utilities/cancellation: the named request stops, and gets no answer at all.
-    if (message.method === "notifications/cancelled") {
-      return this.#running.get(message.params?.requestId as Id)?.abort();
+    if (method === "notifications/cancelled") {
+      return this.#running.get(params?.requestId as Id)?.abort();
     }
     this.hear(message as JSONRPCNotification); // [B]#notifications: never answered
   }

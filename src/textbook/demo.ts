@@ -2,8 +2,9 @@
 // whole and by section, two prompts (their words: demo-texts.ts), both generations on stdio.
 import { readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
-import { RESOURCE_NOT_FOUND, RpcError } from "./wire.js";
-import { invalid, serve, Server, text, type Definition } from "./server.js";
+import { Connection } from "./connection.js";
+import { RESOURCE_NOT_FOUND, RpcError, typeName, type Params } from "./wire.js";
+import { invalid, Server, text, type Definition } from "./server.js";
 import { modern } from "./modern.js";
 import { instructions, NOTES, notes, prompts, section, serverInfo, tools } from "./demo-texts.js";
 
@@ -27,6 +28,25 @@ const delay = (ms: number, signal: AbortSignal) => new Promise((resolve, reject)
   const timer = setTimeout(() => resolve(signal.removeEventListener("abort", stop)), ms);
   signal.addEventListener("abort", stop, { once: true });
 });
+/** The few JSON Schema keywords the demo's tools use; src/schema/ has the rest. */
+function check(schema: Params, args: Params): string[] {
+  const rules = (schema.properties ?? {}) as Record<string, Params>;
+  const problems = ((schema.required ?? []) as string[]).filter((key) => !Object.hasOwn(args, key))
+    .map((key) => `missing required property ${JSON.stringify(key)}`);
+  for (const [key, value] of Object.entries(args)) {
+    if (!Object.hasOwn(rules, key)) { // never Object.prototype's
+      const extra = `must NOT have additional property ${JSON.stringify(key)}`;
+      if (schema.additionalProperties === false) problems.push(extra);
+      continue;
+    }
+    const { type, minimum = -Infinity, maximum = Infinity } = rules[key]!, n = value as number;
+    const got = typeName(value) === "integer" && type !== "integer" ? "number" : typeName(value);
+    if (type !== got) problems.push(`${key}: must be ${type}, got ${got}`);
+    else if (n < (minimum as number)) problems.push(`${key}: must be >= ${minimum}, got ${n}`);
+    else if (n > (maximum as number)) problems.push(`${key}: must be <= ${maximum}, got ${n}`);
+  }
+  return problems;
+}
 const steps = (n: number) => `${n} step${n === 1 ? "" : "s"}`;
 
 export const demo: Definition = { serverInfo, instructions, tools: [
@@ -51,14 +71,14 @@ export const demo: Definition = { serverInfo, instructions, tools: [
     }
     return { content: [text(`countdown: done after ${steps(count as number)}`)] };
   } }],
-resources: [{ ...notes, read: () => markdown(NOTES, read()) }],
-resourceTemplates: [{ ...section, read: (uri) => { // undefined: not a URI of this template
+check, resources: [notes], resourceTemplates: [section], read: (uri) => { // undefined: none there
+  if (uri === NOTES) return markdown(NOTES, read());
   const name = uri.startsWith(`${NOTES}/`) ? uri.slice(NOTES.length + 1) : undefined;
   const found = sections().find((section) => section.slug === name);
   if (found || name === undefined) return found && markdown(uri, found.text);
   const missing = `resources/read: the notes have no section ${JSON.stringify(name)}`;
   throw new RpcError(RESOURCE_NOT_FOUND, missing, { uri });
-} }],
+},
 prompts: [{ ...prompts.explain_topic, get: ({ topic, audience = "beginner" }) => {
   const found = sections().find((section) => section.slug === topic);
   const none = `names no section of the notes: ${JSON.stringify(topic)}`;
@@ -75,6 +95,6 @@ prompts: [{ ...prompts.explain_topic, get: ({ topic, audience = "beginner" }) =>
 
 export function main(input = process.stdin, output: NodeJS.WritableStream = process.stdout) {
   const server = new Server(demo);
-  return serve(server, modern(server), input, output);
+  return new Connection(input, output, modern(server), server.hear);
 }
 if (process.argv[1] === fileURLToPath(import.meta.url)) main(); // run, not imported
