@@ -19,7 +19,7 @@ export function lookup(table: Record<string, Handler>, method: string): Handler 
 export class Connection {
   #nextId = 0;
   #pending = new Map<Id, (response: Params) => void>(); // our requests, awaiting answers
-  #running = new Map<Id, AbortController>(); // their requests, being answered
+  #running = new Map<unknown, AbortController>(); // their requests, being answered, by id
   constructor(input: NodeJS.ReadableStream, private output: NodeJS.WritableStream,
     private route: Route, private hear = (_notification: JSONRPCNotification) => {}) {
     createInterface({ input, crlfDelay: Infinity }) // [B]/transports#stdio: a message a line
@@ -54,13 +54,10 @@ export class Connection {
     const decoded = decode(line);
     if ("bad" in decoded) return this.#send(decoded.bad);
     const message = decoded.message as Partial<JSONRPCRequest>, { id, method, params } = message;
-    // A response settles the request it answers, if that one is still waiting.
-    if (method === undefined) return this.#pending.get(id!)?.(message);
+    if (method === undefined) return this.#pending.get(id!)?.(message); // a response: settle it
     if (id !== undefined) return this.#serve(message as JSONRPCRequest);
     // [B]/utilities/cancellation: the named request stops, and gets no answer at all.
-    if (method === "notifications/cancelled") {
-      return this.#running.get(params?.requestId as Id)?.abort();
-    }
+    if (method === "notifications/cancelled") return this.#running.get(params?.requestId)?.abort();
     this.hear(message as JSONRPCNotification); // [B]#notifications: never answered
   }
 

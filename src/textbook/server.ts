@@ -5,8 +5,7 @@ import { typeName, type JSONRPCNotification as Notification, type Params } from 
 
 export const VERSION = "2025-11-25"; // the one handshake version this edition speaks
 // [S]/utilities/logging: the levels of RFC 5424, least severe first.
-export const LEVELS = ["debug", "info", "notice", "warning", "error", "critical", "alert",
-  "emergency"];
+export const LEVELS = "debug info notice warning error critical alert emergency".split(" ");
 export type ToolContext = { signal: AbortSignal; log(level: string, text: string, by: string): void;
   progress(done: number, total: number, message: string): void };
 // The lists' wire fields, each with its work in a function, which JSON.stringify leaves out.

@@ -42,8 +42,7 @@ export function decode(line: string): { message: JSONRPCMessage } | { bad: JSONR
   }
   // [B]#json-rpc-batching: 2025-06-18 took batches out of the protocol.
   const batches = "JSON-RPC batches are not supported in this protocol version";
-  if (Array.isArray(value)) return no(batches);
-  if (!isObject(value)) return no("message must be a JSON object");
+  if (!isObject(value)) return no(Array.isArray(value) ? batches : "message must be a JSON object");
   const { jsonrpc, id, method, params } = value;
   if (jsonrpc !== "2.0") return no('"jsonrpc" must be exactly "2.0"', id);
   if ("method" in value) {
