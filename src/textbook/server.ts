@@ -8,7 +8,7 @@ export const VERSION = "2025-11-25"; // the one handshake version this edition s
 export const LEVELS = "debug info notice warning error critical alert emergency".split(" ");
 export type ToolContext = { signal: AbortSignal; log(level: string, text: string, by: string): void;
   progress(done: number, total: number, message: string): void };
-// The lists' wire fields, each with its work in a function, which JSON.stringify leaves out.
+// The lists' wire fields; a tool's run, a prompt's get: functions, which JSON.stringify leaves out.
 export type Definition = { serverInfo: Params; instructions: string;
   tools: (Params & { run(args: Params, context: ToolContext): Params | Promise<Params> })[];
   check(schema: Params, args: Params): string[]; // what a tool's inputSchema says of its arguments
@@ -96,8 +96,8 @@ export class Server {
     // [S]/tools#error-handling: arguments the tool refuses are its error (isError), for the model.
     const refused = `tools/call ${tool.name}: invalid arguments: ${problems.join("; ")}`;
     if (problems.length > 0) return { content: [text(refused)], isError: true };
-    const { signal, notify, logLevel } = context, least = () => // null: this request hears none
-      logLevel === null ? Infinity : LEVELS.indexOf(logLevel ?? this.level);
+    const { signal, notify, logLevel } = context, least = () => // the least severe level heard
+      logLevel === null ? Infinity : LEVELS.indexOf(logLevel ?? this.level); // null: none
     const token = isObject(params._meta) ? params._meta.progressToken : undefined;
     return tool.run(args, { signal,
       // [S]/utilities/logging#log-message-notifications: at or above the level asked for.
