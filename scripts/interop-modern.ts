@@ -1,8 +1,9 @@
 // Interop for the 2026-07-28 generation with peers nobody here wrote: the official TypeScript SDK v2
 // (client and server, dual-era) against our server and client, over stdio and Streamable HTTP, and
 // our client against SDK v1's server-everything (legacy fallback), and (5) the textbook edition
-// (dist/textbook/demo.js, stdio only) under SDK v2's client and our CLI, in both eras. Each check
-// says what it proves.
+// (dist/textbook/demo.js, stdio only) under SDK v2's client (its whole session: every tool, good
+// and bad arguments, an unknown tool, the notes, a prompt, ping, close) and our CLI, in both eras.
+// Each check says what it proves.
 // Spec: https://modelcontextprotocol.io/specification/2026-07-28/basic/versioning (dual-era)
 // Run: `npm run interop:modern [-- --only <substring>] [-- --capture]` after `npm run build`; exits
 // 1 if any check fails; each failure says what happened.
@@ -69,8 +70,8 @@ async function withServer<T>(server: Server, transport: Transport, body: (target
 
 interface DriverReport { era?: string; protocolVersion?: string; steps: Record<string, unknown>; failed: string[] }
 
-async function sdkClient(peers: string, transport: Transport, mode: string, target: string[]): Promise<DriverReport> {
-  const result = await run(process.execPath, [join(peers, "sdk-client.mjs"), transport, mode, ...target], { cwd: peers, timeoutMs: RUN_TIMEOUT_MS });
+async function sdkClient(peers: string, transport: Transport, mode: string, target: string[], session: string[] = []): Promise<DriverReport> {
+  const result = await run(process.execPath, [join(peers, "sdk-client.mjs"), ...session, transport, mode, ...target], { cwd: peers, timeoutMs: RUN_TIMEOUT_MS });
   const line = result.stdout.trim().split("\n").pop() ?? "";
   try {
     return JSON.parse(line) as DriverReport;
@@ -168,12 +169,11 @@ function definitions(peers: string): Definition[] {
       list.push({ name: `(4) mcp-wire CLI [--protocol-version ${version}] -> server-everything ${transport}`, body: () => cliSession(s.everything, transport, ["--protocol-version", version], "everything", false) });
     }
   }
-  // The textbook edition has four of the demo's tools: none that asks the client, nor toggle_extra.
-  const textbookLacks = { greet: "the textbook has no tool that asks the client", summarize: "nor this one", "tools list change": "nor toggle_extra", "tools/list": "the driver looks for greet in it" };
-  for (const mode of ["auto", MODERN]) {
-    list.push({ name: `(5) SDK v2 client [${mode}] -> mcp-wire textbook stdio`, body: () => withServer(s.textbook, "stdio", async (t) => expectReport(await sdkClient(peers, "stdio", mode, t), "modern", textbookLacks)) });
-  }
-  list.push({ name: "(5) SDK v2 client [legacy] -> mcp-wire textbook stdio", body: () => withServer(s.textbook, "stdio", async (t) => expectReport(await sdkClient(peers, "stdio", "legacy", t), "legacy", textbookLacks)) });
+  // The textbook edition's own whole session (the driver's --session textbook): every step must pass.
+  const textbookSession = (mode: string, era: "modern" | "legacy") => () =>
+    withServer(s.textbook, "stdio", async (t) => expectReport(await sdkClient(peers, "stdio", mode, t, ["--session", "textbook"]), era));
+  for (const mode of ["auto", MODERN]) list.push({ name: `(5) SDK v2 client [${mode}] -> mcp-wire textbook stdio`, body: textbookSession(mode, "modern") });
+  list.push({ name: "(5) SDK v2 client [legacy] -> mcp-wire textbook stdio", body: textbookSession("legacy", "legacy") });
   list.push({ name: "(5) mcp-wire CLI [no flag = auto] -> mcp-wire textbook stdio", body: () => cliSession(s.textbook, "stdio", [], "textbook", true) });
   list.push({ name: "(5) mcp-wire CLI [--protocol-version 2025-11-25] -> mcp-wire textbook stdio", body: () => cliSession(s.textbook, "stdio", ["--protocol-version", "2025-11-25"], "textbook", false) });
   // Grouped by what they prove, (1) to (5); the sort is stable, so each group keeps its order.

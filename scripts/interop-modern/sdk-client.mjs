@@ -3,8 +3,11 @@
 // add, greet answered by an elicitation handler, summarize answered by a sampling handler, a tools
 // list change heard through subscriptions/listen or, on a legacy connection, unsolicited), and prints
 // one JSON report on stdout. Exit 0 if every step passed, 1 if one failed, 2 on a usage error.
+// --session textbook runs the textbook edition's whole session instead (issue 20): tools/list,
+// each tool with good arguments, add with bad ones (isError), an unknown tool (a protocol error),
+// resources/read, prompts/get, ping, close.
 // Spec: https://modelcontextprotocol.io/specification/2026-07-28/basic/versioning (dual-era clients)
-// Usage: node sdk-client.mjs [--steps a,b] <stdio|http> <auto|2026-07-28|legacy> <command [args...] | url>
+// Usage: node sdk-client.mjs [--steps a,b] [--session textbook] <stdio|http> <auto|2026-07-28|legacy> <command [args...] | url>
 // SDK v2 defaults to legacy mode (SPEC_2026.md §11.15), so every mode here is set explicitly.
 // scripts/interop-modern.ts copies this file next to the pinned SDK so its imports resolve there.
 
@@ -17,9 +20,10 @@ const CHANGE_WAIT_MS = 5_000;
 const args = process.argv.slice(2);
 // --steps a,b: run only these steps after connecting (the wire transcripts keep each one small).
 const only = args[0] === "--steps" ? new Set(args.splice(0, 2)[1].split(",")) : undefined;
+const session = args[0] === "--session" ? args.splice(0, 2)[1] : "demo";
 const [kind, mode, ...target] = args;
-if (!["stdio", "http"].includes(kind) || !["auto", "legacy"].includes(mode) && !/^\d{4}-\d{2}-\d{2}$/.test(mode ?? "") || target.length === 0) {
-  process.stderr.write("usage: node sdk-client.mjs [--steps a,b] <stdio|http> <auto|2026-07-28|legacy> <command [args...] | url>\n");
+if (!["demo", "textbook"].includes(session) || !["stdio", "http"].includes(kind) || !["auto", "legacy"].includes(mode) && !/^\d{4}-\d{2}-\d{2}$/.test(mode ?? "") || target.length === 0) {
+  process.stderr.write("usage: node sdk-client.mjs [--steps a,b] [--session textbook] <stdio|http> <auto|2026-07-28|legacy> <command [args...] | url>\n");
   process.exit(2);
 }
 
@@ -41,7 +45,7 @@ client.setNotificationHandler("notifications/tools/list_changed", () => void see
 
 /** Runs one step under a deadline; its value goes in the report, its failure in `failed`. */
 async function step(name, body) {
-  if (only && name !== "connect" && !only.has(name)) return false;
+  if (only && name !== "connect" && name !== "close" && !only.has(name)) return false;
   let timer;
   try {
     const deadline = new Promise((_, reject) => (timer = setTimeout(() => reject(new Error(`no answer within ${STEP_TIMEOUT_MS} ms`)), STEP_TIMEOUT_MS)));
@@ -76,13 +80,8 @@ const connected = await step("connect", async () => {
   return `${report.era} ${report.protocolVersion}`;
 });
 
-if (connected) {
-  if (report.era === "modern") await step("discover", async () => client.getDiscoverResult() ?? (await client.discover()));
-  await step("tools/list", async () => {
-    const names = (await client.listTools()).tools.map((t) => t.name);
-    for (const name of ["echo", "add", "greet", "summarize"]) expect(names.includes(name), `no tool ${name} in ${names}`);
-    return names;
-  });
+/** The two calls every server named like ours answers the same: echo, and add's structured sum. */
+async function echoAndAdd() {
   await step("echo", async () => {
     const text = textOf(await client.callTool({ name: "echo", arguments: { text: "hi" } }));
     expect(text === "echo: hi", `echo returned ${JSON.stringify(text)}`);
@@ -90,9 +89,74 @@ if (connected) {
   });
   await step("add", async () => {
     const result = await client.callTool({ name: "add", arguments: { a: 3, b: 4 } });
-    expect(result.structuredContent?.sum === 7, `add returned ${JSON.stringify(result)}`);
+    expect(result.structuredContent?.sum === 7 && result.isError !== true, `add returned ${JSON.stringify(result)}`);
     return result.structuredContent;
   });
+}
+
+/** The textbook edition's session (src/textbook/demo.ts): its four tools, its notes, its prompts. */
+async function textbookSession() {
+  if (report.era === "modern") await step("discover", async () => client.getDiscoverResult() ?? (await client.discover()));
+  await step("tools/list", async () => {
+    const names = (await client.listTools()).tools.map((t) => t.name);
+    expect(JSON.stringify(names) === JSON.stringify(["echo", "add", "get_time", "countdown"]), `tools/list returned ${names}`);
+    return names;
+  });
+  await echoAndAdd();
+  await step("get_time", async () => {
+    const text = textOf(await client.callTool({ name: "get_time", arguments: {} }));
+    expect(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/.test(text ?? ""), `get_time returned ${JSON.stringify(text)}`);
+    return text;
+  });
+  // Arguments the schema refuses are the tool's error (isError), not a protocol error.
+  await step("add, bad arguments", async () => {
+    const result = await client.callTool({ name: "add", arguments: { a: "three", b: 4 } });
+    const text = textOf(result);
+    expect(result.isError === true && text === "tools/call add: invalid arguments: a: must be number, got string", `add returned ${JSON.stringify(result)}`);
+    return text;
+  });
+  // An unknown tool is a protocol error, -32602 (https://modelcontextprotocol.io/specification/2025-11-25/server/tools#error-handling).
+  await step("unknown tool", async () => {
+    const outcome = await client.callTool({ name: "no_such_tool", arguments: {} }).then((result) => ({ result }), (error) => ({ error }));
+    expect(outcome.error?.code === -32602, `no_such_tool gave ${JSON.stringify(outcome.result ?? { code: outcome.error?.code, message: outcome.error?.message })}`);
+    return { code: outcome.error.code, message: outcome.error.message };
+  });
+  await step("resources/read", async () => {
+    const { contents } = await client.readResource({ uri: "docs://demo/protocol-notes" });
+    expect(contents?.length === 1 && contents[0].uri === "docs://demo/protocol-notes" && contents[0].mimeType === "text/markdown", `resources/read returned ${JSON.stringify(contents?.map(({ uri, mimeType }) => ({ uri, mimeType })))}`);
+    expect(/^## /m.test(contents[0].text ?? ""), "the notes have no ## section");
+    return { uri: contents[0].uri, mimeType: contents[0].mimeType, characters: contents[0].text.length };
+  });
+  await step("prompts/get", async () => {
+    const result = await client.getPrompt({ name: "explain_topic", arguments: { topic: "lifecycle", audience: "expert" } });
+    expect(result.description === 'Explain "Lifecycle" at expert level', `prompts/get returned ${JSON.stringify(result.description)}`);
+    expect(result.messages?.length === 2 && result.messages[1].content?.type === "resource", `prompts/get returned ${JSON.stringify(result.messages?.map((m) => m.content?.type))}`);
+    return { description: result.description, messages: result.messages.length };
+  });
+  // ping is a handshake-era method: 2026-07-28 has none, and SDK v2 refuses to send it there, so a
+  // modern session checks that refusal and asks server/discover again, its one always-there method.
+  await step("ping", async () => {
+    const pinged = await client.ping().then((result) => ({ result }), (error) => ({ error }));
+    if (report.era !== "modern") {
+      expect(JSON.stringify(pinged.result) === "{}", `ping gave ${JSON.stringify(pinged.result ?? pinged.error?.message)}`);
+      return pinged.result;
+    }
+    expect(pinged.error?.code === "METHOD_NOT_SUPPORTED_BY_PROTOCOL_VERSION", `ping under 2026-07-28 gave ${JSON.stringify(pinged.result ?? pinged.error?.message)}`);
+    const again = await client.discover();
+    expect(again.supportedVersions?.includes("2026-07-28"), `server/discover returned ${JSON.stringify(again)}`);
+    return { ping: "not a 2026-07-28 method (the SDK sends none)", discover: again.supportedVersions };
+  });
+}
+
+if (connected && session === "textbook") await textbookSession();
+else if (connected) {
+  if (report.era === "modern") await step("discover", async () => client.getDiscoverResult() ?? (await client.discover()));
+  await step("tools/list", async () => {
+    const names = (await client.listTools()).tools.map((t) => t.name);
+    for (const name of ["echo", "add", "greet", "summarize"]) expect(names.includes(name), `no tool ${name} in ${names}`);
+    return names;
+  });
+  await echoAndAdd();
   await step("greet", async () => {
     const before = seen.elicitations.length;
     const text = textOf(await client.callTool({ name: "greet", arguments: {} }));
@@ -128,6 +192,17 @@ if (connected) {
   }
 }
 
-await client.close().catch(() => {});
+if (session === "textbook") {
+  // [B]/lifecycle#shutdown on stdio: the client closes the server's input and the server exits, 0.
+  // The SDK's transport keeps its child in _process (not public API): read it to see the exit code.
+  const child = transport._process;
+  await step("close", async () => {
+    await client.close();
+    expect(child?.exitCode === 0, `the server ended with code ${child?.exitCode}, signal ${child?.signalCode}`);
+    return `exit ${child.exitCode}`;
+  });
+} else {
+  await client.close().catch(() => {});
+}
 process.stdout.write(JSON.stringify(report) + "\n");
 process.exit(report.failed.length === 0 ? 0 : 1);

@@ -19,7 +19,7 @@ export function lookup(table: Record<string, Handler>, method: string): Handler 
 export class Connection {
   #nextId = 0;
   #pending = new Map<Id, (response: Params) => void>(); // our requests, awaiting answers
-  #running = new Map<Id, AbortController>(); // their requests, being answered
+  #running = new Map<unknown, AbortController>(); // their requests, being answered, by id
   constructor(input: NodeJS.ReadableStream, private output: NodeJS.WritableStream,
     private route: Route, private hear = (_notification: JSONRPCNotification) => {}) {
     createInterface({ input, crlfDelay: Infinity }) // [B]/transports#stdio: a message a line
@@ -36,6 +36,7 @@ export class Connection {
         reject(new Error(`${method}: no answer within ${timeoutMs} ms`));
       }, timeoutMs);
       this.#pending.set(id, ({ result, error }) => {
+        this.#pending.delete(id);
         clearTimeout(timer);
         if (!isObject(error)) resolve(result as Params);
         else reject(new RpcError(Number(error.code), String(error.message), error.data));
@@ -52,17 +53,11 @@ export class Connection {
   #receive(line: string): void {
     const decoded = decode(line);
     if ("bad" in decoded) return this.#send(decoded.bad);
-    const message = decoded.message as Partial<JSONRPCRequest>;
-    if (message.method === undefined) { // a response: settle the request it answers, if waiting
-      const settle = this.#pending.get(message.id!);
-      this.#pending.delete(message.id!);
-      return settle?.(message);
-    }
-    if (message.id !== undefined) return this.#serve(message as JSONRPCRequest);
+    const message = decoded.message as Partial<JSONRPCRequest>, { id, method, params } = message;
+    if (method === undefined) return this.#pending.get(id!)?.(message); // a response: settle it
+    if (id !== undefined) return this.#serve(message as JSONRPCRequest);
     // [B]/utilities/cancellation: the named request stops, and gets no answer at all.
-    if (message.method === "notifications/cancelled") {
-      return this.#running.get(message.params?.requestId as Id)?.abort();
-    }
+    if (method === "notifications/cancelled") return this.#running.get(params?.requestId)?.abort();
     this.hear(message as JSONRPCNotification); // [B]#notifications: never answered
   }
 

@@ -1,18 +1,18 @@
 // The server: the lifecycle, the capability gate, the method table (one screen), the features.
-import { Connection, lookup, type Context, type Handler, type Route } from "./connection.js";
+import { lookup, type Context, type Handler, type Route } from "./connection.js";
 import { INVALID_PARAMS, INVALID_REQUEST, isObject, RESOURCE_NOT_FOUND, RpcError } from "./wire.js";
 import { typeName, type JSONRPCNotification as Notification, type Params } from "./wire.js";
 
 export const VERSION = "2025-11-25"; // the one handshake version this edition speaks
 // [S]/utilities/logging: the levels of RFC 5424, least severe first.
-export const LEVELS = ["debug", "info", "notice", "warning", "error", "critical", "alert",
-  "emergency"];
+export const LEVELS = "debug info notice warning error critical alert emergency".split(" ");
 export type ToolContext = { signal: AbortSignal; log(level: string, text: string, by: string): void;
   progress(done: number, total: number, message: string): void };
-// Each is its wire fields and a function, which JSON.stringify leaves out of a list.
-export type Definition = { serverInfo: Params; instructions: string; resources: Params[];
+// The lists' wire fields; a tool's run, a prompt's get: functions, which JSON.stringify leaves out.
+export type Definition = { serverInfo: Params; instructions: string;
   tools: (Params & { run(args: Params, context: ToolContext): Params | Promise<Params> })[];
-  resourceTemplates: (Params & { read(uri: string): Params[] | undefined })[];
+  check(schema: Params, args: Params): string[]; // what a tool's inputSchema says of its arguments
+  resources: Params[]; resourceTemplates: Params[]; read(uri: string): Params[] | undefined;
   prompts: (Params & { get(args: Params): Params })[] };
 
 export const text = (text: string) => ({ type: "text", text }); // [S]/tools#text-content
@@ -27,15 +27,14 @@ export function need<T = string>(params: Params, field: string, method: string, 
   if (of === "string" && typeof value !== "string") throw invalid(method, path, wrong);
   return value as T;
 }
-function named<T extends Params>(list: T[], kind: string, params: Params, method: string): T {
+/** The tool or prompt `params.name` names, and its arguments (absent is {}; null is not). */
+function named<T extends Params>(list: T[], kind: string, params: Params, method: string) {
   const name = need(params, "name", method), found = list.find((item) => item.name === name);
-  if (found) return found;
   const none = `names no ${kind} of this server: ${JSON.stringify(name)}`;
-  throw invalid(method, "name", none, { name });
-}
-function argumentsOf(params: Params, method: string): Params { // absent is {}; null is not
-  if (params.arguments === undefined || isObject(params.arguments)) return params.arguments ?? {};
-  throw invalid(method, "arguments", `must be an object, got ${typeName(params.arguments)}`);
+  if (!found) throw invalid(method, "name", none, { name });
+  const { arguments: args = {} } = params, wrong = `must be an object, got ${typeName(args)}`;
+  if (!isObject(args)) throw invalid(method, "arguments", wrong);
+  return { found, args };
 }
 
 export class Server {
@@ -61,11 +60,10 @@ export class Server {
   route: Route = ({ method, params = {} }, context) => {
     const handler = lookup(this.table, method);
     // [B]/lifecycle#operation: only ping before initialize; only logging too before initialized.
-    const early = this.state === "new" ? "initialize" : "notifications/initialized";
+    const early = `send ${this.state === "new" ? "initialize" : "notifications/initialized"} first`;
     const allowed = ["ping", "initialize", ...(this.state === "new" ? [] : ["logging/setLevel"])];
     if (this.state === "ready" || allowed.includes(method)) return handler(params, context);
-    const why = `the session is not initialized: send ${early} first`;
-    throw new RpcError(INVALID_REQUEST, `${method}: ${why}`);
+    throw new RpcError(INVALID_REQUEST, `${method}: the session is not initialized: ${early}`);
   };
   hear = ({ method }: Notification): void => { // [B]/lifecycle: initialized opens the operation
     if (method === "notifications/initialized" && this.state !== "new") this.state = "ready";
@@ -93,39 +91,34 @@ export class Server {
   }
 
   #call(params: Params, context: Context): Params | Promise<Params> {
-    const tool = named(this.definition.tools, "tool", params, "tools/call");
-    const args = argumentsOf(params, "tools/call");
-    const problems = check(tool.inputSchema as Params, args);
+    const { found: tool, args } = named(this.definition.tools, "tool", params, "tools/call");
+    const problems = this.definition.check(tool.inputSchema as Params, args);
     // [S]/tools#error-handling: arguments the tool refuses are its error (isError), for the model.
     const refused = `tools/call ${tool.name}: invalid arguments: ${problems.join("; ")}`;
     if (problems.length > 0) return { content: [text(refused)], isError: true };
+    const { signal, notify, logLevel } = context, least = () => // the least severe level heard
+      logLevel === null ? Infinity : LEVELS.indexOf(logLevel ?? this.level); // null: none
     const token = isObject(params._meta) ? params._meta.progressToken : undefined;
-    const level = () => context.logLevel === undefined ? this.level : context.logLevel ?? "none";
-    return tool.run(args, { signal: context.signal,
-      log: (at, data, logger) => LEVELS.indexOf(at) >= LEVELS.indexOf(level()) && level() !== "none"
-        // [S]/utilities/logging#log-message-notifications: at or above the level asked for.
-        && context.notify("notifications/message", { level: at, data, logger }),
+    return tool.run(args, { signal,
+      // [S]/utilities/logging#log-message-notifications: at or above the level asked for.
+      log: (at, data, logger) => LEVELS.indexOf(at) >= least()
+        && notify("notifications/message", { level: at, data, logger }),
       // [B]/utilities/progress: under the request's token, increasing, before its answer.
-      progress: (progress, total, message) => ["string", "number"].includes(typeof token) &&
-        context.notify("notifications/progress", { progressToken: token, progress, total,
-          message }),
+      progress: (progress, total, message) => ["string", "number"].includes(typeof token)
+        && notify("notifications/progress", { progressToken: token, progress, total, message }),
     });
   }
 
   #read(params: Params): Params {
-    const uri = need(params, "uri", "resources/read");
-    const resource = this.definition.resources.find((resource) => resource.uri === uri);
-    const contents = resource ? (resource.read as () => Params[])()
-      : this.definition.resourceTemplates.map((template) => template.read(uri)).find(Boolean);
-    const unknown = `resources/read: no resource at ${JSON.stringify(uri)}`;
+    const uri = need(params, "uri", "resources/read"), contents = this.definition.read(uri);
     // [S]/resources#error-handling: an unknown resource is -32002, with its uri.
+    const unknown = `resources/read: no resource at ${JSON.stringify(uri)}`;
     if (!contents) throw new RpcError(RESOURCE_NOT_FOUND, unknown, { uri });
     return { contents }; // [S]/resources#reading-resources: each { uri, mimeType, text }
   }
 
   #prompt(params: Params): Params {
-    const prompt = named(this.definition.prompts, "prompt", params, "prompts/get");
-    const args = argumentsOf(params, "prompts/get");
+    const { found: prompt, args } = named(this.definition.prompts, "prompt", params, "prompts/get");
     // [S]/prompts#getting-a-prompt: the arguments are strings, and the required ones are there.
     for (const name of Object.keys(args)) need(args, name, "prompts/get", `arguments.${name}`);
     for (const { name, required } of prompt.arguments as { name: string; required: boolean }[]) {
@@ -135,28 +128,3 @@ export class Server {
     return prompt.get(args); // [S]/prompts#getting-a-prompt: { description, messages }
   }
 }
-
-/** The few JSON Schema keywords the demo's tools use; src/schema/ has the rest. */
-function check(schema: Params, args: Params): string[] {
-  const rules = (schema.properties ?? {}) as Record<string, Params>;
-  const problems = ((schema.required ?? []) as string[]).filter((key) => !Object.hasOwn(args, key))
-    .map((key) => `missing required property ${JSON.stringify(key)}`);
-  for (const [key, value] of Object.entries(args)) {
-    const rule = Object.hasOwn(rules, key) ? rules[key] : undefined; // never Object.prototype's
-    const type = typeName(value) === "integer" ? "number" : typeName(value);
-    const { minimum = -Infinity, maximum = Infinity } = (rule ?? {}) as Record<string, number>;
-    const n = value as number, integer = rule?.type === "integer" && Number.isInteger(value);
-    if (!rule && schema.additionalProperties === false) {
-      problems.push(`must NOT have additional property ${JSON.stringify(key)}`);
-    } else if (rule && !integer && rule.type !== type) {
-      problems.push(`${key}: must be ${rule.type}, got ${type}`);
-    } else if (rule && n < minimum) problems.push(`${key}: must be >= ${minimum}, got ${value}`);
-    else if (rule && n > maximum) problems.push(`${key}: must be <= ${maximum}, got ${value}`);
-  }
-  return problems;
-}
-
-/** Serves a server on stdin and stdout (or two other streams), with a route of its own or not. */
-export const serve = (server: Server, route = server.route, input = process.stdin,
-  output: NodeJS.WritableStream = process.stdout) =>
-  new Connection(input, output, route, server.hear);

@@ -8,8 +8,7 @@
 // (src/protocol/bad-input.ts); pagination (src/server/pagination.ts); JSON Schema (src/schema/);
 // completion, subscriptions, list changes (src/server/features/); asking the client (sampling,
 // elicitation, roots, input rounds: src/server/handler-context.ts, src/server/modern/); HTTP and
-// listen (src/http/); OAuth (src/auth/). Spec sections in comments, by these short forms:
-// [J] https://www.jsonrpc.org/specification,
+// listen (src/http/); OAuth (src/auth/). Spec sections: [J] https://www.jsonrpc.org/specification,
 // [B] https://modelcontextprotocol.io/specification/2025-11-25/basic, [S] .../2025-11-25/server,
 // [M] https://modelcontextprotocol.io/specification/2026-07-28/ (its basic/ and server/ pages).
 export type Id = string | number; // [B]#requests: never null
@@ -43,15 +42,13 @@ export function decode(line: string): { message: JSONRPCMessage } | { bad: JSONR
   }
   // [B]#json-rpc-batching: 2025-06-18 took batches out of the protocol.
   const batches = "JSON-RPC batches are not supported in this protocol version";
-  if (Array.isArray(value)) return no(batches);
-  if (!isObject(value)) return no("message must be a JSON object");
+  if (!isObject(value)) return no(Array.isArray(value) ? batches : "message must be a JSON object");
   const { jsonrpc, id, method, params } = value;
   if (jsonrpc !== "2.0") return no('"jsonrpc" must be exactly "2.0"', id);
   if ("method" in value) {
     if (typeof method !== "string") return no('"method" must be a string', id);
     if ("id" in value && !isId(id)) return no(`${method}: "id" must be a string or an integer`);
-    // [B]#requests: params, if any, is an object (by-name parameters).
-    const object = isObject(params) || params === undefined;
+    const object = isObject(params) || params === undefined; // [B]#requests: by-name, if any
     if (!object) return no(`${method}: "params" must be an object`, id);
   } else if (!("result" in value) && !("error" in value)) {
     return no('message has neither "method", "result" nor "error"', id);
