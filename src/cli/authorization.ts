@@ -12,6 +12,7 @@ import { LoopbackError, LoopbackUserAgent } from "../auth/loopback.js";
 import { AuthMetadataError } from "../auth/metadata.js";
 import type { OAuthOptions } from "../auth/oauth-client.js";
 import { ClientRegistrationError } from "../auth/registration.js";
+import { HandshakeTimeoutError } from "../client/errors.js";
 import type { AuthFlags } from "./arguments.js";
 import { findCause } from "./failures.js";
 import { ExitCode, printError, terminalSafe } from "./output.js";
@@ -54,8 +55,12 @@ export function cliAuthorization(flags: AuthFlags, context: CliAuthorizationCont
  * timed out, or a server whose authorization server could not be found or used (discovery,
  * metadata, registration), which may be one that takes a fixed token rather than OAuth.
  */
-export function authorizationHint(error: unknown): string {
+export function authorizationHint(error: unknown, signingIn = false): string {
   if (findCause(error, LoopbackError)?.timedOut) return "\n(--auth-timeout SECONDS waits longer)";
+  // The person's wait stops the handshake's clock; the flow's own requests do not (they have no other bound in all).
+  if (signingIn && findCause(error, HandshakeTimeoutError)) {
+    return "\n(the time ran out while signing in: the authorization server's requests count against --handshake-timeout; give it more, e.g. --handshake-timeout 30000)";
+  }
   const noOAuth = [AuthFetchError, AuthMetadataError, ClientRegistrationError].some((type) => findCause(error, type) !== undefined);
   return noOAuth ? '\n(the server asked for authorization, and OAuth with it failed as above; a server that takes a fixed token gets it with --header "Authorization: Bearer TOKEN")' : "";
 }
@@ -80,4 +85,18 @@ export async function logout(url: string, storePath?: string): Promise<number> {
 
 function nonEmpty(text: string | undefined): string | undefined {
   return text === undefined || text === "" ? undefined : text;
+}
+
+/** The OAuth client's fetch, counted: whether one of the sign-in's requests is under way now. */
+export function countedFetch(inner: typeof fetch): { fetch: typeof fetch; busy(): boolean } {
+  let underWay = 0;
+  const counted = async (input: Parameters<typeof fetch>[0], init?: Parameters<typeof fetch>[1]) => {
+    underWay++;
+    try {
+      return await inner(input, init);
+    } finally {
+      underWay--;
+    }
+  };
+  return { fetch: counted, busy: () => underWay > 0 };
 }

@@ -108,13 +108,15 @@ async function connect(client: McpClient, transport: Transport): Promise<void> {
 async function openTransport(server: ServerLocation, options: CliOptions, output: Output): Promise<Transport> {
   if ("url" in server) {
     const { HttpClientTransport } = await import("../http/client.js");
-    const { authorizationHint, cliAuthorization } = await import("./authorization.js");
-    output.hint = authorizationHint;
+    const { authorizationHint, cliAuthorization, countedFetch } = await import("./authorization.js");
     for (const [name, value] of Object.entries(server.headers)) output.redactor.addHeader(name, value);
     const { authorization, close } = cliAuthorization(server.authorization ?? {}, { print: output.say, redactor: output.redactor });
     output.closing.push(close);
     const traced = options.trace ? cliHttpTrace(fetch, output.say, output.elapsedMs, output.redactor) : undefined;
-    if (traced) authorization.fetchOptions = { fetch: traced };
+    // Counted, so that a handshake that timed out while signing in can say so.
+    const signIn = countedFetch(traced ?? fetch);
+    authorization.fetchOptions = { fetch: signIn.fetch };
+    output.hint = (error) => authorizationHint(error, signIn.busy());
     return new HttpClientTransport(server.url, { headers: server.headers, fetch: traced, onProblem: (message) => output.say(`mcp-wire: ${message}`), authorization });
   }
   return new StdioClientTransport({

@@ -122,3 +122,19 @@ test("cli oauth: an authorization server answering expires_in or client_secret_e
     await rm(config, { recursive: true, force: true });
   }
 });
+
+// Issue 19's attack: when the sign-in's own requests (discovery, registration, the token request)
+// used up the handshake timeout, the CLI said only that the server did not answer, which sent the
+// person looking at the wrong program.
+test("cli oauth: a handshake timeout spent signing in says so, and how to wait longer", async () => {
+  const stub = await stubAuthorization({ delayMs: (path) => (path === "/.well-known/oauth-authorization-server" ? 3000 : 0) });
+  const config = await mkdtemp(join(tmpdir(), "mcp-wire-cli-oauth-"));
+  try {
+    const slow = await run(["--no-browser", "--handshake-timeout", "800", "--url", stub.url, "tools"], config, false);
+    assert.equal(slow.code, ExitCode.failed, slow.stderr);
+    assert.match(slow.stderr, /\n\(the time ran out while signing in: the authorization server's requests count against --handshake-timeout; give it more, e\.g\. --handshake-timeout 30000\)$/m);
+  } finally {
+    await stub.close();
+    await rm(config, { recursive: true, force: true });
+  }
+});

@@ -37,6 +37,8 @@ export interface StubOptions {
   redirect?: (redirect: URL) => URL;
   /** The JSON text of the /register and /token answers, rewritten (a hostile server's 1e400, which JSON.stringify cannot write). */
   rewrite?: (path: string, text: string) => string;
+  /** Milliseconds to wait before answering a request for this path (a slow authorization server). */
+  delayMs?: (path: string) => number;
 }
 
 export interface Stub {
@@ -75,6 +77,8 @@ export async function stubAuthorization(options: StubOptions = {}): Promise<Stub
   const listening = await listen(async (request) => {
     const url = new URL(request.url);
     stub.log.push(`${request.method} ${url.pathname}`);
+    const delay = options.delayMs?.(url.pathname) ?? 0;
+    if (delay > 0) await new Promise((resolve) => setTimeout(resolve, delay));
     if (url.pathname === prmPath) return json({ resource: `${origin}/mcp`, authorization_servers: [origin], ...options.prm?.(origin) });
     if (url.pathname === "/.well-known/oauth-authorization-server") {
       return json({
