@@ -15,7 +15,7 @@
 // Most handlers never ask: serve.ts (serveAsking) makes a request's InputRounds only once needed (a
 // requestState to open, a first ask, a first look at the handler's signal), and `run` below is the
 // same thing in one call with the rounds made up front.
-// Spec: https://modelcontextprotocol.io/specification/2026-07-28/basic/patterns/mrtr (SPEC_2026.md §4).
+// Spec: https://modelcontextprotocol.io/specification/2026-07-28/basic/patterns/mrtr.
 
 import { ErrorCode, isObject, RpcError } from "../../jsonrpc/messages.js";
 import { Params } from "../../jsonrpc/params.js";
@@ -249,7 +249,7 @@ export class InputRounds {
 }
 
 /**
- * The capability an ask needs that the request did not declare (SPEC_2026.md §4.4): URL elicitation
+ * The capability an ask needs that the request did not declare (spec: basic/patterns/mrtr): URL elicitation
  * needs elicitation.url, form (or no mode) elicitation.form or a bare elicitation {}, sampling with
  * tools sampling.tools, roots/list roots.
  */

@@ -4,7 +4,7 @@
 // notifications, each tagged with the listen's id, until the client cancels it (stdio:
 // notifications/cancelled, HTTP: closing the stream) or the server ends it with the listen's result.
 // Spec: https://modelcontextprotocol.io/specification/2026-07-28/basic/patterns/subscriptions
-// (SPEC_2026.md §3.1, §7.1, §9c). One Listens per session; the bound on open listens is the server's.
+// One Listens per session; the bound on open listens is the server's.
 
 import { ErrorCode, RpcError, type RequestId } from "../../jsonrpc/messages.js";
 import { invalidParams } from "../../jsonrpc/params.js";
