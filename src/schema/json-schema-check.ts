@@ -61,6 +61,13 @@ const SHAPES: ReadonlyMap<string, Shape> = new Map<string, Shape>([
   ["if", "schema"], ["then", "schema"], ["else", "schema"], ["$defs", "schemaMap"], ["definitions", "schemaMap"],
 ]);
 
+/**
+ * Keywords that refuse instances but that this validator does not implement. JSON Schema tells a
+ * validator to ignore keywords it does not know; these it knows, and ignoring them would accept
+ * what the schema's author meant to refuse, so a schema using one is refused when it is checked.
+ */
+const UNCHECKED = new Set(["unevaluatedProperties", "unevaluatedItems", "$dynamicRef", "$recursiveRef"]);
+
 /** Keywords whose subschemas apply to the very value their parent applies to. */
 const IN_PLACE = new Set(["$ref", "allOf", "anyOf", "oneOf", "not", "if", "then", "else", "dependentSchemas", "dependencies"]);
 
@@ -108,7 +115,10 @@ function prepare(root: Record<string, unknown>): PreparedSchema {
     inPlace.set(schema, sameValue);
     for (const [keyword, value] of Object.entries(schema)) {
       const shape = SHAPES.get(keyword);
-      if (shape === undefined) continue;
+      if (shape === undefined) {
+        if (UNCHECKED.has(keyword)) throw new SchemaError(childPointer(pointer, keyword), `keyword "${keyword}" is not supported by this validator, so it could not be enforced (express it with additionalProperties or items, or leave it out)`);
+        continue;
+      }
       const at = childPointer(pointer, keyword);
       const children = subschemas(shape, value, at, root, refs, patterns);
       if (keyword === "patternProperties") for (const key of Object.keys(value as object)) compile(key, at, patterns);

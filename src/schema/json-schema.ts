@@ -11,11 +11,13 @@
 // $ref to "#..." JSON Pointer fragments, $defs, definitions. Either dialect's keywords are honoured
 // under both; the one difference kept is that draft-07 ignores the siblings of "$ref". `format` is
 // asserted in both dialects (2020-12 makes that opt-in; a server checking arguments wants it).
-// Not supported: $dynamicRef/$dynamicAnchor, $recursiveRef, $anchor and plain-name fragments,
-// remote or $id-relative $ref (nested $id does not change the base), unevaluatedProperties,
-// unevaluatedItems, $vocabulary, content* keywords, other formats (annotations: they always pass),
-// the draft-04 boolean exclusiveMinimum. Unknown keywords and annotations (title, description,
-// default, examples, $comment, readOnly, ...) are ignored, as JSON Schema says they must be.
+// Refused (a SchemaError naming the keyword, so a tool using one fails at registration rather than
+// accepting what its author meant to refuse): unevaluatedProperties, unevaluatedItems,
+// $dynamicRef, $recursiveRef; a $ref that is remote, $id-relative or a plain-name fragment
+// ($anchor); the draft-04 boolean exclusiveMinimum. Ignored, as JSON Schema says unknown keywords
+// and annotations must be: $dynamicAnchor, $anchor, nested $id (it does not change the base),
+// $vocabulary, content* keywords, other formats (annotations: they always pass), title,
+// description, default, examples, $comment, readOnly, ...
 // Limits: an instance nested deeper than 256 levels, or schemas applied more than 1024 deep,
 // is invalid with an issue saying so; validation never throws RangeError.
 

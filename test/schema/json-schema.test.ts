@@ -145,7 +145,6 @@ const cases: Case[] = [
   // annotations and unknown keywords
   { name: "annotations are ignored", schema: { title: "t", description: "d", default: 1, examples: [1], $comment: "c", readOnly: true, "x-custom": { type: "string" } }, instance: 5, issues: [] },
   { name: "unknown format passes", schema: { format: "color" }, instance: "not-a-color", issues: [] },
-  { name: "unsupported keyword unevaluatedProperties is ignored", schema: { unevaluatedProperties: false }, instance: { a: 1 }, issues: [] },
   { name: "dialect URI without '#' and over https", schema: { $schema: "https://json-schema.org/draft-07/schema", type: "string" }, instance: 1, issues: [root("must be string, got number")] },
   { name: "explicit 2020-12 dialect", schema: { $schema: "https://json-schema.org/draft/2020-12/schema", prefixItems: [{ type: "string" }] }, instance: [1], issues: [at("/0", "must be string, got number")] },
 ];
@@ -196,6 +195,12 @@ const badSchemas: Array<[name: string, schema: unknown, message: RegExp]> = [
   ["subschema is a string", { properties: { a: "string" } }, /#\/properties\/a: must be an object or a boolean, got string/],
   ["empty anyOf", { anyOf: [] }, /#\/anyOf: must be a non-empty array of schemas/],
   ["draft-04 exclusiveMinimum", { exclusiveMinimum: true }, /#\/exclusiveMinimum: must be a number, got true/],
+  // Keywords that assert but that this validator does not check: ignoring them would accept what
+  // the schema's author meant to refuse, so registration fails instead, naming the keyword.
+  ["unevaluatedProperties", { unevaluatedProperties: false }, /^json schema #\/unevaluatedProperties: keyword "unevaluatedProperties" is not supported/],
+  ["unevaluatedItems deep inside", { properties: { a: { items: { unevaluatedItems: false } } } }, /^json schema #\/properties\/a\/items\/unevaluatedItems: keyword "unevaluatedItems" is not supported/],
+  ["$dynamicRef", { $defs: { n: { $dynamicAnchor: "n" } }, items: { $dynamicRef: "#n" } }, /#\/items\/\$dynamicRef: keyword "\$dynamicRef" is not supported/],
+  ["$recursiveRef under draft-07", { $schema: DRAFT_07, $recursiveRef: "#" }, /#\/\$recursiveRef: keyword "\$recursiveRef" is not supported/],
   ["$ref loop on itself", { $ref: "#" }, /reference loop/],
   ["$ref loop through allOf", { $defs: { a: { allOf: [{ $ref: "#/$defs/b" }] }, b: { anyOf: [{ $ref: "#/$defs/a" }] } } }, /reference loop/],
 ];
