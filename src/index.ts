@@ -14,28 +14,34 @@
 //      textbook/client.ts         spawn, initialize, initialized, list, call, close
 //      textbook/modern.ts         2026-07-28 on the same connection
 //   1. JSON-RPC, no MCP in it
-//    * jsonrpc/messages.ts        wire shapes, error codes, the codec that classifies one JSON text
+//      jsonrpc/id.ts              the request id, which every other file here uses
+//    * jsonrpc/messages.ts        wire shapes, JSON-RPC's error codes, the codec that classifies one JSON text
 //    * jsonrpc/framing.ts         newline-delimited framing: bytes to lines and back
 //      jsonrpc/sniff.ts           what the edges of an unreadable message show (its id, request or response)
 //      jsonrpc/pending.ts         the correlator: requests we sent, timeouts, late responses
+//      jsonrpc/request-clock.ts   the correlator's clock, which stands still while the transport waits on a person
 //    * jsonrpc/params.ts          reading untrusted params, with -32602 errors that name the field
 //   2. The MCP base protocol
 //      protocol/transport.ts      what a transport is; an in-memory pair
+//      protocol/link.ts           what the connection's parts need of it (Connection implements it); the wire policy
 //    * protocol/connection.ts     a symmetric connection: the transport wired to the inbox, each input routed
 //      protocol/our-requests.ts   our requests in flight: ids, the peer's progress, our cancel when we give up
 //    * protocol/inbox.ts          arrival order, and the bound on work in flight
+//      protocol/method-table.ts   the types a method table is written in: rows, typed handlers and readers, the request context
 //    * protocol/dispatch.ts       the method table's rows, and the peer's requests in flight: one answer each
 //      protocol/bad-input.ts      answering what is not a valid message (and never a response)
 //      protocol/trace.ts          watching the wire
 //   3. The MCP schema: every message's types, each field explained once with its spec section
-//      mcp/base.ts                _meta, progress tokens, cursors, names, icons, annotations
-//      mcp/content.ts             content blocks and resource contents
+//      mcp/base.ts                _meta, progress tokens, cursors, names, icons, annotations, resultType, cache hints
+//      mcp/errors.ts              the error codes: JSON-RPC's and those MCP defines
+//      mcp/resources.ts           resources, templates, subscriptions, and the contents a read returns
+//      mcp/content.ts             content blocks
 //      mcp/lifecycle.ts           initialize: implementations and capabilities
-//      mcp/tools.ts, mcp/resources.ts, mcp/prompts.ts, mcp/completion.ts, mcp/logging.ts
+//      mcp/tools.ts, mcp/prompts.ts, mcp/completion.ts, mcp/logging.ts
 //      mcp/utilities.ts           ping, cancellation, progress
 //      mcp/client-features.ts     roots and sampling; mcp/elicitation.ts elicitation (and -32042)
 //      mcp/tasks.ts               tasks (experimental; types only: mcp-wire offers none)
-//      mcp/modern.ts              2026-07-28: the envelope, resultType, caching, discover, input rounds, listen
+//      mcp/modern.ts              2026-07-28: the envelope, discover, input rounds, listen
 //      mcp/versions.ts            the versions, which feature each one has, and which capability a request needs
 //      mcp/methods.ts             the method table: each method's params and result, per direction
 //    * mcp/read.ts                where untrusted JSON becomes those types, checked, once
@@ -155,16 +161,18 @@
 //   Every bound against a hostile peer is listed in PROTOCOL_NOTES.md, "Limits".
 
 export * from "./jsonrpc/messages.js";
+export { ErrorCode } from "./mcp/errors.js";
 export { LineDecoder, LINE_END, DEFAULT_MAX_MESSAGE_BYTES } from "./jsonrpc/framing.js";
-export { RequestClock, type ClockTimer } from "./jsonrpc/pending.js";
-export { PendingRequests, RequestTimeoutError, RequestAbortedError, ConnectionClosedError, MalformedResponseError, EndedByPeerError, DEFAULT_TIMEOUTS, type TimeoutPolicy } from "./jsonrpc/pending.js";
+export { RequestClock, type ClockTimer } from "./jsonrpc/request-clock.js";
+export { PendingRequests, RequestTimeoutError, RequestAbortedError, ConnectionClosedError, MalformedResponseError, DEFAULT_TIMEOUTS, type TimeoutPolicy } from "./jsonrpc/pending.js";
 export { Params } from "./jsonrpc/params.js";
-export {
-  Dispatcher, requestRows, notificationRows, describeFailure, type Row, type RequestRow, type NotificationRow, type DispatcherOptions,
-  type RequestTable, type RequestHandlers, type Written, type NotificationHandlers, type ParamsReaders, type ResultReaders, type NotificationReaders, type ParamsAndOptions,
-} from "./protocol/dispatch.js";
-export { Connection, DEFAULT_MAX_IN_FLIGHT, type ConnectionOptions, type RequestContext, type WirePolicy } from "./protocol/connection.js";
-export type { ByName, RequestOptions } from "./protocol/our-requests.js";
+export { Dispatcher, requestRows, notificationRows, describeFailure, type DispatcherOptions } from "./protocol/dispatch.js";
+export type {
+  Row, RequestRow, NotificationRow, RequestTable, RequestHandlers, Written, NotificationHandlers, ParamsReaders, ResultReaders, NotificationReaders, ParamsAndOptions, RequestContext,
+} from "./protocol/method-table.js";
+export { Connection, DEFAULT_MAX_IN_FLIGHT, type ConnectionOptions } from "./protocol/connection.js";
+export type { WirePolicy, PeerLink } from "./protocol/link.js";
+export { EndedByPeerError, type ByName, type RequestOptions } from "./protocol/our-requests.js";
 export { createMemoryPair, type SendOptions, type Transport, type TransportHandlers, type UnreadableInput } from "./protocol/transport.js";
 export * from "./mcp/versions.js";
 export { McpServer, text, DEFAULT_MAX_URI_LENGTH, DEFAULT_MAX_SUBSCRIPTIONS, DEFAULT_MAX_LISTENS, type ServerInfo, type ServerOptions, type ToolHandler, type Completer } from "./server/definition.js";

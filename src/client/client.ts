@@ -7,7 +7,8 @@
 // https://modelcontextprotocol.io/specification/2026-07-28/basic/versioning (dual-era clients).
 // The transport (a spawned process, HTTP, a memory pair) is the caller's choice.
 
-import { describeFailure, Dispatcher, notificationRows, type ParamsAndOptions } from "../protocol/dispatch.js";
+import { describeFailure, Dispatcher, notificationRows } from "../protocol/dispatch.js";
+import type { ParamsAndOptions } from "../protocol/method-table.js";
 import type { TimeoutPolicy } from "../jsonrpc/pending.js";
 import { Connection } from "../protocol/connection.js";
 import type { SendOptions, Transport } from "../protocol/transport.js";
@@ -20,7 +21,8 @@ import type { Implementation, InitializeRequestParams, InitializeResult, ServerC
 import type { LoggingLevel } from "../mcp/logging.js";
 import { isModernVersion, isSupportedVersion, LATEST_PROTOCOL_VERSION, type ProtocolVersion } from "../mcp/versions.js";
 import { METHOD_ERA, SERVER_CAPABILITY_NEEDED } from "../mcp/methods.js";
-import { ErrorCode, RpcError } from "../jsonrpc/messages.js";
+import { RpcError } from "../jsonrpc/messages.js";
+import { ErrorCode } from "../mcp/errors.js";
 import { NotConnectedError, RemovedMethodError } from "./errors.js";
 import { Envelope } from "./modern/envelope.js";
 import { EraMemory, sharedEraCache, type EraCache } from "./modern/era-cache.js";

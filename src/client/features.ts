@@ -6,7 +6,7 @@
 // server/prompts, server/utilities/completion (2026-07-28 keeps each request, with the envelope).
 
 import { EventEmitter } from "node:events";
-import type { ParamsAndOptions } from "../protocol/dispatch.js";
+import type { ParamsAndOptions } from "../protocol/method-table.js";
 import type { RequestOptions } from "../protocol/connection.js";
 import type { ClientRequestMethod, ClientRequests } from "../mcp/methods.js";
 import type { CompleteRequestParams, CompleteResult } from "../mcp/completion.js";

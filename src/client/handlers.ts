@@ -5,7 +5,8 @@
 // client/elicitation. A request with no handler gets -32601 from the dispatcher; the params each
 // handler gets were read and checked by mcp/read.ts.
 
-import { requestRows, type RequestHandlers, type RequestRow } from "../protocol/dispatch.js";
+import { requestRows } from "../protocol/dispatch.js";
+import type { RequestHandlers, RequestRow } from "../protocol/method-table.js";
 import { ErrorCode, RpcError } from "../jsonrpc/messages.js";
 import { invalidParams } from "../jsonrpc/params.js";
 import type { RequestContext } from "../protocol/connection.js";

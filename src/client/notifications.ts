@@ -6,7 +6,7 @@
 // server/resources#subscriptions, server/utilities/logging, client/elicitation; and
 // 2026-07-28/basic/patterns/subscriptions.
 
-import type { NotificationHandlers } from "../protocol/dispatch.js";
+import type { NotificationHandlers } from "../protocol/method-table.js";
 import type { ListName, RoleNotifications, ServerNotifications } from "../mcp/methods.js";
 import type { Lists } from "./lists.js";
 import type { Listen } from "./modern/listen.js";

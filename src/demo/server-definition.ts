@@ -6,7 +6,8 @@
 // tools that make the server speak first; the protocol notes as a resource and as a template of
 // sections; two prompts with arguments and completion.
 
-import { ErrorCode, RpcError } from "../jsonrpc/messages.js";
+import { RpcError } from "../jsonrpc/messages.js";
+import { ErrorCode } from "../mcp/errors.js";
 import { McpServer, text, type ServerOptions } from "../server/definition.js";
 import { readNotes, sections, watchNotes } from "./notes.js";
 import { addTwoWayTools } from "./two-way-tools.js";

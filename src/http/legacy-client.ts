@@ -6,7 +6,7 @@
 import { oauthClientFor } from "../auth/oauth-client.js";
 import type { JSONRPCMessage } from "../jsonrpc/messages.js";
 import { encodeMessage } from "../jsonrpc/messages.js";
-import { RequestClock } from "../jsonrpc/pending.js";
+import { RequestClock } from "../jsonrpc/request-clock.js";
 import type { SendOptions, Transport, TransportHandlers } from "../protocol/transport.js";
 import {
   assertSameOrigin, discard, eventStream, fetchStep, followAbort, HttpNetworkError, HttpProtocolError, HttpTransportClosedError, MessageTooLargeError,

@@ -7,7 +7,8 @@
 // Left out: resumability and GET streams (the revision has neither), and client notifications,
 // which it does not define over HTTP: they are accepted (202) and dropped.
 
-import { ErrorCode, isObject, RpcError, type JSONRPCMessage, type JSONRPCResponse, type RequestId } from "../jsonrpc/messages.js";
+import { isObject, RpcError, type JSONRPCMessage, type JSONRPCResponse, type RequestId } from "../jsonrpc/messages.js";
+import { ErrorCode } from "../mcp/errors.js";
 import { METHOD_ERA, type ClientRequestMethod } from "../mcp/methods.js";
 import { META } from "../mcp/modern.js";
 import { isModernVersion, LATEST_MODERN_VERSION } from "../mcp/versions.js";

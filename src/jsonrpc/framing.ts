@@ -5,7 +5,7 @@
 // Works on raw bytes so that a UTF-8 character split across chunks is decoded only once its line is
 // whole, and so that each byte is looked at a fixed number of times: time is linear in the size of the input.
 
-import type { RequestId } from "./messages.js";
+import type { RequestId } from "./id.js";
 import { EDGE_BYTES, sniff } from "./sniff.js";
 
 /** What one pushed chunk produced, in order. */

@@ -1,18 +1,15 @@
 // Textbook: decode, encode in src/textbook/wire.ts; this adds the id read from lines that are not
 //  valid JSON, batches where a version has them, the typed shapes.
 // JSON-RPC 2.0 wire shapes, the standard error codes, and the codec that turns one JSON text into
-// one classified message. No MCP in this file beyond the id rules MCP tightens and the error
-// codes MCP adds to JSON-RPC's (listed in ErrorCode, each marked).
+// one classified message. No MCP in this file beyond the id rules MCP tightens; the error codes
+// MCP adds to JSON-RPC's are in mcp/errors.ts.
 // Spec: https://modelcontextprotocol.io/specification/2025-11-25/basic#messages and
 // https://www.jsonrpc.org/specification. Batches are classified here but handled by the connection.
 
+import type { RequestId } from "./id.js";
 import { sniffText } from "./sniff.js";
 
-/**
- * A request id: a string or an integer, chosen by the sender. MCP forbids `null` and forbids reusing
- * an id within a session. Ids are compared with their type: `1` and `"1"` are different requests.
- */
-export type RequestId = string | number;
+export type { RequestId } from "./id.js";
 
 /** Asks the peer to do something; the peer MUST answer with exactly one response carrying `id`. */
 export interface JSONRPCRequest {
@@ -57,42 +54,22 @@ export interface ErrorObject {
 export type JSONRPCResponse = JSONRPCResultResponse | JSONRPCErrorResponse;
 export type JSONRPCMessage = JSONRPCRequest | JSONRPCNotification | JSONRPCResponse;
 
-/** The standard codes, plus the ones MCP defines. https://www.jsonrpc.org/specification#error_object */
+/**
+ * JSON-RPC 2.0's own codes (https://www.jsonrpc.org/specification#error_object). It leaves
+ * -32000 to -32099 to implementations: the codes MCP defines there are in mcp/errors.ts, with
+ * what MCP means by each of these five.
+ */
 export const ErrorCode = {
   /** The text was not valid JSON (or not valid UTF-8). */
   ParseError: -32700,
   /** Valid JSON, but not a valid JSON-RPC message. */
   InvalidRequest: -32600,
-  /** No such method, or a capability the receiver did not offer. */
+  /** No such method, or one the receiver does not offer. */
   MethodNotFound: -32601,
-  /** The method exists but its params are wrong: unknown tool, bad cursor, missing field. */
+  /** The method exists but its params are wrong. */
   InvalidParams: -32602,
   /** The receiver failed while handling a valid request. */
   InternalError: -32603,
-  /** MCP (server/resources#error-handling): `resources/read` of a URI the server does not have. */
-  ResourceNotFound: -32002,
-  /**
-   * MCP (client/elicitation#url-elicitation-required-error, since 2025-11-25): the request can go
-   * ahead only after the user completes the URL-mode elicitations listed in `error.data`
-   * (URLElicitationRequiredErrorData in mcp/elicitation.ts); the client may then retry it.
-   */
-  URLElicitationRequired: -32042,
-  /**
-   * MCP (2026-07-28, basic/transports/streamable-http): an HTTP header that mirrors the body
-   * (`MCP-Protocol-Version`, `Mcp-Method`, `Mcp-Name`, `Mcp-Param-*`) is missing, malformed or
-   * different from it. Sent with HTTP 400.
-   */
-  HeaderMismatch: -32020,
-  /**
-   * MCP (2026-07-28): serving the request needs a client capability its `_meta` envelope did not
-   * declare; `error.data.requiredCapabilities` names it. Sent with HTTP 400.
-   */
-  MissingRequiredClientCapability: -32021,
-  /**
-   * MCP (2026-07-28): the request's `_meta` names a protocol version the receiver does not speak;
-   * `error.data` is `{ supported, requested }`. Sent with HTTP 400.
-   */
-  UnsupportedProtocolVersion: -32022,
 } as const;
 
 /**

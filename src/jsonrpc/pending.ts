@@ -1,9 +1,10 @@
 // The correlator: requests we sent and are waiting on, keyed by their exact id.
 // Spec: https://modelcontextprotocol.io/specification/2025-11-25/basic/lifecycle#timeouts
 // It only keeps time and settles promises; sending the cancel notification is the caller's job
-// (the `giveUp` callback), so this file knows nothing of MCP methods. Its time is a RequestClock,
-// which stands still while the transport waits on a person (an OAuth sign-in in a browser).
+// (the `giveUp` callback), so this file knows nothing of MCP methods. Its time is a RequestClock
+// (request-clock.ts), which stands still while the transport waits on a person.
 
+import { RequestClock, type ClockTimer } from "./request-clock.js";
 import { RpcError, type JSONRPCResponse, type RequestId } from "./messages.js";
 
 /** How long to wait for a response. */
@@ -49,17 +50,6 @@ export class MalformedResponseError extends Error {
   constructor(readonly method: string, readonly id: RequestId, readonly detail: string) {
     super(`${method}: the peer's response was malformed: ${detail}`);
     this.name = "MalformedResponseError";
-  }
-}
-
-/**
- * The peer ended this request of ours with notifications/cancelled, as a 2026-07-28 server may end
- * a listen (basic/patterns/cancellation). Local: the request got no answer and will get none.
- */
-export class EndedByPeerError extends Error {
-  constructor(readonly method: string, readonly id: RequestId, readonly reason: unknown) {
-    super(`${method}: the peer ended it (notifications/cancelled${typeof reason === "string" ? `: ${reason}` : ""})`);
-    this.name = "EndedByPeerError";
   }
 }
 
@@ -237,77 +227,5 @@ export class PendingRequests {
     this.#entries.delete(entry.id);
     this.clock.cancel(entry.timer);
     if (entry.onAbort) entry.signal?.removeEventListener("abort", entry.onAbort);
-  }
-}
-
-/** A timer of a RequestClock: when it is due, in the clock's time, and what it does then. */
-export interface ClockTimer {
-  readonly at: number;
-  readonly fire: () => void;
-  handle: ReturnType<typeof setTimeout> | undefined;
-  cancelled: boolean;
-}
-
-/**
- * The time our deadlines are kept in: Date.now(), less every moment spent held. A transport holds it
- * while it waits on a person (the OAuth authorization code grant waits for someone to approve in a
- * browser, http/client-auth.ts): a request's idle and total timeouts, the probe's and the
- * handshake's, measure the peer, and nobody is waiting on the peer meanwhile. A timer that comes
- * due while held does nothing but wait for the release, then is set again for what it had left.
- * The hold's own bound is the user agent's timeout (auth/user-agent.ts), and every hold is
- * released, also when the wait fails. (No registry of timers: a request costs one object more
- * than a bare setTimeout, and holds are rare.)
- */
-export class RequestClock {
-  #holds = 0;
-  #heldSince = 0;
-  /** Milliseconds spent held, before the current hold. */
-  #heldFor = 0;
-  /** Timers that came due while held. */
-  #deferred: ClockTimer[] = [];
-
-  /** Like Date.now(), but standing still while held. */
-  now(): number {
-    return (this.#holds > 0 ? this.#heldSince : Date.now()) - this.#heldFor;
-  }
-
-  get held(): boolean {
-    return this.#holds > 0;
-  }
-
-  /**
-   * Calls `fire` once `ms` of this clock's time have passed. Infinity sets no timer (a 2026-07-28
-   * subscriptions/listen, which only its end answers, may wait forever; setTimeout would clamp
-   * Infinity to 1 ms and fire at once).
-   */
-  after(ms: number, fire: () => void): ClockTimer | undefined {
-    if (!Number.isFinite(ms)) return undefined;
-    const timer: ClockTimer = { at: this.now() + ms, fire, handle: undefined, cancelled: false };
-    this.#arm(timer);
-    return timer;
-  }
-
-  cancel(timer: ClockTimer | undefined): void {
-    if (timer === undefined) return;
-    timer.cancelled = true;
-    clearTimeout(timer.handle);
-  }
-
-  /** Stops the clock until as many release() calls as hold() calls have come (holds nest). */
-  hold(): void {
-    if (this.#holds++ === 0) this.#heldSince = Date.now();
-  }
-
-  release(): void {
-    if (this.#holds === 0 || --this.#holds > 0) return;
-    this.#heldFor += Date.now() - this.#heldSince;
-    for (const timer of this.#deferred.splice(0)) if (!timer.cancelled) this.#arm(timer);
-  }
-
-  #arm(timer: ClockTimer): void {
-    timer.handle = setTimeout(() => {
-      if (this.#holds > 0) this.#deferred.push(timer);
-      else timer.fire();
-    }, Math.max(0, timer.at - this.now()));
   }
 }

@@ -3,7 +3,7 @@
 // request or a response. Best effort, for answering it well; never used to handle it.
 // Spec: https://www.jsonrpc.org/specification (a request has "method"; a response "result" or "error").
 
-import type { RequestId } from "./messages.js";
+import type { RequestId } from "./id.js";
 
 /** How much of a message's start and end is looked at. */
 export const EDGE_BYTES = 512;

@@ -1,12 +1,12 @@
 // Building blocks shared by every MCP message: `_meta`, progress tokens, cursors, names, icons,
-// annotations, and the params/result shapes that all requests, notifications and results extend.
+// annotations, and the params/result shapes that all requests, notifications and results extend
+// (with the result kind and cache hints 2026-07-28 adds to them).
 // Spec: https://modelcontextprotocol.io/specification/2025-11-25/basic (general fields) and
 // https://modelcontextprotocol.io/specification/2025-11-25/server/utilities/pagination; for 2026-07-28
 // https://modelcontextprotocol.io/specification/2026-07-28/basic (section names below are under it)
 // and .../2026-07-28/server/utilities/pagination. Unless marked, the same in both generations.
 // Request ids are plain `string | number` here; the JSON-RPC layer owns their definition.
-
-import type { CacheableResult, ResultType } from "./modern.js";
+// The bottom of mcp/: it imports nothing of it.
 
 /**
  * The `_meta` object: a reserved slot on params, results and many data types where either side may
@@ -141,6 +141,30 @@ export interface Result {
    */
   resultType?: ResultType;
   [key: string]: unknown;
+}
+
+/**
+ * Since 2026-07-28: what a result is, the final answer or an interim one asking for input first
+ * (basic#results).
+ * Extensions may add values (tasks adds "task"); a client treats any other as an invalid result.
+ */
+export type ResultType = "complete" | "input_required";
+
+/**
+ * Since 2026-07-28, who may reuse a cached result: `"public"` holds nothing user-specific, so any client or shared
+ * cache may; `"private"` only within the same authorisation context. Access control MUST NOT rest
+ * on it. Spec: https://modelcontextprotocol.io/specification/2026-07-28/server/utilities/caching
+ */
+export type CacheScope = "public" | "private";
+
+/**
+ * Since 2026-07-28: the freshness hint on the complete results of `server/discover`, the four
+ * lists and `resources/read` (servers MUST send both fields there). Spec: server/utilities/caching.
+ */
+export interface CacheableResult {
+  /** How long the result stays fresh after it is received, in whole milliseconds; 0: stale at once. */
+  ttlMs?: number;
+  cacheScope?: CacheScope;
 }
 
 /**

@@ -1,13 +1,12 @@
 // Content blocks: the pieces of text, media and resources that tool results and prompt messages
-// are made of, plus the resource contents returned by `resources/read` and embedded in blocks.
-// Spec: https://modelcontextprotocol.io/specification/2025-11-25/server/tools (content types) and
-// https://modelcontextprotocol.io/specification/2025-11-25/server/resources (resource contents);
-// the same pages under https://modelcontextprotocol.io/specification/2026-07-28/.
+// are made of (a resource as a link, or its contents embedded: the resource types are in resources.ts).
+// Spec: https://modelcontextprotocol.io/specification/2025-11-25/server/tools (content types);
+// the same page under https://modelcontextprotocol.io/specification/2026-07-28/.
 // Everything here is the same in both generations.
 // The sampling-only blocks `tool_use` and `tool_result` live in client-features.ts.
 
 import type { Annotations, Meta } from "./base.js";
-import type { Resource } from "./resources.js";
+import type { BlobResourceContents, Resource, TextResourceContents } from "./resources.js";
 
 /** A piece of plain text. */
 export interface TextContent {
@@ -86,25 +85,3 @@ export type ContentBlock =
   | AudioContent
   | ResourceLink
   | EmbeddedResource;
-
-/** What every piece of resource contents has, whether text or binary. */
-export interface ResourceContents {
-  /** The URI these contents belong to (may be a sub-resource of the one requested). */
-  uri: string;
-  /** The media type of the contents, when known. */
-  mimeType?: string;
-  /** Extension metadata (see `Meta`). Since 2025-06-18. */
-  _meta?: Meta;
-}
-
-/** Resource contents that are text. */
-export interface TextResourceContents extends ResourceContents {
-  /** The text. Use this only for data that really is text; binary data goes in a blob. */
-  text: string;
-}
-
-/** Resource contents that are binary. */
-export interface BlobResourceContents extends ResourceContents {
-  /** The bytes; MUST be base64-encoded. */
-  blob: string;
-}

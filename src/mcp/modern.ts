@@ -1,11 +1,12 @@
 // What the 2026-07-28 revision adds to the shapes the handshake era had: the request envelope in
-// `_meta`, `resultType` and the cache fields on results, `server/discover`, Multi Round-Trip
-// Requests (`input_required`), and `subscriptions/listen`. Everything in this file is
-// "Since 2026-07-28"; the shapes both generations share stay in their own files.
+// `_meta`, `server/discover`, Multi Round-Trip Requests (`input_required`), and
+// `subscriptions/listen`. Everything in this file is "Since 2026-07-28"; the shapes both
+// generations share stay in their own files, and so do the fields it adds to every result
+// (`resultType`, and the cache fields `ttlMs` and `cacheScope`: ResultType and CacheableResult in base.ts).
 // Spec: https://modelcontextprotocol.io/specification/2026-07-28/basic (schema/2026-07-28/schema.ts),
 // and per section below. The digest is SPEC_2026.md in ../shared.
 
-import type { Meta, RequestParams, Result } from "./base.js";
+import type { CacheableResult, Meta, RequestParams, Result } from "./base.js";
 import type { CreateMessageRequestParams, CreateMessageResult, ListRootsResult } from "./client-features.js";
 import type { ElicitRequestFormParams, ElicitRequestURLParams, ElicitResult } from "./elicitation.js";
 import type { ClientCapabilities, Implementation, ServerCapabilities } from "./lifecycle.js";
@@ -36,29 +37,6 @@ export interface RequestEnvelope {
   clientCapabilities: ClientCapabilities;
   clientInfo?: Implementation;
   logLevel?: LoggingLevel;
-}
-
-/**
- * What a result is: the final answer, or an interim one asking for input first (basic#results).
- * Extensions may add values (tasks adds "task"); a client treats any other as an invalid result.
- */
-export type ResultType = "complete" | "input_required";
-
-/**
- * Who may reuse a cached result: `"public"` holds nothing user-specific, so any client or shared
- * cache may; `"private"` only within the same authorisation context. Access control MUST NOT rest
- * on it. Spec: https://modelcontextprotocol.io/specification/2026-07-28/server/utilities/caching
- */
-export type CacheScope = "public" | "private";
-
-/**
- * The freshness hint on the complete results of `server/discover`, the four lists and
- * `resources/read` (servers MUST send both fields there). Spec: server/utilities/caching.
- */
-export interface CacheableResult {
-  /** How long the result stays fresh after it is received, in whole milliseconds; 0: stale at once. */
-  ttlMs?: number;
-  cacheScope?: CacheScope;
 }
 
 /** The answer to `server/discover`: what `initialize` once told, without opening anything. */

@@ -12,7 +12,7 @@
 // a sampling message's content) belong to the application that reads them. A reader returns the
 // same object it was given, checked: unknown fields are kept, since params and results are open-ended.
 
-import type { NotificationReaders, ParamsReaders, ResultReaders } from "../protocol/dispatch.js";
+import type { NotificationReaders, ParamsReaders, ResultReaders } from "../protocol/method-table.js";
 import { isObject } from "../jsonrpc/messages.js";
 import { Params } from "../jsonrpc/params.js";
 import { LOGGING_LEVELS, type LoggingLevel } from "./logging.js";

@@ -2,13 +2,14 @@
 // plus subscriptions to changes. Spec: https://modelcontextprotocol.io/specification/2025-11-25/server/resources
 // and https://modelcontextprotocol.io/specification/2026-07-28/server/resources. Unless marked, the
 // same in both generations.
-// Contents types live in content.ts; `notifications/resources/list_changed` has only `NotificationParams`
-// (2026-07-28: only on a `subscriptions/listen` stream that asked for it).
+// The contents `resources/read` returns are here too (content blocks embed them, content.ts);
+// `notifications/resources/list_changed` has only `NotificationParams` (2026-07-28: only on a
+// `subscriptions/listen` stream that asked for it).
 
-import type { CacheableResult } from "./modern.js";
 import type {
   Annotations,
   BaseMetadata,
+  CacheableResult,
   Icons,
   Meta,
   NotificationParams,
@@ -16,7 +17,6 @@ import type {
   RequestParams,
   Result,
 } from "./base.js";
-import type { BlobResourceContents, TextResourceContents } from "./content.js";
 
 /** A resource the server can read, as listed by `resources/list`. */
 export interface Resource extends BaseMetadata, Icons {
@@ -61,6 +61,28 @@ export interface ListResourcesResult extends PaginatedResult {
 export interface ListResourceTemplatesResult extends PaginatedResult {
   /** One page of templates. */
   resourceTemplates: ResourceTemplate[];
+}
+
+/** What every piece of resource contents has, whether text or binary. */
+export interface ResourceContents {
+  /** The URI these contents belong to (may be a sub-resource of the one requested). */
+  uri: string;
+  /** The media type of the contents, when known. */
+  mimeType?: string;
+  /** Extension metadata (see `Meta`). Since 2025-06-18. */
+  _meta?: Meta;
+}
+
+/** Resource contents that are text. */
+export interface TextResourceContents extends ResourceContents {
+  /** The text. Use this only for data that really is text; binary data goes in a blob. */
+  text: string;
+}
+
+/** Resource contents that are binary. */
+export interface BlobResourceContents extends ResourceContents {
+  /** The bytes; MUST be base64-encoded. */
+  blob: string;
 }
 
 /** Params shared by the requests that name one resource (the spec's internal base type). */

@@ -5,7 +5,7 @@
 
 import { ErrorCode, errorResponseTo, RpcError, type Incoming, type JSONRPCResponse, type RequestId } from "../jsonrpc/messages.js";
 import type { PendingRequests } from "../jsonrpc/pending.js";
-import type { WirePolicy } from "./connection.js";
+import type { WirePolicy } from "./link.js";
 import type { UnreadableInput } from "./transport.js";
 
 export interface BadInputContext {

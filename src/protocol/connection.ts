@@ -11,23 +11,17 @@ import {
   batchRefusal, classify, decodeMessage, DEFAULT_MAX_BATCH_ITEMS, ErrorCode, RpcError,
   type Incoming, type JSONRPCMessage, type JSONRPCNotification, type JSONRPCResponse, type RequestId,
 } from "../jsonrpc/messages.js";
-import { TAKEN, type SendOptions, type Transport } from "./transport.js";
-import { PeerRequests, type Dispatcher, type RequestContext } from "./dispatch.js";
+import type { RequestClock } from "../jsonrpc/request-clock.js";
+import { SENT_AT_ONCE, type SendOptions, type Transport } from "./transport.js";
+import type { PeerLink, WirePolicy } from "./link.js";
+import type { RequestContext } from "./method-table.js";
+import { PeerRequests, type Dispatcher } from "./dispatch.js";
 import { OurRequests, wireParams, type ByName, type RequestOptions } from "./our-requests.js";
-import type { RequestClock } from "../jsonrpc/pending.js";
 import { Inbox } from "./inbox.js";
 import { BadInput } from "./bad-input.js";
 
-export type { RequestContext } from "./dispatch.js";
+export type { RequestContext } from "./method-table.js";
 export type { ByName, RequestOptions } from "./our-requests.js";
-
-/** The per-version wire rules a role sets once the version is negotiated. */
-export interface WirePolicy {
-  /** Whether the peer may send JSON-RPC batches (only 2025-03-26 allows them). */
-  batches: boolean;
-  /** 2025-11-25 leaves `id` out of errors for unreadable input; older versions send `id: null`. */
-  omitUnreadableId: boolean;
-}
 
 export interface ConnectionOptions {
   dispatcher: Dispatcher<RequestContext>;
@@ -52,7 +46,7 @@ export interface ConnectionOptions {
  */
 export const DEFAULT_MAX_IN_FLIGHT = 256;
 
-export class Connection {
+export class Connection implements PeerLink {
   readonly #transport: Transport;
   readonly #dispatcher: Dispatcher<RequestContext>;
   readonly #peerRequests: PeerRequests;
@@ -89,7 +83,7 @@ export class Connection {
   }
 
   /**
-   * The clock our requests' deadlines are kept in (jsonrpc/pending.ts RequestClock): a role's own
+   * The clock our requests' deadlines are kept in (jsonrpc/request-clock.ts): a role's own
    * deadline that measures the peer (the handshake's) is kept in it too.
    */
   get clock(): RequestClock {
@@ -157,16 +151,17 @@ export class Connection {
   /**
    * Writes one message; a failed write is reported, not thrown, since the peer is gone anyway. Not
    * an async function: every answer passes here, and the transport's own promise with one handler
-   * (none when it is TAKEN, which cannot fail) costs less than an async function's promise and state.
+   * (none when it is SENT_AT_ONCE, which cannot fail) costs less than an async function's promise and state.
+   * A send that has nothing left to wait for (after the close, or a write that threw) gets SENT_AT_ONCE too.
    */
   send(message: JSONRPCMessage | JSONRPCMessage[], options?: SendOptions): Promise<void> {
-    if (this.#closed) return TAKEN;
+    if (this.#closed) return SENT_AT_ONCE;
     try {
       const sent = this.#transport.send(message, options);
-      return sent === TAKEN ? sent : sent.then(undefined, this.#writeFailed);
+      return sent === SENT_AT_ONCE ? sent : sent.then(undefined, this.#writeFailed);
     } catch (error) {
       this.#writeFailed(error);
-      return TAKEN;
+      return SENT_AT_ONCE;
     }
   }
 

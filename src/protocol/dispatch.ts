@@ -7,62 +7,14 @@
 // Spec: https://www.jsonrpc.org/specification#error_object, https://modelcontextprotocol.io/specification/2025-11-25/basic#responses,
 // basic/utilities/cancellation and basic/utilities/progress. Which methods exist and when they may
 // be called is the role's business (server or client): it writes handlers over a method table
-// (mcp/methods.ts), and requestRows/notificationRows turn them into rows.
+// (mcp/methods.ts, in the types of method-table.ts), and requestRows/notificationRows turn them into rows.
 
 import { ErrorCode, isObject, RpcError, type JSONRPCErrorResponse, type JSONRPCNotification, type JSONRPCRequest, type JSONRPCResponse, type RequestId } from "../jsonrpc/messages.js";
 import { Params } from "../jsonrpc/params.js";
-import type { Connection } from "./connection.js";
-
-/** A row for a request: its handler returns the `result` object, or throws. */
-export interface RequestRow<C> {
-  method: string;
-  kind: "request";
-  handle(params: Params, context: C): Promise<{ [key: string]: unknown }> | { [key: string]: unknown };
-}
-
-/** A row for a notification: it returns nothing, and nothing is ever sent back. */
-export interface NotificationRow {
-  method: string;
-  kind: "notification";
-  handle(params: Params): void | Promise<void>;
-}
-
-export type Row<C> = RequestRow<C> | NotificationRow;
+import type { PeerLink } from "./link.js";
+import type { NotificationHandlers, NotificationReaders, NotificationRow, ParamsReaders, RequestContext, RequestHandlers, RequestRow, RequestTable, Row } from "./method-table.js";
 
 type Json = { [key: string]: unknown };
-
-/** A method table: each request method's params and result types (see mcp/methods.ts). */
-export type RequestTable = { [method: string]: { params: object; result: Json } };
-
-/**
- * A result as its writer sees it: the declared fields only. The spec's Result ends in
- * `[key: string]: unknown`, which is right for reading (a peer's result may carry fields we do not
- * know, and the readers keep them, see mcp/read.ts) but lets any misspelled field through when
- * writing. Without it, a result literal that is annotated or `satisfies` this type cannot misspell
- * a field; `_meta` is declared, so it stays. (A literal returned from an unannotated arrow is not
- * checked for extra fields whatever the type: TypeScript compares the arrow's inferred return type,
- * see microsoft/TypeScript#241.)
- */
-export type Written<T> = { [K in keyof T as string extends K ? never : number extends K ? never : K]: T[K] };
-
-/** Handlers keyed by method: each gets the table's params type and must return its result type, as written. */
-export type RequestHandlers<T extends RequestTable, C> = {
-  [M in keyof T]?: (params: T[M]["params"], context: C) => Written<T[M]["result"]> | Promise<Written<T[M]["result"]>>;
-};
-export type NotificationHandlers<T> = { [M in keyof T]?: (params: T[M]) => void | Promise<void> };
-
-/**
- * The arguments after the method of a role's typed request or notify: params of type `P`, which
- * may be left out when every field of `P` is optional, then options `O`.
- */
-export type ParamsAndOptions<P, O> = {} extends P ? [params?: P, options?: O] : [params: P, options?: O];
-
-/** One reader per request method, for its params (as the receiver reads them); throws -32602. */
-export type ParamsReaders<T extends RequestTable> = { [M in keyof T]: (params: Params) => T[M]["params"] };
-/** One reader per request method, for its result (as the requester reads it). */
-export type ResultReaders<T extends RequestTable> = { [M in keyof T]: (result: Params) => T[M]["result"] };
-/** One reader per notification method, for its params. */
-export type NotificationReaders<T> = { [M in keyof T]: (params: Params) => T[M] };
 
 /** The rows for typed request handlers: each reads its params with the method's reader first. */
 export function requestRows<T extends RequestTable, C>(read: ParamsReaders<T>, handlers: RequestHandlers<T, C>): RequestRow<C>[] {
@@ -192,27 +144,6 @@ export class Dispatcher<C> {
   }
 }
 
-/** What a request handler gets besides its params. */
-export interface RequestContext {
-  readonly id: RequestId;
-  readonly method: string;
-  /** Aborted when the peer cancels the request or the connection closes. */
-  readonly signal: AbortSignal;
-  /** True when the request arrived inside a JSON-RPC batch. */
-  readonly inBatch: boolean;
-  /** The requester's `_meta`, if any. */
-  readonly meta: { [key: string]: unknown } | undefined;
-  /** The token the requester asked progress to be reported under, if any. */
-  readonly progressToken: string | number | undefined;
-  /** True once the request is answered or cancelled: nothing more may be sent for it. */
-  readonly ended: boolean;
-  /**
-   * Reports progress on this request. Does nothing when the requester asked for none or the
-   * request is already answered; throws if `progress` does not increase.
-   */
-  progress(progress: number, total?: number, message?: string): Promise<void>;
-}
-
 /**
  * One request in progress: its state, and the context its handler gets. (One object for both,
  * with methods on the prototype: a server may have thousands of these a second.)
@@ -231,9 +162,9 @@ class PeerRequest implements RequestContext {
   /** Made only when the handler asks for its signal: most requests finish without one. */
   #controller: AbortController | undefined;
   #lastProgress = -Infinity;
-  readonly #connection: Connection;
+  readonly #connection: PeerLink;
 
-  constructor(request: JSONRPCRequest, inBatch: boolean, connection: Connection) {
+  constructor(request: JSONRPCRequest, inBatch: boolean, connection: PeerLink) {
     this.id = request.id;
     this.method = request.method;
     this.inBatch = inBatch;
@@ -276,13 +207,13 @@ class PeerRequest implements RequestContext {
 
 /** The peer's requests we are still working on, by id: each gets exactly one response, or none if cancelled. */
 export class PeerRequests {
-  readonly #connection: Connection;
+  readonly #connection: PeerLink;
   /** By id: a Map keeps 1 and "1" apart, as JSON-RPC does. */
   readonly #inFlight = new Map<RequestId, PeerRequest>();
   /** Set when the connection closes: requests still waiting in the inbox then never start. */
   #closed = false;
 
-  constructor(connection: Connection) {
+  constructor(connection: PeerLink) {
     this.#connection = connection;
   }
 

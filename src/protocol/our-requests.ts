@@ -6,9 +6,10 @@
 // progress here; what a method's result holds is the role's business (the `read` it passes).
 
 import type { JSONRPCRequest, JSONRPCResponse, RequestId } from "../jsonrpc/messages.js";
-import { ConnectionClosedError, DEFAULT_TIMEOUTS, EndedByPeerError, MalformedResponseError, PendingRequests, type RequestClock, type TimeoutPolicy } from "../jsonrpc/pending.js";
+import { ConnectionClosedError, DEFAULT_TIMEOUTS, MalformedResponseError, PendingRequests, type TimeoutPolicy } from "../jsonrpc/pending.js";
+import type { RequestClock } from "../jsonrpc/request-clock.js";
 import { RequestSendOptions, type Transport } from "./transport.js";
-import type { Connection } from "./connection.js";
+import type { PeerLink } from "./link.js";
 
 export interface RequestOptions {
   signal?: AbortSignal;
@@ -32,6 +33,18 @@ export interface RequestOptions {
   onLateAnswer?: (response: JSONRPCResponse) => void;
 }
 
+/**
+ * The peer ended this request of ours with notifications/cancelled, as a 2026-07-28 server may end
+ * a listen (basic/patterns/cancellation). Local: the request got no answer and will get none.
+ */
+export class EndedByPeerError extends Error {
+  constructor(readonly method: string, readonly id: RequestId, readonly reason: unknown) {
+    super(`${method}: the peer ended it (notifications/cancelled${typeof reason === "string" ? `: ${reason}` : ""})`);
+    this.name = "EndedByPeerError";
+  }
+}
+
+
 /** Ids kept for a late answer (RequestOptions.onLateAnswer): the dual-era probe needs two at most. */
 export const MAX_LATE_ANSWERS = 16;
 
@@ -40,7 +53,7 @@ type Json = { [key: string]: unknown };
 /** Our requests waiting for their answers, by id: each is settled once, by its answer or a local error. */
 export class OurRequests {
   /** Whether it is closed, and the notify our cancels go out through. */
-  readonly #connection: Pick<Connection, "isClosed" | "notify">;
+  readonly #connection: Pick<PeerLink, "isClosed" | "notify">;
   /** Written to directly: a write that fails must fail its call, which Connection.send never does. */
   readonly #transport: Transport;
   readonly #pending = new PendingRequests();
@@ -50,7 +63,7 @@ export class OurRequests {
   readonly #lateAnswers = new Map<RequestId, NonNullable<RequestOptions["onLateAnswer"]>>();
   #nextId = 0;
 
-  constructor(connection: Pick<Connection, "isClosed" | "notify">, transport: Transport) {
+  constructor(connection: Pick<PeerLink, "isClosed" | "notify">, transport: Transport) {
     this.#connection = connection;
     this.#transport = transport;
   }

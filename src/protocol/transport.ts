@@ -85,17 +85,18 @@ export class RequestSendOptions implements SendOptions {
 }
 
 /**
- * What a transport's send returns for a message it took at once: already resolved, and shared, so
- * a sender that watches sends for failure (Connection.send) can tell there is nothing to watch.
+ * What a transport's send returns for a message it took at once (stdio: the stream accepted it
+ * without waiting to drain): already resolved, and one shared promise, so that a sender that
+ * watches sends for failure (Connection.send) can tell by identity that there is nothing to watch.
  */
-export const TAKEN: Promise<void> = Promise.resolve();
+export const SENT_AT_ONCE: Promise<void> = Promise.resolve();
 
 export interface Transport {
   /** Starts delivering input to the handlers. Called once, by the connection. */
   start(handlers: TransportHandlers): void;
   /**
    * Writes one message (or batch). Resolves once the transport has taken it; rejects (never
-   * throws) when it cannot. TAKEN, when it took the message at once and nothing can fail later.
+   * throws) when it cannot. SENT_AT_ONCE, when it took the message at once and nothing can fail later.
    */
   send(message: JSONRPCMessage | JSONRPCMessage[], options?: SendOptions): Promise<void>;
   /** Stops the transport; the close handler runs once. */
@@ -128,7 +129,8 @@ export interface Transport {
    * For transports that may wait on a person in the middle of a request (HTTP with OAuth: the
    * authorization code grant waits for someone to approve in a browser): `listener(true)` when such
    * a wait starts, `listener(false)` when it ends, always. The connection holds its clocks meanwhile
-   * (jsonrpc/pending.ts RequestClock), so that the person's time counts against no timeout.
+   * (jsonrpc/request-clock.ts RequestClock), so that the person's time counts against no timeout;
+   * the wait's own bound is the user agent's timeout (auth/user-agent.ts).
    */
   onHold?(listener: (held: boolean) => void): void;
 }

@@ -5,7 +5,8 @@
 // Spec: https://modelcontextprotocol.io/specification/2025-11-25/server (the three primitives).
 // Changes at run time are announced to every live session as list_changed notifications.
 
-import type { ContentBlock, ResourceContents } from "../mcp/content.js";
+import type { ContentBlock } from "../mcp/content.js";
+import type { ResourceContents } from "../mcp/resources.js";
 import type { Implementation } from "../mcp/lifecycle.js";
 import type { ChangingList } from "../mcp/methods.js";
 import type { GetPromptResult, Prompt } from "../mcp/prompts.js";

@@ -14,7 +14,7 @@ import { readServerRequestResult } from "../mcp/read.js";
 import type { ClientCapabilities, Implementation } from "../mcp/lifecycle.js";
 import type { LoggingLevel, LoggingMessageNotificationParams } from "../mcp/logging.js";
 import { supports, type ProtocolVersion } from "../mcp/versions.js";
-import type { RequestContext } from "../protocol/dispatch.js";
+import type { RequestContext } from "../protocol/method-table.js";
 import { LEVEL_RANK } from "./features/logging.js";
 import type { InputRounds } from "./modern/input-rounds.js";
 import type { ModernRequest } from "./modern/request.js";

@@ -8,7 +8,8 @@
 // Spec: https://modelcontextprotocol.io/specification/2025-11-25/basic/lifecycle and
 // https://modelcontextprotocol.io/specification/2026-07-28/basic/versioning (era per message).
 
-import { describeFailure, Dispatcher, notificationRows, requestRows, type ParamsAndOptions, type RequestHandlers } from "../protocol/dispatch.js";
+import { describeFailure, Dispatcher, notificationRows, requestRows } from "../protocol/dispatch.js";
+import type { ParamsAndOptions, RequestHandlers } from "../protocol/method-table.js";
 import { ErrorCode, RpcError } from "../jsonrpc/messages.js";
 import { Connection, type RequestContext, type RequestOptions } from "../protocol/connection.js";
 import type { SendOptions, Transport } from "../protocol/transport.js";

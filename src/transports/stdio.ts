@@ -11,7 +11,7 @@
 import type { Readable, Writable } from "node:stream";
 import { LINE_END, LineDecoder, type Frame } from "../jsonrpc/framing.js";
 import { encodeMessage, type JSONRPCMessage } from "../jsonrpc/messages.js";
-import { TAKEN, type Transport, type TransportHandlers } from "../protocol/transport.js";
+import { SENT_AT_ONCE, type Transport, type TransportHandlers } from "../protocol/transport.js";
 
 export interface StreamTransportOptions {
   /** The largest incoming message, in bytes (default DEFAULT_MAX_MESSAGE_BYTES: 64 MiB of content + 1 MiB). */
@@ -68,7 +68,7 @@ export class StreamTransport implements Transport {
 
   /**
    * Not an async function: every answer passes here, and a message the stream took at once is
-   * answered with the shared TAKEN, which the connection need not watch (see Transport.send).
+   * answered with the shared SENT_AT_ONCE, which the connection need not watch (see Transport.send).
    * Failures are still rejections, never throws.
    */
   send(message: JSONRPCMessage | JSONRPCMessage[]): Promise<void> {
@@ -94,7 +94,7 @@ export class StreamTransport implements Transport {
     }
     // Waiting for "drain" keeps memory bounded when the peer reads slower than we write. Every
     // send waiting at once shares one wait.
-    return accepted ? TAKEN : (this.#drained ??= this.#waitForDrain());
+    return accepted ? SENT_AT_ONCE : (this.#drained ??= this.#waitForDrain());
   }
 
   /**

@@ -1,6 +1,6 @@
 // A person's authorization does not count against the client's timeouts: while the OAuth client
 // waits on the user agent, the probe's, the handshake's and every request's clocks stand still
-// (Transport.onHold, jsonrpc/pending.ts RequestClock); they run again after, the hold ends when
+// (Transport.onHold, jsonrpc/request-clock.ts RequestClock); they run again after, the hold ends when
 // the authorization fails too, and a failed authorization is never taken for a verdict on the era.
 // Small timeouts against a user agent slower than all of them together, over loopback.
 import { test } from "node:test";

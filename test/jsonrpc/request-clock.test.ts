@@ -2,7 +2,8 @@
 // passes meanwhile, every deadline moves by the time held, and the clocks run again on release.
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { PendingRequests, RequestClock, RequestTimeoutError } from "../../src/jsonrpc/pending.js";
+import { PendingRequests, RequestTimeoutError } from "../../src/jsonrpc/pending.js";
+import { RequestClock } from "../../src/jsonrpc/request-clock.js";
 
 function settled(promise: Promise<unknown>): { error?: unknown; done: boolean } {
   const state: { error?: unknown; done: boolean } = { done: false };

@@ -4,7 +4,8 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { McpClient } from "../../src/client/client.js";
-import { ErrorCode, RpcError } from "../../src/jsonrpc/messages.js";
+import { RpcError } from "../../src/jsonrpc/messages.js";
+import { ErrorCode } from "../../src/mcp/errors.js";
 import type { URLElicitationRequiredErrorData } from "../../src/mcp/elicitation.js";
 import { createMemoryPair } from "../../src/protocol/transport.js";
 import { McpServer } from "../../src/server/definition.js";

@@ -7,7 +7,7 @@ import assert from "node:assert/strict";
 import { decodeMessage, ErrorCode, RpcError, type Incoming, type JSONRPCResponse } from "../../src/jsonrpc/messages.js";
 import { MalformedResponseError, PendingRequests } from "../../src/jsonrpc/pending.js";
 import { BadInput } from "../../src/protocol/bad-input.js";
-import type { WirePolicy } from "../../src/protocol/connection.js";
+import type { WirePolicy } from "../../src/protocol/link.js";
 
 /** Every test's calls; those a test leaves waiting are failed at the end, so that their timers do not hold the process. */
 const correlators: PendingRequests[] = [];

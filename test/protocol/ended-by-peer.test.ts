@@ -5,7 +5,7 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { Dispatcher } from "../../src/protocol/dispatch.js";
-import { EndedByPeerError } from "../../src/jsonrpc/pending.js";
+import { EndedByPeerError } from "../../src/protocol/our-requests.js";
 import { Connection, type RequestContext } from "../../src/protocol/connection.js";
 import { RawPeer, settle } from "../helpers/raw-peer.js";
 

@@ -4,7 +4,8 @@
 // naming the method and the field, on both sides and for params and results alike.
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { Dispatcher, notificationRows, requestRows, type RequestHandlers, type Row, type Written } from "../../src/protocol/dispatch.js";
+import { Dispatcher, notificationRows, requestRows } from "../../src/protocol/dispatch.js";
+import type { RequestHandlers, Row, Written } from "../../src/protocol/method-table.js";
 import type { CallToolResult, ListToolsResult } from "../../src/mcp/tools.js";
 import { ErrorCode, RpcError } from "../../src/jsonrpc/messages.js";
 import { Connection, type RequestContext } from "../../src/protocol/connection.js";

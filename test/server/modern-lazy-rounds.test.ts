@@ -5,9 +5,9 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { setImmediate as turn } from "node:timers/promises";
-import { ErrorCode } from "../../src/jsonrpc/messages.js";
+import { ErrorCode } from "../../src/mcp/errors.js";
 import { Params } from "../../src/jsonrpc/params.js";
-import type { RequestContext, RequestRow } from "../../src/protocol/dispatch.js";
+import type { RequestContext, RequestRow } from "../../src/protocol/method-table.js";
 import { McpServer, text } from "../../src/server/definition.js";
 import { InputRounds } from "../../src/server/modern/input-rounds.js";
 import { ModernRequest } from "../../src/server/modern/request.js";

@@ -3,7 +3,8 @@
 // subscriptions are bounded in number, and a stateless session offers none.
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { ErrorCode, RpcError } from "../../src/jsonrpc/messages.js";
+import { RpcError } from "../../src/jsonrpc/messages.js";
+import { ErrorCode } from "../../src/mcp/errors.js";
 import { DEFAULT_MAX_SUBSCRIPTIONS, DEFAULT_MAX_URI_LENGTH, McpServer, type ServerOptions } from "../../src/server/definition.js";
 import type { ServerSessionOptions } from "../../src/server/session.js";
 import { RawPeer } from "../helpers/raw-peer.js";

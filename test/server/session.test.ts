@@ -2,7 +2,8 @@
 // on its own, requests to the client and their capability checks, and version fitting.
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { Dispatcher, type Row } from "../../src/protocol/dispatch.js";
+import { Dispatcher } from "../../src/protocol/dispatch.js";
+import type { Row } from "../../src/protocol/method-table.js";
 import { RpcError } from "../../src/jsonrpc/messages.js";
 import type { Params } from "../../src/jsonrpc/params.js";
 import { Connection, type RequestContext } from "../../src/protocol/connection.js";

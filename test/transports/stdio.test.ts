@@ -7,7 +7,7 @@ import { spawn, type ChildProcessWithoutNullStreams } from "node:child_process";
 import { fileURLToPath } from "node:url";
 import { PassThrough, Writable } from "node:stream";
 import { StreamTransport } from "../../src/transports/stdio.js";
-import { TAKEN } from "../../src/protocol/transport.js";
+import { SENT_AT_ONCE } from "../../src/protocol/transport.js";
 import { Dispatcher } from "../../src/protocol/dispatch.js";
 import { Connection, type RequestContext } from "../../src/protocol/connection.js";
 import { McpClient } from "../../src/client/client.js";
@@ -293,11 +293,11 @@ test("stdio transport: waits for drain under backpressure and refuses to send on
   assert.deepEqual(closed, [undefined]);
 });
 
-test("stdio transport: a message taken at once is answered with the shared TAKEN; failures are rejections, never throws", async () => {
+test("stdio transport: a message taken at once is answered with the shared SENT_AT_ONCE; failures are rejections, never throws", async () => {
   const transport = new StreamTransport(new PassThrough(), new PassThrough());
   transport.start({ message: () => {}, unreadable: () => {}, close: () => {} });
-  // Connection.send watches no promise for failure when it is TAKEN: nothing is left that could fail.
-  assert.equal(transport.send({ jsonrpc: "2.0", method: "a" }), TAKEN);
+  // Connection.send watches no promise for failure when it is SENT_AT_ONCE: nothing is left that could fail.
+  assert.equal(transport.send({ jsonrpc: "2.0", method: "a" }), SENT_AT_ONCE);
   // A BigInt cannot be written as JSON: the send fails as a promise, as an async function's would.
   let unencodable: Promise<void> | undefined;
   assert.doesNotThrow(() => (unencodable = transport.send({ jsonrpc: "2.0", method: "b", params: { n: 1n } })));

@@ -5,7 +5,7 @@
 // Spec: https://modelcontextprotocol.io/specification/2026-07-28/basic/patterns/mrtr and
 // basic/index#results (resultType). SPEC_2026.md §4.
 
-import type { RequestHandlers } from "../../protocol/dispatch.js";
+import type { RequestHandlers } from "../../protocol/method-table.js";
 import type { ClientRequestMethod, ServerRequests } from "../../mcp/methods.js";
 import { INPUT_REQUIRED_METHODS } from "../../mcp/methods.js";
 import type { InputRequest, InputResponse } from "../../mcp/modern.js";

@@ -8,7 +8,8 @@
 // (and cancellation for the stdio teardown); SPEC_2026.md §3.1, §7.1, §7.2, §10 items 30, 31 and 33.
 
 import { isObject, RpcError, type RequestId } from "../../jsonrpc/messages.js";
-import { ConnectionClosedError, EndedByPeerError, MalformedResponseError, RequestAbortedError } from "../../jsonrpc/pending.js";
+import { ConnectionClosedError, MalformedResponseError, RequestAbortedError } from "../../jsonrpc/pending.js";
+import { EndedByPeerError } from "../../protocol/our-requests.js";
 import type { Connection } from "../../protocol/connection.js";
 import type { ServerCapabilities } from "../../mcp/lifecycle.js";
 import { META, type SubscriptionFilter, type SubscriptionsAcknowledgedNotificationParams } from "../../mcp/modern.js";
@@ -16,7 +17,7 @@ import type { ModernVersion } from "../../mcp/versions.js";
 import type { Envelope } from "./envelope.js";
 
 /**
- * A listen has no timeout (jsonrpc/pending.ts keeps no timer for Infinity): its only answer is
+ * A listen has no timeout (jsonrpc/request-clock.ts keeps no timer for Infinity): its only answer is
  * the server ending it, and it lasts as long as the client stays connected.
  */
 const LISTEN_FOREVER_MS = Infinity;

@@ -16,7 +16,8 @@
 // clients); SPEC_2026.md §8.3. Unlike SDK v2 this probes in place rather
 // than in a throwaway process: a server that exits on the probe ends connect() with ProbeEndedError.
 
-import { ErrorCode, isObject, RpcError, type JSONRPCResponse } from "../../jsonrpc/messages.js";
+import { isObject, RpcError, type JSONRPCResponse } from "../../jsonrpc/messages.js";
+import { ErrorCode } from "../../mcp/errors.js";
 import { ConnectionClosedError, MalformedResponseError, RequestTimeoutError } from "../../jsonrpc/pending.js";
 import type { Connection } from "../../protocol/connection.js";
 import type { DiscoverResult } from "../../mcp/modern.js";

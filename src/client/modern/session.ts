@@ -5,10 +5,11 @@
 // Spec: https://modelcontextprotocol.io/specification/2026-07-28/basic (and SPEC_2026.md §10, items 24-33).
 
 import type { Connection, RequestOptions } from "../../protocol/connection.js";
-import { ErrorCode, isObject, RpcError } from "../../jsonrpc/messages.js";
+import { isObject, RpcError } from "../../jsonrpc/messages.js";
+import { ErrorCode } from "../../mcp/errors.js";
 import type { Implementation, InitializeResult } from "../../mcp/lifecycle.js";
 import { INPUT_REQUIRED_METHODS, type ClientRequestMethod, type ServerRequests } from "../../mcp/methods.js";
-import type { RequestHandlers } from "../../protocol/dispatch.js";
+import type { RequestHandlers } from "../../protocol/method-table.js";
 import { META, type DiscoverResult, type SubscriptionFilter } from "../../mcp/modern.js";
 import { readClientResult } from "../../mcp/read.js";
 import type { ListToolsResult } from "../../mcp/tools.js";

@@ -2,7 +2,7 @@
 // and https://modelcontextprotocol.io/specification/2025-11-25/basic/utilities/ping
 
 import type { InitializeResult } from "../../mcp/lifecycle.js";
-import type { Written } from "../../protocol/dispatch.js";
+import type { Written } from "../../protocol/method-table.js";
 import { isSupportedVersion, LATEST_PROTOCOL_VERSION, type HandshakeVersion } from "../../mcp/versions.js";
 import { implementationFor } from "../compat.js";
 import type { ClientRequestHandlers, ServerSession } from "../session.js";

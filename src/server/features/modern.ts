@@ -5,7 +5,7 @@
 
 import type { DiscoverResult } from "../../mcp/modern.js";
 import { MODERN_PROTOCOL_VERSIONS } from "../../mcp/versions.js";
-import type { Written } from "../../protocol/dispatch.js";
+import type { Written } from "../../protocol/method-table.js";
 import type { ClientRequestHandlers, ServerSession } from "../session.js";
 
 export function modernHandlers(session: ServerSession): ClientRequestHandlers {

@@ -3,9 +3,10 @@
 // A read looks for a fixed resource first, then for the first template whose RFC 6570 pattern
 // matches the URI. A subscription is for a URI that a read would find, within the server's bounds.
 
-import { ErrorCode, isObject, RpcError } from "../../jsonrpc/messages.js";
+import { isObject, RpcError } from "../../jsonrpc/messages.js";
+import { ErrorCode } from "../../mcp/errors.js";
 import { invalidParams } from "../../jsonrpc/params.js";
-import type { BlobResourceContents, ResourceContents, TextResourceContents } from "../../mcp/content.js";
+import type { BlobResourceContents, ResourceContents, TextResourceContents } from "../../mcp/resources.js";
 import { describedFor } from "../compat.js";
 import { paginate } from "../pagination.js";
 import type { ClientRequestHandlers, HandlerContext, ServerSession } from "../session.js";

@@ -7,7 +7,8 @@
 // SPEC_2026.md §8.1 (the spec fixes none). The HTTP transport runs the same checks before it picks
 // a status code (http/modern-post.ts), so both transports answer alike.
 
-import { ErrorCode, RpcError } from "../../jsonrpc/messages.js";
+import { RpcError } from "../../jsonrpc/messages.js";
+import { ErrorCode } from "../../mcp/errors.js";
 import type { Implementation } from "../../mcp/lifecycle.js";
 import { METHOD_ERA, type ClientRequestMethod } from "../../mcp/methods.js";
 import { META, type RequestEnvelope } from "../../mcp/modern.js";

@@ -17,11 +17,12 @@
 // same thing in one call with the rounds made up front.
 // Spec: https://modelcontextprotocol.io/specification/2026-07-28/basic/patterns/mrtr.
 
-import { ErrorCode, isObject, RpcError } from "../../jsonrpc/messages.js";
+import { isObject, RpcError } from "../../jsonrpc/messages.js";
+import { ErrorCode } from "../../mcp/errors.js";
 import { Params } from "../../jsonrpc/params.js";
 import type { ClientCapabilities, Implementation } from "../../mcp/lifecycle.js";
 import { META, type InputRequest, type InputRequiredResult } from "../../mcp/modern.js";
-import type { RequestContext } from "../../protocol/dispatch.js";
+import type { RequestContext } from "../../protocol/method-table.js";
 import type { ModernServed } from "../session.js";
 import { askFingerprint, RequestStateTooLargeError, type OpenedState, type RequestStateCodec, type StoredAnswer } from "./request-state.js";
 

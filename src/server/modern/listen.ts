@@ -11,7 +11,7 @@ import { invalidParams } from "../../jsonrpc/params.js";
 import type { ServerCapabilities } from "../../mcp/lifecycle.js";
 import type { ChangingList } from "../../mcp/methods.js";
 import { META, type SubscriptionFilter, type SubscriptionsListenResult } from "../../mcp/modern.js";
-import type { RequestContext } from "../../protocol/dispatch.js";
+import type { RequestContext } from "../../protocol/method-table.js";
 import type { McpServer } from "../definition.js";
 import type { ServerSession } from "../session.js";
 

@@ -9,7 +9,7 @@ import type { RequestId } from "../../jsonrpc/messages.js";
 import type { ClientCapabilities, Implementation } from "../../mcp/lifecycle.js";
 import type { LoggingLevel } from "../../mcp/logging.js";
 import type { ModernVersion } from "../../mcp/versions.js";
-import type { RequestContext } from "../../protocol/dispatch.js";
+import type { RequestContext } from "../../protocol/method-table.js";
 import type { ModernServed } from "../session.js";
 import type { CheckedEnvelope } from "./envelope.js";
 import type { InputRounds } from "./input-rounds.js";

@@ -4,8 +4,10 @@
 // Spec: https://modelcontextprotocol.io/specification/2026-07-28/basic (results, `_meta`),
 // https://modelcontextprotocol.io/specification/2026-07-28/server/utilities/caching
 
-import { ErrorCode, RpcError } from "../../jsonrpc/messages.js";
-import { META, type CacheScope } from "../../mcp/modern.js";
+import { RpcError } from "../../jsonrpc/messages.js";
+import { ErrorCode } from "../../mcp/errors.js";
+import type { CacheScope } from "../../mcp/base.js";
+import { META } from "../../mcp/modern.js";
 import type { Implementation } from "../../mcp/lifecycle.js";
 
 /** How long a cacheable result stays fresh (whole milliseconds, 0: stale at once), and who may reuse it. */

@@ -12,7 +12,7 @@ import type { Params } from "../../jsonrpc/params.js";
 import type { Implementation } from "../../mcp/lifecycle.js";
 import { CACHEABLE_METHODS, INPUT_REQUIRED_METHODS, type ClientRequestMethod } from "../../mcp/methods.js";
 import { LATEST_MODERN_VERSION } from "../../mcp/versions.js";
-import type { RequestRow } from "../../protocol/dispatch.js";
+import type { RequestRow } from "../../protocol/method-table.js";
 import type { RequestContext } from "../../protocol/connection.js";
 import { implementationFor } from "../compat.js";
 import type { McpServer } from "../definition.js";
