@@ -26,8 +26,16 @@ before(() => {
 });
 after(() => rmSync(dir, { recursive: true, force: true }));
 
+/** @tsconfig/strictest's options, but with skipLibCheck off (it turns it on). */
 const STRICTEST: ts.CompilerOptions = {
   strict: true,
+  allowUnusedLabels: false,
+  allowUnreachableCode: false,
+  noUnusedLocals: true,
+  noUnusedParameters: true,
+  isolatedModules: true,
+  esModuleInterop: true,
+  forceConsistentCasingInFileNames: true,
   exactOptionalPropertyTypes: true,
   noUncheckedIndexedAccess: true,
   noImplicitOverride: true,
