@@ -34,7 +34,8 @@
 // a busy machine: the server to its initialize answer 1.20x -> 1.13x a bare JSON-line server's,
 // `mcp-wire --help` 1.20x -> 1.02x `node -e 0`'s.
 // The rest of dist/ stays as tsc wrote it, for the library and the tests; dist/demo/main.js and
-// dist/cli.unbundled.js are the same programs unbundled (with source maps).
+// dist/cli.unbundled.js are the same programs unbundled (with source maps), which the package does
+// not ship: a bin needs its bundle alone (package.json "files"; test/programs/package.test.ts).
 // Run after tsc: `npm run build` does both.
 
 import { spawnSync } from "node:child_process";

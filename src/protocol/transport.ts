@@ -37,7 +37,7 @@ export interface SendOptions {
    * handling it, or a request made on its behalf). Streamable HTTP sends such messages on that
    * request's own response stream; stdio has one stream and ignores it.
    */
-  relatedRequestId?: RequestId;
+  relatedRequestId?: RequestId | undefined;
   /**
    * For a request: aborted when the sender stops waiting for its answer (a timeout, the caller's
    * abort, a failed write, an unreadable answer, or the connection closing). For a notification: aborted when the sender gives up on a
@@ -50,7 +50,7 @@ export interface SendOptions {
    * which mirror arguments its tool marked `x-mcp-header` (http/mcp-headers.ts). Only the HTTP
    * client transport reads them.
    */
-  headers?: Record<string, string>;
+  headers?: Record<string, string> | undefined;
 }
 
 /**

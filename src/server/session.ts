@@ -57,9 +57,9 @@ export interface ModernServed extends Served {
   /** The lowest level of log message to send for it; none when absent. */
   readonly logLevel: LoggingLevel | undefined;
   /** Its asks of the client, for the methods that may answer input_required, made when first needed (server/modern/serve.ts). */
-  rounds?: InputRounds;
+  rounds?: InputRounds | undefined;
   /** Whom the request speaks for, when the transport authenticated it (ServerSessionOptions.principal). */
-  readonly principal?: string;
+  readonly principal?: string | undefined;
 }
 
 /**
