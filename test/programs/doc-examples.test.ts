@@ -5,12 +5,13 @@
 //   <!-- example: demo; handshake 2025-11-25 -->   a session with the demo server, played here
 //   <!-- example: fixtures/transcripts/x.transcript -->  lines of a recording kept in the repository
 //   <!-- example: host config -->                  a host configuration that starts the demo server
+//   <!-- example: mcp-wire diagram FILE -->        (a ```mermaid block) what `mcp-wire diagram FILE` draws
 //
 // A block with no tag fails, and so does one whose lines differ from what the server says.
 
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { spawn } from "node:child_process";
+import { execFileSync, spawn } from "node:child_process";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { PassThrough } from "node:stream";
@@ -35,10 +36,13 @@ function examplesOf(document: string): Example[] {
   const lines = readFileSync(join(ROOT, document), "utf8").split("\n");
   const found: Example[] = [];
   for (let i = 0; i < lines.length; i++) {
-    if (!/^\s*```(json|jsonl|json-lines|jsonc|json5)\s*$/.test(lines[i]!)) continue;
+    const fence = /^\s*```(json|jsonl|json-lines|jsonc|json5|mermaid)\s*$/.exec(lines[i]!)?.[1];
+    if (!fence) continue;
     let before = i - 1;
     while (before >= 0 && lines[before]!.trim() === "") before--;
     const tag = /^\s*<!-- example: (.*?) -->\s*$/.exec(lines[before] ?? "")?.[1];
+    // A diagram is checked when it says where it comes from; only JSON must.
+    if (fence === "mermaid" && tag === undefined) continue;
     const body: string[] = [];
     for (i++; i < lines.length && !/^\s*```\s*$/.test(lines[i]!); i++) body.push(lines[i]!.trim());
     found.push({ where: `${document}:${i - body.length}`, tag, lines: body.filter((line) => line !== "") });
@@ -165,6 +169,12 @@ for (const document of DOCUMENTS) {
       assert.ok(example.tag !== undefined, `${example.where}: a JSON example needs a tag on the line before it, e.g. <!-- example: demo; handshake 2025-11-25 -->`);
       const { source, session } = readTag(example.tag);
       if (source === "host config") return startsAServer(JSON.parse(example.lines.join("\n")));
+      const diagram = /^mcp-wire diagram (\S+)$/.exec(source)?.[1];
+      if (diagram) {
+        const drawn = execFileSync(process.execPath, [join(ROOT, "dist/cli.js"), "diagram", join(ROOT, diagram)], { encoding: "utf8" });
+        assert.deepEqual(example.lines, drawn.split("\n").map((line) => line.trim()).filter((line) => line !== ""));
+        return;
+      }
 
       const messages = example.lines.map((line, i) => {
         try {
