@@ -3,6 +3,7 @@
 // examples come from"):
 //
 //   <!-- example: demo; handshake 2025-11-25 -->   a session with the demo server, played here
+//   <!-- example: conformance server; handshake 2025-11-25 -->  the same with scripts/conformance-server.ts
 //   <!-- example: fixtures/transcripts/x.transcript -->  lines of a recording kept in the repository
 //   <!-- example: host config -->                  a host configuration that starts the demo server
 //   <!-- example: mcp-wire diagram FILE -->        (a ```mermaid block) what `mcp-wire diagram FILE` draws
@@ -17,6 +18,7 @@ import { join } from "node:path";
 import { PassThrough } from "node:stream";
 import { fileURLToPath } from "node:url";
 import { isDeepStrictEqual } from "node:util";
+import { createConformanceServer } from "../../scripts/conformance-server.js";
 import { createDemoServer, NOTES_URI } from "../../src/demo/server-definition.js";
 import { StreamTransport } from "../../src/transports/stdio.js";
 import { placeholders } from "../../src/wire/directives.js";
@@ -98,11 +100,18 @@ function readTag(tag: string): { source: string; session: DemoSession } {
 /** The hidden handshake's client declares every client capability, so the demo's asks reach it. */
 const CAPABILITIES = { roots: { listChanged: true }, sampling: {}, elicitation: { form: {} } };
 
-/** Plays the block's client lines to a fresh demo server (the one `node dist/server.js` serves) and returns what it wrote. */
-async function playDemo(session: DemoSession, messages: Record<string, unknown>[]): Promise<unknown[]> {
+/** The servers a session can be played against: the demo (what `node dist/server.js` serves), and
+ * the conformance suite's server (scripts/conformance-server.ts), which sends the content blocks the demo has no use for. */
+const SERVERS = {
+  demo: (session: DemoSession) => createDemoServer({ pageSize: session.pageSize }),
+  "conformance server": () => createConformanceServer(),
+};
+
+/** Plays the block's client lines to a fresh server and returns what it wrote. */
+async function play(source: keyof typeof SERVERS, session: DemoSession, messages: Record<string, unknown>[]): Promise<unknown[]> {
   const input = new PassThrough();
   const output = new PassThrough();
-  const server = createDemoServer({ pageSize: session.pageSize });
+  const server = SERVERS[source](session);
   const connection = server.connect(new StreamTransport(input, output));
   const closed = new Promise<void>((resolve) => connection.onClose(() => setImmediate(resolve)));
   const received: Record<string, unknown>[] = [];
@@ -183,11 +192,11 @@ for (const document of DOCUMENTS) {
           throw new Error(`${example.where}: line ${i + 1} is not JSON: ${line}`);
         }
       });
-      if (source === "demo") {
+      if (source === "demo" || source === "conformance server") {
         const header = parseRecording([...session.placeholderLines, "-- client --", "-- server --", ""].join("\n"), example.where);
         const normalize = placeholders(header, ROOT) ?? ((value: unknown) => value);
         const expected = messages.filter((_, i) => directions(messages)[i] === "s2c").map(normalize);
-        assert.deepEqual((await playDemo(session, messages)).map(normalize), expected);
+        assert.deepEqual((await play(source, session, messages)).map(normalize), expected);
         return;
       }
       // Recordings in the repository (their own tests check them against the real peer), one or
