@@ -37,7 +37,8 @@ import type { ListingLimits } from "./lists.js";
 
 /**
  * The era choice when ClientOptions.protocolVersion is not given: dual-era, probe with
- * server/discover and fall back to initialize (SPEC_2026.md §8.3).
+ * server/discover and fall back to initialize
+ * (basic/versioning#backward-compatibility-with-initialization-based-versions).
  */
 export const DEFAULT_PROTOCOL_MODE: "auto" | ProtocolVersion = "auto";
 

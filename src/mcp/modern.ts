@@ -3,7 +3,7 @@
 // Requests (`input_required`), and `subscriptions/listen`. Everything in this file is
 // "Since 2026-07-28"; the shapes both generations share stay in their own files.
 // Spec: https://modelcontextprotocol.io/specification/2026-07-28/basic (schema/2026-07-28/schema.ts),
-// and per section below. The digest is SPEC_2026.md in ../shared.
+// and per section below.
 
 import type { Meta, RequestParams, Result } from "./base.js";
 import type { CreateMessageRequestParams, CreateMessageResult, ListRootsResult } from "./client-features.js";

@@ -60,7 +60,7 @@ for (const file of modernFiles) {
     const responses = lines.map((line) => JSON.parse(line) as Record<string, unknown>).filter((m) => !("method" in m));
     for (const request of requests) {
       const answers = responses.filter((r) => r.id === request.id);
-      // A listen the client cancelled gets no answer (SPEC_2026.md §7.1); every other request exactly one.
+      // A listen the client cancelled gets no answer (spec: basic/transports/stdio#cancellation); every other request exactly one.
       const cancelled = client.some((m) => m.method === "notifications/cancelled" && (m.params as { requestId?: unknown }).requestId === request.id);
       assert.equal(answers.length, cancelled ? 0 : 1, `${String(request.method)} (id ${JSON.stringify(request.id)}): ${answers.length} answers`);
       const answer = answers[0];
