@@ -33,7 +33,7 @@ export interface ModernHost {
   /** The refusal if one more request would pass the handler's in-flight bounds. */
   overloaded(): HttpAnswer | undefined;
   /**
-   * A fresh stateless session outside the session table for `request`, speaking for whom its access
+   * A fresh session for `request` alone, outside the session table, speaking for whom its access
    * token does (so that requestState binds to that principal); closing it ends the request.
    */
   open(request: HttpRequest): { session: ServerSession; transport: HttpSessionTransport };
