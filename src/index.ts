@@ -61,6 +61,8 @@
 //      schema/json-pointer.ts, schema/uri-template.ts, schema/uri-template-syntax.ts, schema/uri-template-match.ts
 //   5. The client role
 //      client/client.ts           McpClient: the era, request(), the setup calls
+//      client/options.ts          what an McpClient is told: timeouts, the generation, bounds, handlers
+//      client/era-choice.ts       which generation to speak: pinned, remembered, or probed
 //      client/features.ts         one typed method per server feature (tools, resources, prompts, completion)
 //      client/notifications.ts    the server's notifications, as events and list-cache invalidations
 //      client/handshake.ts        initialize, the version check, notifications/initialized
