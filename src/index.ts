@@ -131,8 +131,8 @@
 //      demo/main.ts               `node dist/server.js`: flags, then stdio or HTTP
 //      walkthrough.ts             `npm start`: one session in both generations, side by side
 //                                 (walkthrough-steps.ts: the steps; walkthrough-notes.ts: a note per message)
-//      cli.ts                     `mcp-wire` (cli/arguments.ts, cli/session.ts, cli/commands.ts, cli/failures.ts,
-//                                 cli/trace.ts, cli/output.ts)
+//      cli.ts                     `mcp-wire` (cli/arguments.ts, cli/command.ts, cli/usage.ts, cli/session.ts,
+//                                 cli/commands.ts, cli/failures.ts, cli/trace.ts, cli/output.ts)
 //      wire/recording.ts          recordings of sessions, in every form the wire tools read and write
 //                                 (wire/recording-exchange.ts: the HTTP exchange of each line; wire/recording-arguments.ts:
 //                                 the words of its command lines; wire/recording-write.ts: writing one)
