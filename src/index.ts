@@ -67,6 +67,8 @@
 //      schema/json-pointer.ts, schema/uri-template.ts, schema/uri-template-syntax.ts, schema/uri-template-match.ts
 //   5. The client role
 //      client/client.ts           McpClient: the era, request(), the setup calls
+//      client/options.ts          what an McpClient is told: timeouts, the generation, bounds, handlers
+//      client/era-choice.ts       which generation to speak: pinned, remembered, or probed
 //      client/features.ts         one typed method per server feature (tools, resources, prompts, completion)
 //      client/notifications.ts    the server's notifications, as events and list-cache invalidations
 //      client/handshake.ts        initialize, the version check, notifications/initialized
@@ -135,8 +137,8 @@
 //      demo/main.ts               `node dist/server.js`: flags, then stdio or HTTP
 //      walkthrough.ts             `npm start`: one session in both generations, side by side
 //                                 (walkthrough-steps.ts: the steps; walkthrough-notes.ts: a note per message)
-//      cli.ts                     `mcp-wire` (cli/arguments.ts, cli/session.ts, cli/commands.ts, cli/failures.ts,
-//                                 cli/trace.ts, cli/output.ts)
+//      cli.ts                     `mcp-wire` (cli/arguments.ts, cli/command.ts, cli/usage.ts, cli/session.ts,
+//                                 cli/commands.ts, cli/failures.ts, cli/trace.ts, cli/output.ts)
 //      wire/recording.ts          recordings of sessions, in every form the wire tools read and write
 //                                 (wire/recording-exchange.ts: the HTTP exchange of each line; wire/recording-arguments.ts:
 //                                 the words of its command lines; wire/recording-write.ts: writing one)

@@ -14,7 +14,7 @@ import { fileURLToPath } from "node:url";
 import { EVERYTHING_VERSION } from "../interop-client.js";
 import { installPinned, SDK_VERSION, tail } from "../interop.js";
 
-/** The dual-era SDK (SPEC_2026.md §0): client and server at the same pinned version. */
+/** The dual-era SDK (v2): client and server at the same pinned version. */
 export const SDK_V2_VERSION = "2.4.0";
 export const EVERYTHING = "@modelcontextprotocol/server-everything";
 const PINNED = {

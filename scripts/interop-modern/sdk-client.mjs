@@ -8,7 +8,8 @@
 // resources/read, prompts/get, ping, close.
 // Spec: https://modelcontextprotocol.io/specification/2026-07-28/basic/versioning (dual-era clients)
 // Usage: node sdk-client.mjs [--steps a,b] [--session textbook] <stdio|http> <auto|2026-07-28|legacy> <command [args...] | url>
-// SDK v2 defaults to legacy mode (SPEC_2026.md §11.15), so every mode here is set explicitly.
+// SDK v2 defaults to legacy mode (no probe unless versionNegotiation asks for one), so every mode
+// here is set explicitly.
 // scripts/interop-modern.ts copies this file next to the pinned SDK so its imports resolve there.
 
 import { Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";

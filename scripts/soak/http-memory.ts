@@ -39,7 +39,7 @@ async function postBatch(url: string, body: string, ids: number[], headers: Reco
 
 export const batchCase: SoakCase = {
   name: "batch",
-  title: "a 2025-03-26 batch of many resources/read under the 4 MiB body limit: one --stateless POST, then one in a session",
+  title: "a 2025-03-26 batch of many resources/read under the 4 MiB body limit: one --session-per-post POST, then one in a session",
   bound: `server up, peak RSS < ${mib(RSS_BOUND)}; the POST gets answers (each id once) or a JSON-RPC error; then a ping is answered`,
   limitMs: 150_000,
   async run(context) {
@@ -48,12 +48,12 @@ export const batchCase: SoakCase = {
     const body = JSON.stringify(ids.map((id) => request(id, "resources/read", { uri: NOTES_URI })));
     const checks: [boolean, string][] = [[body.length < 4 * MIB, `${count} requests in ${mib(body.length)}`]];
 
-    const stateless = await context.httpServer(["--stateless"]);
+    const perPost = await context.httpServer(["--session-per-post"]);
     const headers = { "mcp-protocol-version": BATCH_VERSION };
-    checks.push(await postBatch(stateless.url, body, ids, headers, context.signal));
+    checks.push(await postBatch(perPost.url, body, ids, headers, context.signal));
     context.sampleAll();
-    const after = stateless.server.alive && (await pingWorks(stateless.url, headers, within(context.signal, 10_000)));
-    checks.push(...serverChecks(stateless.server), [after, after ? "a ping after it answered" : "a ping after it got no answer"]);
+    const after = perPost.server.alive && (await pingWorks(perPost.url, headers, within(context.signal, 10_000)));
+    checks.push(...serverChecks(perPost.server), [after, after ? "a ping after it answered" : "a ping after it got no answer"]);
 
     const stateful = await context.httpServer();
     const session = await openSession(stateful.url, within(context.signal, 10_000), BATCH_VERSION).catch(describe);

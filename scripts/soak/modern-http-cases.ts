@@ -14,7 +14,7 @@ const RETAINED_BOUND = 16 * MIB;
 /** The demo server's maxListens (DEFAULT_MAX_LISTENS in server/definition.ts). */
 const MAX_LISTENS = 64;
 
-/** The headers a conforming client mirrors for a modern request (SPEC_2026.md §11.7). */
+/** The headers a conforming client mirrors for a modern request (streamable-http#standard-request-headers). */
 function mirror(message: Message): Record<string, string> {
   const headers: Record<string, string> = { "mcp-protocol-version": MODERN, "mcp-method": message.method! };
   const name = message.method === "resources/read" ? message.params?.uri : message.params?.name;
@@ -23,7 +23,8 @@ function mirror(message: Message): Record<string, string> {
 }
 
 /**
- * The status of an attack's answer (modern-post.ts, SPEC_2026.md §6): a refusal before the handler
+ * The status of an attack's answer (modern-post.ts; basic#meta, streamable-http#protocol-version-header):
+ * a refusal before the handler
  * runs is 400 (-32602 of the envelope, -32022) or 404 (-32601); a handler's error is 200, like a result.
  */
 function statusFor(attack: Attack): number {

@@ -2,7 +2,7 @@
 // envelope in `params._meta`, an answer summed up in a few words, and the table of hostile
 // envelopes with the error each must get. Written out by hand, like wire.ts, so that nothing of
 // mcp-wire's own client stands between the soak and the server.
-// Spec: https://modelcontextprotocol.io/specification/2026-07-28/basic/versioning (SPEC_2026.md §8.1).
+// Spec: https://modelcontextprotocol.io/specification/2026-07-28/basic/versioning#backward-compatibility-with-initialization-based-versions.
 
 import type { Message } from "./wire.js";
 
@@ -73,7 +73,7 @@ export function envelopeAttacks(): Attack[] {
   add("tools/call with arguments a string", MALFORMED, {}, "tools/call", { name: "echo", arguments: "x" });
   add("listen with notifications a string", MALFORMED, {}, "subscriptions/listen", { notifications: "x" });
   add("version 2099-01-01", UNSUPPORTED, { [VERSION_KEY]: "2099-01-01" });
-  // SPEC_2026.md §13.4: the spec is silent; we answer as SDK v2 does.
+  // The spec is silent; we answer as SDK v2 does (PROTOCOL_NOTES.md, "Decisions where the spec is silent or disagrees").
   add("a handshake version in the envelope", UNSUPPORTED, { [VERSION_KEY]: "2025-11-25" });
   add("an empty version", UNSUPPORTED, { [VERSION_KEY]: "" });
   add("a 1 MB version", UNSUPPORTED, { [VERSION_KEY]: "9".repeat(1024 * 1024) });
@@ -84,7 +84,7 @@ export function envelopeAttacks(): Attack[] {
 /**
  * Bodies that do not claim the era at all (`_meta` not an object, or without a protocolVersion).
  * They are the handshake era's: on stdio without a session that is a -32600; over HTTP a modern
- * MCP-Protocol-Version header makes them a -32602 (SPEC_2026.md §8.1, step 4). Params that are not
+ * MCP-Protocol-Version header makes them a -32602 (spec: basic#meta). Params that are not
  * an object are not JSON-RPC: -32600 on both.
  */
 export function unclaimedAttacks(expect: string): Attack[] {

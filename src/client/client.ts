@@ -1,15 +1,14 @@
-// The client role, dual-era: it finds out which generation the server speaks (modern/probe.ts),
+// The client role, dual-era: it finds out which generation the server speaks (era-choice.ts),
 // then either opens a handshake session (initialize, version check, initialized) or talks
 // 2026-07-28 without one (modern/session.ts); every request goes through request(), which checks
-// it against what the server declared. The typed method per feature is features.ts, the server's
-// notifications notifications.ts.
+// it against what the server declared. Its options are options.ts, the typed method per feature
+// features.ts, the server's notifications notifications.ts.
 // Spec: https://modelcontextprotocol.io/specification/2025-11-25/basic/lifecycle, server/*, and
 // https://modelcontextprotocol.io/specification/2026-07-28/basic/versioning (dual-era clients).
 // The transport (a spawned process, HTTP, a memory pair) is the caller's choice.
 
 import { describeFailure, Dispatcher, notificationRows } from "../protocol/dispatch.js";
 import type { ParamsAndOptions } from "../protocol/method-table.js";
-import type { TimeoutPolicy } from "../jsonrpc/pending.js";
 import { Connection } from "../protocol/connection.js";
 import type { SendOptions, Transport } from "../protocol/transport.js";
 import type {
@@ -25,69 +24,21 @@ import { RpcError } from "../jsonrpc/messages.js";
 import { ErrorCode } from "../mcp/errors.js";
 import { NotConnectedError, RemovedMethodError } from "./errors.js";
 import { Envelope } from "./modern/envelope.js";
-import { EraMemory, sharedEraCache, type EraCache } from "./modern/era-cache.js";
+import { sharedEraCache } from "./modern/era-cache.js";
 import { handshake } from "./handshake.js";
 import { DEFAULT_MAX_INPUT_REQUESTS, DEFAULT_MAX_INPUT_ROUNDS } from "./modern/input-rounds.js";
-import { initializeSaysModern, probe, type EraVerdict } from "./modern/probe.js";
+import { initializeSaysModern, type EraVerdict } from "./modern/probe.js";
 import { ModernSession } from "./modern/session.js";
 import { declaredClientCapabilities, undeclaredByServer } from "./capabilities.js";
-import { serverRequestRows, type ClientHandlers } from "./handlers.js";
+import { serverRequestRows } from "./handlers.js";
 import { ClientFeatures, type CallOptions } from "./features.js";
 import { serverNotificationHandlers } from "./notifications.js";
 import { SessionSetup } from "./session-setup.js";
 import type { ListingLimits } from "./lists.js";
+import { EraChoice } from "./era-choice.js";
+import { DEFAULT_HANDSHAKE_TIMEOUT_MS, DEFAULT_PROTOCOL_MODE, type ClientOptions } from "./options.js";
 
-/**
- * The era choice when ClientOptions.protocolVersion is not given: dual-era, probe with
- * server/discover and fall back to initialize (SPEC_2026.md §8.3).
- */
-export const DEFAULT_PROTOCOL_MODE: "auto" | ProtocolVersion = "auto";
-
-/** ClientOptions.handshakeTimeoutMs when not given; the server/discover probe waits as long. */
-export const DEFAULT_HANDSHAKE_TIMEOUT_MS = 5000;
-
-export interface ClientOptions extends ClientHandlers {
-  /**
-   * How long the handshake may take (default DEFAULT_HANDSHAKE_TIMEOUT_MS, 5 s): the server answers
-   * initialize, and takes notifications/initialized, within this long of connect() sending
-   * initialize. The server/discover probe, which comes before it, waits as long (unless
-   * probeTimeoutMs says otherwise), longer or shorter alike. A person signing in (OAuth,
-   * Transport.onHold) counts against none of the client's timeouts: their clocks stand still meanwhile.
-   */
-  handshakeTimeoutMs?: number;
-  /** Refuse locally to call methods the server did not declare (default true). */
-  enforceServerCapabilities?: boolean;
-  /** Default timeouts for every request; each call may override them. */
-  timeouts?: Partial<TimeoutPolicy>;
-  /**
-   * Which generation and version to speak (default DEFAULT_PROTOCOL_MODE): "auto" probes with
-   * server/discover and speaks 2026-07-28 to a server that answers it, the handshake to any other;
-   * a modern version probes with no fallback; a handshake version sends initialize only, as before.
-   */
-  protocolVersion?: "auto" | ProtocolVersion;
-  /**
-   * How long the server/discover probe waits for each answer (default: the handshake timeout). In
-   * auto mode a later answer, after the fallback to initialize, is judged and remembered for the
-   * next connect() (this connection keeps the handshake it opened), and noted in eraReason.
-   */
-  probeTimeoutMs?: number;
-  /** Rounds of input (input_required) one 2026-07-28 request may take (default 10). */
-  maxInputRounds?: number;
-  /**
-   * Input requests one round may carry (default 16); a round asking for more fails the call with
-   * InputRequestsExceededError, none answered. The client answers them one at a time.
-   */
-  maxInputRequests?: number;
-  /**
-   * What one listAll* (every page of a list) may add up to: items, bytes and pages in all (default
-   * DEFAULT_LISTING_LIMITS: 10,000, 32 MiB, 10,000); past one it fails with ListingTooLargeError.
-   */
-  listLimits?: Partial<ListingLimits>;
-  /** Where the era verdict of each server is remembered (default: one cache shared by all clients). */
-  eraCache?: EraCache;
-  /** Local problems: garbage from the server, stray responses, malformed notifications, failed writes. */
-  onProblem?: (message: string) => void;
-}
+export { DEFAULT_HANDSHAKE_TIMEOUT_MS, DEFAULT_PROTOCOL_MODE, type ClientOptions };
 
 export type { CallOptions };
 
@@ -116,15 +67,14 @@ export class McpClient extends ClientFeatures {
   readonly #setup = new SessionSetup();
   readonly #envelope: Envelope;
   #modern: ModernSession | undefined;
-  #verdict: EraVerdict | undefined;
-  readonly #eras: EraMemory;
+  readonly #era: EraChoice;
 
   constructor(info: Implementation, options: ClientOptions = {}) {
     super();
     this.info = info;
     this.#options = options;
     this.#envelope = new Envelope(options, info);
-    this.#eras = new EraMemory(options.eraCache ?? sharedEraCache);
+    this.#era = new EraChoice(options.eraCache ?? sharedEraCache);
   }
 
   protected get listLimits(): Partial<ListingLimits> | undefined { return this.#options.listLimits; }
@@ -138,9 +88,9 @@ export class McpClient extends ClientFeatures {
     return isSupportedVersion(version) || isModernVersion(version) ? version : undefined;
   }
   /** "modern" (2026-07-28, no session) or "handshake" (initialize), once connected. */
-  get era(): "modern" | "handshake" | undefined { return this.#verdict?.era; }
+  get era(): "modern" | "handshake" | undefined { return this.#era.verdict?.era; }
   /** One line saying why the client chose its era (what the probe heard, or the pinned version). */
-  get eraReason(): string | undefined { return this.#verdict?.reason; }
+  get eraReason(): string | undefined { return this.#era.verdict?.reason; }
   get isConnected(): boolean { return this.#initialized !== undefined && !this.#connection?.isClosed; }
 
   /**
@@ -154,8 +104,7 @@ export class McpClient extends ClientFeatures {
     if (this.isConnected) throw new Error("connect: the client is already connected; close() it first");
     this.#initialized = undefined;
     this.#modern = undefined;
-    this.#verdict = undefined;
-    this.#eras.attach(transport);
+    this.#era.attach(transport);
     this.lists.clear();
     this.#setup.clear();
     const onProblem = this.#options.onProblem;
@@ -177,12 +126,11 @@ export class McpClient extends ClientFeatures {
     const mode = this.#options.protocolVersion ?? DEFAULT_PROTOCOL_MODE;
     let verdict: EraVerdict;
     try {
-      verdict = isSupportedVersion(mode) ? { era: "handshake", reason: `protocolVersion pinned to ${mode}: initialize, no probe` } : await this.#probe(connection, mode, handshakeMs);
+      verdict = await this.#era.choose(connection, mode, this.#envelope, this.#options.probeTimeoutMs ?? handshakeMs);
     } catch (error) {
       await connection.close();
       throw error;
     }
-    this.#verdict = verdict;
     if (verdict.era === "modern") return this.#startModern(connection, verdict);
     const requested = isSupportedVersion(mode) ? mode : LATEST_PROTOCOL_VERSION;
     // McpClient.request is for an open session; the handshake types its one request itself.
@@ -193,37 +141,10 @@ export class McpClient extends ClientFeatures {
       // Spec (basic/versioning): a client MAY re-probe on failure. A remembered verdict may be
       // stale (the server was upgraded): an initialize refused as a modern server refuses it
       // makes the next connect() probe again.
-      if (initializeSaysModern(error)) this.#eras.forget();
+      if (initializeSaysModern(error)) this.#era.forget();
       throw error;
     }
     return this.#initialized;
-  }
-
-  /**
-   * The era of the server behind the transport: a remembered handshake verdict (auto only), or
-   * what the probe finds, remembered unless reached by a timeout. A remembered modern server is
-   * probed all the same: server/discover is the probe, and its result is never kept (era-cache.ts).
-   */
-  async #probe(connection: Connection, mode: "auto" | ProtocolVersion, handshakeMs: number): Promise<EraVerdict> {
-    const remembered = mode === "auto" ? this.#eras.recall() : undefined;
-    if (remembered?.era === "handshake") return { era: "handshake", reason: `${remembered.reason} (remembered)` };
-    const timeoutMs = this.#options.probeTimeoutMs ?? handshakeMs;
-    const onLateVerdict = mode === "auto" ? (late: EraVerdict) => this.#lateVerdict(connection, late) : undefined;
-    const verdict = await probe(connection, { envelope: this.#envelope, timeoutMs, pinned: isModernVersion(mode) ? mode : undefined, onLateVerdict });
-    if (mode === "auto") this.#eras.learn(verdict);
-    return verdict;
-  }
-
-  /**
-   * The probe's answer came after it timed out and this connection fell back to initialize: it
-   * stays so (the handshake is under way or done), but what the answer says is remembered, as it
-   * would have been in time, for the next connect(); a modern verdict is probed again anyway.
-   */
-  #lateVerdict(connection: Connection, late: EraVerdict): void {
-    if (connection !== this.#connection) return;
-    this.#eras.learn(late);
-    const verdict = this.#verdict;
-    if (verdict?.era === "handshake") this.#verdict = { ...verdict, reason: `${verdict.reason}; the probe's answer came late: ${late.reason} (remembered for the next connect)` };
   }
 
   #startModern(connection: Connection, verdict: Extract<EraVerdict, { era: "modern" }>): InitializeResult {
@@ -275,7 +196,7 @@ export class McpClient extends ClientFeatures {
         // Spec (basic/versioning): a client MAY re-probe when a call says the server changed:
         // -32022 (it no longer speaks our version), or -32601 for a method the server advertised
         // (any other -32601 says it lacks one method, not that it changed: nothing forgotten).
-        if (error instanceof RpcError && (error.code === ErrorCode.UnsupportedProtocolVersion || (error.code === ErrorCode.MethodNotFound && this.#advertised(method)))) this.#eras.forget();
+        if (error instanceof RpcError && (error.code === ErrorCode.UnsupportedProtocolVersion || (error.code === ErrorCode.MethodNotFound && this.#advertised(method)))) this.#era.forget();
         throw error;
       });
     }

@@ -13,14 +13,16 @@ import { DEFAULT_MAX_REMEMBERED_USES } from "../server/modern/request-state.js";
 
 const USAGE = `usage: mcp-wire-server [--page-size N] [--max-message-bytes N] [--max-remembered-states N]
        mcp-wire-server --http [--port N] [--host H] [--allowed-host H]... [--allowed-origin O]...
-                       [--stateless] [--page-size N] [--max-remembered-states N] [--http-adapter node|web]
+                       [--session-per-post] [--page-size N] [--max-remembered-states N] [--http-adapter node|web]
                        [--auth-issuer URL [--auth-resource URL] [--auth-scopes "a b"]]
 Serves the mcp-wire demo server over stdio (newline-delimited JSON-RPC on stdin/stdout), or with
 --http over Streamable HTTP at http://H:N/mcp (default 127.0.0.1:3000), plus the legacy HTTP+SSE
 transport at /sse. Requests must name a loopback Host (localhost, 127.0.0.1, [::1]) or one given
 with --allowed-host (a name, or name:port); a browser page's Origin must be a loopback one, or,
 once --allowed-origin is given, one of those. --http-adapter web serves through the web-standard
-Request/Response path instead of node:http's own (the default; same answers). Set MCP_WIRE_TOKEN to require
+Request/Response path instead of node:http's own (the default; same answers). --session-per-post (once
+--stateless) issues no MCP-Session-Id: each handshake-era POST gets a session of its own, answered with JSON
+(GET is 405, no /sse), for load-balanced deployments. Set MCP_WIRE_TOKEN to require
 "Authorization: Bearer <token>" over HTTP; if it is set, it must not be empty.
 --auth-issuer makes the server an OAuth resource server: every MCP request needs an access token (a
 JWT) issued by that authorization server (https, or http on this machine) for this server's URL (--auth-resource, default the MCP
@@ -34,7 +36,8 @@ replay (default ${DEFAULT_MAX_REMEMBERED_USES}); when all are unexpired, the nex
 interface HttpFlags {
   port: number;
   host: string;
-  stateless: boolean;
+  /** StreamableHttpOptions.sessionPerPost. */
+  sessionPerPost: boolean;
   /** How node:http reaches the handlers (McpHttpServer.listen's `adapter`). */
   adapter: "node" | "web";
   /** Host values accepted besides the loopback names. */
@@ -55,7 +58,7 @@ interface Options {
 
 function parseArguments(argv: string[]): Options {
   const options: Options = {};
-  const http: HttpFlags & { wanted: boolean } = { port: 3000, host: "127.0.0.1", stateless: false, adapter: "node", allowedHosts: [], allowedOrigins: [], wanted: false };
+  const http: HttpFlags & { wanted: boolean } = { port: 3000, host: "127.0.0.1", sessionPerPost: false, adapter: "node", allowedHosts: [], allowedOrigins: [], wanted: false };
   const auth: { issuer?: string; resource?: string; scopes?: string[] } = {};
   for (let i = 0; i < argv.length; i++) {
     const flag = argv[i];
@@ -64,7 +67,8 @@ function parseArguments(argv: string[]): Options {
       process.exit(0);
     }
     if (flag === "--http") http.wanted = true;
-    else if (flag === "--stateless") http.stateless = true;
+    // --stateless is the old name, kept for the scripts that use it.
+    else if (flag === "--session-per-post" || flag === "--stateless") http.sessionPerPost = true;
     else if (flag === "--http-adapter") http.adapter = adapterValue(argv[++i]);
     else if (flag === "--host") http.host = argv[++i] ?? fail("--host needs a value");
     else if (flag === "--port") http.port = wholeNumber(flag, argv[++i], 0, 65535);
@@ -172,7 +176,7 @@ async function serveHttp(options: Options, http: HttpFlags): Promise<void> {
   // Listed hosts replace the default in McpHttpServer; here they add to it, as the usage says.
   const allowedHosts = [...LOOPBACK_NAMES, ...http.allowedHosts];
   const server = new McpHttpServer(demoServer(options), {
-    stateless: http.stateless,
+    sessionPerPost: http.sessionPerPost,
     bearerToken: token,
     allowedHosts,
     allowedOrigins: http.allowedOrigins.length > 0 ? http.allowedOrigins : undefined,
@@ -181,7 +185,7 @@ async function serveHttp(options: Options, http: HttpFlags): Promise<void> {
   });
   const listening = await server.listen({ port: http.port, host: http.host, adapter: http.adapter });
   const port = new URL(listening.origin).port;
-  const banner = [`Streamable HTTP at ${listening.origin}/mcp (legacy HTTP+SSE at ${listening.origin}/sse)`];
+  const banner = [http.sessionPerPost ? `Streamable HTTP at ${listening.origin}/mcp, a session per POST (no MCP-Session-Id, no legacy HTTP+SSE)` : `Streamable HTTP at ${listening.origin}/mcp (legacy HTTP+SSE at ${listening.origin}/sse)`];
   if (http.host === "0.0.0.0" || http.host === "::") {
     banner.push(`listening on all interfaces (${http.host}) port ${port}; requests must name an allowed Host:`);
     banner.push(`  ${LOOPBACK_NAMES.join(", ")} (any port)${http.allowedHosts.length > 0 ? `, ${http.allowedHosts.join(", ")}` : "; add others with --allowed-host NAME"}`);

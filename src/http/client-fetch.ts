@@ -271,7 +271,8 @@ export function eventStream(step: string, response: Response, answered = ""): Re
   throw new HttpProtocolError(`${step}: the server answered ${answered ? `${answered} ` : ""}with ${response.headers.get("content-type") ?? "no content type"}, not an event stream`);
 }
 
-export function isJson(response: Response): boolean {
+/** Whether `response` carries JSON: `application/json`, or a `+json` type such as `application/problem+json`. */
+export function isJsonResponse(response: Response): boolean {
   return /^application\/(?:[\w.+-]+\+)?json\b/i.test(response.headers.get("content-type") ?? "");
 }
 

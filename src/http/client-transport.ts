@@ -13,7 +13,7 @@ import { DEFAULT_MAX_MESSAGE_BYTES } from "../jsonrpc/framing.js";
 import { isObject, type JSONRPCMessage, type RequestId } from "../jsonrpc/messages.js";
 import type { SendOptions, Transport, TransportHandlers } from "../protocol/transport.js";
 import {
-  discard, eventStream, fetchStep, followAbort, HttpNetworkError, HttpProtocolError, HttpTransportClosedError, isEventStream, isJson, MessageTooLargeError,
+  discard, eventStream, fetchStep, followAbort, HttpNetworkError, HttpProtocolError, HttpTransportClosedError, isEventStream, isJsonResponse, MessageTooLargeError,
   peerKeyOf, readJsonBody, requestHeaders, SessionEndedError, statusError, type HttpClientOptions, type HttpStatusError,
 } from "./client-fetch.js";
 import { followStream, type ReconnectOptions } from "./client-reconnect.js";
@@ -174,7 +174,7 @@ export class StreamableHttpClientTransport implements Transport {
     }
     // Spec (transports#sending-messages-to-the-server): the client MUST handle both JSON and SSE answers.
     if (isEventStream(response)) return this.#follow(response, step, ids, controller.signal, deliver, modern === undefined);
-    if (!isJson(response)) {
+    if (!isJsonResponse(response)) {
       discard(response);
       throw new HttpProtocolError(`${step}: the server answered with ${response.headers.get("content-type") ?? "no content type"}, not JSON or an event stream`);
     }

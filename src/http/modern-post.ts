@@ -1,5 +1,6 @@
 // Streamable HTTP for 2026-07-28, beside the handshake era on the same endpoint: which generation a
-// POST body belongs to (by its own `_meta`, SPEC_2026.md §8.1), and the serving of a modern one:
+// POST body belongs to (by its own `_meta`: basic/versioning#backward-compatibility-with-initialization-based-versions),
+// and the serving of a modern one:
 // no session (none minted, none read), its checks each with its status, then a one-request
 // ServerSession answered with JSON or, when it sends a notification first, an SSE stream that
 // ends with the response. Closing the response is the request's cancellation.
@@ -33,7 +34,7 @@ export interface ModernHost {
   /** The refusal if one more request would pass the handler's in-flight bounds. */
   overloaded(): HttpAnswer | undefined;
   /**
-   * A fresh stateless session outside the session table for `request`, speaking for whom its access
+   * A fresh session for `request` alone, outside the session table, speaking for whom its access
    * token does (so that requestState binds to that principal); closing it ends the request.
    */
   open(request: HttpRequest): { session: ServerSession; transport: HttpSessionTransport };
@@ -56,7 +57,8 @@ export function eraOf(body: PostBody, versionHeader: string | null): "modern" | 
     return modernHeader ? errorAnswer(400, "invalid request: a 2026-07-28 client sends only requests and notifications", {}, ErrorCode.InvalidRequest) : "legacy";
   }
   const meta = metaOf(message);
-  // Spec (SPEC_2026.md §8.1, step 2): initialize without a valid modern claim opens a handshake session.
+  // Spec (basic/versioning#backward-compatibility-with-initialization-based-versions):
+  // initialize without a valid modern claim opens a handshake session.
   if (message.method === "initialize" && !(claimsModern(meta) && validModernClaim("initialize", meta))) {
     if (!modernHeader) return "legacy";
     return errorAnswer(400, `Header mismatch: MCP-Protocol-Version header value '${versionHeader}' names a version without initialize; the body opens a handshake session`, {}, ErrorCode.HeaderMismatch);
@@ -66,7 +68,7 @@ export function eraOf(body: PostBody, versionHeader: string | null): "modern" | 
   // The SDK v2 client cancels a listen with a bare notifications/cancelled: a notification needs no envelope.
   if (body.requestIds.length === 0) return "modern";
   const missing = [META.protocolVersion, META.clientCapabilities].filter((key) => !Object.hasOwn(meta ?? {}, key));
-  // Spec (SPEC_2026.md §8.1, step 4): a modern header on a body without the envelope is invalid params.
+  // Spec (basic#meta): a body without the envelope's required keys is invalid params, 400 on HTTP.
   return errorAnswer(400, `invalid params: MCP-Protocol-Version is ${versionHeader}, but params._meta lacks ${missing.map((key) => JSON.stringify(key)).join(" and ")}`, {}, ErrorCode.InvalidParams);
 }
 
@@ -74,7 +76,7 @@ export function eraOf(body: PostBody, versionHeader: string | null): "modern" | 
 export async function serveModernPost(host: ModernHost, request: HttpRequest, body: PostBody): Promise<HttpAnswer> {
   const message = body.items[0] as { id?: RequestId; method: string; params?: unknown };
   if (body.requestIds.length === 0) {
-    // Spec (SPEC_2026.md §11.7): no header is defined for a notification; one it carries must agree.
+    // Spec (streamable-http#sending-messages) defines no header for a notification; ours: one it carries must agree.
     const mismatch = headerMismatch((name) => request.header(name), message, [], "notification");
     // Spec (streamable-http#sending-messages): a notification the server accepts gets 202 and no body.
     return mismatch ? errorAnswer(400, mismatch.message, {}, ErrorCode.HeaderMismatch) : emptyAnswer(202);
@@ -84,7 +86,10 @@ export async function serveModernPost(host: ModernHost, request: HttpRequest, bo
   return host.overloaded() ?? answer(host, request, body.requestIds[0]!, body);
 }
 
-/** The checks before the handler runs, in SPEC_2026.md §8.1's order: the first that fails, with its status. */
+/**
+ * The checks before the handler runs, in our order (PROTOCOL_NOTES.md, "The era of each message"):
+ * the first that fails, with its status.
+ */
 function judge(server: McpServer, message: { method: string; params?: unknown }, request: HttpRequest): { status: number; error: RpcError } | undefined {
   const meta = metaOf(message)!;
   const refused = refusedMethods(LATEST_MODERN_VERSION, declaredCapabilities(server, LATEST_MODERN_VERSION));
@@ -158,7 +163,7 @@ function answer(host: ModernHost, request: HttpRequest, id: RequestId, body: Pos
 }
 
 /**
- * The HTTP status of an answer sent alone as JSON. Spec (basic#error-codes, SPEC_2026.md §6):
+ * The HTTP status of an answer sent alone as JSON. Spec (basic#meta, streamable-http#protocol-version-header):
  * -32021 is 400 and -32601 is 404; the spec fixes no status for other errors, which are answers
  * like any result (200, as SDK v2 does), so a client reads them as it reads a result. (An answer
  * after a notification ends an SSE stream, whose 200 went out with that notification.)

@@ -12,9 +12,10 @@ import { listen, listenWith, type Listening, type ListenOptions } from "./node.j
 import { toNodeAnswerListener } from "./node-exchange.js";
 import { requestOf, responseOf } from "./web.js";
 import { StreamableHttpHandler, type StreamableHttpOptions } from "./streamable-server.js";
+import { servesSessionPerPost } from "./streamable-options.js";
 
 export interface HttpServerOptions extends StreamableHttpOptions {
-  /** Serve the 2024-11-05 HTTP+SSE transport too (default true; not in stateless mode). */
+  /** Serve the 2024-11-05 HTTP+SSE transport too (default true; not with sessionPerPost). */
   legacySse?: boolean;
   /**
    * The most HTTP+SSE sessions at once, apart from `maxSessions` (default 100); more get 503.
@@ -49,7 +50,7 @@ export class McpHttpServer {
   constructor(server: McpServer, options: HttpServerOptions = {}) {
     this.streamable = new StreamableHttpHandler(server, options);
     this.#path = options.path ?? "/mcp";
-    this.legacy = options.legacySse === false || options.stateless ? undefined : new LegacySseHandler(server, {
+    this.legacy = options.legacySse === false || servesSessionPerPost(options) ? undefined : new LegacySseHandler(server, {
       maxBodyBytes: options.maxBodyBytes,
       maxSessions: options.maxLegacySessions,
       sessionIdleMs: options.sessionIdleMs,

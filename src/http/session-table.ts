@@ -8,7 +8,7 @@ import type { ServerSession } from "../server/session.js";
 import type { HttpSessionTransport } from "./session-transport.js";
 
 export interface LiveSession {
-  /** The MCP-Session-Id ("" in stateless mode). */
+  /** The MCP-Session-Id ("" with sessionPerPost: the client never sees one). */
   id: string;
   session: ServerSession;
   transport: HttpSessionTransport;

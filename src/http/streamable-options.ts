@@ -10,9 +10,19 @@ import type { SecurityOptions } from "./security.js";
 export interface StreamableHttpOptions extends SecurityOptions {
   /** The endpoint path (default "/mcp"). */
   path?: string;
-  /** No sessions: every POST is served on its own, answers are JSON, GET is 405 (default false). */
+  /**
+   * No MCP-Session-Id (default false): each handshake-era POST is served by a session of its own,
+   * opened for it under the MCP-Protocol-Version header's rules and closed once answered; answers
+   * are JSON, GET and DELETE are 405, and nothing reaches the client outside an answer. Meant for
+   * load-balanced deployments. 2026-07-28 requests are served one by one whatever this says.
+   */
+  sessionPerPost?: boolean;
+  /**
+   * @deprecated The old name of sessionPerPost, which wins when both are given. Renamed because
+   * "stateless" is also what the 2026-07-28 generation is called, and this is not that.
+   */
   stateless?: boolean;
-  /** Answer requests with application/json instead of an SSE stream (default false; stateless implies it). */
+  /** Answer requests with application/json instead of an SSE stream (default false; sessionPerPost implies it). */
   jsonResponses?: boolean;
   /**
    * Sessions idle longer than this (no request, no open stream) are ended (default 30 minutes).
@@ -45,7 +55,7 @@ export interface StreamableHttpOptions extends SecurityOptions {
    * and none of it runs.
    */
   maxRequestsInFlight?: number;
-  /** The same for all sessions together, stateless ones included (default 10,000); past it, 503. */
+  /** The same for all sessions together, per-POST ones included (default 10,000); past it, 503. */
   maxRequestsInFlightTotal?: number;
   /** Bytes an SSE response may hold that the client has not read; past it the stream ends (default DEFAULT_MAX_BACKLOG_BYTES, 1 MiB). */
   maxStreamBacklogBytes?: number;
@@ -84,10 +94,15 @@ const DEFAULTS = {
 };
 
 /** The options with every bound and timer the handler reads directly filled in. */
-export type ResolvedOptions = typeof DEFAULTS & StreamableHttpOptions;
+export type ResolvedOptions = typeof DEFAULTS & StreamableHttpOptions & { sessionPerPost: boolean };
+
+/** Whether `options` ask for a session per POST, under its name or its deprecated one. */
+export function servesSessionPerPost(options: StreamableHttpOptions): boolean {
+  return options.sessionPerPost ?? options.stateless ?? false;
+}
 
 export function withDefaults(options: StreamableHttpOptions): ResolvedOptions {
-  const resolved = { ...DEFAULTS, ...options };
+  const resolved = { ...DEFAULTS, ...options, sessionPerPost: servesSessionPerPost(options) };
   // A batch larger than the session may have in flight could never run: the bound follows it.
   if (options.maxRequestsInFlight === undefined) resolved.maxRequestsInFlight = Math.max(DEFAULTS.maxRequestsInFlight, resolved.maxBatchItems);
   return resolved;

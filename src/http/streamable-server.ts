@@ -134,11 +134,11 @@ export class StreamableHttpHandler {
     const { isBatch, isInitialize } = body;
 
     // A new session is judged before it is made: a refusal must not cost another session its slot.
-    const fresh = this.#options.stateless || isInitialize;
+    const fresh = this.#options.sessionPerPost || isInitialize;
     const refusal = fresh ? this.#overloaded(0, body.requestIds.length) : undefined;
     if (refusal) return refusal;
     let live: LiveSession;
-    if (this.#options.stateless) {
+    if (this.#options.sessionPerPost) {
       live = this.#open({ stateless: isInitialize ? {} : { protocolVersion: (versionHeader as HandshakeVersion | null) ?? DEFAULT_HEADER_VERSION }, principal: this.gate.owner(request) });
     } else if (isInitialize) {
       // Spec (basic#batching): initialize is never part of a batch.
@@ -159,34 +159,34 @@ export class StreamableHttpHandler {
     }
     // Batches belong to 2025-03-26 only; the connection answers them by its negotiated rules.
     if (isBatch && !supports(live.session.protocolVersion, "batches")) {
-      if (this.#options.stateless) void live.session.close();
+      if (this.#options.sessionPerPost) void live.session.close();
       return errorAnswer(400, "invalid request: JSON-RPC batches are not supported in this protocol version", {}, -32600);
     }
-    return this.#deliver(live, body, isInitialize && !this.#options.stateless ? { "mcp-session-id": live.id } : {});
+    return this.#deliver(live, body, isInitialize && !this.#options.sessionPerPost ? { "mcp-session-id": live.id } : {});
   }
 
   /** Hands a judged body to its session and answers the POST: 202, a JSON body, or an SSE stream. */
   async #deliver(live: LiveSession, body: PostBody, headers: Record<string, string>): Promise<HttpAnswer> {
     refuseReusedIds(body, (id) => live.transport.awaits(id));
-    // A new session (stateless, or initialize) passed this check in #post, before it was made.
+    // A new session (one per POST, or initialize) passed this check in #post, before it was made.
     const refusal = this.#overloaded(live.transport.awaited, body.requestIds.length);
     if (refusal) return refusal;
     const local = localAnswers(body.invalid, supports(live.session.protocolVersion, "omitUnreadableId"));
-    const stateless = this.#options.stateless;
+    const perPost = this.#options.sessionPerPost;
     // Spec (transports#sending-messages-to-the-server): only notifications and responses: 202, no body.
     if (body.requestIds.length === 0) {
       if (body.items.length > 0) live.transport.receive(body);
-      if (stateless) void live.session.close();
+      if (perPost) void live.session.close();
       if (local.length === 0) return emptyAnswer(202);
       return jsonAnswer(200, body.isBatch ? local : local[0], headers);
     }
-    if (stateless || this.#options.jsonResponses) {
+    if (perPost || this.#options.jsonResponses) {
       return new Promise<HttpAnswer>((resolve) => {
         live.transport.openPost(body.requestIds, {
           batch: body.isBatch,
           local,
           json: (answer) => {
-            if (stateless) void live.session.close();
+            if (perPost) void live.session.close();
             // Nothing to answer (the client cancelled every request): the POST was only accepted.
             resolve(answer === undefined ? emptyAnswer(202) : jsonAnswer(200, answer, headers));
           },
@@ -214,7 +214,7 @@ export class StreamableHttpHandler {
   }
 
   async #get(request: HttpRequest): Promise<HttpAnswer> {
-    if (this.#options.stateless) return errorAnswer(405, "method not allowed: this server is stateless and offers no GET stream", { allow: "POST" });
+    if (this.#options.sessionPerPost) return errorAnswer(405, "method not allowed: this server serves each POST in a session of its own and offers no GET stream", { allow: "POST" });
     // Spec (transports#listening-for-messages-from-the-server): GET needs Accept: text/event-stream.
     if (!wantsEventStream(request.header("accept"))) return errorAnswer(406, "not acceptable: Accept must list text/event-stream");
     const found = this.#session(request);
@@ -233,7 +233,7 @@ export class StreamableHttpHandler {
   }
 
   async #delete(request: HttpRequest): Promise<HttpAnswer> {
-    if (this.#options.stateless) return errorAnswer(405, "method not allowed: this server is stateless", { allow: "POST" });
+    if (this.#options.sessionPerPost) return errorAnswer(405, "method not allowed: this server serves each POST in a session of its own, so there is none to delete", { allow: "POST" });
     const found = this.#session(request);
     if (found instanceof HttpAnswer) return found;
     this.#sessions.delete(found.id);
@@ -256,7 +256,7 @@ export class StreamableHttpHandler {
     const events = new EventStore({ budget: this.#replay, maxBytes: this.#options.maxReplayBytesPerSession, maxEvents: this.#options.maxReplayEventsPerSession });
     const { session, transport } = this.#connect(events, options);
     const now = Date.now();
-    if (this.#options.stateless) return { id: "", session, transport, opened: now, lastSeen: now };
+    if (this.#options.sessionPerPost) return { id: "", session, transport, opened: now, lastSeen: now };
     // Spec (transports#session-management): the id SHOULD be globally unique and cryptographically
     // secure, and MUST be visible ASCII only.
     const id = randomBytes(24).toString("base64url");

@@ -4,7 +4,7 @@
 // generations share stay in their own files, and so do the fields it adds to every result
 // (`resultType`, and the cache fields `ttlMs` and `cacheScope`: ResultType and CacheableResult in base.ts).
 // Spec: https://modelcontextprotocol.io/specification/2026-07-28/basic (schema/2026-07-28/schema.ts),
-// and per section below. The digest is SPEC_2026.md in ../shared.
+// and per section below.
 
 import type { CacheableResult, Meta, RequestParams, Result } from "./base.js";
 import type { CreateMessageRequestParams, CreateMessageResult, ListRootsResult } from "./client-features.js";

@@ -43,7 +43,8 @@ export type ProtocolVersion = HandshakeVersion | ModernVersion;
 
 /**
  * Every version mcp-wire speaks, newest first: what a -32022 error lists in `data.supported`, so a
- * client of either generation learns what it may use (SPEC_2026.md §11.2: the spec's own example
+ * client of either generation learns what it may use (our decision;
+ * basic/versioning#protocol-version-negotiation's example
  * lists a legacy version beside the modern one).
  */
 export const ALL_PROTOCOL_VERSIONS: readonly ProtocolVersion[] = [...MODERN_PROTOCOL_VERSIONS, ...SUPPORTED_PROTOCOL_VERSIONS];

@@ -41,8 +41,8 @@ export const JSONRPC_RULES: Rule[] = [
       // A 2026-07-28 request has no session: its id only has to differ from the sender's open ones
       // (2026-07-28 basic#requests). Over HTTP each is a POST of its own and the wire does not say
       // who sent it (two host processes both send "listen:0"), so only stdio shows a reuse.
-      const stateless = event.request.version === "2026-07-28" && earlier.version === "2026-07-28";
-      if (stateless && (earlier.answered || state.http)) return;
+      const bothModern = event.request.version === "2026-07-28" && earlier.version === "2026-07-28";
+      if (bothModern && (earlier.answered || state.http)) return;
       report(`id ${JSON.stringify(event.id)} was already used by ${earlier.method} (#${earlier.index})`);
     },
   },

@@ -4,7 +4,7 @@
 // allows one, and each retry bringing the round's answers and its requestState back byte for
 // byte), and subscriptions/listen (on a listen only the notifications it asked for, while it is open).
 // Spec: https://modelcontextprotocol.io/specification/2026-07-28/basic/patterns/mrtr and
-// basic/patterns/subscriptions; the digest is SPEC_2026.md §2-§4.
+// basic/patterns/subscriptions, and basic#meta for the envelope.
 // A golden transcript keeps no order between its sides: a retry cannot be placed after its round,
 // nor a notification before its listen's end, so those checks need the wire order (state.ordered).
 // The project's own tables decide: missingCapability (server/modern/input-rounds.ts), the reader
@@ -112,7 +112,7 @@ export const MODERN_RULES: Rule[] = [
         if (asked[LIST_FLAG[event.method]!] !== true) report(`${event.method} on the listen #${listen.index}, which did not ask for ${LIST_FLAG[event.method]}`);
       } else if (event.method === UPDATED) {
         const uri = event.params.uri;
-        // A sub-resource of a subscribed URI counts (SPEC_2026.md §3.2).
+        // A sub-resource of a subscribed URI counts (spec: schema#resourceupdatednotificationparams).
         if (typeof uri !== "string" || !uris(asked).some((subscribed) => uri === subscribed || uri.startsWith(subscribed.endsWith("/") ? subscribed : `${subscribed}/`))) {
           report(`${UPDATED} for ${JSON.stringify(uri)} on the listen #${listen.index}, which did not subscribe to it`);
         }

@@ -13,7 +13,7 @@
 //    among them is the recorder's note (e.g. a line too long to keep): readers skip it, except
 //    "# exchange N" (recording-exchange.ts: over HTTP, the exchange the lines after it crossed in,
 //    and what the wire said of it), which gives each entry its exchange.
-// 3. JSON lines as other recorders write them (../shared/transcripts/):
+// 3. JSON lines as other recorders write them (fixtures/recorded/):
 //    {"dir":"c2s"|"s2c","msg":<the message>,"t"?:<ms>}, one per line.
 //
 // Header fields (form 1 and 2): "# transport: stdio|http", "# command: <the server command>",

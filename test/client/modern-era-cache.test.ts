@@ -1,5 +1,5 @@
 // What the era cache may keep and for how long: the era only, never a DiscoverResult (which may be
-// private to one bearer token, SPEC_2026.md §5 and §10.29), and never a verdict reached by a
+// private to one bearer token, server/utilities/caching#cache-scope-field), and never a verdict reached by a
 // timeout; a remembered handshake verdict is dropped when initialize fails as a modern server fails it.
 import { test } from "node:test";
 import assert from "node:assert/strict";

@@ -1,7 +1,7 @@
 // The listen's own id and how it ends: only notifications tagged with the open listen's request
 // id are heard (a forged or stale acknowledgement changes nothing), a server that cancels the
 // listen ends it as its result does, and a broken stream is re-opened with backoff
-// (SPEC_2026.md §7.2, §10 items 30 and 31).
+// (basic/patterns/subscriptions#cancellation, #graceful-closure).
 import { test, mock } from "node:test";
 import assert from "node:assert/strict";
 import { McpClient } from "../../src/client/client.js";

@@ -1,6 +1,6 @@
 // The dual-era client's subscriptions/listen: the same events and cache invalidation as legacy
 // notifications, subscribe/unsubscribe by re-opening the listen, the acknowledgement compared
-// with what was asked, a server-ended listen re-opened once (SPEC_2026.md §3.1, §7.1, §10 items 30, 33).
+// with what was asked, a server-ended listen re-opened once (basic/patterns/subscriptions).
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { once } from "node:events";

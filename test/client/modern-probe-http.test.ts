@@ -2,7 +2,8 @@
 // (modern/probe.ts refusedOverHttp): a 400, 404 or 405 is a legacy server, so connect() falls
 // back to initialize on the same URL; 401, 403 and 5xx say nothing about the era and stay errors.
 // Spec: https://modelcontextprotocol.io/specification/2026-07-28/basic/versioning (dual-era
-// clients over HTTP); SPEC_2026.md §8.3. Scripted loopback servers (test/helpers/scripted-http.ts).
+// clients over HTTP), basic/transports/streamable-http#backward-compatibility. Scripted loopback
+// servers (test/helpers/scripted-http.ts).
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import type { ServerResponse } from "node:http";

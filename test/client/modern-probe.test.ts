@@ -1,5 +1,5 @@
 // The dual-era client choosing its era: the server/discover probe against our real server (memory
-// pair and stdio), and against scripted servers of each kind a probe can meet (SPEC_2026.md §8.3).
+// pair and stdio), and against scripted servers of each kind a probe can meet (basic/transports/stdio#backward-compatibility).
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { fileURLToPath } from "node:url";

@@ -1,6 +1,6 @@
 // The bounds on a 2026-07-28 call's input rounds: entries per round (maxInputRequests), answered
 // one after another, the call's maxTotalMs shared by all its rounds, and a handler's refusal kept
-// local (InputRefusedError), never taken for the server's error (SPEC_2026.md §4).
+// local (InputRefusedError), never taken for the server's error (basic/patterns/mrtr).
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { McpClient, type ClientOptions } from "../../src/client/client.js";

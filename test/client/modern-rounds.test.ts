@@ -1,6 +1,7 @@
 // The dual-era client's 2026-07-28 results: input_required rounds answered by the same handlers
 // that answer a legacy server's requests (against our real server, and scripted), the bound on
-// rounds, and results whose resultType is missing or unknown (SPEC_2026.md §4, §10 items 27-29).
+// rounds, and results whose resultType is missing or unknown (basic#result-responses,
+// basic/patterns/mrtr#client-requirements-basic-workflow).
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { McpClient, type ClientOptions } from "../../src/client/client.js";

@@ -1,6 +1,6 @@
 // The dual-era client and x-mcp-header: tools with invalid declarations left out of tools/list
 // (with a warning), tools/call carrying the Mcp-Param-* headers of its tool, and the one retry after
-// a -32020 with the declarations fetched again (SPEC_2026.md §7.2, §10 item 32).
+// a -32020 with the declarations fetched again (basic/transports/streamable-http#custom-headers-from-tool-parameters).
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { McpClient } from "../../src/client/client.js";

@@ -1,5 +1,5 @@
 // Golden client transcripts: a real server's recorded side (fixtures/client-transcripts, from
-// ../shared/transcripts) is replayed as a fake server against our client, and what our client
+// the recordings in fixtures/recorded/) is replayed as a fake server against our client, and what our client
 // sends is compared with the expected `-- client --` section. The same format as the server's
 // goldens, with the roles of the two sections swapped: here the server part is given.
 // MCP_WIRE_UPDATE_GOLDEN=1 rewrites the client sections, for review.

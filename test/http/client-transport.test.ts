@@ -118,8 +118,8 @@ test("streamable http: the GET stream brings a notification unrelated to any req
   await server.close();
 });
 
-test("streamable http: a stateless server (GET answered 405) needs no GET stream and no DELETE", async () => {
-  const server = await serve({ stateless: true });
+test("streamable http: a session-per-POST server (GET answered 405) needs no GET stream and no DELETE", async () => {
+  const server = await serve({ sessionPerPost: true });
   const wire = recordingFetch();
   const { client, transport, problems } = await connect(server.url, { fetch: wire.fetch });
   assert.deepEqual((await client.callTool("add", { a: 1, b: 1 })).structuredContent, { sum: 2 });

@@ -2,7 +2,7 @@
 // and each check answers with its own status: envelope and version 400, header mismatch 400 with
 // -32020, unknown or removed method 404, notifications 202; the endpoint's security and size bounds
 // apply as to legacy traffic. Spec: https://modelcontextprotocol.io/specification/2026-07-28/basic/transports/streamable-http
-// (SPEC_2026.md §6, §7.2, §8.1).
+// (#protocol-version-header, #server-validation, #backward-compatibility) and basic#error-codes.
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { createDemoServer } from "../../src/demo/server-definition.js";

@@ -4,7 +4,7 @@
 // subscriptions/listen as a long-lived stream bounded by the server's maxListens and the HTTP
 // in-flight bounds, and a legacy session beside modern POSTs.
 // Spec: https://modelcontextprotocol.io/specification/2026-07-28/basic/transports/streamable-http
-// and basic/patterns/subscriptions (SPEC_2026.md §7.2, §10 items 15-19).
+// and basic/patterns/subscriptions (#receiving-messages, #cancellation, #backward-compatibility).
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { createDemoServer } from "../../src/demo/server-definition.js";

@@ -81,3 +81,20 @@ test("program: --http-adapter without --http is refused with exit 2, as the othe
   assert.equal(run.status, 2, run.stderr);
   assert.match(run.stderr, /--http-adapter needs --http/);
 });
+
+for (const flag of ["--session-per-post", "--stateless"]) {
+  test(`program: ${flag} serves each POST in a session of its own: no MCP-Session-Id, GET 405, no legacy /sse`, async () => {
+    const server = await listening([flag]);
+    try {
+      const reply = await raw(server.origin, { method: "POST", headers: POST_HEADERS, body: INIT });
+      assert.equal(reply.status, 200);
+      assert.equal(reply.headers["mcp-session-id"], undefined);
+      assert.equal((await raw(server.origin, { method: "GET", headers: { accept: "text/event-stream" } })).status, 405);
+      assert.equal((await raw(server.origin, { method: "GET", path: "/sse", headers: { accept: "text/event-stream" } })).status, 404);
+      assert.match(server.stderr(), /a session per POST/);
+      assert.doesNotMatch(server.stderr(), /legacy HTTP\+SSE at/);
+    } finally {
+      await server.stop();
+    }
+  });
+}

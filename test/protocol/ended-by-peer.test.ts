@@ -1,7 +1,7 @@
 // A 2026-07-28 server may end a client's listen with notifications/cancelled naming the listen's id
 // (one of *our* requests): the call waiting on it ends with EndedByPeerError. A cancel naming any
 // other request of ours changes nothing, and one naming the peer's own request stays a cancellation.
-// Spec: https://modelcontextprotocol.io/specification/2026-07-28/basic/patterns/cancellation (SPEC_2026.md §7.1, §11.1)
+// Spec: https://modelcontextprotocol.io/specification/2026-07-28/basic/patterns/cancellation and basic/patterns/subscriptions#cancellation
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { Dispatcher } from "../../src/protocol/dispatch.js";

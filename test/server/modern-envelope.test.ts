@@ -1,8 +1,8 @@
 // The 2026-07-28 request path of the dual-era server, on the wire: server/discover, each method's
 // modern result shape (and none of it on legacy results), the envelope checks and their errors,
 // removed and modern-only methods, resource-not-found per era, per-request log level, progress and
-// cancellation. Spec: SPEC_2026.md §2-§6, §8.1, §10 items 1-14, 17, 20, 22, 23;
-// https://modelcontextprotocol.io/specification/2026-07-28/basic/versioning
+// cancellation. Spec: https://modelcontextprotocol.io/specification/2026-07-28/basic/versioning, basic#meta,
+// basic#result-responses, basic#error-codes, server/discover, server/utilities/caching and basic/transports/stdio#cancellation
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { createDemoServer } from "../../src/demo/server-definition.js";

@@ -2,7 +2,8 @@
 // listRoots()) answers a 2026-07-28 request input_required, and the client's retry (new id,
 // inputResponses, the requestState byte for byte) completes it. Also every way a hostile retry can
 // be wrong. requestState values are random per run, so these rounds live here, not in goldens.
-// Spec: https://modelcontextprotocol.io/specification/2026-07-28/basic/patterns/mrtr (SPEC_2026.md §4, §10 items 9-12)
+// Spec: https://modelcontextprotocol.io/specification/2026-07-28/basic/patterns/mrtr
+// (#supported-requests, #server-requirements-basic-workflow, #security-considerations)
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { createDemoServer } from "../../src/demo/server-definition.js";

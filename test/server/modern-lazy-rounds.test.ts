@@ -1,7 +1,7 @@
 // A 2026-07-28 request's input rounds are made only once needed (server/modern/serve.ts,
 // serveAsking): a handler that neither asks nor looks at its signal gets none, and one that does
 // so only after awaiting something is served exactly as one that asks at once.
-// Spec: https://modelcontextprotocol.io/specification/2026-07-28/basic/patterns/mrtr (SPEC_2026.md §4)
+// Spec: https://modelcontextprotocol.io/specification/2026-07-28/basic/patterns/mrtr
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { setImmediate as turn } from "node:timers/promises";

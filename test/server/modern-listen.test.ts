@@ -3,7 +3,7 @@
 // verbatim), nothing after the client's cancel, the bounds (open listens, resource subscriptions),
 // and the end of the client's input ending every listen with its result.
 // Spec: https://modelcontextprotocol.io/specification/2026-07-28/basic/patterns/subscriptions
-// (SPEC_2026.md §3.1, §9c, §10 items 15-17, 23)
+// (#acknowledgment, #receiving-notifications, #graceful-closure) and basic/transports/stdio#cancellation
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { spawn } from "node:child_process";

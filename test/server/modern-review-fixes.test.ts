@@ -1,7 +1,8 @@
 // What a review of the 2026-07-28 server found, each pinned on the wire: no log after a cancel, no
 // modern request inside a batch (even where a 2025-03-26 handshake allows batches), capabilities read
 // field by field, the envelope and version judged before an unknown method, and a listen that can
-// carry nothing holding no slot. Spec: SPEC_2026.md §7.1 (nothing after a cancel), §8.1 (check order),
+// carry nothing holding no slot. Spec: basic/transports/stdio#cancellation (nothing after a cancel),
+// our check order (PROTOCOL_NOTES.md, "The era of each message"),
 // https://modelcontextprotocol.io/specification/2026-07-28/basic/patterns/subscriptions
 import { test } from "node:test";
 import assert from "node:assert/strict";

@@ -3,7 +3,7 @@
 // even when a handler's question changes from run to run; a state is used up only once its retry
 // produced an answer (a bad answer, a cancel or a lost race leave it, or refuse it, as they should);
 // a full replay memory refuses the next retry (-32603) rather than forget a used state; and a set-aside or refused handler's pending asks reject, so it unwinds at once.
-// Spec: https://modelcontextprotocol.io/specification/2026-07-28/basic/patterns/mrtr (SPEC_2026.md §4)
+// Spec: https://modelcontextprotocol.io/specification/2026-07-28/basic/patterns/mrtr
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { McpServer, text, type ServerOptions } from "../../src/server/definition.js";

@@ -1,17 +1,17 @@
 // The spec linter (src/wire/check.ts and its rules): each rule fires on its own fixture
 // (fixtures/wire/check/<rule>.recording, one planted violation each) and only there; a clean
 // session passes; our goldens give exactly the findings their planted bad client input makes;
-// the recordings of other peers (../shared/transcripts) give only the findings about that peer listed here.
+// the recordings of other peers (fixtures/recorded/) give only the findings about that peer listed here.
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { existsSync, readdirSync, readFileSync } from "node:fs";
+import { readdirSync, readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { checkRecording, formatFinding, RULES, SessionChecker } from "../../src/wire/check.js";
 import { parseRecording } from "../../src/wire/recording.js";
 
 const FIXTURES = fileURLToPath(new URL("../../fixtures/wire/check/", import.meta.url));
 const GOLDENS = fileURLToPath(new URL("../../fixtures/transcripts/", import.meta.url));
-const SHARED = fileURLToPath(new URL("../../../shared/transcripts/", import.meta.url));
+const RECORDED = fileURLToPath(new URL("../../fixtures/recorded/", import.meta.url));
 
 function check(dir: string, file: string) {
   return checkRecording(parseRecording(readFileSync(dir + file, "utf8"), file));
@@ -139,15 +139,18 @@ for (const file of readdirSync(GOLDENS).filter((f) => f.endsWith(".transcript"))
  * where the spec wants a -32602 error (README, "Wire tools"). stdio-interop calls our demo
  * server's tools (add, get_time) by name, which server-everything does not have.
  */
-const SHARED_FINDINGS: { [file: string]: string[] } = {
+const RECORDED_FINDINGS: { [file: string]: string[] } = {
   "sdk-client-vs-server-everything.jsonl": ["#15 s2c is-error"],
   "stdio-interop-vs-server-everything.jsonl": ["#8 s2c is-error", "#12 s2c is-error", "#14 s2c is-error"],
 };
 
-const shared = existsSync(SHARED) ? readdirSync(SHARED).filter((f) => f.endsWith(".jsonl")) : [];
-for (const file of shared) {
-  test(`check: the shared recording ${file} gives only its real findings`, () => {
-    assert.deepEqual(brief(SHARED, file), SHARED_FINDINGS[file] ?? []);
+const recorded = readdirSync(RECORDED).filter((f) => f.endsWith(".jsonl"));
+test("check: the recorded sessions are there", () => {
+  assert.ok(recorded.length >= 5, `${recorded.length} recordings at ${RECORDED}`);
+});
+for (const file of recorded) {
+  test(`check: the recorded session ${file} gives only its real findings`, () => {
+    assert.deepEqual(brief(RECORDED, file), RECORDED_FINDINGS[file] ?? []);
   });
 }
 

@@ -15,18 +15,14 @@ import { describeRecording } from "../../src/wire/explain-messages.js";
 import { parseRecording, type Recording } from "../../src/wire/recording.js";
 
 const ROOT = fileURLToPath(new URL("../../", import.meta.url));
-const SHARED = join(ROOT, "../shared/transcripts");
+const RECORDED = join(ROOT, "fixtures/recorded");
 
-/** Every real recording we have: the shared JSON lines (when present) and the client goldens. */
+/** Every real recording we have: the recorded sessions (fixtures/recorded/) and the client goldens. */
 function realRecordings(): { name: string; recording: Recording }[] {
   const files = readdirSync(join(ROOT, "fixtures/client-transcripts")).map((name) => join(ROOT, "fixtures/client-transcripts", name));
   // And the golden of batches (one empty, one with an item that is no message), to count their arrows.
   files.push(join(ROOT, "fixtures/transcripts/batch-2025-03-26.transcript"));
-  try {
-    files.push(...readdirSync(SHARED).filter((name) => name.endsWith(".jsonl")).map((name) => join(SHARED, name)));
-  } catch {
-    // ../shared is beside the checkout on our machines; without it the goldens still run.
-  }
+  files.push(...readdirSync(RECORDED).filter((name) => name.endsWith(".jsonl")).map((name) => join(RECORDED, name)));
   return files.map((file) => ({ name: file, recording: parseRecording(readFileSync(file, "utf8"), file) }));
 }
 
@@ -274,15 +270,9 @@ test("diagram: the command line: mermaid on stdout by default, svg to --out, bad
   }
 });
 
-test("diagram: the README's SVG (fixtures/wire/diagram/) is what diagram draws from its recording today", (t) => {
-  const source = join(SHARED, "sdk-client-vs-server-everything.jsonl");
-  let text: string;
-  try {
-    text = readFileSync(source, "utf8");
-  } catch {
-    t.skip("../shared/transcripts is not beside this checkout");
-    return;
-  }
+test("diagram: the README's SVG (fixtures/wire/diagram/) is what diagram draws from its recording today", () => {
+  const source = join(RECORDED, "sdk-client-vs-server-everything.jsonl");
+  const text = readFileSync(source, "utf8");
   const drawn = svgDiagram(describeRecording(parseRecording(text, source)), { title: "MCP session: sdk-client-vs-server-everything.jsonl" });
-  assert.equal(readFileSync(join(ROOT, "fixtures/wire/diagram/sdk-client-vs-server-everything.svg"), "utf8"), drawn, "regenerate it: mcp-wire diagram ../shared/transcripts/sdk-client-vs-server-everything.jsonl --format svg --out fixtures/wire/diagram/sdk-client-vs-server-everything.svg");
+  assert.equal(readFileSync(join(ROOT, "fixtures/wire/diagram/sdk-client-vs-server-everything.svg"), "utf8"), drawn, "regenerate it: mcp-wire diagram fixtures/recorded/sdk-client-vs-server-everything.jsonl --format svg --out fixtures/wire/diagram/sdk-client-vs-server-everything.svg");
 });

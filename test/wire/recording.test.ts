@@ -2,7 +2,7 @@
 // clear error with the line for a recording that cannot be read.
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { existsSync, readdirSync, readFileSync } from "node:fs";
+import { readdirSync, readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { ArgumentSyntaxError, formatRecording, formatSession, headerLines, parseRecording, quoteArgument, RecordingFormatError, sessionLine, sessionLinePrefix, sessionNote, splitArguments } from "../../src/wire/recording.js";
 
@@ -45,11 +45,13 @@ test("recording: JSON lines ({dir, msg}) as other recorders write them", () => {
   assert.deepEqual(recording.entries[0]!.message, JSON.parse(INIT));
 });
 
-test("recording: every golden transcript and every shared recording reads, with both sides present", () => {
-  const dirs = [fileURLToPath(new URL("../../fixtures/transcripts/", import.meta.url)), fileURLToPath(new URL("../../../shared/transcripts/", import.meta.url))];
+test("recording: every golden transcript and every recorded session reads, with both sides present", () => {
+  const dirs = [fileURLToPath(new URL("../../fixtures/transcripts/", import.meta.url)), fileURLToPath(new URL("../../fixtures/recorded/", import.meta.url))];
   let read = 0;
-  for (const dir of dirs.filter((d) => existsSync(d))) {
-    for (const file of readdirSync(dir).filter((f) => f.endsWith(".transcript") || f.endsWith(".jsonl"))) {
+  for (const dir of dirs) {
+    const files = readdirSync(dir).filter((f) => f.endsWith(".transcript") || f.endsWith(".jsonl"));
+    assert.ok(files.length >= 5, `${files.length} recordings at ${dir}`);
+    for (const file of files) {
       const recording = parseRecording(readFileSync(dir + file, "utf8"), file);
       assert.ok(recording.entries.some((e) => e.dir === "c2s") && recording.entries.some((e) => e.dir === "s2c"), file);
       read++;

@@ -5,16 +5,16 @@
 // server discovered: a DiscoverResult may be "private" to one authorisation and is often stale at
 // once (ttlMs 0), so a modern server is asked server/discover on every connect (that is the probe
 // anyway). Forgotten when a call, or initialize, says the server changed.
-// Spec: https://modelcontextprotocol.io/specification/2026-07-28/basic/versioning (clients SHOULD
-// cache the era per process or origin, MAY re-probe on failure); SPEC_2026.md §8.3.
+// Spec: https://modelcontextprotocol.io/specification/2026-07-28/basic/versioning#backward-compatibility-with-initialization-based-versions
+// (clients SHOULD cache the era per process or origin, MAY re-probe on failure).
 
 import type { Transport } from "../../protocol/transport.js";
 import type { ModernVersion } from "../../mcp/versions.js";
 import type { EraVerdict } from "./probe.js";
 
 /**
- * What is remembered of one server: its era and why, or the modern version it took. Spec (§5,
- * SPEC_2026.md §10.29): a "private" DiscoverResult MUST NOT be shared across authorisation
+ * What is remembered of one server: its era and why, or the modern version it took. Spec
+ * (server/utilities/caching#cache-scope-field): a "private" DiscoverResult MUST NOT be shared across authorisation
  * contexts, and clients sharing this cache may hold different tokens, so it never holds one.
  */
 export type RememberedEra = { era: "handshake"; reason: string } | { era: "modern"; version: ModernVersion };

@@ -3,7 +3,7 @@
 // that answer a handshake-era server's requests, client/handlers.ts), then the request is sent
 // again with the answers, until the server completes it or the rounds run out. Since 2026-07-28.
 // Spec: https://modelcontextprotocol.io/specification/2026-07-28/basic/patterns/mrtr and
-// basic/index#results (resultType). SPEC_2026.md §4.
+// basic/index#result-responses (resultType).
 
 import type { RequestHandlers } from "../../protocol/method-table.js";
 import type { ClientRequestMethod, ServerRequests } from "../../mcp/methods.js";
@@ -29,7 +29,8 @@ type Json = { [key: string]: unknown };
 
 /**
  * A reader of `method`'s modern result, for Connection.request: its errors become a
- * MalformedResponseError naming the method. SPEC_2026.md §11.5 decided strictly: a server that
+ * MalformedResponseError naming the method. Our decision is strict (PROTOCOL_NOTES.md, "Decisions
+ * where the spec is silent or disagrees"): a server that
  * answered server/discover speaks 2026-07-28, so a result without `resultType` is broken, not
  * "complete" (the spec's "absent means complete" covers servers of earlier revisions, which this
  * client talks to in the handshake era, where results are read without it).

@@ -5,7 +5,7 @@
 // session). A change of subscriptions re-opens it (cancel the old one, open a new one); so does
 // the server ending it (once in a row) and a broken stream (with backoff). Since 2026-07-28.
 // Spec: https://modelcontextprotocol.io/specification/2026-07-28/basic/patterns/subscriptions
-// (and cancellation for the stdio teardown); SPEC_2026.md §3.1, §7.1, §7.2, §10 items 30, 31 and 33.
+// (basic/patterns/cancellation for the stdio teardown, basic/transports/streamable-http#cancellation for HTTP's).
 
 import { isObject, RpcError, type RequestId } from "../../jsonrpc/messages.js";
 import { ConnectionClosedError, MalformedResponseError, RequestAbortedError } from "../../jsonrpc/pending.js";
@@ -28,7 +28,8 @@ const REOPENS_AFTER_SERVER_END = 1;
 /**
  * A listen whose stream broke (the transport failed, not the server's answer) is opened again
  * after a delay doubling from the first to the last, at most this many times in a row without an
- * acknowledgement. Spec (SPEC_2026.md §7.2, §10.31): the client re-issues the listen under a new id.
+ * acknowledgement. Spec (basic/patterns/subscriptions#graceful-closure;
+ * streams do not resume, streamable-http#receiving-messages): the client re-issues the listen under a new id.
  * The delay keeps doubling, across acknowledgements, until a listen brings a notification: a server
  * that acknowledges each listen and ends or breaks it at once is re-listened to ever more slowly,
  * not at its own pace forever.
@@ -155,7 +156,7 @@ export class Listen {
 
   /**
    * Whether a listen notification belongs to the open listen: tagged with its id. Spec
-   * (basic/patterns/subscriptions, SPEC_2026.md §10.30): every notification on a listen carries
+   * (basic/patterns/subscriptions#receiving-notifications): every notification on a listen carries
    * its subscriptionId, so an untagged one, or one naming no listen of ours, is dropped (reported
    * once); one of the listen just replaced is expected and dropped quietly.
    */

@@ -13,7 +13,8 @@
 // probe is never taken for initialize's; the probe's id stays reserved for it (onLateVerdict), so
 // that it is judged as an answer in time would have been, not dropped as a stray.
 // Spec: https://modelcontextprotocol.io/specification/2026-07-28/basic/versioning (dual-era
-// clients); SPEC_2026.md §8.3. Unlike SDK v2 this probes in place rather
+// clients), basic/transports/stdio#backward-compatibility and streamable-http#backward-compatibility.
+// Unlike SDK v2 this probes in place rather
 // than in a throwaway process: a server that exits on the probe ends connect() with ProbeEndedError.
 
 import { isObject, RpcError, type JSONRPCResponse } from "../../jsonrpc/messages.js";

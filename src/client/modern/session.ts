@@ -2,7 +2,7 @@
 // the client learnt from server/discover and sends every request with the envelope, reads each
 // result by its resultType, answers input_required rounds, and keeps the one listen open.
 // McpClient (client/client.ts) delegates here once the probe said "modern". Since 2026-07-28.
-// Spec: https://modelcontextprotocol.io/specification/2026-07-28/basic (and SPEC_2026.md §10, items 24-33).
+// Spec: https://modelcontextprotocol.io/specification/2026-07-28/basic#meta (the envelope) and basic/versioning.
 
 import type { Connection, RequestOptions } from "../../protocol/connection.js";
 import { isObject, RpcError } from "../../jsonrpc/messages.js";

@@ -3,7 +3,7 @@
 // tools/call of a valid one carries its `Mcp-Param-{Name}` headers (RequestOptions.headers; the
 // HTTP transport sends them, stdio has no headers and ignores them). Since 2026-07-28.
 // Spec: https://modelcontextprotocol.io/specification/2026-07-28/server/tools#x-mcp-header and
-// basic/transports/streamable-http#custom-headers; SPEC_2026.md §7.2, §10 item 32. The rules
+// basic/transports/streamable-http#custom-headers-from-tool-parameters (#client-behavior). The rules
 // themselves live in http/mcp-headers.ts, shared with the server's check.
 // After a -32020 the session clears them, fetches tools/list again and retries the call once (session.ts).
 

@@ -4,8 +4,8 @@
 // its `params._meta` carries a protocolVersion; `initialize` without one opens a handshake session.
 // Spec: https://modelcontextprotocol.io/specification/2026-07-28/basic/versioning and
 // https://modelcontextprotocol.io/specification/2026-07-28/changelog; the order of the checks is
-// SPEC_2026.md §8.1 (the spec fixes none). The HTTP transport runs the same checks before it picks
-// a status code (http/modern-post.ts), so both transports answer alike.
+// ours (PROTOCOL_NOTES.md, "The era of each message"; the spec fixes none). The HTTP transport runs
+// the same checks before it picks a status code (http/modern-post.ts), so both transports answer alike.
 
 import { RpcError } from "../../jsonrpc/messages.js";
 import { ErrorCode } from "../../mcp/errors.js";
@@ -22,7 +22,8 @@ export function claimsModern(meta: { [key: string]: unknown } | undefined): meta
 
 /**
  * Whether a claim is a valid modern envelope. Only `initialize` asks: one without a valid claim opens
- * a handshake session as always (SPEC_2026.md §8.1, step 2), since that is what its sender can speak.
+ * a handshake session as always (spec: basic/versioning#backward-compatibility-with-initialization-based-versions),
+ * since that is what its sender can speak.
  */
 export function validModernClaim(method: string, meta: { [key: string]: unknown }): boolean {
   try {
@@ -47,8 +48,8 @@ export interface CheckedEnvelope extends RequestEnvelope {
 }
 
 /**
- * Checks a request that claims the modern era, in the order SPEC_2026.md §8.1 suggests, and returns
- * its envelope; throws the RpcError to answer with. `refused` holds the methods the server's modern
+ * Checks a request that claims the modern era, in our order (PROTOCOL_NOTES.md, "The era of each
+ * message"), and returns its envelope; throws the RpcError to answer with. `refused` holds the methods the server's modern
  * capabilities do not cover (server/capabilities.ts, refusedMethods).
  */
 export function checkModernRequest(method: string, meta: { [key: string]: unknown }, refused: ReadonlyMap<string, RpcError>): CheckedEnvelope {
@@ -89,7 +90,10 @@ export function envelopeRefusal(method: string, meta: { [key: string]: unknown }
   }
 }
 
-/** The -32022 error for a version we do not speak: every version we do, newest first (SPEC_2026.md §11.2). */
+/**
+ * The -32022 error for a version we do not speak: every version we do, newest first (our decision;
+ * the example in basic/versioning#protocol-version-negotiation lists both eras).
+ */
 export function unsupportedVersion(requested: string): RpcError {
   // The message names at most 64 characters of it: a hostile 1 MB "version" is echoed once, in data.
   const shown = requested.length > 64 ? `${requested.slice(0, 64)}… (${requested.length} characters)` : requested;

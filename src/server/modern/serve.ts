@@ -27,7 +27,7 @@ type Json = { [key: string]: unknown };
 /**
  * The rows of a dual-era session: each serves a 2026-07-28 request the modern way, any other as
  * before. A modern request's envelope is checked here, after the session's gate let it through and
- * before its params are read (the order of SPEC_2026.md §8.1).
+ * before its params are read (our order, PROTOCOL_NOTES.md, "The era of each message"; the spec fixes none).
  */
 export function modernRows(session: ServerSession, rows: RequestRow<RequestContext>[]): RequestRow<RequestContext>[] {
   return rows.map((row) => ({

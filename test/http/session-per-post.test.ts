@@ -1,6 +1,8 @@
-// Streamable HTTP without sessions: every POST is served on its own and answered with JSON, no
-// MCP-Session-Id is issued, GET and DELETE are 405, and a tool that needs the client (sampling)
-// fails with a clear tool error instead of waiting for an answer that cannot come.
+// Streamable HTTP with a session per POST (`sessionPerPost`, once named `stateless`): no
+// MCP-Session-Id is issued, every handshake-era POST is served by a session of its own and answered
+// with JSON, GET and DELETE are 405, and a tool that needs the client (sampling) fails with a clear
+// tool error instead of waiting for an answer that cannot come. (Not the 2026-07-28 generation,
+// which needs no option: its requests are served one by one whatever this says.)
 // Spec: https://modelcontextprotocol.io/specification/2025-11-25/basic/transports#session-management
 // (sessions are optional) and #listening-for-messages-from-the-server (405 when no GET stream).
 import { test } from "node:test";
@@ -20,8 +22,8 @@ function withSamplingTool(): McpServer {
 
 const VERSION = { "mcp-protocol-version": LATEST };
 
-test("stateless: initialize is answered with JSON and no MCP-Session-Id", async () => {
-  const served = await serve({ stateless: true });
+test("session per POST: initialize is answered with JSON and no MCP-Session-Id", async () => {
+  const served = await serve({ sessionPerPost: true });
   try {
     const response = await post(served.url, initializeRequest());
     assert.equal(response.status, 200);
@@ -33,8 +35,8 @@ test("stateless: initialize is answered with JSON and no MCP-Session-Id", async 
   }
 });
 
-test("stateless: tools/call works without a handshake and comes back as one JSON body", async () => {
-  const served = await serve({ stateless: true });
+test("session per POST: tools/call works without a handshake and comes back as one JSON body", async () => {
+  const served = await serve({ sessionPerPost: true });
   try {
     const response = await post(served.url, request("e", "tools/call", { name: "echo", arguments: { text: "solo" } }), VERSION);
     assert.equal(response.status, 200);
@@ -46,8 +48,8 @@ test("stateless: tools/call works without a handshake and comes back as one JSON
   }
 });
 
-test("stateless: the MCP-Protocol-Version header picks the rules; without it 2025-03-26 applies", async () => {
-  const served = await serve({ stateless: true });
+test("session per POST: the MCP-Protocol-Version header picks the rules; without it 2025-03-26 applies", async () => {
+  const served = await serve({ sessionPerPost: true });
   try {
     const call = request(1, "tools/call", { name: "add", arguments: { a: 1, b: 2 } });
     const latest = (await (await post(served.url, call, VERSION)).json()) as Message;
@@ -63,8 +65,8 @@ test("stateless: the MCP-Protocol-Version header picks the rules; without it 202
   }
 });
 
-test("stateless: GET and DELETE are 405", async () => {
-  const served = await serve({ stateless: true });
+test("session per POST: GET and DELETE are 405", async () => {
+  const served = await serve({ sessionPerPost: true });
   try {
     const get = await fetch(served.url, { headers: { accept: "text/event-stream" } });
     assert.equal(get.status, 405);
@@ -76,8 +78,8 @@ test("stateless: GET and DELETE are 405", async () => {
   }
 });
 
-test("stateless: a notification gets 202", async () => {
-  const served = await serve({ stateless: true });
+test("session per POST: a notification gets 202", async () => {
+  const served = await serve({ sessionPerPost: true });
   try {
     const response = await post(served.url, notification("notifications/initialized"), VERSION);
     assert.equal(response.status, 202);
@@ -87,23 +89,23 @@ test("stateless: a notification gets 202", async () => {
   }
 });
 
-test("stateless: a tool that calls ctx.sample() gets an isError result saying why, not a hang", async () => {
-  const served = await serve({ stateless: true }, withSamplingTool());
+test("session per POST: a tool that calls ctx.sample() gets an isError result saying why, not a hang", async () => {
+  const served = await serve({ sessionPerPost: true }, withSamplingTool());
   try {
     const response = await withinLimit("tools/call ask", post(served.url, request("ask", "tools/call", { name: "ask", arguments: {} }), VERSION));
     assert.equal(response.status, 200);
     const body = (await response.json()) as Message;
     assert.equal(body.id, "ask");
     assert.equal(body.result.isError, true);
-    assert.match(body.result.content[0].text, /stateless/);
+    assert.match(body.result.content[0].text, /no channel back to the client/);
   } finally {
     await served.close();
   }
 });
 
-test("stateless: concurrent requests leave no session behind", async () => {
+test("session per POST: concurrent requests leave no session behind", async () => {
   const mcp = createDemoServer();
-  const served = await serve({ stateless: true }, mcp);
+  const served = await serve({ sessionPerPost: true }, mcp);
   try {
     const answers = await Promise.all(
       Array.from({ length: 40 }, (_, i) => post(served.url, request(i, "tools/call", { name: "echo", arguments: { text: `n${i}` } }), VERSION).then(async (r) => (await r.json()) as Message)),
@@ -116,8 +118,8 @@ test("stateless: concurrent requests leave no session behind", async () => {
   }
 });
 
-test("stateless: the legacy HTTP+SSE endpoint is not offered", async () => {
-  const served = await serve({ stateless: true });
+test("session per POST: the legacy HTTP+SSE endpoint is not offered", async () => {
+  const served = await serve({ sessionPerPost: true });
   try {
     const response = await fetch(served.origin + "/sse", { headers: { accept: "text/event-stream" } });
     assert.equal(response.status, 404);
@@ -127,8 +129,8 @@ test("stateless: the legacy HTTP+SSE endpoint is not offered", async () => {
   }
 });
 
-test("stateless: a batch over the default item bound is one 400 -32600 and no session is left behind (the 30,000-read body)", async () => {
-  const served = await serve({ stateless: true });
+test("session per POST: a batch over the default item bound is one 400 -32600 and no session is left behind (the 30,000-read body)", async () => {
+  const served = await serve({ sessionPerPost: true });
   try {
     // 2025-03-26 (no version header) allows batches; DEFAULT_MAX_BATCH_ITEMS is 100.
     const items = Array.from({ length: 101 }, (_, i) => request(i, "resources/read", { uri: "demo://readme" }));
@@ -137,7 +139,33 @@ test("stateless: a batch over the default item bound is one 400 -32600 and no se
     const body = (await response.json()) as Message;
     assert.equal(body.error.code, -32600);
     assert.deepEqual(body.error.data, { limit: 100 });
-    await eventually("no stateless session to remain", () => served.mcp.sessionCount === 0);
+    await eventually("no per-POST session to remain", () => served.mcp.sessionCount === 0);
+  } finally {
+    await served.close();
+  }
+});
+
+test("session per POST: the deprecated option `stateless: true` is the same mode", async () => {
+  const served = await serve({ stateless: true });
+  try {
+    const response = await post(served.url, initializeRequest());
+    assert.equal(response.status, 200);
+    assert.equal(response.headers.get("mcp-session-id"), null);
+    await response.text();
+    assert.equal((await fetch(served.url, { headers: { accept: "text/event-stream" } })).status, 405);
+    assert.equal((await fetch(served.origin + "/sse", { headers: { accept: "text/event-stream" } })).status, 404);
+  } finally {
+    await served.close();
+  }
+});
+
+test("session per POST: sessionPerPost: false wins over the deprecated stateless: true", async () => {
+  const served = await serve({ sessionPerPost: false, stateless: true });
+  try {
+    const response = await post(served.url, initializeRequest());
+    assert.equal(response.status, 200);
+    assert.notEqual(response.headers.get("mcp-session-id"), null);
+    await response.text();
   } finally {
     await served.close();
   }
