@@ -7,6 +7,9 @@
 // identical session on a fresh server gives their order: a breakpoint at the start of each, and the
 // order in which they pause (an in-process inspector session hears each pause at once and resumes).
 // That second session's coverage must be the first's, or the trace is refused as not repeatable.
+// No timer may be on the path: the window closes one turn of the event loop after the answer is out
+// (so the inbox's wake-up for that turn, set while the call ran, is inside it, every time), and a
+// function of src/ that runs a turn later still fails the trace.
 // Run by scripts/tour/run.ts in a process of its own, so that nothing run before (another test, a
 // coverage tool) is in the trace or disturbed by it.
 
@@ -113,6 +116,11 @@ async function oneCall(generation: Generation, breakAt?: Map<string, Ran>): Prom
   await ranSinceLastTake();
   const answer = await send(generation.call);
   const ran = await ranSinceLastTake();
+  // Nothing of the call may still be running: a timer set on the path would make the trace depend on
+  // how long the machine took (the inbox's wake-up at the next turn of the loop is already in `ran`).
+  await new Promise((resolve) => setImmediate(resolve));
+  const late = [...(await ranSinceLastTake()).values()];
+  if (late.length > 0) throw new Error(`functions of src/ ran after the answer was out: ${late.map((fn) => `${scripts.get(fn.scriptId)} ${fn.functionName || "(anonymous)"}`).join(", ")}`);
   session.off("Debugger.paused", paused);
   for (const id of breakpoints.keys()) await post("Debugger.removeBreakpoint", { breakpointId: id });
   return { ran, order, answer };
@@ -166,8 +174,11 @@ const paused = [...first.ran.values()].filter((fn) => fn.functionName !== FIELDS
 if (!sameSet(first.ran, second.ran) || second.order.length !== paused || second.answer !== first.answer) {
   throw new Error(`the same call ran differently twice: ${first.ran.size} functions, then ${second.ran.size}, ${second.order.length} of them paused at`);
 }
-const initializers = [...first.ran.entries()].filter(([, fn]) => fn.functionName === FIELDS).map(([key]) => key);
-const functions = [...second.order, ...initializers].flatMap((key) => placeOf(first.ran.get(key)!) ?? []);
+// The field initializers have no pause of their own: they follow, in the order of their files and
+// places there (V8 lists scripts in no fixed order), and join their constructors' stops.
+const initializers = [...first.ran.values()].filter((fn) => fn.functionName === FIELDS).flatMap((fn) => placeOf(fn) ?? []);
+initializers.sort((a, b) => a.file.localeCompare(b.file) || a.line - b.line || a.column - b.column);
+const functions = [...second.order.flatMap((key) => placeOf(first.ran.get(key)!) ?? []), ...initializers];
 const trace: Trace = { version: generation.version, call: generation.call, answer: first.answer.trimEnd(), functions };
 process.stdout.write(JSON.stringify(trace) + "\n");
 process.exit(0);
