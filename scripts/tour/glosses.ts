@@ -35,7 +35,7 @@ export const GLOSSES: Record<string, string> = {
   "protocol/dispatch.ts requestRow.handle": "the method's reader runs before its handler",
   "mcp/read.ts readClientRequestParams.\"tools/call\"": "`name` a string, `arguments` an object: now a `CallToolRequestParams`",
   "jsonrpc/params.ts Params.string": "a -32602 that names the field, e.g. `tools/call: \"name\" is required`",
-  "jsonrpc/params.ts Params.optionalRecord": "likewise for `arguments`, an object whose values may be anything",
+  "jsonrpc/params.ts Params.optionalRecord": "likewise for `arguments` (and, below, `inputResponses`): an object, its values anything",
   "mcp/read.ts inputResponseFields": "the fields a 2026-07-28 retry adds (`inputResponses`, `requestState`), read on every call, whichever the era",
   "jsonrpc/params.ts Params.optionalString": "likewise for `requestState`",
   "mcp/read.ts meta": "`_meta`, if present, an object (a `null` one reads as absent)",
@@ -86,6 +86,6 @@ export const GLOSSES: Record<string, string> = {
  */
 export const MODERN_GLOSSES: Record<string, string> = {
   "server/session.ts ServerSession.#gate": "the envelope is there: the gate lets the request through, for its row to check",
-  "server/modern/serve.ts modernRows": "the envelope is checked (`checkModern`), a batch refused, and the request served the 2026-07-28 way",
+  "server/modern/serve.ts modernRows": "with the envelope: not part of a batch (that is -32600), its envelope checked (`checkModern`), served the 2026-07-28 way",
   "server/session.ts ServerSession.handlerContext": "a context that reads the request's own envelope, not the session's",
 };
