@@ -54,9 +54,9 @@ export function stopAt(path: string, file: string, line: number, column: number,
   if (v8Name === "<instance_members_initializer>") {
     // The fields' initial values, computed as an instance is made: part of the constructor.
     const owner = enclosing.findLast(ts.isClassLike);
-    const constructor = owner?.members.find(ts.isConstructorDeclaration);
-    if (!owner || !constructor) throw new Error(`${file}:${line + 1}: field initializers outside a class with a constructor`);
-    return stopOf(file, source, constructor);
+    if (!owner?.name) throw new Error(`${file}:${line + 1}: field initializers outside a named class`);
+    const constructor = owner.members.find(ts.isConstructorDeclaration);
+    return constructor ? stopOf(file, source, constructor) : fieldsStop(file, source, owner);
   }
   const found = enclosing.findLast(isFunction);
   if (!found) throw new Error(`${file}:${line + 1}:${column + 1}: no function here for V8's ${JSON.stringify(v8Name)}`);
@@ -65,6 +65,19 @@ export function stopAt(path: string, file: string, line: number, column: number,
     throw new Error(`${file}:${line + 1}:${column + 1}: V8 says ${JSON.stringify(v8Name)} begins here, the source has ${JSON.stringify(own)}`);
   }
   return stopOf(file, source, found);
+}
+
+/**
+ * A class with no constructor of its own: what `new` runs is its fields' initial values, counted as
+ * the lines of the fields that have one.
+ */
+function fieldsStop(file: string, source: TS.SourceFile, owner: TS.ClassLikeDeclaration): Stop {
+  const line = (position: number) => source.getLineAndCharacterOfPosition(position).line + 1;
+  const fields = owner.members.filter((member) => ts.isPropertyDeclaration(member) && member.initializer && !member.modifiers?.some((m) => m.kind === ts.SyntaxKind.StaticKeyword));
+  const lines = fields.reduce((sum, field) => sum + line(field.end) - line(field.getStart(source)) + 1, 0);
+  const from = fields.length > 0 ? line(fields[0]!.getStart(source)) : line(owner.getStart(source));
+  const to = fields.length > 0 ? line(fields.at(-1)!.end) : from;
+  return { file, symbol: `${owner.name!.text}.constructor`, from, to, lines };
 }
 
 /** Every node whose text holds `position`, outermost first. */

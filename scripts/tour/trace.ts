@@ -88,19 +88,22 @@ async function ranSinceLastTake(): Promise<Map<string, Ran>> {
   return ran;
 }
 
-async function oneCall(generation: Generation, breakAt?: Map<string, Ran>): Promise<{ ran: Map<string, Ran>; order: string[]; answer: string }> {
+async function oneCall(generation: Generation, breakAt?: Map<string, Ran>): Promise<{ ran: Map<string, Ran>; order: string[]; unplaced: string[]; answer: string }> {
   const send = await serve();
   for (const message of generation.setup) await send(message);
   const order: string[] = [];
   const breakpoints = new Map<string, string>(); // breakpointId -> function key
+  // Field initializers without a value ("readonly method: string;") have no place to break: they
+  // run as `new` begins, and their stop is the constructor's (stops.ts), whose own pause places it.
+  const unplaced: string[] = [];
   for (const [key, fn] of breakAt ?? []) {
-    // Field initializers run as `new` begins, just before the constructor's body, whose stop they
-    // are part of (stops.ts): the constructor's pause places them. (Fields without a value have no
-    // place to break at all.)
-    if (fn.functionName === FIELDS) continue;
     const start = location(fn.scriptId, fn.startOffset);
     const end = location(fn.scriptId, fn.endOffset);
     const { locations } = await post<{ locations: { scriptId: string; lineNumber: number; columnNumber?: number }[] }>("Debugger.getPossibleBreakpoints", { start, end, restrictToFunction: true });
+    if (!locations[0] && fn.functionName === FIELDS) {
+      unplaced.push(key);
+      continue;
+    }
     if (!locations[0]) throw new Error(`no place to break in ${fn.functionName} (${scripts.get(fn.scriptId)})`);
     const { breakpointId } = await post<{ breakpointId: string }>("Debugger.setBreakpoint", { location: locations[0] });
     breakpoints.set(breakpointId, key);
@@ -123,7 +126,7 @@ async function oneCall(generation: Generation, breakAt?: Map<string, Ran>): Prom
   if (late.length > 0) throw new Error(`functions of src/ ran after the answer was out: ${late.map((fn) => `${scripts.get(fn.scriptId)} ${fn.functionName || "(anonymous)"}`).join(", ")}`);
   session.off("Debugger.paused", paused);
   for (const id of breakpoints.keys()) await post("Debugger.removeBreakpoint", { breakpointId: id });
-  return { ran, order, answer };
+  return { ran, order, unplaced, answer };
 }
 
 const sources = new Map<string, { text: string; lines: number[]; map: SourceMap }>();
@@ -170,15 +173,14 @@ await post("Profiler.startPreciseCoverage", { callCount: true, detailed: true })
 const first = await oneCall(generation);
 for (const fn of first.ran.values()) await script(fn.scriptId);
 const second = await oneCall(generation, first.ran);
-const paused = [...first.ran.values()].filter((fn) => fn.functionName !== FIELDS).length;
-if (!sameSet(first.ran, second.ran) || second.order.length !== paused || second.answer !== first.answer) {
+if (!sameSet(first.ran, second.ran) || second.order.length + second.unplaced.length !== first.ran.size || second.answer !== first.answer) {
   throw new Error(`the same call ran differently twice: ${first.ran.size} functions, then ${second.ran.size}, ${second.order.length} of them paused at`);
 }
-// The field initializers have no pause of their own: they follow, in the order of their files and
-// places there (V8 lists scripts in no fixed order), and join their constructors' stops.
-const initializers = [...first.ran.values()].filter((fn) => fn.functionName === FIELDS).flatMap((fn) => placeOf(fn) ?? []);
-initializers.sort((a, b) => a.file.localeCompare(b.file) || a.line - b.line || a.column - b.column);
-const functions = [...second.order.flatMap((key) => placeOf(first.ran.get(key)!) ?? []), ...initializers];
+// The initializers that could not pause follow, in the order of their files and places there (V8
+// lists scripts in no fixed order); each joins its constructor's stop, already placed by its pause.
+const unplaced = second.unplaced.flatMap((key) => placeOf(first.ran.get(key)!) ?? []);
+unplaced.sort((a, b) => a.file.localeCompare(b.file) || a.line - b.line || a.column - b.column);
+const functions = [...second.order.flatMap((key) => placeOf(first.ran.get(key)!) ?? []), ...unplaced];
 const trace: Trace = { version: generation.version, call: generation.call, answer: first.answer.trimEnd(), functions };
 process.stdout.write(JSON.stringify(trace) + "\n");
 process.exit(0);

@@ -103,6 +103,11 @@ test("tour: a stop is named as README names it, and a nameless function is part 
       'server.tool({ name: "add" }, (args: unknown) => {',
       "  return args;",
       "});",
+      "class Bare {",
+      "  static shared = 1;",
+      "  readonly list: number[] = [];",
+      "  seen = new Set<number>();",
+      "}",
     ].join("\n");
     writeFileSync(path, text);
     const at = (snippet: string, v8Name: string) => {
@@ -120,6 +125,7 @@ test("tour: a stop is named as README names it, and a nameless function is part 
     assert.equal(at("(x: unknown) => x", "handle"), "rows.handle 13-13");
     assert.equal(at("() => 2", "inner"), "maker 15-18");
     assert.equal(at("(args: unknown)", ""), 'tool "add" 19-21');
+    assert.equal(at("readonly list", "<instance_members_initializer>"), "Bare.constructor 24-25");
     assert.throws(() => at("get n()", "rows"), /V8 says "rows" begins here/);
   } finally {
     rmSync(dir, { recursive: true, force: true });
