@@ -1,9 +1,10 @@
 // From a place in a source file (where V8 says a function begins) to the tour stop it belongs to,
 // named as README's tour names stops: `name` for a function, `Class.method` (`Class.#method`,
 // `Class.constructor`) for a class's member, `table."tools/call"` for a method of an object held by
-// a top-level const or returned by a top-level function, `tool "add"` for a handler given to `server.tool({ name: "add", ... }, ...)`.
-// A function with none of those names (a callback, a closure made inside another function) is part
-// of the function it is written in: its stop is that function's, whose lines already hold it.
+// a top-level const or returned by a top-level function, `tool "add"` for a handler given to
+// `server.tool({ name: "add", ... }, ...)`. A function with none of those names (a callback, a
+// closure made inside another function) is part of the function it is written in: its stop is that
+// function's, whose lines already hold it (at the top of a file: the statement's, `const x = f(() => ...)`).
 // Lines are counted as README counts them: from the signature to the closing brace, inclusive.
 
 import { readFileSync } from "node:fs";
@@ -103,10 +104,24 @@ function stopOf(file: string, source: TS.SourceFile, fn: FunctionNode): Stop {
     const to = source.getLineAndCharacterOfPosition(fn.end).line + 1;
     return { file, symbol, from, to, lines: to - from + 1 };
   }
-  let outer = fn.parent;
-  while (outer && !isFunction(outer)) outer = outer.parent;
-  if (!outer) throw new Error(`${file}:${source.getLineAndCharacterOfPosition(fn.getStart(source)).line + 1}: a nameless function outside any function`);
-  return stopOf(file, source, outer);
+  let outer: TS.Node = fn.parent;
+  while (!isFunction(outer) && !ts.isSourceFile(outer) && !ts.isSourceFile(outer.parent)) outer = outer.parent;
+  if (isFunction(outer)) return stopOf(file, source, outer);
+  // A nameless function made at the top of the file, as in `const table = make(() => ...)`: the
+  // statement's own name, and its lines.
+  const name = statementName(outer);
+  if (!name) throw new Error(`${file}:${source.getLineAndCharacterOfPosition(fn.getStart(source)).line + 1}: a nameless function in a nameless statement`);
+  const from = source.getLineAndCharacterOfPosition(outer.getStart(source)).line + 1;
+  const to = source.getLineAndCharacterOfPosition(outer.end).line + 1;
+  return { file, symbol: name, from, to, lines: to - from + 1 };
+}
+
+function statementName(statement: TS.Node): string | undefined {
+  if (ts.isVariableStatement(statement)) {
+    const [declaration] = statement.declarationList.declarations;
+    return declaration && ts.isIdentifier(declaration.name) ? declaration.name.text : undefined;
+  }
+  return ts.isClassDeclaration(statement) || ts.isFunctionDeclaration(statement) ? statement.name?.text : undefined;
 }
 
 /** The function's name as a tour stop, or undefined for one that is part of its enclosing function. */
@@ -114,7 +129,8 @@ function tourName(fn: FunctionNode): string | undefined {
   const parent = fn.parent;
   if (ts.isFunctionDeclaration(fn)) return fn.name && ts.isSourceFile(parent) ? fn.name.text : undefined;
   if (ts.isClassLike(parent)) {
-    const owner = parent.name?.text;
+    // A class expression is named by what holds it (`const Box = class { ... }`).
+    const owner = parent.name?.text ?? (ts.isVariableDeclaration(parent.parent) && ts.isIdentifier(parent.parent.name) ? parent.parent.name.text : undefined);
     if (!owner) return undefined;
     return ts.isConstructorDeclaration(fn) ? `${owner}.constructor` : `${owner}.${memberName(fn.name!)}`;
   }

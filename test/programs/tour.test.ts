@@ -108,6 +108,10 @@ test("tour: a stop is named as README names it, and a nameless function is part 
       "  readonly list: number[] = [];",
       "  seen = new Set<number>();",
       "}",
+      "export const Kept = class {",
+      "  keep() { return 1; }",
+      "};",
+      "export const memo = once(() => 3);",
     ].join("\n");
     writeFileSync(path, text);
     const at = (snippet: string, v8Name: string) => {
@@ -126,6 +130,8 @@ test("tour: a stop is named as README names it, and a nameless function is part 
     assert.equal(at("() => 2", "inner"), "maker 15-18");
     assert.equal(at("(args: unknown)", ""), 'tool "add" 19-21');
     assert.equal(at("readonly list", "<instance_members_initializer>"), "Bare.constructor 24-25");
+    assert.equal(at("keep()", "keep"), "Kept.keep 28-28");
+    assert.equal(at("() => 3", ""), "memo 30-30");
     assert.throws(() => at("get n()", "rows"), /V8 says "rows" begins here/);
   } finally {
     rmSync(dir, { recursive: true, force: true });
