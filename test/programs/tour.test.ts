@@ -10,7 +10,7 @@ import { join } from "node:path";
 import { figures, generated, modernPath, readTour, render, unglossed, unusedGlosses } from "../../scripts/tour/readme.js";
 import { traceTours, type Tour } from "../../scripts/tour/run.js";
 import { stopAt, stopKey } from "../../scripts/tour/stops.js";
-import { readme } from "../helpers/tour.js";
+import { indexReadingOrder, readme } from "../helpers/tour.js";
 
 let tours: Tour[];
 before(async () => {
@@ -58,6 +58,13 @@ test("tour: every stop has a gloss, and every gloss a stop", () => {
 
 test("tour: README's section is what `npm run tour -- --write` writes", () => {
   assert.equal(generated(readme()), render(tours));
+});
+
+test("tour: src/index.ts marks with * the files the 2025-11-25 tour crosses, and no others", () => {
+  const order = indexReadingOrder();
+  const marked = [...order.matchAll(/^\/\/\s+\* ([\w/-]+\.ts)|([\w/-]+\.ts) \(\*\)/gm)].map((match) => match[1] ?? match[2]!);
+  const crossed = [...new Set(tourOf("2025-11-25").stops.map((stop) => stop.file))];
+  assert.deepEqual([...marked].sort(), [...crossed].sort());
 });
 
 // What the path measured when the tour was written (issue 8 aimed at about 400 lines in at most
