@@ -36,10 +36,12 @@ export function unglossed(tours: Tour[]): string[] {
   return [...new Set(tours.flatMap((tour) => tour.stops.map(stopKey)))].filter((key) => !GLOSSES[key]?.trim());
 }
 
-/** The glosses of stops no path reaches any more. */
+/** The glosses of stops no path reaches any more, and the 2026-07-28 ones of stops not on both paths. */
 export function unusedGlosses(tours: Tour[]): string[] {
-  const reached = new Set(tours.flatMap((tour) => tour.stops.map(stopKey)));
-  return [...Object.keys(GLOSSES), ...Object.keys(MODERN_GLOSSES)].filter((key) => !reached.has(key));
+  const paths = tours.map((tour) => new Set(tour.stops.map(stopKey)));
+  const unreached = Object.keys(GLOSSES).filter((key) => !paths.some((path) => path.has(key)));
+  const unshared = Object.keys(MODERN_GLOSSES).filter((key) => !paths.every((path) => path.has(key)));
+  return [...unreached, ...unshared];
 }
 
 /** A row of the 2026-07-28 table: the stop's place in that path (1-based), the stop, and what it says. */

@@ -7,7 +7,8 @@ import assert from "node:assert/strict";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { figures, generated, modernPath, readTour, render, unglossed, unusedGlosses } from "../../scripts/tour/readme.js";
+import { GLOSSES } from "../../scripts/tour/glosses.js";
+import { BEGIN, END, figures, generated, HEADING, modernPath, readTour, render, unglossed, unusedGlosses } from "../../scripts/tour/readme.js";
 import { traceTours, type Tour } from "../../scripts/tour/run.js";
 import { stopAt, stopKey } from "../../scripts/tour/stops.js";
 import { indexReadingOrder, readme } from "../helpers/tour.js";
@@ -81,6 +82,25 @@ test("tour: the path of each generation stays within the lines and files it meas
     const max = MAX[tour.version];
     assert.ok(files <= max.files, `${tour.version}: the tour crosses ${files} files, more than ${max.files}`);
     assert.ok(lines <= max.lines, `${tour.version}: the tour is ${lines} lines long, more than ${max.lines}`);
+  }
+});
+
+test("tour: the 2026-07-28 table tells its path whatever the two paths share, in whatever order", () => {
+  const keys = Object.keys(GLOSSES).slice(0, 6);
+  const stops = (picked: string[]) => picked.map((key) => {
+    const [file, ...symbol] = key.split(" ");
+    return { file: file!, symbol: symbol.join(" "), from: 1, to: 1, lines: 1, functions: [] };
+  });
+  const [a, b, c, d, e, f] = keys as [string, string, string, string, string, string];
+  const cases = [[a, b, c, d], [a, c, b, e], [e, f], [d, c, b, a], [a, b, c, d, e, f], []];
+  for (const modern of cases) {
+    const tours: Tour[] = [
+      { version: "2025-11-25", call: { jsonrpc: "2.0", method: "tools/call" }, answer: "{}", stops: stops([a, b, c, d]) },
+      { version: "2026-07-28", call: { jsonrpc: "2.0", method: "tools/call" }, answer: "{}", stops: stops(modern) },
+    ];
+    const told = readTour(`## ${HEADING}\n\n${BEGIN}\n${render(tours)}\n${END}\n`);
+    assert.deepEqual(told.handshake, [a, b, c, d]);
+    assert.deepEqual(modernPath(told.handshake, told.modern, told.dropped), modern, JSON.stringify(modern));
   }
 });
 
