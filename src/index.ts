@@ -56,8 +56,8 @@
 //      server/features/modern.ts  server/discover and subscriptions/listen (2026-07-28)
 //      server/pagination.ts       pages behind opaque cursors
 //    * server/compat.ts           fitting results to older protocol versions
-//      The 2026-07-28 generation, served beside the handshake: server/modern/envelope.ts (the era
-//      and checks of one request), server/modern/serve.ts (*) (modern results, input rounds),
+//      The 2026-07-28 generation, served beside the handshake: server/modern/envelope.ts (*) (the
+//      era and checks of one request), server/modern/serve.ts (*) (modern results, input rounds),
 //      server/modern/results.ts, server/modern/input-rounds.ts (Multi Round-Trip Requests),
 //      server/modern/request-state.ts (their signed state), server/modern/replay-memory.ts (its used
 //      states, to refuse their replay), server/modern/listen.ts (subscriptions/listen),

@@ -1,3 +1,5 @@
+// Textbook: VERSION in src/textbook/server.ts (2025-11-25 only); this adds every handshake version
+//  since 2024-11-05, the features each has, and the stateless generation's versions.
 // The protocol versions mcp-wire speaks, and which features each one has. Two generations: the
 // handshake era (2024-11-05 to 2025-11-25: `initialize` fixes one version for a session) and the
 // stateless one (2026-07-28: every request names its version in `_meta`). A peer that speaks both is

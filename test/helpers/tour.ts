@@ -1,7 +1,6 @@
-// Reads the README's guides to src/ and checks them against the code: the reading order (every
-// file, in one order, the same in README and src/index.ts) and the tour of one tools/call (each
-// stop a function that exists, counted in lines). `npm run tour` prints the count; the tests keep
-// the README's figures true.
+// Reads the README's guides to src/: the reading order (every file, in one order, the same in README
+// and src/index.ts) and the stops of the tour of one tools/call. The tour itself is written from a
+// trace (scripts/tour/) and checked against it by test/programs/tour.test.ts.
 
 import { readdirSync, readFileSync } from "node:fs";
 import { join, relative } from "node:path";
@@ -47,53 +46,24 @@ export function readme(): string {
   return readFileSync(join(ROOT, "README.md"), "utf8");
 }
 
+/** A stop of README's tour, as its table row names it. */
 export interface Stop {
+  /** The file under src/, as `jsonrpc/framing.ts`. */
   file: string;
-  /** `name`, `Class.method` or `Class.#method`. */
+  /** `name`, `Class.method`, `Class.#method`, `table."tools/call"` or `tool "add"` (scripts/tour/stops.ts). */
   symbol: string;
-  /** Lines of the function, from its signature to its closing brace. */
-  lines: number;
 }
 
-/** The tour's stops: table rows whose first cell after the number is `` `file` `symbol` ``. */
+/** A row of one of the tour's tables: its number and its stop (`` | 12 | `file` `symbol` | ... ``); undefined for any other line. */
+export function tourRow(line: string): (Stop & { at: number }) | undefined {
+  const row = /^\|\s*(\d+)\s*\|\s*`([^`]+\.ts)`\s+`([^`]+)`/.exec(line);
+  return row ? { at: Number(row[1]), file: row[2]!, symbol: row[3]! } : undefined;
+}
+
+/** The tour's stops, from every table, in the order the rows are written. */
 export function tourStops(tour: string): Stop[] {
-  const rows = [...tour.matchAll(/^\|\s*\d+\s*\|\s*`([^`]+\.ts)`\s+`([^`]+)`/gm)];
-  return rows.map(([, file, symbol]) => ({ file: file!, symbol: symbol!, lines: functionLines(file!, symbol!) }));
-}
-
-/**
- * The lines of one function or method, signature to closing brace. The code is formatted, so a
- * body ends at the first later line that closes at the signature's own indentation. `symbol` is
- * `name`, `Owner.name` (Owner: a class, a function or a const holding methods, as in a handler
- * table: `toolHandlers."tools/call"`), or `tool "name"`: the handler a server registers for that tool.
- */
-export function functionLines(file: string, symbol: string): number {
-  const lines = readFileSync(join(SRC, file), "utf8").split("\n");
-  const tool = symbol.match(/^tool "(.+)"$/);
-  if (tool) {
-    const named = lines.findIndex((line) => line.includes(`name: "${tool[1]}"`));
-    const handler = lines.findIndex((line, i) => i > named && /^\s*(async )?\([\w, ]*\) => \{$/.test(line));
-    if (named === -1 || handler === -1) throw new Error(`${file}: no handler for tool "${tool[1]}"`);
-    return bodyLines(file, symbol, lines, handler);
-  }
-  const dot = symbol.indexOf(".");
-  const [owner, name] = dot === -1 ? [undefined, symbol] : [symbol.slice(0, dot), symbol.slice(dot + 1)];
-  let from = 0;
-  if (owner) {
-    from = lines.findIndex((line) => new RegExp(`^(export )?(abstract )?(class|function|const) ${owner}\\b`).test(line));
-    if (from === -1) throw new Error(`${file}: no class, function or const ${owner}`);
-  }
-  const escaped = name.replace(/[#$/]/g, (c) => `\\${c}`);
-  const signature = new RegExp(`^\\s*(export )?(async )?(function\\*? )?(static )?(get |set )?(async )?${escaped}\\s*[(<=]|^\\s*(export )?(const|let) ${escaped}\\b`);
-  const start = lines.findIndex((line, i) => i >= from && signature.test(line));
-  if (start === -1) throw new Error(`${file}: no function ${symbol}`);
-  return bodyLines(file, symbol, lines, start);
-}
-
-function bodyLines(file: string, symbol: string, lines: string[], start: number): number {
-  const indent = lines[start]!.match(/^\s*/)![0];
-  if (!/[{(]\s*$/.test(lines[start]!) && /}\)?\s*[;,]?\s*$/.test(lines[start]!)) return 1;
-  const end = lines.findIndex((line, i) => i > start && new RegExp(`^${indent}[})]`).test(line));
-  if (end === -1) throw new Error(`${file}: cannot find the end of ${symbol}`);
-  return end - start + 1;
+  return tour.split("\n").flatMap((line) => {
+    const row = tourRow(line);
+    return row ? [{ file: row.file, symbol: row.symbol }] : [];
+  });
 }

@@ -1,3 +1,5 @@
+// Textbook: envelope, modern (its era check) in src/textbook/modern.ts; this adds the order of the
+//  checks, -32022 naming every version served, and the refusal of undeclared capabilities.
 // The era of one request, judged by its body alone, and the checks a 2026-07-28 request passes before
 // its handler runs: its envelope (-32602), its version (-32022), whether its method exists in that
 // generation (-32601) and whether the server offers what it needs (-32601). A request is modern when

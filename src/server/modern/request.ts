@@ -1,3 +1,5 @@
+// Textbook: modern (the context it hands a handler) in src/textbook/modern.ts; this adds an object
+//  per request: its envelope, whom it speaks for, and its input rounds once needed.
 // One 2026-07-28 request as its handlers see it: the connection's context for it (id, signal,
 // progress), plus what its own envelope says (version, the client's capabilities and identity, the
 // log level), whom its connection speaks for (the authenticated principal, if any) and, for the methods that may answer input_required, its input rounds. Its row makes it

@@ -1,3 +1,5 @@
+// Textbook: modern (its complete and translate) in src/textbook/modern.ts; this adds the server's
+//  own cache hints, and one shared `_meta` naming the server on all its results.
 // What every 2026-07-28 result carries besides its content: `resultType`, the server's identity in
 // `_meta`, and, on the six cacheable results, how long they may be cached and by whom; and the
 // error codes the modern generation renamed. Legacy results get none of this: their shape is 2025's.

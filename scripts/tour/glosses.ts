@@ -1,0 +1,91 @@
+// What README's tour says at each stop: one line for a newcomer, keyed by the stop as the trace names
+// it (`file symbol`, file under src/). The tables themselves are written by `npm run tour -- --write`
+// from a trace; only these lines are typed by hand. A stop the trace finds without a line here is
+// refused (the tool lists it): write its line after reading the function.
+
+/** One line per stop, true of the stop in both generations (the 2026-07-28 table shows its own stops). */
+export const GLOSSES: Record<string, string> = {
+  "transports/stdio.ts StreamTransport.start": "a chunk of bytes arrives on stdin: the `data` listener `start` set up hands it to the decoder",
+  "jsonrpc/framing.ts LineDecoder.push": "a line begun in an earlier chunk is finished first; the chunk's whole lines go together...",
+  "jsonrpc/framing.ts LineDecoder.#wholeLines": "...decoded as UTF-8 in one go and split at newlines (line by line when one may be over `maxMessageBytes` or is not UTF-8)...",
+  "jsonrpc/framing.ts lineFrame": "...each line a frame (a `\\r` before the newline dropped)...",
+  "jsonrpc/framing.ts isBlank": "...but an empty line, or one of only spaces and tabs, is no message: it is skipped",
+  "jsonrpc/framing.ts LineDecoder.#append": "what follows the chunk's last newline (here nothing) waits for the next chunk",
+  "transports/stdio.ts StreamTransport.#deliver": "each line goes to the connection, unless input is on hold...",
+  "transports/stdio.ts StreamTransport.#held": "...because the connection has its fill of work, or stdout is backed up (backpressure)",
+  "protocol/connection.ts Connection.start": "the connection's `message` handler, set up by `start`: the line is decoded, then queued in the inbox",
+  "jsonrpc/messages.ts decodeMessage": "`JSON.parse`, or a -32700 parse error; an array is a batch",
+  "jsonrpc/messages.ts classify": "request, notification, response, or -32600 with the reason; `\"jsonrpc\": \"2.0\"` exactly",
+  "jsonrpc/messages.ts isObject": "a JSON object: not null, not an array (asked again wherever untrusted JSON is read)",
+  "jsonrpc/messages.ts readableId": "the id must be a string or a safe integer, kept exactly",
+  "jsonrpc/messages.ts checked": "the codec's one cast, once `classify` has checked every field",
+  "protocol/inbox.ts Inbox.enqueue": "counted against the bound on work in flight (`maxInFlight`)",
+  "protocol/inbox.ts Inbox.#pump": "taken up in arrival order, until answered or the event loop turns (a wake-up is set for that turn)",
+  "protocol/connection.ts Connection.#receive": "a request goes to the peer's requests in flight",
+  "protocol/dispatch.ts PeerRequests.handle": "a reused id is refused; the request is tracked until answered; whatever happens next, exactly one response comes out, and is sent unless the peer cancelled the request",
+  "protocol/dispatch.ts PeerRequest.constructor": "its `_meta`, its progress token; the abort signal is made only if asked for",
+  "protocol/dispatch.ts Dispatcher.run": "the method's row (none: -32601), then the role's gate (a refusal, like any throw, becomes a rejected promise)",
+  "server/session.ts ServerSession.constructor": "the session's gate, a closure made here once, hands the request to `#gate`",
+  "server/session.ts ServerSession.#gate": "no 2026-07-28 envelope in `_meta`: a handshake-session request; not initialized yet -32600; a capability the server did not declare -32601",
+  "server/modern/envelope.ts isModernRequest": "the era of the request, asked of its `_meta`...",
+  "server/modern/envelope.ts claimsModern": "...does it carry `io.modelcontextprotocol/protocolVersion`?",
+  "server/modern/envelope.ts modernMethodWithoutEnvelope": "a 2026-07-28-only method (`server/discover`, `subscriptions/listen`) without the envelope: -32601, as before mcp-wire spoke 2026-07-28",
+  "jsonrpc/params.ts Params.constructor": "params absent read as `{}`; not an object -32602",
+  "server/modern/serve.ts modernRows": "the wrapper around every row: `isModernRequest` is asked again; without the envelope the request goes straight on to its row",
+  "protocol/dispatch.ts requestRow.handle": "the method's reader runs before its handler",
+  "mcp/read.ts readClientRequestParams.\"tools/call\"": "`name` a string, `arguments` an object: now a `CallToolRequestParams`",
+  "jsonrpc/params.ts Params.string": "a -32602 that names the field, e.g. `tools/call: \"name\" is required`",
+  "jsonrpc/params.ts Params.optionalRecord": "likewise for `arguments` (and, below, `inputResponses`): an object, its values anything",
+  "mcp/read.ts inputResponseFields": "the fields a 2026-07-28 retry adds (`inputResponses`, `requestState`), read on every call, whichever the era",
+  "jsonrpc/params.ts Params.optionalString": "likewise for `requestState`",
+  "mcp/read.ts meta": "`_meta`, if present, an object (a `null` one reads as absent)",
+  "jsonrpc/params.ts Params.optionalObject": "likewise for `_meta`",
+  "mcp/read.ts checked": "the one cast, after the checks",
+  "server/features/tools.ts toolHandlers.\"tools/call\"": "unknown tool -32602; arguments checked against `inputSchema`; the handler runs; its result is checked and fitted",
+  "server/session.ts ServerSession.served": "who serves the request: the session, or (2026-07-28) the request itself...",
+  "server/session.ts ServerSession.protocolVersion": "...whose protocol version the answer is fitted to: here the one `initialize` settled",
+  "server/definition.ts McpServer.findTool": "the registered tool, by name",
+  "server/session.ts ServerSession.handlerContext": "what the handler may do: signal, progress, log, ask the client",
+  "server/handler-context.ts SessionHandlerContext.constructor": "(one object per call, methods on the prototype)",
+  "demo/server-definition.ts tool \"add\"": "the demo's handler: the sum, as `structuredContent` and as JSON text",
+  "server/definition.ts text": "a text content block",
+  "server/features/tools.ts checkStructuredContent": "`structuredContent` must match `outputSchema`",
+  "server/compat.ts callToolResultFor": "the result as the negotiated version can carry it: as it is for the newest versions (an older version's client gets each block fitted by `contentFor` and `describedFor`)",
+  "protocol/connection.ts Connection.send": "a failed write is reported, not thrown: the peer is gone",
+  "transports/stdio.ts StreamTransport.send": "the line and its newline, held for the end of the tick; a message taken at once is answered with the shared `SENT_AT_ONCE`",
+  "jsonrpc/messages.ts encodeMessage": "`JSON.stringify`: no raw newline can be inside",
+  "protocol/inbox.ts Inbox.#finished": "the work in flight goes down; input resumes at half the bound",
+  "transports/stdio.ts StreamTransport.#flush": "the tick ends: the answers held leave in one `write`, the bytes out",
+
+  // Only on the 2026-07-28 path.
+  "server/session.ts ServerSession.checkModern": "the envelope's checks, against what the server offers a 2026-07-28 request (worked out once)",
+  "server/modern/envelope.ts checkModernRequest": "a method of the handshake era only (`initialize`, `ping`, ...) -32601; a capability the server lacks -32601",
+  "server/modern/envelope.ts readModernEnvelope": "the envelope read, then its version: one we do not speak -32022, with the versions we do",
+  "mcp/read.ts readRequestEnvelope": "the envelope's keys: `protocolVersion`, `clientCapabilities`, `clientInfo`, `logLevel`...",
+  "mcp/read.ts validEnvelope": "...checked without building a reader (the wording of a -32602 only when one fails)...",
+  "mcp/read.ts capabilitiesAreObjects": "...each capability the server reads an object when present...",
+  "mcp/read.ts isImplementation": "...and `clientInfo` a name and a version",
+  "mcp/versions.ts isModernVersion": "the claimed version is one of the stateless generation's",
+  "server/modern/request.ts ModernRequest.constructor": "the request as its handlers see it: the connection's context plus what its own envelope says",
+  "server/modern/serve.ts serveModern": "`tools/call` may ask the client for input, so it is served in input rounds...",
+  "server/modern/serve.ts serveAsking": "...made only if the handler asks: most calls cost one promise; the result is marked complete",
+  "server/modern/request.ts ModernRequest.roundsWhenNeeded": "how its input rounds would be made, kept for a first ask",
+  "jsonrpc/params.ts Params.object": "`_meta` is present here (it carries the envelope): read as params of its own...",
+  "jsonrpc/params.ts Params.#name": "...at the path `_meta`, so that its errors name a field as `_meta.<key>`",
+  "server/handler-context.ts ModernHandlerContext.constructor": "the handler's context for a request that is its own: version, capabilities and log level from the envelope",
+  "server/modern/request.ts ModernRequest.rounds": "no input rounds were made: the handler's result is the answer",
+  "server/modern/serve.ts serverInfoOf": "who answers, made once per server: its name and version...",
+  "server/modern/serve.ts cacheHint": "...and what the result says about caching: nothing, for `tools/call`",
+  "server/modern/results.ts completeResult": "a copy of the result with `resultType: \"complete\"` and the server in `_meta`",
+  "server/modern/results.ts serverMeta": "that `_meta`, one frozen object per server, shared by its results",
+};
+
+/**
+ * Where a stop both paths share does something else for a 2026-07-28 request: the 2026-07-28 table
+ * lists it again, with this line.
+ */
+export const MODERN_GLOSSES: Record<string, string> = {
+  "server/session.ts ServerSession.#gate": "the envelope is there: the gate lets the request through, for its row to check",
+  "server/modern/serve.ts modernRows": "with the envelope: not part of a batch (that is -32600), its envelope checked (`checkModern`), served the 2026-07-28 way",
+  "server/session.ts ServerSession.handlerContext": "a context that reads the request's own envelope, not the session's",
+};
