@@ -14,7 +14,7 @@
 import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { parseRecording } from "../src/wire/recording.js";
+import { parseRecording } from "../src/recordings/recording.js";
 import type { Checks } from "./interop.js";
 import { freePort, startHttpServer, type HttpServer } from "./interop-modern/peers.js";
 import { changedEverything, CLI, DIFFERENT_SERVER_EXIT, EVERYTHING, expectChangedServerDiff, expectCheckPasses, expectCli, PEERS_DIR, REQUEST_TIMEOUT_MS, ROOT, session, summary, TOOL_TIMEOUT_MS, type FetchLike, type SdkModule, type Session } from "./interop-record-session.js";

@@ -16,7 +16,7 @@ import { mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from "
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
-import { parseRecording, type Direction } from "../src/wire/recording.js";
+import { parseRecording, type Direction } from "../src/recordings/recording.js";
 import { EVERYTHING_VERSION } from "./interop-client.js";
 import { Checks, installPinned, SDK_VERSION } from "./interop.js";
 import { httpChecks } from "./interop-record-http.js";

@@ -13,16 +13,16 @@ import { parseCommandLine, UsageError, USAGE, type CommandLine } from "./cli/arg
 import { ExitCode, printError, printNow, terminalSafe } from "./cli/output.js";
 
 /**
- * The wire tools (record, replay, check, explain, diagram: src/wire/), which work on recordings of
+ * The recording tools (record, replay, check, explain, diagram: src/recordings/), which work on recordings of
  * sessions rather than through a client: each is its own module, loaded only when named, with its
  * own command line. `run` returns the exit code.
  */
 const WIRE_TOOLS: { [name: string]: () => Promise<{ run(argv: string[]): Promise<number> }> } = {
-  record: () => import("./wire/record-cli.js"),
-  explain: () => import("./wire/explain.js"),
-  diagram: () => import("./wire/diagram.js"),
-  replay: () => import("./wire/replay-cli.js"),
-  check: () => import("./wire/check-cli.js"),
+  record: () => import("./recordings/record-cli.js"),
+  explain: () => import("./recordings/explain.js"),
+  diagram: () => import("./recordings/diagram.js"),
+  replay: () => import("./recordings/replay-cli.js"),
+  check: () => import("./recordings/check-cli.js"),
 };
 
 async function main(argv: string[]): Promise<number> {

@@ -139,27 +139,27 @@
 //                                 (walkthrough-steps.ts: the steps; walkthrough-notes.ts: a note per message)
 //      cli.ts                     `mcp-wire` (cli/arguments.ts, cli/command.ts, cli/usage.ts, cli/session.ts,
 //                                 cli/commands.ts, cli/failures.ts, cli/trace.ts, cli/output.ts)
-//      wire/recording.ts          recordings of sessions, in every form the wire tools read and write
-//                                 (wire/recording-exchange.ts: the HTTP exchange of each line; wire/recording-arguments.ts:
-//                                 the words of its command lines; wire/recording-write.ts: writing one)
-//      wire/record-cli.ts         `mcp-wire record`, a recording proxy (wire/record-stdio.ts over stdio,
-//                                 wire/record-http.ts over HTTP with wire/record-http-body.ts: what it keeps of a
-//                                 body, decoded, and wire/record-http-kept.ts: how much of it all open
-//                                 exchanges keep at once; wire/record-file.ts: what they write)
-//      wire/explain.ts            `mcp-wire explain`: a recording, one line and the walkthrough's note per message
-//                                 (wire/explain-messages.ts: what each line is; wire/explain-tool.ts: flags, file)
-//      wire/diagram.ts            `mcp-wire diagram`: a recording as a sequence diagram
-//                                 (wire/diagram-mermaid.ts: Mermaid text; wire/diagram-svg.ts: our own SVG)
-//      wire/replay.ts             `mcp-wire replay`: a recording as a golden test (wire/compare.ts: each
-//                                 difference by JSON pointer; wire/replay-peer.ts: a stdio server as lines;
-//                                 wire/replay-http.ts: an HTTP one, over Streamable HTTP with its GET stream
-//                                 or the legacy HTTP+SSE transport; wire/replay-cli.ts: its command line;
-//                                 wire/directives.ts: a recording's placeholders and editions)
-//      wire/check.ts              `mcp-wire check`, the spec linter: one walk over what wire/check-state.ts keeps;
-//                                 the rules in wire/check-rules-jsonrpc.ts, wire/check-rules-session.ts,
-//                                 wire/check-rules-results.ts, wire/check-rules-flow.ts, wire/check-rules-modern.ts (2026-07-28);
-//                                 its command line in wire/check-cli.ts; a recording's sessions apart in wire/check-sessions.ts,
-//                                 and as they pass (record --check) in wire/check-live.ts
+//      recordings/recording.ts          recordings of sessions, in every form the recording tools read and write
+//                                 (recordings/recording-exchange.ts: the HTTP exchange of each line; recordings/recording-arguments.ts:
+//                                 the words of its command lines; recordings/recording-write.ts: writing one)
+//      recordings/record-cli.ts         `mcp-wire record`, a recording proxy (recordings/record-stdio.ts over stdio,
+//                                 recordings/record-http.ts over HTTP with recordings/record-http-body.ts: what it keeps of a
+//                                 body, decoded, and recordings/record-http-kept.ts: how much of it all open
+//                                 exchanges keep at once; recordings/record-file.ts: what they write)
+//      recordings/explain.ts            `mcp-wire explain`: a recording, one line and the walkthrough's note per message
+//                                 (recordings/explain-messages.ts: what each line is; recordings/explain-tool.ts: flags, file)
+//      recordings/diagram.ts            `mcp-wire diagram`: a recording as a sequence diagram
+//                                 (recordings/diagram-mermaid.ts: Mermaid text; recordings/diagram-svg.ts: our own SVG)
+//      recordings/replay.ts             `mcp-wire replay`: a recording as a golden test (recordings/compare.ts: each
+//                                 difference by JSON pointer; recordings/replay-peer.ts: a stdio server as lines;
+//                                 recordings/replay-http.ts: an HTTP one, over Streamable HTTP with its GET stream
+//                                 or the legacy HTTP+SSE transport; recordings/replay-cli.ts: its command line;
+//                                 recordings/directives.ts: a recording's placeholders and editions)
+//      recordings/check.ts              `mcp-wire check`, the spec linter: one walk over what recordings/check-state.ts keeps;
+//                                 the rules in recordings/check-rules-jsonrpc.ts, recordings/check-rules-session.ts,
+//                                 recordings/check-rules-results.ts, recordings/check-rules-flow.ts, recordings/check-rules-modern.ts (2026-07-28);
+//                                 its command line in recordings/check-cli.ts; a recording's sessions apart in recordings/check-sessions.ts,
+//                                 and as they pass (record --check) in recordings/check-live.ts
 //   Every bound against a hostile peer is listed in PROTOCOL_NOTES.md, "Limits".
 
 export * from "./jsonrpc/messages.js";

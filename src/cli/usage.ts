@@ -17,7 +17,7 @@ export const USAGE = `usage: mcp-wire [options] <command> [arguments] -- <server
                                               own); exit 1 on a difference, 3 if the server failed
        mcp-wire check FILE [--json]           check a recording against the spec of the version it
                                               negotiated, one line per violation; exit 1 if any
-       (the wire tools above work on recordings of sessions; each has its own --help)
+       (the recording tools above work on recordings of sessions; each has its own --help)
 
 Starts an MCP server over stdio (or, with --url, reaches one over HTTP), finds out which protocol
 generation it speaks (--protocol-version auto: 2026-07-28 if it answers server/discover, else the

@@ -76,7 +76,7 @@ export class ClientRequestError extends Error {
 
 /**
  * Throws CapabilityError unless the client declared what `method` (with these params) needs. Only
- * these fields of the session are read, so the spec linter (wire/check-rules-session.ts) asks too.
+ * these fields of the session are read, so the spec linter (recordings/check-rules-session.ts) asks too.
  */
 export function requireClientCapability(session: Pick<ServerSession, "clientCapabilities" | "stateless" | "state" | "protocolVersion">, method: ServerRequestMethod, params: ServerRequests[ServerRequestMethod]["params"] = {}): void {
   const client = session.clientCapabilities;

@@ -1,14 +1,14 @@
 // Every golden transcript stands alone: the shipped CLI, `node dist/cli.js replay FILE -- <server>`,
 // passes it with no test helper (its placeholders, "# args:" and editions are in the file,
-// src/wire/directives.ts). The production server runs every transcript; the textbook server
+// src/recordings/directives.ts). The production server runs every transcript; the textbook server
 // (`node dist/textbook/demo.js`, --edition textbook) every one whose "# editions:" line names it.
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { spawn } from "node:child_process";
 import { readdirSync, readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
-import { editions } from "../../src/wire/directives.js";
-import { parseRecording } from "../../src/wire/recording.js";
+import { editions } from "../../src/recordings/directives.js";
+import { parseRecording } from "../../src/recordings/recording.js";
 
 const dir = fileURLToPath(new URL("../../fixtures/transcripts/", import.meta.url));
 const dist = (path: string) => fileURLToPath(new URL(`../../dist/${path}`, import.meta.url));

@@ -1,11 +1,11 @@
 // Replays every golden transcript in fixtures/transcripts against the demo server, in process
-// and as a real `node dist/server.js` child, through the product's replay (src/wire/replay.ts, what
+// and as a real `node dist/server.js` child, through the product's replay (src/recordings/replay.ts, what
 // `mcp-wire replay` runs), which compares the server's messages as parsed JSON.
 // MCP_WIRE_UPDATE_GOLDEN=1 rewrites the expected sections from the in-process run, for review.
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { readdirSync, writeFileSync } from "node:fs";
-import { describeReport } from "../../src/wire/replay-cli.js";
+import { describeReport } from "../../src/recordings/replay-cli.js";
 import { formatTranscript, goldenChild, goldenInMemory, placeholdersOf, readTranscript, serverLines } from "../helpers/transcript.js";
 
 const dir = new URL("../../fixtures/transcripts/", import.meta.url);

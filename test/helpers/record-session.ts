@@ -1,10 +1,10 @@
-// A session file for the tests of `record --listen`'s body handling (test/wire/record-http-*.test.ts):
+// A session file for the tests of `record --listen`'s body handling (test/recordings/record-http-*.test.ts):
 // a Recorder that writes straight to it, and its session lines read back without their times.
 import { mkdtempSync, readFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { SessionFile } from "../../src/wire/record-file.js";
-import type { Recorder } from "../../src/wire/record-http-body.js";
+import { SessionFile } from "../../src/recordings/record-file.js";
+import type { Recorder } from "../../src/recordings/record-http-body.js";
 
 const dir = mkdtempSync(join(tmpdir(), "mcp-wire-record-session-"));
 

@@ -1,15 +1,15 @@
 // Golden transcripts: reading, replaying and rewriting fixtures/transcripts/*.transcript.
 //
-// A transcript is a recording in the golden form (src/wire/recording.ts reads it): a prose header
+// A transcript is a recording in the golden form (src/recordings/recording.ts reads it): a prose header
 // (lines starting with "#": what is checked and which spec rule), then "-- client --" and the
 // client's lines exactly as written to the server's stdin, then "-- server --" and the server's
 // expected messages, one JSON message per line. A header line "# args: ..." passes arguments to
 // the server program.
 //
-// Replays go through the product's own replay (src/wire/replay.ts, what `mcp-wire replay` runs):
+// Replays go through the product's own replay (src/recordings/replay.ts, what `mcp-wire replay` runs):
 // every client line written, the input ended, everything the server writes until it closes
 // compared in order, the same thing `cat` piping the client part into `node dist/server.js` shows.
-// The volatile values are the transcript's own "# placeholder:" lines (src/wire/directives.ts), read
+// The volatile values are the transcript's own "# placeholder:" lines (src/recordings/directives.ts), read
 // as the shipped replay reads them: nothing here knows what a transcript means.
 
 import { PassThrough } from "node:stream";
@@ -18,10 +18,10 @@ import { readFileSync } from "node:fs";
 import { createDemoServer } from "../../src/demo/server-definition.js";
 import { readNotes, sections } from "../../src/demo/notes.js";
 import { StreamTransport } from "../../src/transports/stdio.js";
-import { placeholders } from "../../src/wire/directives.js";
-import { parseRecording, type Recording } from "../../src/wire/recording.js";
-import { replay, type ReplayReport } from "../../src/wire/replay.js";
-import { spawnPeer, streamPeer } from "../../src/wire/replay-peer.js";
+import { placeholders } from "../../src/recordings/directives.js";
+import { parseRecording, type Recording } from "../../src/recordings/recording.js";
+import { replay, type ReplayReport } from "../../src/recordings/replay.js";
+import { spawnPeer, streamPeer } from "../../src/recordings/replay-peer.js";
 
 export interface Transcript {
   header: string[];

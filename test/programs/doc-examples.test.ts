@@ -21,8 +21,8 @@ import { isDeepStrictEqual } from "node:util";
 import { createConformanceServer } from "../../scripts/conformance-server.js";
 import { createDemoServer, NOTES_URI } from "../../src/demo/server-definition.js";
 import { StreamTransport } from "../../src/transports/stdio.js";
-import { placeholders } from "../../src/wire/directives.js";
-import { parseRecording } from "../../src/wire/recording.js";
+import { placeholders } from "../../src/recordings/directives.js";
+import { parseRecording } from "../../src/recordings/recording.js";
 
 const ROOT = fileURLToPath(new URL("../../", import.meta.url));
 const DOCUMENTS = ["PROTOCOL_NOTES.md", "README.md"];

@@ -8,10 +8,10 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import { readdirSync, readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
-import { splitPointer } from "../../src/wire/compare.js";
-import { editions } from "../../src/wire/directives.js";
-import { parseLine, parseRecording } from "../../src/wire/recording.js";
-import { spawnPeer } from "../../src/wire/replay-peer.js";
+import { splitPointer } from "../../src/recordings/compare.js";
+import { editions } from "../../src/recordings/directives.js";
+import { parseLine, parseRecording } from "../../src/recordings/recording.js";
+import { spawnPeer } from "../../src/recordings/replay-peer.js";
 import { sections, readNotes } from "../../src/demo/notes.js";
 
 const SEED = Number(process.env.MCP_WIRE_DIFF_SEED ?? 20_2607_28);

@@ -1,4 +1,4 @@
-// `mcp-wire diagram` (src/wire/diagram*.ts): one arrow per recorded line in both formats, the
+// `mcp-wire diagram` (src/recordings/diagram*.ts): one arrow per recorded line in both formats, the
 // Mermaid text in the grammar we emit (read back by a parser of our own line shapes), the SVG
 // well-formed XML (a small strict checker, itself tested), labels escaped, the command line's codes.
 import { test } from "node:test";
@@ -9,10 +9,10 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { CLI } from "../cli/program.js";
-import { mermaidDiagram } from "../../src/wire/diagram-mermaid.js";
-import { svgDiagram } from "../../src/wire/diagram-svg.js";
-import { describeRecording } from "../../src/wire/explain-messages.js";
-import { parseRecording, type Recording } from "../../src/wire/recording.js";
+import { mermaidDiagram } from "../../src/recordings/diagram-mermaid.js";
+import { svgDiagram } from "../../src/recordings/diagram-svg.js";
+import { describeRecording } from "../../src/recordings/explain-messages.js";
+import { parseRecording, type Recording } from "../../src/recordings/recording.js";
 
 const ROOT = fileURLToPath(new URL("../../", import.meta.url));
 const RECORDED = join(ROOT, "fixtures/recorded");
@@ -270,9 +270,9 @@ test("diagram: the command line: mermaid on stdout by default, svg to --out, bad
   }
 });
 
-test("diagram: the README's SVG (fixtures/wire/diagram/) is what diagram draws from its recording today", () => {
+test("diagram: the README's SVG (fixtures/recordings/diagram/) is what diagram draws from its recording today", () => {
   const source = join(RECORDED, "sdk-client-vs-server-everything.jsonl");
   const text = readFileSync(source, "utf8");
   const drawn = svgDiagram(describeRecording(parseRecording(text, source)), { title: "MCP session: sdk-client-vs-server-everything.jsonl" });
-  assert.equal(readFileSync(join(ROOT, "fixtures/wire/diagram/sdk-client-vs-server-everything.svg"), "utf8"), drawn, "regenerate it: mcp-wire diagram fixtures/recorded/sdk-client-vs-server-everything.jsonl --format svg --out fixtures/wire/diagram/sdk-client-vs-server-everything.svg");
+  assert.equal(readFileSync(join(ROOT, "fixtures/recordings/diagram/sdk-client-vs-server-everything.svg"), "utf8"), drawn, "regenerate it: mcp-wire diagram fixtures/recorded/sdk-client-vs-server-everything.jsonl --format svg --out fixtures/recordings/diagram/sdk-client-vs-server-everything.svg");
 });

@@ -1,4 +1,4 @@
-// mcp-wire replay (src/wire/replay*.ts) from the command line, as a user runs it: a recording made
+// mcp-wire replay (src/recordings/replay*.ts) from the command line, as a user runs it: a recording made
 // against node dist/server.js passes; a changed server fails with a diff naming the JSON path; the
 // server's own requests are answered under the ids that came; a server that exits or goes quiet
 // stops the replay with a clear error; --ignore and --update; bad input is exit 2.
@@ -11,10 +11,10 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { scriptedServer, type ScriptedOptions } from "../helpers/scripted-stdio.js";
 
-/** The CLI unbundled, with source maps, so that coverage reaches src/wire/. */
+/** The CLI unbundled, with source maps, so that coverage reaches src/recordings/. */
 const CLI = fileURLToPath(new URL("../../dist/cli.unbundled.js", import.meta.url));
 const SERVER = fileURLToPath(new URL("../../dist/server.js", import.meta.url));
-const fixture = (name: string) => fileURLToPath(new URL(`../../fixtures/wire/replay/${name}`, import.meta.url));
+const fixture = (name: string) => fileURLToPath(new URL(`../../fixtures/recordings/replay/${name}`, import.meta.url));
 const SCRIPTED = fixture("scripted-echo-ask.recording");
 
 /** The CLI as shipped (bundled): one test goes through it, so the bundle is the tested path too. */

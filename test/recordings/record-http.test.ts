@@ -1,4 +1,4 @@
-// `mcp-wire record --listen --target` (src/wire/record-http.ts): our CLI through the reverse proxy
+// `mcp-wire record --listen --target` (src/recordings/record-http.ts): our CLI through the reverse proxy
 // gets what it gets directly from `node dist/server.js --http`, both eras; the file holds the
 // messages and the session's headers but no secret; SSE is streamed through, not buffered; a target
 // that is down gives the client a JSON-RPC error; compressed bodies pass through as sent and are
@@ -14,11 +14,11 @@ import { mkdtempSync, readFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { parseRecording } from "../../src/wire/recording.js";
+import { parseRecording } from "../../src/recordings/recording.js";
 
 const root = fileURLToPath(new URL("../../", import.meta.url));
 const CLI = join(root, "dist/cli.cjs");
-/** The proxy: the CLI unbundled, with source maps, so that coverage reaches src/wire/. */
+/** The proxy: the CLI unbundled, with source maps, so that coverage reaches src/recordings/. */
 const RECORD = join(root, "dist/cli.unbundled.js");
 const SERVER = join(root, "dist/server.js");
 const dir = mkdtempSync(join(tmpdir(), "mcp-wire-record-http-"));

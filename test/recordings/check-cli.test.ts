@@ -1,4 +1,4 @@
-// `mcp-wire check FILE [--json]` (src/wire/check-cli.ts) as a program: its lines, its JSON, and its
+// `mcp-wire check FILE [--json]` (src/recordings/check-cli.ts) as a program: its lines, its JSON, and its
 // exit codes (0 clean, 1 violations, 2 usage or a file that is not a recording). Run `npm run build` first.
 import { test } from "node:test";
 import assert from "node:assert/strict";
@@ -8,7 +8,7 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { runCli } from "../cli/program.js";
 
-const FIXTURES = fileURLToPath(new URL("../../fixtures/wire/check/", import.meta.url));
+const FIXTURES = fileURLToPath(new URL("../../fixtures/recordings/check/", import.meta.url));
 
 test("check cli: a clean recording exits 0 and prints nothing", async () => {
   const run = await runCli(["check", `${FIXTURES}valid.recording`]);

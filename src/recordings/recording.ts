@@ -1,4 +1,4 @@
-// Recordings of MCP sessions, as the wire tools read and write them (record, replay, check,
+// Recordings of MCP sessions, as the recording tools read and write them (record, replay, check,
 // explain, diagram). One reader for three forms, so every tool takes any of them:
 //
 // 1. A golden transcript (fixtures/transcripts/*.transcript), the form mcp-wire's own tests are

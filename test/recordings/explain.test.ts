@@ -1,4 +1,4 @@
-// `mcp-wire explain` (src/wire/explain.ts, explain-messages.ts): one line per recorded message with
+// `mcp-wire explain` (src/recordings/explain.ts, explain-messages.ts): one line per recorded message with
 // its direction, time and the walkthrough's own note; lines that are not JSON-RPC are told as
 // such; the command line's exit codes.
 import { test } from "node:test";
@@ -11,9 +11,9 @@ import { fileURLToPath } from "node:url";
 import { CLI } from "../cli/program.js";
 import { classify } from "../../src/jsonrpc/messages.js";
 import { noteTracker } from "../../src/walkthrough-notes.js";
-import { explainRecording } from "../../src/wire/explain.js";
-import { describeRecording } from "../../src/wire/explain-messages.js";
-import { parseRecording } from "../../src/wire/recording.js";
+import { explainRecording } from "../../src/recordings/explain.js";
+import { describeRecording } from "../../src/recordings/explain-messages.js";
+import { parseRecording } from "../../src/recordings/recording.js";
 
 const ROOT = fileURLToPath(new URL("../../", import.meta.url));
 

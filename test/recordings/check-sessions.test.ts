@@ -1,20 +1,20 @@
-// check's sessions (src/wire/check-sessions.ts): a recording through `record --listen` that holds
+// check's sessions (src/recordings/check-sessions.ts): a recording through `record --listen` that holds
 // several sessions is checked one session at a time, told apart by its exchange notes
-// (src/wire/recording-exchange.ts); one session reusing an id is still reported; a request the
+// (src/recordings/recording-exchange.ts); one session reusing an id is still reported; a request the
 // HTTP layer refused is not checked; two 2026-07-28 listens with one id over HTTP are two; a
 // recording without exchange notes (stdio) is one session as before. And the HTTP recordings of
-// real hosts (fixtures/wire/check/hosts/, made by the recorder before it wrote exchange notes)
+// real hosts (fixtures/recordings/check/hosts/, made by the recorder before it wrote exchange notes)
 // are read the way the recorder now writes: no finding. record --check's live checker
-// (src/wire/check-live.ts) tells the sessions apart as they pass, too.
+// (src/recordings/check-live.ts) tells the sessions apart as they pass, too.
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
-import { checkRecording, formatFinding } from "../../src/wire/check.js";
-import { LiveSessions, MAX_LIVE_SESSIONS } from "../../src/wire/check-live.js";
-import { formatSession, parseRecording } from "../../src/wire/recording.js";
+import { checkRecording, formatFinding } from "../../src/recordings/check.js";
+import { LiveSessions, MAX_LIVE_SESSIONS } from "../../src/recordings/check-live.js";
+import { formatSession, parseRecording } from "../../src/recordings/recording.js";
 
-const HOSTS = fileURLToPath(new URL("../../fixtures/wire/check/hosts/", import.meta.url));
+const HOSTS = fileURLToPath(new URL("../../fixtures/recordings/check/hosts/", import.meta.url));
 const V = "2025-11-25";
 const MODERN_META = { "io.modelcontextprotocol/protocolVersion": "2026-07-28", "io.modelcontextprotocol/clientCapabilities": {}, "io.modelcontextprotocol/clientInfo": { name: "t", version: "1" } };
 

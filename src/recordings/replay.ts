@@ -1,6 +1,6 @@
 // A recording as a golden test (mcp-wire replay): play the client's side of a recording against a
 // server and compare what the server sends with what the recording expects.
-// Two ways, by the form of the recording (src/wire/recording.ts):
+// Two ways, by the form of the recording (src/recordings/recording.ts):
 // - golden: the form keeps no order between the sides, so every client line is written, the input
 //   ended, and the server's lines compared in order with the expected ones (what `cat` into the
 //   server shows);

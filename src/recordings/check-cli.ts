@@ -1,5 +1,5 @@
-// `mcp-wire check FILE [--json]`: reads a recording in any form (wire/recording.ts) and prints each
-// violation of the spec (wire/check.ts) as `FILE:#N c2s|s2c rule: what is wrong (spec link)`, with
+// `mcp-wire check FILE [--json]`: reads a recording in any form (recordings/recording.ts) and prints each
+// violation of the spec (recordings/check.ts) as `FILE:#N c2s|s2c rule: what is wrong (spec link)`, with
 // `[session]` after the direction when the recording holds several, or with --json an array of
 // {index, dir, rule, message, spec, session?}. Exit 0: none; 1: some; 2: usage, or a file that
 // cannot be read as a recording.

@@ -1,4 +1,4 @@
-// What the spec linter's walk (wire/check.ts) knows and hands to its rules (wire/check-rules-*.ts):
+// What the spec linter's walk (recordings/check.ts) knows and hands to its rules (recordings/check-rules-*.ts):
 // the findings, the requests each side sent, each message as an event, the state of the session so
 // far, and the few questions several rules ask of it. Its own file so that the rules and the walk
 // import it, not each other.

@@ -1,15 +1,15 @@
-// The spec linter (src/wire/check.ts and its rules): each rule fires on its own fixture
-// (fixtures/wire/check/<rule>.recording, one planted violation each) and only there; a clean
+// The spec linter (src/recordings/check.ts and its rules): each rule fires on its own fixture
+// (fixtures/recordings/check/<rule>.recording, one planted violation each) and only there; a clean
 // session passes; our goldens give exactly the findings their planted bad client input makes;
 // the recordings of other peers (fixtures/recorded/) give only the findings about that peer listed here.
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { readdirSync, readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
-import { checkRecording, formatFinding, RULES, SessionChecker } from "../../src/wire/check.js";
-import { parseRecording } from "../../src/wire/recording.js";
+import { checkRecording, formatFinding, RULES, SessionChecker } from "../../src/recordings/check.js";
+import { parseRecording } from "../../src/recordings/recording.js";
 
-const FIXTURES = fileURLToPath(new URL("../../fixtures/wire/check/", import.meta.url));
+const FIXTURES = fileURLToPath(new URL("../../fixtures/recordings/check/", import.meta.url));
 const GOLDENS = fileURLToPath(new URL("../../fixtures/transcripts/", import.meta.url));
 const RECORDED = fileURLToPath(new URL("../../fixtures/recorded/", import.meta.url));
 

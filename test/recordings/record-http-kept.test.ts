@@ -1,4 +1,4 @@
-// What `mcp-wire record --listen` keeps at once across every open exchange (src/wire/record-http-kept.ts,
+// What `mcp-wire record --listen` keeps at once across every open exchange (src/recordings/record-http-kept.ts,
 // record-http-body.ts): compressed bodies that are never finished keep no more than --max-kept-bytes
 // between them, however many are open; each past it is noted and stops being decoded, and every
 // body gives its share back when it ends, is cut short or is given up. The total counts the
@@ -16,8 +16,8 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { brotliCompressSync, gzipSync } from "node:zlib";
 import { session } from "../helpers/record-session.js";
-import { BodyDecoder, EventRecorder, JsonBody, type DecodedSink, type Recorder } from "../../src/wire/record-http-body.js";
-import { DECODER_BYTES, KeptBytes } from "../../src/wire/record-http-kept.js";
+import { BodyDecoder, EventRecorder, JsonBody, type DecodedSink, type Recorder } from "../../src/recordings/record-http-body.js";
+import { DECODER_BYTES, KeptBytes } from "../../src/recordings/record-http-kept.js";
 
 const MIB = 1024 * 1024;
 const PING = '{"jsonrpc":"2.0","id":1,"result":{}}';

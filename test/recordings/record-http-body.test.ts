@@ -1,4 +1,4 @@
-// What `mcp-wire record` over HTTP keeps of a compressed body (src/wire/record-http-body.ts): the
+// What `mcp-wire record` over HTTP keeps of a compressed body (src/recordings/record-http-body.ts): the
 // decoded JSON, for gzip, deflate and br alike; an SSE stream decoded event by event as it comes; a
 // body that inflates past --max-line-bytes stops being decoded at the bound and is noted; an unknown
 // or broken encoding is noted. In process: BodyDecoder fed chunks, a SessionFile in a temp dir.
@@ -6,8 +6,8 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import { brotliCompressSync, constants, createGzip, deflateSync, gzipSync } from "node:zlib";
 import { session } from "../helpers/record-session.js";
-import { BodyDecoder, EventRecorder, JsonBody, type DecodedSink } from "../../src/wire/record-http-body.js";
-import { parseRecording } from "../../src/wire/recording.js";
+import { BodyDecoder, EventRecorder, JsonBody, type DecodedSink } from "../../src/recordings/record-http-body.js";
+import { parseRecording } from "../../src/recordings/recording.js";
 
 const PING = '{"jsonrpc":"2.0","id":1,"result":{}}';
 

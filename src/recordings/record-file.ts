@@ -1,5 +1,5 @@
 // What `mcp-wire record` keeps: the bytes of each direction cut into lines (ranges of the chunks
-// that pass through, which are never touched), and a session recording (src/wire/recording.ts,
+// that pass through, which are never touched), and a session recording (src/recordings/recording.ts,
 // form 2) to which they are appended as they came, undecoded: a line that is not UTF-8 stays as it
 // was, for the readers to report. A line longer than the limit passes through but is kept as a note.
 // Spec: https://modelcontextprotocol.io/specification/2025-11-25/basic/transports#stdio

@@ -25,7 +25,7 @@ export class DirectiveError extends Error {}
 const ISO_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?(Z|[+-]\d{2}:\d{2})$/;
 
 /**
- * The recording's placeholders as a normalizer for replay (src/wire/replay.ts), or undefined when
+ * The recording's placeholders as a normalizer for replay (src/recordings/replay.ts), or undefined when
  * it has none. Files are read once, here: a file that changes during a replay is not followed.
  */
 export function placeholders(recording: Recording, directory: string): ((value: unknown) => unknown) | undefined {

@@ -1,11 +1,11 @@
-// `mcp-wire record`'s command line (src/wire/record-cli.ts): the first word that is not one of
+// `mcp-wire record`'s command line (src/recordings/record-cli.ts): the first word that is not one of
 // record's options starts the server's command, as with `env` and `npx`, so a launcher that drops
 // the first "--" (the MCP Inspector's does) still runs the server; a leading "--" still works, an
 // option's value is never taken for the command, and what follows the command is the server's.
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { UsageError } from "../../src/cli/arguments.js";
-import { parseRecordArguments, type RecordMode } from "../../src/wire/record-cli.js";
+import { parseRecordArguments, type RecordMode } from "../../src/recordings/record-cli.js";
 
 function stdio(argv: string[]): { command: string; args: string[]; out: string } {
   const mode: RecordMode | undefined = parseRecordArguments(argv);

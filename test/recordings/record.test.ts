@@ -1,4 +1,4 @@
-// `mcp-wire record` over stdio (src/wire/record-cli.ts, record-stdio.ts), run as the bin runs it:
+// `mcp-wire record` over stdio (src/recordings/record-cli.ts, record-stdio.ts), run as the bin runs it:
 // the host sees the same bytes as without the proxy, the recording holds every line in order, and
 // exit codes, signals and usage errors behave. Needs `npm run build` (dist/cli.unbundled.js and
 // dist/cli.cjs, dist/server.js).
@@ -9,15 +9,15 @@ import { existsSync, mkdtempSync, readFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { parseRecording } from "../../src/wire/recording.js";
+import { parseRecording } from "../../src/recordings/recording.js";
 
 const root = fileURLToPath(new URL("../../", import.meta.url));
 /** The bin, as hosts run it. */
 const CLI = join(root, "dist/cli.cjs");
-/** The same program unbundled, with source maps, so that coverage reaches src/wire/ (test/cli/program.ts says why). */
+/** The same program unbundled, with source maps, so that coverage reaches src/recordings/ (test/cli/program.ts says why). */
 const RECORD = join(root, "dist/cli.unbundled.js");
 const SERVER = join(root, "dist/server.js");
-const ECHO = join(root, "fixtures/wire/record/echo-server.mjs");
+const ECHO = join(root, "fixtures/recordings/record/echo-server.mjs");
 const dir = mkdtempSync(join(tmpdir(), "mcp-wire-record-"));
 let files = 0;
 const newFile = () => join(dir, `${++files}.recording`);
@@ -260,7 +260,7 @@ test("record: a host that reads slowly still gets every byte the server wrote be
   const out = newFile();
   // A shell pipe, as a host's would be: the proxy's stdout is the slow host's stdin.
   const node = JSON.stringify(process.execPath);
-  const pipeline = `${node} ${JSON.stringify(RECORD)} record --out ${JSON.stringify(out)} -- ${node} ${JSON.stringify(join(root, "fixtures/wire/record/burst-server.cjs"))} < /dev/null | ${node} ${JSON.stringify(join(root, "fixtures/wire/record/slow-host.cjs"))}`;
+  const pipeline = `${node} ${JSON.stringify(RECORD)} record --out ${JSON.stringify(out)} -- ${node} ${JSON.stringify(join(root, "fixtures/recordings/record/burst-server.cjs"))} < /dev/null | ${node} ${JSON.stringify(join(root, "fixtures/recordings/record/slow-host.cjs"))}`;
   const run = spawnSync("sh", ["-c", `${pipeline}; exit $?`], { encoding: "utf8", timeout: TIMEOUT_MS });
   const got = run.stderr.trim();
   const proxyCode = run.status;

@@ -1,8 +1,8 @@
-// Comparing a message with the recorded one (src/wire/compare.ts): each difference by its JSON
+// Comparing a message with the recorded one (src/recordings/compare.ts): each difference by its JSON
 // pointer, and the places that change from run to run skipped.
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { compareValues, DEFAULT_IGNORE, formatDifference, shorten, splitPointer } from "../../src/wire/compare.js";
+import { compareValues, DEFAULT_IGNORE, formatDifference, shorten, splitPointer } from "../../src/recordings/compare.js";
 
 test("compare: each difference by its JSON pointer, absent values as undefined, keys in any order", () => {
   const expected = { id: 1, result: { content: [{ type: "text", text: "a" }], isError: false } };

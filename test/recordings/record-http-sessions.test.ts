@@ -16,7 +16,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { mirroredHeaders } from "../../src/http/mcp-headers.js";
-import { parseRecording } from "../../src/wire/recording.js";
+import { parseRecording } from "../../src/recordings/recording.js";
 import { listening } from "../helpers/server-program.js";
 import { withinLimit } from "../helpers/http-peer.js";
 

@@ -1,4 +1,4 @@
-// mcp-wire replay --url (src/wire/replay-http.ts): the recordings made against node dist/server.js
+// mcp-wire replay --url (src/recordings/replay-http.ts): the recordings made against node dist/server.js
 // over stdio replay as matching against the same demo server over Streamable HTTP (JSON and SSE
 // answers, the server's own request answered on a POST, the session id and protocol version
 // headers, 2026-07-28 mirrored headers); recordings made with record --listen replay with their GET
@@ -14,11 +14,11 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { serve } from "../helpers/http-peer.js";
-import { httpPlan } from "../../src/wire/replay-http.js";
+import { httpPlan } from "../../src/recordings/replay-http.js";
 
-/** The CLI unbundled, with source maps, so that coverage reaches src/wire/. */
+/** The CLI unbundled, with source maps, so that coverage reaches src/recordings/. */
 const CLI = fileURLToPath(new URL("../../dist/cli.unbundled.js", import.meta.url));
-const fixture = (name: string) => fileURLToPath(new URL(`../../fixtures/wire/replay/${name}`, import.meta.url));
+const fixture = (name: string) => fileURLToPath(new URL(`../../fixtures/recordings/replay/${name}`, import.meta.url));
 
 async function replay(args: string[]): Promise<{ code: number | null; stdout: string }> {
   const child = spawn(process.execPath, [CLI, "replay", ...args], { stdio: ["ignore", "pipe", "inherit"] });

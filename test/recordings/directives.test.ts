@@ -1,11 +1,11 @@
-// A recording's placeholders and editions (src/wire/directives.ts), from the header lines.
+// A recording's placeholders and editions (src/recordings/directives.ts), from the header lines.
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { DirectiveError, editions, MAX_PLACEHOLDER_FILE_BYTES, placeholders } from "../../src/wire/directives.js";
-import { parseRecording } from "../../src/wire/recording.js";
+import { DirectiveError, editions, MAX_PLACEHOLDER_FILE_BYTES, placeholders } from "../../src/recordings/directives.js";
+import { parseRecording } from "../../src/recordings/recording.js";
 
 const recording = (...header: string[]) => parseRecording([...header, "-- client --", "-- server --", ""].join("\n"));
 

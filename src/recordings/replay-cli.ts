@@ -1,8 +1,8 @@
 // `mcp-wire replay FILE [--timeout MS] [--ignore POINTER]... [--edition NAME] [--update] -- <server
 // command>` (or `--url URL`): a recording as a golden test against a freshly started stdio server,
 // or a running HTTP one (Streamable HTTP or the legacy HTTP+SSE transport, as the recording shows;
-// src/wire/replay.ts). The recording's "# args:" go after the server command, given or recorded; its
-// placeholders and editions (src/wire/directives.ts) say what it means, so it needs nothing else.
+// src/recordings/replay.ts). The recording's "# args:" go after the server command, given or recorded; its
+// placeholders and editions (src/recordings/directives.ts) say what it means, so it needs nothing else.
 // The report goes to stdout (it is the tool's output); the server's stderr passes through to ours.
 // Exit 0: every message as recorded (or, with --update, the recording rewritten). 1: a difference
 // (a notification or server request that never came from a server still answering is one).

@@ -1,12 +1,12 @@
-// What `mcp-wire record` keeps (src/wire/record-file.ts): lines cut from a byte stream wherever its
+// What `mcp-wire record` keeps (src/recordings/record-file.ts): lines cut from a byte stream wherever its
 // chunks break, within a bound, and the session file written a line at a time.
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { mkdtempSync, readFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { LineCutter, SessionFile } from "../../src/wire/record-file.js";
-import { parseRecording } from "../../src/wire/recording.js";
+import { LineCutter, SessionFile } from "../../src/recordings/record-file.js";
+import { parseRecording } from "../../src/recordings/recording.js";
 
 function cut(chunks: Buffer[], maxLineBytes = 1000): string[] {
   const got: string[] = [];

@@ -1,10 +1,10 @@
-// The one reader of recordings (src/wire/recording.ts): the three forms, what each keeps, and a
+// The one reader of recordings (src/recordings/recording.ts): the three forms, what each keeps, and a
 // clear error with the line for a recording that cannot be read.
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { readdirSync, readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
-import { ArgumentSyntaxError, formatRecording, formatSession, headerLines, parseRecording, quoteArgument, RecordingFormatError, sessionLine, sessionLinePrefix, sessionNote, splitArguments } from "../../src/wire/recording.js";
+import { ArgumentSyntaxError, formatRecording, formatSession, headerLines, parseRecording, quoteArgument, RecordingFormatError, sessionLine, sessionLinePrefix, sessionNote, splitArguments } from "../../src/recordings/recording.js";
 
 const INIT = '{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"t","version":"1"}}}';
 const ANSWER = '{"jsonrpc":"2.0","id":1,"result":{"protocolVersion":"2025-11-25","capabilities":{},"serverInfo":{"name":"s","version":"1"}}}';
