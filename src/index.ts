@@ -42,7 +42,7 @@
 //   4. The server role (schema/ is the JSON Schema validator and the RFC 6570 URI templates it
 //      relies on: optional reading)
 //    * server/definition.ts       what a server offers; one definition serves many sessions
-//    * server/session.ts          one client's connection: the era of each request, the lifecycle, the gate
+//    * server/connection.ts       one client's connection: the era of each request, the lifecycle, the gate
 //    * server/handler-context.ts  what a handler may do: progress, logs, asks of the client (both eras)
 //      server/capabilities.ts     what the server declares, refuses, and needs of the client
 //      server/features/lifecycle.ts, server/features/tools.ts (*), server/features/resources.ts,
@@ -168,9 +168,11 @@ export type { ByName, RequestOptions } from "./protocol/our-requests.js";
 export { createMemoryPair, type SendOptions, type Transport, type TransportHandlers, type UnreadableInput } from "./protocol/transport.js";
 export * from "./mcp/versions.js";
 export { McpServer, text, DEFAULT_MAX_URI_LENGTH, DEFAULT_MAX_SUBSCRIPTIONS, DEFAULT_MAX_LISTENS, type ServerInfo, type ServerOptions, type ToolHandler, type Completer } from "./server/definition.js";
-export { ServerSession, type ServerSessionOptions } from "./server/session.js";
+export { ServerConnection, type ServerConnectionOptions } from "./server/connection.js";
+/** @deprecated The old name of ServerConnection, which also serves sessionless 2026-07-28 requests. */
+export { ServerConnection as ServerSession, type ServerConnectionOptions as ServerSessionOptions } from "./server/connection.js";
 export { CapabilityError, ClientRequestError } from "./server/capabilities.js";
-export type { HandlerContext, ClientRequestHandlers, LifecycleState, Served, ModernServed } from "./server/session.js";
+export type { HandlerContext, ClientRequestHandlers, LifecycleState, Served, ModernServed } from "./server/connection.js";
 export { StreamTransport, type StreamTransportOptions } from "./transports/stdio.js";
 export { StdioClientTransport, ServerExitedError, ServerClosedStdoutError, SpawnError, type StdioServerParameters } from "./transports/stdio-client.js";
 export { traceTransport, type TraceListener, type TraceEvent } from "./protocol/trace.js";

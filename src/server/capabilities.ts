@@ -11,7 +11,7 @@ import type { ServerCapabilities } from "../mcp/lifecycle.js";
 import { SERVER_CAPABILITY_NEEDED, type ServerRequestMethod, type ServerRequests } from "../mcp/methods.js";
 import { supports, undeclaredServerCapability, type ProtocolVersion } from "../mcp/versions.js";
 import type { McpServer } from "./definition.js";
-import type { ServerSession } from "./session.js";
+import type { ServerConnection } from "./connection.js";
 
 /**
  * What this server offers a client of `version`: each primitive the definition has, with
@@ -78,7 +78,7 @@ export class ClientRequestError extends Error {
  * Throws CapabilityError unless the client declared what `method` (with these params) needs. Only
  * these fields of the session are read, so the spec linter (wire/check-rules-session.ts) asks too.
  */
-export function requireClientCapability(session: Pick<ServerSession, "clientCapabilities" | "stateless" | "state" | "protocolVersion">, method: ServerRequestMethod, params: ServerRequests[ServerRequestMethod]["params"] = {}): void {
+export function requireClientCapability(session: Pick<ServerConnection, "clientCapabilities" | "stateless" | "state" | "protocolVersion">, method: ServerRequestMethod, params: ServerRequests[ServerRequestMethod]["params"] = {}): void {
   const client = session.clientCapabilities;
   if (session.stateless) {
     throw new CapabilityError(method, "a stateless HTTP server has no channel back to the client; run it with sessions to send requests to the client");

@@ -1,7 +1,7 @@
 // Textbook: Server, text in src/textbook/server.ts; this adds registration with checks, list
 //  changes, templates by RFC 6570, completion, pagination.
 // A server *definition*: who the server is and what it offers (tools, resources, templates,
-// prompts). One definition serves any number of connections; each is a ServerSession.
+// prompts). One definition serves any number of connections; each is a ServerConnection.
 // Spec: https://modelcontextprotocol.io/specification/2025-11-25/server (the three primitives).
 // Changes at run time are announced to every live session as list_changed notifications.
 
@@ -13,9 +13,9 @@ import type { Resource, ResourceTemplate } from "../mcp/resources.js";
 import type { CallToolResult, Tool } from "../mcp/tools.js";
 import { checkSchema } from "../schema/json-schema.js";
 import { UriTemplate } from "../schema/uri-template.js";
-import type { HandlerContext } from "./session.js";
+import type { HandlerContext } from "./connection.js";
 import { DEFAULT_PAGE_SIZE } from "./pagination.js";
-import { ServerSession, type ServerSessionOptions } from "./session.js";
+import { ServerConnection, type ServerConnectionOptions } from "./connection.js";
 import type { Transport } from "../protocol/transport.js";
 import { NO_CACHING, type CacheHint } from "./modern/results.js";
 import { RequestStateCodec, type RequestStateOptions } from "./modern/request-state.js";
@@ -95,7 +95,7 @@ export class McpServer {
   readonly #resources = new Map<string, RegisteredResource>();
   readonly #templates = new Map<string, RegisteredTemplate>();
   readonly #prompts = new Map<string, RegisteredPrompt>();
-  readonly #sessions = new Set<ServerSession>();
+  readonly #sessions = new Set<ServerConnection>();
 
   constructor(info: ServerInfo, options: ServerOptions = {}) {
     this.info = info;
@@ -111,8 +111,8 @@ export class McpServer {
   }
 
   /** Serves one connection over `transport`. */
-  connect(transport: Transport, options: ServerSessionOptions = {}): ServerSession {
-    const session = new ServerSession(this, transport, options);
+  connect(transport: Transport, options: ServerConnectionOptions = {}): ServerConnection {
+    const session = new ServerConnection(this, transport, options);
     this.#sessions.add(session);
     session.onClose(() => this.#sessions.delete(session));
     session.start();

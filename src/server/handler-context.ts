@@ -18,7 +18,7 @@ import type { RequestContext } from "../protocol/dispatch.js";
 import { LEVEL_RANK } from "./features/logging.js";
 import type { InputRounds } from "./modern/input-rounds.js";
 import type { ModernRequest } from "./modern/request.js";
-import type { ServerSession } from "./session.js";
+import type { ServerConnection } from "./connection.js";
 
 /**
  * What a tool, resource or prompt handler can do while it runs: notice cancellation, report
@@ -57,10 +57,10 @@ const NOTHING: Promise<void> = Promise.resolve();
 /** In a handshake session. Methods on the prototype, not closures per request: a busy server makes many of these. */
 export class SessionHandlerContext implements HandlerContext {
   readonly protocolVersion: ProtocolVersion;
-  readonly #session: ServerSession;
+  readonly #session: ServerConnection;
   readonly #request: RequestContext;
 
-  constructor(session: ServerSession, request: RequestContext) {
+  constructor(session: ServerConnection, request: RequestContext) {
     this.#session = session;
     this.#request = request;
     this.protocolVersion = session.protocolVersion;
@@ -98,10 +98,10 @@ export class SessionHandlerContext implements HandlerContext {
 
 /** For one 2026-07-28 request: everything comes from its envelope, and asks go through its input rounds. */
 export class ModernHandlerContext implements HandlerContext {
-  readonly #session: ServerSession;
+  readonly #session: ServerConnection;
   readonly #request: RequestContext;
   readonly #served: ModernRequest;
-  constructor(session: ServerSession, request: RequestContext, served: ModernRequest) {
+  constructor(session: ServerConnection, request: RequestContext, served: ModernRequest) {
     this.#session = session;
     this.#request = request;
     this.#served = served;

@@ -3,12 +3,12 @@
 
 import { invalidParams } from "../../jsonrpc/params.js";
 import type { Completer } from "../definition.js";
-import type { ClientRequestHandlers, ServerSession } from "../session.js";
+import type { ClientRequestHandlers, ServerConnection } from "../connection.js";
 
 /** Spec (server/utilities/completion#completion-results): at most 100 values per response. */
 const MAX_VALUES = 100;
 
-export function completionHandlers(session: ServerSession): ClientRequestHandlers {
+export function completionHandlers(session: ServerConnection): ClientRequestHandlers {
   return {
     async "completion/complete"({ ref, argument, context }) {
       let completer: Completer | undefined;

@@ -5,11 +5,11 @@ import type { InitializeResult } from "../../mcp/lifecycle.js";
 import type { Written } from "../../protocol/dispatch.js";
 import { isSupportedVersion, LATEST_PROTOCOL_VERSION, type HandshakeVersion } from "../../mcp/versions.js";
 import { implementationFor } from "../compat.js";
-import type { ClientRequestHandlers, ServerSession } from "../session.js";
+import type { ClientRequestHandlers, ServerConnection } from "../connection.js";
 
-export function lifecycleHandlers(session: ServerSession): ClientRequestHandlers {
+export function lifecycleHandlers(session: ServerConnection): ClientRequestHandlers {
   return {
-    // Refused before its params are read when sent in a batch or a second time (ServerSession's gate).
+    // Refused before its params are read when sent in a batch or a second time (ServerConnection's gate).
     initialize({ protocolVersion: requested, capabilities, clientInfo }) {
       // Spec (basic/lifecycle#version-negotiation): answer with the client's version if we support
       // it, and otherwise with another version we support, our newest. The client decides then.

@@ -1,14 +1,14 @@
 // logging/setLevel: the client chooses how much the server's log notifications carry.
 // Spec: https://modelcontextprotocol.io/specification/2025-11-25/server/utilities/logging
-// The messages themselves are sent by ServerSession.log.
+// The messages themselves are sent by ServerConnection.log.
 
 import { LOGGING_LEVELS, type LoggingLevel } from "../../mcp/logging.js";
-import type { ClientRequestHandlers, ServerSession } from "../session.js";
+import type { ClientRequestHandlers, ServerConnection } from "../connection.js";
 
 /** Each level's place in that order, for comparing two levels. */
 export const LEVEL_RANK = Object.fromEntries(LOGGING_LEVELS.map((level, rank) => [level, rank])) as Record<LoggingLevel, number>;
 
-export function loggingHandlers(session: ServerSession): ClientRequestHandlers {
+export function loggingHandlers(session: ServerConnection): ClientRequestHandlers {
   return {
     "logging/setLevel"({ level }) {
       // The level was checked by its reader (mcp/read.ts): an invalid one gets -32602 there.

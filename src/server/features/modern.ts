@@ -6,9 +6,9 @@
 import type { DiscoverResult } from "../../mcp/modern.js";
 import { MODERN_PROTOCOL_VERSIONS } from "../../mcp/versions.js";
 import type { Written } from "../../protocol/dispatch.js";
-import type { ClientRequestHandlers, ServerSession } from "../session.js";
+import type { ClientRequestHandlers, ServerConnection } from "../connection.js";
 
-export function modernHandlers(session: ServerSession): ClientRequestHandlers {
+export function modernHandlers(session: ServerConnection): ClientRequestHandlers {
   return {
     "server/discover"() {
       // Spec (server/discover): the modern versions only; the handshake versions are initialize's to offer.

@@ -5,9 +5,9 @@ import { invalidParams } from "../../jsonrpc/params.js";
 import type { GetPromptResult } from "../../mcp/prompts.js";
 import { contentFor, describedFor } from "../compat.js";
 import { paginate } from "../pagination.js";
-import type { ClientRequestHandlers, ServerSession } from "../session.js";
+import type { ClientRequestHandlers, ServerConnection } from "../connection.js";
 
-export function promptHandlers(session: ServerSession): ClientRequestHandlers {
+export function promptHandlers(session: ServerConnection): ClientRequestHandlers {
   return {
     "prompts/list"(params, context) {
       const version = session.served(context).protocolVersion;

@@ -8,10 +8,10 @@ import { invalidParams } from "../../jsonrpc/params.js";
 import type { BlobResourceContents, ResourceContents, TextResourceContents } from "../../mcp/content.js";
 import { describedFor } from "../compat.js";
 import { paginate } from "../pagination.js";
-import type { ClientRequestHandlers, HandlerContext, ServerSession } from "../session.js";
+import type { ClientRequestHandlers, HandlerContext, ServerConnection } from "../connection.js";
 import type { McpServer } from "../definition.js";
 
-export function resourceHandlers(session: ServerSession): ClientRequestHandlers {
+export function resourceHandlers(session: ServerConnection): ClientRequestHandlers {
   const server = session.server;
   return {
     "resources/list"(params, context) {

@@ -12,9 +12,9 @@ import { supports } from "../../mcp/versions.js";
 import { validate, type JsonSchema, type SchemaIssue } from "../../schema/json-schema.js";
 import { callToolResultFor, describedFor, TOOL_FIELDS } from "../compat.js";
 import { paginate } from "../pagination.js";
-import type { ClientRequestHandlers, ServerSession } from "../session.js";
+import type { ClientRequestHandlers, ServerConnection } from "../connection.js";
 
-export function toolHandlers(session: ServerSession): ClientRequestHandlers {
+export function toolHandlers(session: ServerConnection): ClientRequestHandlers {
   return {
     "tools/list"(params, context) {
       const version = session.served(context).protocolVersion;

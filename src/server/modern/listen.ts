@@ -13,7 +13,7 @@ import type { ChangingList } from "../../mcp/methods.js";
 import { META, type SubscriptionFilter, type SubscriptionsListenResult } from "../../mcp/modern.js";
 import type { RequestContext } from "../../protocol/dispatch.js";
 import type { McpServer } from "../definition.js";
-import type { ServerSession } from "../session.js";
+import type { ServerConnection } from "../connection.js";
 
 /** The filter flag that asks for each list's changes. */
 const FLAG_OF: Record<ChangingList, "toolsListChanged" | "promptsListChanged" | "resourcesListChanged"> = {
@@ -31,7 +31,7 @@ interface OpenListen {
 }
 
 export class Listens {
-  readonly #session: ServerSession;
+  readonly #session: ServerConnection;
   readonly #open = new Map<RequestId, OpenListen>();
   /**
    * Set by endAll. Requests read before the input ended may still be queued behind slow ones; a
@@ -40,7 +40,7 @@ export class Listens {
    */
   #ending = false;
 
-  constructor(session: ServerSession) {
+  constructor(session: ServerConnection) {
     this.#session = session;
   }
 

@@ -2,7 +2,7 @@
 // progress), plus what its own envelope says (version, the client's capabilities and identity, the
 // log level), whom its connection speaks for (the authenticated principal, if any) and, for the methods that may answer input_required, its input rounds. Its row makes it
 // once the envelope passed its checks (serve.ts); the handshake session's requests keep the
-// connection's context. Handlers tell the two apart with `instanceof` (ServerSession.served).
+// connection's context. Handlers tell the two apart with `instanceof` (ServerConnection.served).
 // Spec: https://modelcontextprotocol.io/specification/2026-07-28/basic/versioning (era per request)
 
 import type { RequestId } from "../../jsonrpc/messages.js";
@@ -10,7 +10,7 @@ import type { ClientCapabilities, Implementation } from "../../mcp/lifecycle.js"
 import type { LoggingLevel } from "../../mcp/logging.js";
 import type { ModernVersion } from "../../mcp/versions.js";
 import type { RequestContext } from "../../protocol/dispatch.js";
-import type { ModernServed } from "../session.js";
+import type { ModernServed } from "../connection.js";
 import type { CheckedEnvelope } from "./envelope.js";
 import type { InputRounds } from "./input-rounds.js";
 

@@ -16,7 +16,7 @@ import type { RequestRow } from "../../protocol/dispatch.js";
 import type { RequestContext } from "../../protocol/connection.js";
 import { implementationFor } from "../compat.js";
 import type { McpServer } from "../definition.js";
-import type { ServerSession } from "../session.js";
+import type { ServerConnection } from "../connection.js";
 import { isModernRequest } from "./envelope.js";
 import { ModernRequest } from "./request.js";
 import { InputRounds } from "./input-rounds.js";
@@ -29,7 +29,7 @@ type Json = { [key: string]: unknown };
  * before. A modern request's envelope is checked here, after the session's gate let it through and
  * before its params are read (the order of SPEC_2026.md §8.1).
  */
-export function modernRows(session: ServerSession, rows: RequestRow<RequestContext>[]): RequestRow<RequestContext>[] {
+export function modernRows(session: ServerConnection, rows: RequestRow<RequestContext>[]): RequestRow<RequestContext>[] {
   return rows.map((row) => ({
     method: row.method,
     kind: "request",

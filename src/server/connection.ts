@@ -57,7 +57,7 @@ export interface ModernServed extends Served {
   readonly logLevel: LoggingLevel | undefined;
   /** Its asks of the client, for the methods that may answer input_required, made when first needed (server/modern/serve.ts). */
   rounds?: InputRounds;
-  /** Whom the request speaks for, when the transport authenticated it (ServerSessionOptions.principal). */
+  /** Whom the request speaks for, when the transport authenticated it (ServerConnectionOptions.principal). */
   readonly principal?: string;
 }
 
@@ -67,7 +67,7 @@ export interface ModernServed extends Served {
  */
 export type LifecycleState = "awaiting-initialize" | "awaiting-initialized" | "operating" | "closed";
 
-export interface ServerSessionOptions {
+export interface ServerConnectionOptions {
   /** Local problems (bad input, malformed notifications, failed writes, handler crashes), for the server's own log. */
   onProblem?: (message: string) => void;
   /**
@@ -87,7 +87,7 @@ export interface ServerSessionOptions {
 /** A settled promise, for the many log calls that send nothing. */
 const NOTHING: Promise<void> = Promise.resolve();
 
-export class ServerSession {
+export class ServerConnection {
   readonly server: McpServer;
   readonly connection: Connection;
   #state: LifecycleState = "awaiting-initialize";
@@ -105,14 +105,14 @@ export class ServerSession {
   readonly subscriptions = new Set<string>();
   /** True for a stateless HTTP request's session: there is no channel back to the client. */
   readonly stateless: boolean;
-  /** ServerSessionOptions.principal: undefined when nobody authenticated its requests. */
+  /** ServerConnectionOptions.principal: undefined when nobody authenticated its requests. */
   readonly principal: string | undefined;
   /** The client requests a 2026-07-28 request is refused for want of a capability, worked out at first use. */
   #modernRefused: Map<string, RpcError> | undefined;
   #listens: Listens | undefined;
   readonly #onProblem: (message: string) => void;
 
-  constructor(server: McpServer, transport: Transport, options: ServerSessionOptions = {}) {
+  constructor(server: McpServer, transport: Transport, options: ServerConnectionOptions = {}) {
     this.server = server;
     this.#onProblem = options.onProblem ?? (() => {});
     const handlers: ClientRequestHandlers = {
