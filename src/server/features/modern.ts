@@ -6,19 +6,19 @@
 import type { DiscoverResult } from "../../mcp/modern.js";
 import { MODERN_PROTOCOL_VERSIONS } from "../../mcp/versions.js";
 import type { Written } from "../../protocol/dispatch.js";
-import type { ClientRequestHandlers, ServerConnection } from "../connection.js";
+import type { ClientRequestHandlers, ServingConnection } from "../serving.js";
 
-export function modernHandlers(session: ServerConnection): ClientRequestHandlers {
+export function modernHandlers(connection: Pick<ServingConnection, "server" | "modernCapabilities" | "listens">): ClientRequestHandlers {
   return {
     "server/discover"() {
       // Spec (server/discover): the modern versions only; the handshake versions are initialize's to offer.
-      const result: Written<DiscoverResult> = { supportedVersions: [...MODERN_PROTOCOL_VERSIONS], capabilities: session.modernCapabilities };
-      const instructions = session.server.info.instructions;
+      const result: Written<DiscoverResult> = { supportedVersions: [...MODERN_PROTOCOL_VERSIONS], capabilities: connection.modernCapabilities };
+      const instructions = connection.server.info.instructions;
       if (instructions !== undefined) result.instructions = instructions;
       return result;
     },
     "subscriptions/listen"({ notifications }, context) {
-      return session.listens.listen(notifications, context, session.modernCapabilities);
+      return connection.listens.listen(notifications, context, connection.modernCapabilities);
     },
   };
 }

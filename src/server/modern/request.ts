@@ -10,7 +10,7 @@ import type { ClientCapabilities, Implementation } from "../../mcp/lifecycle.js"
 import type { LoggingLevel } from "../../mcp/logging.js";
 import type { ModernVersion } from "../../mcp/versions.js";
 import type { RequestContext } from "../../protocol/dispatch.js";
-import type { ModernServed } from "../connection.js";
+import type { ModernServed } from "../served.js";
 import type { CheckedEnvelope } from "./envelope.js";
 import type { InputRounds } from "./input-rounds.js";
 
