@@ -1,3 +1,5 @@
+// Textbook: need in src/textbook/server.ts; this adds a checked reader for every client request's
+//  params and result.
 // The requests a client sends: their params as a server reads them, their results as the client
 // reads them, and the client's notifications. These are the handshake era's readers; a 2026-07-28
 // request's retry fields are read by read-modern.ts, for modern requests only.

@@ -1,3 +1,4 @@
+// Textbook: need in src/textbook/server.ts; this adds typed field readers shared by every table.
 // The field readers every table of the read*.ts files is made of: `_meta`, results' null-as-absent
 // leniency, pages, implementations, URIs, a listen's filter, and the one cast from checked JSON to
 // an MCP type. The tables are by who sends what: read-client-requests.ts (what a client asks),

@@ -1,4 +1,4 @@
-// Textbook: Server, text in src/textbook/server.ts; this adds registration with checks, list
+// Textbook: Definition in src/textbook/server.ts; this adds registration with checks, list
 //  changes, templates by RFC 6570, completion, pagination.
 // What a server offers, and on which terms: who it is, its tools, resources, templates and prompts
 // (registered with checks, found by name or URI), and the bounds it serves them within. Every

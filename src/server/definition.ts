@@ -1,4 +1,5 @@
-// Textbook: Server in src/textbook/server.ts; this adds the catalog's checks and bounds (catalog.ts).
+// Textbook: Server, text in src/textbook/server.ts; this adds the catalog's checks and bounds
+//  (catalog.ts), and many connections to one definition.
 // A server *definition*: its catalog (who the server is and what it offers, catalog.ts) and the
 // connections it serves. One definition serves any number of connections; each is a
 // ServerConnection (connection.ts), and hears of the catalog's changes while it is open.

@@ -1,3 +1,5 @@
+// Textbook: modern in src/textbook/modern.ts; this adds the era judged where the connection hands
+//  over a request, and a handler table per era.
 // Where a client's request enters the server: its era is judged here, once, by its own `_meta`, and
 // carried from here on. A handshake-era request goes through the ordinary dispatch (the session's
 // gate, then its row: params read by the handshake era's readers, then its handler), paying for the

@@ -1,6 +1,7 @@
 // The two methods 2026-07-28 added: server/discover, which says what initialize once said without
 // opening a session, and subscriptions/listen (server/modern/listen.ts). Both exist only for
-// requests carrying the modern envelope (METHOD_ERA in mcp/methods.ts; the session's gate).
+// requests carrying the modern envelope (METHOD_ERA in mcp/methods.ts): the handshake era has no
+// row for them (era-dispatcher.ts), so there they are -32601.
 // Spec: https://modelcontextprotocol.io/specification/2026-07-28/server/discover
 
 import type { DiscoverResult } from "../../mcp/modern.js";

@@ -1,3 +1,5 @@
+// Textbook: envelope, tryEnvelope in src/textbook/modern.ts; this adds each check's own error,
+//  and the capabilities a modern request is refused for.
 // The era of one request, judged by its body alone, and the checks a 2026-07-28 request passes before
 // its handler runs: its envelope (-32602), its version (-32022), whether its method exists in that
 // generation (-32601) and whether the server offers what it needs (-32601). A request is modern when
@@ -65,7 +67,7 @@ export function checkModernRequest(method: string, meta: { [key: string]: unknow
 }
 
 /**
- * The first two checks alone, for every modern request, including one for a method no row serves:
+ * The first two checks alone, for every modern request, including one for a method with no handler:
  * its envelope (-32602) and its version (-32022) are judged before the method is (-32601), as on HTTP.
  */
 export function readModernEnvelope(method: string, meta: { [key: string]: unknown }): CheckedEnvelope {
