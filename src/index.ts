@@ -44,11 +44,19 @@
 //      mcp/modern.ts              2026-07-28: the envelope, discover, input rounds, listen
 //      mcp/versions.ts            the versions, which feature each one has, and which capability a request needs
 //      mcp/methods.ts             the method table: each method's params and result, per direction
-//    * mcp/read.ts                where untrusted JSON becomes those types, checked, once
+//      mcp/read.ts                where untrusted JSON becomes those types, checked, once: it gathers
+//    * mcp/read-fields.ts         the field readers, and the one cast
+//    * mcp/read-client-requests.ts  what a client asks (params), and the results it reads
+//      mcp/read-server-requests.ts  what a server asks, and the results it reads
+//      mcp/read-modern.ts         2026-07-28: the envelope, and the retry fields (modern requests only)
 //   4. The server role (schema/ is the JSON Schema validator and the RFC 6570 URI templates it
 //      relies on: optional reading)
-//    * server/definition.ts       what a server offers; one definition serves many sessions
-//    * server/session.ts          one client's connection: the era of each request, the lifecycle, the gate
+//    * server/definition.ts       a server definition: its catalog, and the many connections it serves
+//    * server/catalog.ts          what a server offers (tools, resources, templates, prompts), its bounds
+//    * server/connection.ts       the server's side of one connection: the lifecycle, the gate, what it sends
+//    * server/era-dispatcher.ts   where a request enters: its era judged once, by its own _meta
+//      server/served.ts           what every part shares of one request: version, client, handler context
+//      server/serving.ts          what the features see of the connection that composes them
 //    * server/handler-context.ts  what a handler may do: progress, logs, asks of the client (both eras)
 //      server/capabilities.ts     what the server declares, refuses, and needs of the client
 //      server/features/lifecycle.ts, server/features/tools.ts (*), server/features/resources.ts,
@@ -56,8 +64,8 @@
 //      server/features/modern.ts  server/discover and subscriptions/listen (2026-07-28)
 //      server/pagination.ts       pages behind opaque cursors
 //    * server/compat.ts           fitting results to older protocol versions
-//      The 2026-07-28 generation, served beside the handshake: server/modern/envelope.ts (*) (the
-//      era and checks of one request), server/modern/serve.ts (*) (modern results, input rounds),
+//      The 2026-07-28 generation, served beside the handshake: server/modern/envelope.ts (*) (the era
+//      and checks of one request), server/modern/serve.ts (serving one modern request: results, input rounds),
 //      server/modern/results.ts, server/modern/input-rounds.ts (Multi Round-Trip Requests),
 //      server/modern/request-state.ts (their signed state), server/modern/replay-memory.ts (its used
 //      states, to refuse their replay), server/modern/listen.ts (subscriptions/listen),
@@ -178,9 +186,12 @@ export { EndedByPeerError, type ByName, type RequestOptions } from "./protocol/o
 export { createMemoryPair, type SendOptions, type Transport, type TransportHandlers, type UnreadableInput } from "./protocol/transport.js";
 export * from "./mcp/versions.js";
 export { McpServer, text, DEFAULT_MAX_URI_LENGTH, DEFAULT_MAX_SUBSCRIPTIONS, DEFAULT_MAX_LISTENS, type ServerInfo, type ServerOptions, type ToolHandler, type Completer } from "./server/definition.js";
-export { ServerSession, type ServerSessionOptions } from "./server/session.js";
+export { ServerConnection, type ServerConnectionOptions } from "./server/connection.js";
+/** @deprecated The old name of ServerConnection, which also serves sessionless 2026-07-28 requests. */
+export { ServerConnection as ServerSession, type ServerConnectionOptions as ServerSessionOptions } from "./server/connection.js";
 export { CapabilityError, ClientRequestError } from "./server/capabilities.js";
-export type { HandlerContext, ClientRequestHandlers, LifecycleState, Served, ModernServed } from "./server/session.js";
+export type { HandlerContext, LifecycleState, Served, ModernServed } from "./server/served.js";
+export type { ClientRequestHandlers } from "./server/serving.js";
 export { StreamTransport, type StreamTransportOptions } from "./transports/stdio.js";
 export { StdioClientTransport, ServerExitedError, ServerClosedStdoutError, SpawnError, type StdioServerParameters } from "./transports/stdio-client.js";
 export { traceTransport, type TraceListener, type TraceEvent } from "./protocol/trace.js";

@@ -12,7 +12,7 @@ import { supports } from "../mcp/versions.js";
 import { DEFAULT_MAX_IN_FLIGHT } from "../protocol/connection.js";
 import type { Transport, TransportHandlers } from "../protocol/transport.js";
 import type { McpServer } from "../server/definition.js";
-import type { ServerSession } from "../server/session.js";
+import type { ServerConnection } from "../server/connection.js";
 import { judgePostText } from "./post-body.js";
 import { errorAnswer, HttpAnswer, streamAnswer, type HttpRequest } from "./exchange.js";
 import { DEFAULT_KEEP_ALIVE_MS, DEFAULT_MAX_BODY_BYTES, DEFAULT_SESSION_IDLE_MS, readJsonText } from "./responses.js";
@@ -26,7 +26,7 @@ class LegacySessionTransport implements Transport {
   /** Set while the connection has as much work in flight as it may take (see post()). */
   paused = false;
   /** The session this transport carries, set as soon as it is connected (see open()). */
-  session: ServerSession | undefined;
+  session: ServerConnection | undefined;
   /** Whom the access token that opened the stream speaks for (Gate.owner), when the server is a resource server. */
   owner: string | undefined;
   #handlers: TransportHandlers | undefined;

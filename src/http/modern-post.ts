@@ -2,7 +2,7 @@
 // POST body belongs to (by its own `_meta`: basic/versioning#backward-compatibility-with-initialization-based-versions),
 // and the serving of a modern one:
 // no session (none minted, none read), its checks each with its status, then a one-request
-// ServerSession answered with JSON or, when it sends a notification first, an SSE stream that
+// ServerConnection answered with JSON or, when it sends a notification first, an SSE stream that
 // ends with the response. Closing the response is the request's cancellation.
 // Spec: https://modelcontextprotocol.io/specification/2026-07-28/basic/transports/streamable-http
 // Left out: resumability and GET streams (the revision has neither), and client notifications,
@@ -16,7 +16,7 @@ import { isModernVersion, LATEST_MODERN_VERSION } from "../mcp/versions.js";
 import { declaredCapabilities, refusedMethods } from "../server/capabilities.js";
 import type { McpServer } from "../server/definition.js";
 import { checkModernRequest, claimsModern, validModernClaim } from "../server/modern/envelope.js";
-import type { ServerSession } from "../server/session.js";
+import type { ServerConnection } from "../server/connection.js";
 import { headerMismatch, headerParams, type HeaderParam } from "./mcp-headers.js";
 import type { PostBody } from "./post-body.js";
 import { emptyAnswer, errorAnswer, HttpAnswer, jsonAnswer, streamAnswer, type HttpRequest } from "./exchange.js";
@@ -37,7 +37,7 @@ export interface ModernHost {
    * A fresh session for `request` alone, outside the session table, speaking for whom its access
    * token does (so that requestState binds to that principal); closing it ends the request.
    */
-  open(request: HttpRequest): { session: ServerSession; transport: HttpSessionTransport };
+  open(request: HttpRequest): { session: ServerConnection; transport: HttpSessionTransport };
 }
 
 /**

@@ -4,13 +4,13 @@
 // Spec: https://modelcontextprotocol.io/specification/2025-11-25/basic/transports#session-management
 // (a server MAY end a session at any time; its id then gets 404 and the client starts over).
 
-import type { ServerSession } from "../server/session.js";
+import type { ServerConnection } from "../server/connection.js";
 import type { HttpSessionTransport } from "./session-transport.js";
 
 export interface LiveSession {
   /** The MCP-Session-Id ("" with sessionPerPost: the client never sees one). */
   id: string;
-  session: ServerSession;
+  session: ServerConnection;
   transport: HttpSessionTransport;
   /** When the session was created, for the handshake deadline. */
   opened: number;

@@ -1,4 +1,4 @@
-// The transport of one Streamable HTTP session, as its ServerSession sees it: messages come in
+// The transport of one Streamable HTTP session, as its ServerConnection sees it: messages come in
 // from POST bodies, and each message going out is put on exactly one stream: a response on the
 // stream of the POST that asked, a message related to a request on that request's stream, and
 // anything else on the standalone GET stream, if the client opened one.

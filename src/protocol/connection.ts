@@ -140,7 +140,7 @@ export class Connection implements PeerLink {
   /**
    * Sends a notification; `options.signal` gives up a write not yet taken (an HTTP POST). Untyped
    * on purpose: the connection is below the MCP schema and itself sends only cancelled and progress;
-   * the roles send theirs with their typed notify (ServerSession.notify, McpClient.notify).
+   * the roles send theirs with their typed notify (ServerConnection.notify, McpClient.notify).
    */
   async notify(method: string, params?: object, options?: SendOptions): Promise<void> {
     if (this.#closed) return;

@@ -7,11 +7,11 @@
 // client/sampling, client/elicitation and client/roots.
 
 import { ErrorCode, RpcError } from "../jsonrpc/messages.js";
-import type { ServerCapabilities } from "../mcp/lifecycle.js";
+import type { ClientCapabilities, ServerCapabilities } from "../mcp/lifecycle.js";
 import { SERVER_CAPABILITY_NEEDED, type ServerRequestMethod, type ServerRequests } from "../mcp/methods.js";
 import { supports, undeclaredServerCapability, type ProtocolVersion } from "../mcp/versions.js";
-import type { McpServer } from "./definition.js";
-import type { ServerSession } from "./session.js";
+import type { Catalog } from "./catalog.js";
+import type { LifecycleState } from "./served.js";
 
 /**
  * What this server offers a client of `version`: each primitive the definition has, with
@@ -19,7 +19,7 @@ import type { ServerSession } from "./session.js";
  * the flag, completions. A `stateless` session has no channel to send anything on its own, so it
  * offers neither list_changed notifications nor resource subscriptions: it could not deliver them.
  */
-export function declaredCapabilities(server: McpServer, version: ProtocolVersion, stateless = false): ServerCapabilities {
+export function declaredCapabilities(server: Catalog, version: ProtocolVersion, stateless = false): ServerCapabilities {
   const capabilities: ServerCapabilities = { logging: {} };
   const hasPrompts = server.prompts().length > 0;
   const hasResources = server.resources().length > 0 || server.templates().length > 0;
@@ -74,11 +74,20 @@ export class ClientRequestError extends Error {
   }
 }
 
+/** What requireClientCapability reads of a connection: what its client declared, and where its handshake stands. */
+export interface ClientDeclared {
+  readonly clientCapabilities: ClientCapabilities;
+  /** A stateless HTTP request's connection: there is no channel back to the client. */
+  readonly stateless: boolean;
+  readonly state: LifecycleState;
+  readonly protocolVersion: ProtocolVersion;
+}
+
 /**
  * Throws CapabilityError unless the client declared what `method` (with these params) needs. Only
  * these fields of the session are read, so the spec linter (recordings/check-rules-session.ts) asks too.
  */
-export function requireClientCapability(session: Pick<ServerSession, "clientCapabilities" | "stateless" | "state" | "protocolVersion">, method: ServerRequestMethod, params: ServerRequests[ServerRequestMethod]["params"] = {}): void {
+export function requireClientCapability(session: ClientDeclared, method: ServerRequestMethod, params: ServerRequests[ServerRequestMethod]["params"] = {}): void {
   const client = session.clientCapabilities;
   if (session.stateless) {
     throw new CapabilityError(method, "a stateless HTTP server has no channel back to the client; run it with sessions to send requests to the client");

@@ -15,40 +15,21 @@ import type { ClientCapabilities, Implementation } from "../mcp/lifecycle.js";
 import type { LoggingLevel, LoggingMessageNotificationParams } from "../mcp/logging.js";
 import { supports, type ProtocolVersion } from "../mcp/versions.js";
 import type { RequestContext } from "../protocol/method-table.js";
+import type { Connection, RequestOptions } from "../protocol/connection.js";
 import { LEVEL_RANK } from "./features/logging.js";
 import type { InputRounds } from "./modern/input-rounds.js";
 import type { ModernRequest } from "./modern/request.js";
-import type { ServerSession } from "./session.js";
+import type { HandlerContext, Notifier, Served } from "./served.js";
 
-/**
- * What a tool, resource or prompt handler can do while it runs: notice cancellation, report
- * progress, log, and ask the client for things (sampling, elicitation, roots).
- */
-export interface HandlerContext {
-  /** Aborted when the client cancels this request or the connection closes; for a 2026-07-28 request also when the handler is set aside for input, or an ask of it is refused (-32021). */
-  readonly signal: AbortSignal;
-  /** The version this request is served at: the session's, or (2026-07-28) the request's own. */
-  readonly protocolVersion: ProtocolVersion;
-  readonly clientInfo: Implementation;
-  readonly clientCapabilities: ClientCapabilities;
-  /** Reports progress, if the client asked for it; `progress` must increase each time. */
-  progress(progress: number, total?: number, message?: string): Promise<void>;
-  /** Sends a log message to the client, if it is at or above the level the client set. */
-  log(level: LoggingLevel, data: unknown, logger?: string): Promise<void>;
-  /** Asks the client's model for a completion (sampling/createMessage). */
-  sample(params: CreateMessageRequestParams): Promise<CreateMessageResult>;
-  /** Asks the user for input through the client (elicitation/create). */
-  elicit(params: ElicitRequestParams): Promise<ElicitResult>;
-  /** Asks the client for its filesystem roots (roots/list). */
-  listRoots(): Promise<ListRootsResult>;
-  /**
-   * Ends the HTTP connection this request's answer travels on, without ending the answer: the
-   * client reconnects after `retryMs` (or the delay the server set) and gets everything sent since,
-   * so a long-running handler need not hold a connection open. Spec (2025-11-25,
-   * basic/transports#sending-messages-to-the-server): SSE polling. False, and nothing changes,
-   * where there is no such connection: stdio, a JSON answer, a 2026-07-28 request (no resuming).
-   */
-  closeStream(retryMs?: number): boolean;
+export type { HandlerContext } from "./served.js";
+
+/** What a handshake session's handler context uses of its connection (ServerConnection is one). */
+export interface SessionAsks extends Served {
+  readonly connection: Pick<Connection, "closeStream">;
+  log(level: LoggingLevel, data: unknown, logger?: string, related?: RequestContext): Promise<void>;
+  createMessage(params: CreateMessageRequestParams, options?: RequestOptions): Promise<CreateMessageResult>;
+  elicit(params: ElicitRequestParams, options?: RequestOptions): Promise<ElicitResult>;
+  listRoots(options?: RequestOptions): Promise<ListRootsResult>;
 }
 
 /** A settled promise, for the many log calls that send nothing. */
@@ -57,10 +38,10 @@ const NOTHING: Promise<void> = Promise.resolve();
 /** In a handshake session. Methods on the prototype, not closures per request: a busy server makes many of these. */
 export class SessionHandlerContext implements HandlerContext {
   readonly protocolVersion: ProtocolVersion;
-  readonly #session: ServerSession;
+  readonly #session: SessionAsks;
   readonly #request: RequestContext;
 
-  constructor(session: ServerSession, request: RequestContext) {
+  constructor(session: SessionAsks, request: RequestContext) {
     this.#session = session;
     this.#request = request;
     this.protocolVersion = session.protocolVersion;
@@ -98,10 +79,10 @@ export class SessionHandlerContext implements HandlerContext {
 
 /** For one 2026-07-28 request: everything comes from its envelope, and asks go through its input rounds. */
 export class ModernHandlerContext implements HandlerContext {
-  readonly #session: ServerSession;
+  readonly #session: Notifier;
   readonly #request: RequestContext;
   readonly #served: ModernRequest;
-  constructor(session: ServerSession, request: RequestContext, served: ModernRequest) {
+  constructor(session: Notifier, request: RequestContext, served: ModernRequest) {
     this.#session = session;
     this.#request = request;
     this.#served = served;

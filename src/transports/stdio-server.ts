@@ -5,7 +5,7 @@
 
 import type { Writable } from "node:stream";
 import type { McpServer } from "../server/definition.js";
-import type { ServerSession } from "../server/session.js";
+import type { ServerConnection } from "../server/connection.js";
 import { StreamTransport, type StreamTransportOptions } from "./stdio.js";
 
 export interface ServeStdioOptions extends StreamTransportOptions {
@@ -15,7 +15,7 @@ export interface ServeStdioOptions extends StreamTransportOptions {
   maxInFlight?: number;
 }
 
-export function serveStdio(server: McpServer, options: ServeStdioOptions = {}): ServerSession {
+export function serveStdio(server: McpServer, options: ServeStdioOptions = {}): ServerConnection {
   const host = options.process ?? process;
   // A host that sends requests but does not read our answers stops being read (see StreamTransport).
   const transport = new StreamTransport(host.stdin, host.stdout, { pauseWhileOutputBlocked: true, ...options });

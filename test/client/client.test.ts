@@ -139,7 +139,7 @@ test("client: over stdio against node dist/server.js, and the server exits on cl
 
 test("client: URL elicitation, and its completion notice only for ids it accepted", async () => {
   const server = new McpServer({ name: "url", version: "1" });
-  let session: import("../../src/server/session.js").ServerSession | undefined;
+  let session: import("../../src/server/connection.js").ServerConnection | undefined;
   server.tool({ name: "login", inputSchema: { type: "object" } }, async (_args, ctx) => {
     const answer = await ctx.elicit({ mode: "url", message: "sign in", url: "https://example.com/login", elicitationId: "e-1" });
     return { content: [text(answer.action)] };

@@ -3,7 +3,7 @@
 // waits for the answer to each id. Nothing here interprets results: the tests read the wire.
 import type { JSONRPCMessage } from "../../src/jsonrpc/messages.js";
 import type { McpServer } from "../../src/server/definition.js";
-import type { ServerSession, ServerSessionOptions } from "../../src/server/session.js";
+import type { ServerConnection, ServerConnectionOptions } from "../../src/server/connection.js";
 import { RawPeer, settle } from "./raw-peer.js";
 
 export const MODERN = "2026-07-28";
@@ -23,10 +23,10 @@ export function envelope(capabilities: Json = {}, extra: Json = {}): Json {
 
 export class ModernPeer {
   readonly raw = new RawPeer();
-  readonly session: ServerSession;
+  readonly session: ServerConnection;
   #nextId = 1;
 
-  constructor(server: McpServer, options?: ServerSessionOptions) {
+  constructor(server: McpServer, options?: ServerConnectionOptions) {
     this.session = server.connect(this.raw, options);
   }
 

@@ -4,7 +4,7 @@
 // Spec: https://modelcontextprotocol.io/specification/2025-11-25/basic/transports#session-management
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import type { LifecycleState, ServerSession } from "../../src/server/session.js";
+import type { LifecycleState, ServerConnection } from "../../src/server/connection.js";
 import type { HttpSessionTransport } from "../../src/http/session-transport.js";
 import { SessionTable, type LiveSession, type SessionLimits } from "../../src/http/session-table.js";
 
@@ -38,7 +38,7 @@ function stand(id: string, state: LifecycleState, at: { opened?: number; lastSee
   };
   const transport = { get busy() { return s.busy; } };
   const opened = at.opened ?? 0;
-  s.live = { id, session: session as unknown as ServerSession, transport: transport as unknown as HttpSessionTransport, opened, lastSeen: at.lastSeen ?? opened };
+  s.live = { id, session: session as unknown as ServerConnection, transport: transport as unknown as HttpSessionTransport, opened, lastSeen: at.lastSeen ?? opened };
   return s;
 }
 

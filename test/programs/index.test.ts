@@ -16,7 +16,7 @@ const ROOT = realpathSync(fileURLToPath(new URL("../..", import.meta.url)));
 const manifest = JSON.parse(readFileSync(join(ROOT, "package.json"), "utf8")) as { files: string[]; exports: Record<string, string | Record<string, string>> };
 
 test("index: exports each layer's main pieces", () => {
-  for (const name of ["decodeMessage", "encodeMessage", "RpcError", "ErrorCode", "LineDecoder", "PendingRequests", "Params", "Dispatcher", "Connection", "createMemoryPair", "McpServer", "ServerSession", "StreamTransport", "serveStdio", "validate", "checkSchema", "supports", "LATEST_PROTOCOL_VERSION", "McpClient", "StdioClientTransport", "StdioServerConnection", "traceTransport", "HandshakeTimeoutError", "HttpClientTransport", "LegacySseClientTransport",
+  for (const name of ["decodeMessage", "encodeMessage", "RpcError", "ErrorCode", "LineDecoder", "PendingRequests", "Params", "Dispatcher", "Connection", "createMemoryPair", "McpServer", "ServerConnection", "StreamTransport", "serveStdio", "validate", "checkSchema", "supports", "LATEST_PROTOCOL_VERSION", "McpClient", "StdioClientTransport", "StdioServerConnection", "traceTransport", "HandshakeTimeoutError", "HttpClientTransport", "LegacySseClientTransport",
     // Typed rows over the method table: the helpers, the readers they need, and the table's values.
     "requestRows", "notificationRows", "readClientRequestParams", "readServerRequestParams", "readClientNotification", "readServerNotification",
     "LIST_METHODS", "LOGGING_LEVELS", "ClientRequestError", "MalformedResponseError"]) {
@@ -65,11 +65,11 @@ function typesResolve(dir: string, specifier: string): string | undefined {
 
 test("exports: mcp-wire and mcp-wire/stdout-guard resolve to dist/, deep imports are refused (Node)", () => {
   withUser((dir) => {
-    assert.deepEqual(nodeResolves(dir, ["mcp-wire", "mcp-wire/stdout-guard", "mcp-wire/package.json", "mcp-wire/dist/server/session.js", "mcp-wire/dist/index.js", "mcp-wire/src/index.ts"]), {
+    assert.deepEqual(nodeResolves(dir, ["mcp-wire", "mcp-wire/stdout-guard", "mcp-wire/package.json", "mcp-wire/dist/server/connection.js", "mcp-wire/dist/index.js", "mcp-wire/src/index.ts"]), {
       "mcp-wire": "dist/index.js",
       "mcp-wire/stdout-guard": "dist/transports/stdout-guard.js",
       "mcp-wire/package.json": "package.json",
-      "mcp-wire/dist/server/session.js": "ERR_PACKAGE_PATH_NOT_EXPORTED",
+      "mcp-wire/dist/server/connection.js": "ERR_PACKAGE_PATH_NOT_EXPORTED",
       "mcp-wire/dist/index.js": "ERR_PACKAGE_PATH_NOT_EXPORTED",
       "mcp-wire/src/index.ts": "ERR_PACKAGE_PATH_NOT_EXPORTED",
     });
@@ -80,7 +80,7 @@ test("exports: the entry points have their types, and a deep import has none (Ty
   withUser((dir) => {
     assert.equal(typesResolve(dir, "mcp-wire"), "dist/index.d.ts");
     assert.equal(typesResolve(dir, "mcp-wire/stdout-guard"), "dist/transports/stdout-guard.d.ts");
-    assert.equal(typesResolve(dir, "mcp-wire/dist/server/session.js"), undefined);
+    assert.equal(typesResolve(dir, "mcp-wire/dist/server/connection.js"), undefined);
   });
 });
 

@@ -8,7 +8,7 @@ import { dirname, join, relative } from "node:path";
 import { ROOT, sourceFiles } from "../helpers/tour.js";
 
 const SRC = join(ROOT, "src");
-const FOLDERS = ["jsonrpc", "protocol", "mcp"];
+const FOLDERS = ["jsonrpc", "protocol", "mcp", "server"];
 
 /** The files of src/ that `file` imports (or re-exports from), as paths under src/. */
 function importsOf(file: string): string[] {

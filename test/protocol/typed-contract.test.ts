@@ -14,7 +14,7 @@ import type { ClientRequests, ServerNotifications } from "../../src/mcp/methods.
 import { readClientNotification, readClientRequestParams, readServerNotification } from "../../src/mcp/read.js";
 import { McpClient } from "../../src/client/client.js";
 import { McpServer, text } from "../../src/server/definition.js";
-import type { ServerSession } from "../../src/server/session.js";
+import type { ServerConnection } from "../../src/server/connection.js";
 import { NotConnectedError } from "../../src/client/errors.js";
 import { MalformedResponseError } from "../../src/jsonrpc/pending.js";
 
@@ -62,7 +62,7 @@ export async function rightCall(client: McpClient): Promise<string> {
 
 // Notifications are typed like requests: each role's notify is over its own table, so a wrong
 // method or field does not compile, and the params may be left out only when all are optional.
-export async function wrongServerNotifications(session: ServerSession): Promise<void> {
+export async function wrongServerNotifications(session: ServerConnection): Promise<void> {
   // @ts-expect-error no such notification (the table has notifications/tools/list_changed)
   await session.notify("notifications/tool/list_changed");
   // @ts-expect-error notifications/resources/updated carries `uri`, not `url`
@@ -88,7 +88,7 @@ export const untypedContextNotify: ServerHandlers = {
   // @ts-expect-error RequestContext has no notify(method: string)
   "tools/call": (_params, context) => (void context.notify("notifications/anything"), { content: [] }),
 };
-export async function rightNotifications(session: ServerSession, client: McpClient): Promise<void> {
+export async function rightNotifications(session: ServerConnection, client: McpClient): Promise<void> {
   await session.notify("notifications/resources/updated", { uri: "mem://a" });
   await session.notify("notifications/message", { level: "info", data: { any: "json" } }, { relatedRequestId: 1 });
   await session.notify("notifications/tools/list_changed");

@@ -6,13 +6,13 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import { setImmediate as turn } from "node:timers/promises";
 import { ErrorCode } from "../../src/mcp/errors.js";
-import { Params } from "../../src/jsonrpc/params.js";
-import type { RequestContext, RequestRow } from "../../src/protocol/method-table.js";
+import type { RequestContext } from "../../src/protocol/method-table.js";
 import { McpServer, text } from "../../src/server/definition.js";
 import { InputRounds } from "../../src/server/modern/input-rounds.js";
 import { ModernRequest } from "../../src/server/modern/request.js";
 import { RequestStateCodec } from "../../src/server/modern/request-state.js";
-import { modernRows } from "../../src/server/modern/serve.js";
+import { serveModernRequest } from "../../src/server/modern/serve.js";
+import type { ClientRequestHandlers } from "../../src/server/serving.js";
 import { envelope, errorOf, ModernPeer, resultOf } from "../helpers/modern-peer.js";
 
 type Json = { [key: string]: unknown };
@@ -20,28 +20,27 @@ type Json = { [key: string]: unknown };
 const FORM = { elicitation: { form: {} } };
 const ASK_NAME = { message: "name?", requestedSchema: { type: "object" as const, properties: { name: { type: "string" as const } } } };
 
-/** A modern tools/call served by `handle` through the dual-era rows; answers the result and the request its handler saw. */
+/** A modern tools/call served by `handle` the 2026-07-28 way; answers the result and the request its handler saw. */
 async function serveOne(handle: (request: ModernRequest) => Promise<Json>): Promise<{ result: Json; request: ModernRequest | undefined }> {
-  // The server has a tool, so its modern capabilities cover tools/call; `row` stands in for its handler.
+  // The server has a tool, so its modern capabilities cover tools/call; `handlers` stands in for its handler.
   const server = new McpServer({ name: "s", version: "1" });
   server.tool({ name: "t", inputSchema: { type: "object" } }, () => ({ content: [] }));
   const peer = new ModernPeer(server);
   let seen: ModernRequest | undefined;
-  const row: RequestRow<RequestContext> = {
-    method: "tools/call",
-    kind: "request",
-    handle(_params, context) {
+  const handlers: ClientRequestHandlers = {
+    "tools/call"(_params, context) {
       assert.ok(context instanceof ModernRequest);
       seen = context;
-      return handle(context);
+      return handle(context) as never;
     },
   };
-  const [modern] = modernRows(peer.session, [row]);
+  const meta = envelope(FORM);
   const context: RequestContext = {
-    id: 1, method: "tools/call", signal: new AbortController().signal, inBatch: false, meta: envelope(FORM),
+    id: 1, method: "tools/call", signal: new AbortController().signal, inBatch: false, meta,
     progressToken: undefined, ended: false, progress: async () => {},
   };
-  const result = (await modern!.handle(new Params("tools/call", { name: "t", arguments: {} }), context)) as Json;
+  const request = { jsonrpc: "2.0" as const, id: 1, method: "tools/call", params: { name: "t", arguments: {}, _meta: meta } };
+  const result = await serveModernRequest(peer.session, handlers, request, context, meta);
   return { result, request: seen };
 }
 

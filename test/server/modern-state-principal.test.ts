@@ -1,4 +1,4 @@
-// A requestState is bound to whom the connection speaks for (ServerSessionOptions.principal, which
+// A requestState is bound to whom the connection speaks for (ServerConnectionOptions.principal, which
 // the HTTP server sets from the access token): another principal's retry with it is refused before
 // the handler runs, and so is a state sealed for nobody presented by somebody, or the other way round.
 // Spec: https://modelcontextprotocol.io/specification/2026-07-28/basic/patterns/mrtr#server-requirements-basic-workflow

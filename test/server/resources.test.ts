@@ -6,7 +6,7 @@ import assert from "node:assert/strict";
 import { RpcError } from "../../src/jsonrpc/messages.js";
 import { ErrorCode } from "../../src/mcp/errors.js";
 import { DEFAULT_MAX_SUBSCRIPTIONS, DEFAULT_MAX_URI_LENGTH, McpServer, type ServerOptions } from "../../src/server/definition.js";
-import type { ServerSessionOptions } from "../../src/server/session.js";
+import type { ServerConnectionOptions } from "../../src/server/connection.js";
 import { RawPeer } from "../helpers/raw-peer.js";
 
 type Answer = { id?: unknown; result?: Record<string, unknown>; error?: { code: number; message: string; data?: unknown } };
@@ -23,7 +23,7 @@ function server(options: ServerOptions = {}): McpServer {
 }
 
 /** An operating session (stateless sessions start operating; others shake hands first). */
-async function open(definition: McpServer, options: ServerSessionOptions = {}) {
+async function open(definition: McpServer, options: ServerConnectionOptions = {}) {
   const peer = new RawPeer();
   const session = definition.connect(peer, options);
   let next = 100;

@@ -2,22 +2,22 @@
 // Spec: https://modelcontextprotocol.io/specification/2025-11-25/server/utilities/completion
 
 import { invalidParams } from "../../jsonrpc/params.js";
-import type { Completer } from "../definition.js";
-import type { ClientRequestHandlers, ServerSession } from "../session.js";
+import type { Completer } from "../catalog.js";
+import type { ClientRequestHandlers, ServingConnection } from "../serving.js";
 
 /** Spec (server/utilities/completion#completion-results): at most 100 values per response. */
 const MAX_VALUES = 100;
 
-export function completionHandlers(session: ServerSession): ClientRequestHandlers {
+export function completionHandlers(connection: Pick<ServingConnection, "server">): ClientRequestHandlers {
   return {
     async "completion/complete"({ ref, argument, context }) {
       let completer: Completer | undefined;
       if (ref.type === "ref/prompt") {
-        const prompt = session.server.findPrompt(ref.name);
+        const prompt = connection.server.findPrompt(ref.name);
         if (!prompt) throw invalidParams("completion/complete", "ref.name", `names no prompt of this server: ${JSON.stringify(ref.name)}`);
         completer = prompt.complete[argument.name];
       } else {
-        const template = session.server.findTemplate(ref.uri);
+        const template = connection.server.findTemplate(ref.uri);
         if (!template) throw invalidParams("completion/complete", "ref.uri", `names no resource template of this server: ${JSON.stringify(ref.uri)}`);
         completer = template.complete[argument.name];
       }

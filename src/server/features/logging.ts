@@ -1,18 +1,19 @@
 // logging/setLevel: the client chooses how much the server's log notifications carry.
 // Spec: https://modelcontextprotocol.io/specification/2025-11-25/server/utilities/logging
-// The messages themselves are sent by ServerSession.log.
+// The messages themselves are sent by ServerConnection.log (connection.ts) and, for a
+// 2026-07-28 request, by its handler context (handler-context.ts).
 
 import { LOGGING_LEVELS, type LoggingLevel } from "../../mcp/logging.js";
-import type { ClientRequestHandlers, ServerSession } from "../session.js";
+import type { ClientRequestHandlers, ServingConnection } from "../serving.js";
 
 /** Each level's place in that order, for comparing two levels. */
 export const LEVEL_RANK = Object.fromEntries(LOGGING_LEVELS.map((level, rank) => [level, rank])) as Record<LoggingLevel, number>;
 
-export function loggingHandlers(session: ServerSession): ClientRequestHandlers {
+export function loggingHandlers(connection: Pick<ServingConnection, "logLevel">): ClientRequestHandlers {
   return {
     "logging/setLevel"({ level }) {
       // The level was checked by its reader (mcp/read.ts): an invalid one gets -32602 there.
-      session.logLevel = level;
+      connection.logLevel = level;
       return {};
     },
   };

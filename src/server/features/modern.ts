@@ -1,24 +1,25 @@
 // The two methods 2026-07-28 added: server/discover, which says what initialize once said without
 // opening a session, and subscriptions/listen (server/modern/listen.ts). Both exist only for
-// requests carrying the modern envelope (METHOD_ERA in mcp/methods.ts; the session's gate).
+// requests carrying the modern envelope (METHOD_ERA in mcp/methods.ts): the handshake era has no
+// row for them (era-dispatcher.ts), so there they are -32601.
 // Spec: https://modelcontextprotocol.io/specification/2026-07-28/server/discover
 
 import type { DiscoverResult } from "../../mcp/modern.js";
 import { MODERN_PROTOCOL_VERSIONS } from "../../mcp/versions.js";
 import type { Written } from "../../protocol/method-table.js";
-import type { ClientRequestHandlers, ServerSession } from "../session.js";
+import type { ClientRequestHandlers, ServingConnection } from "../serving.js";
 
-export function modernHandlers(session: ServerSession): ClientRequestHandlers {
+export function modernHandlers(connection: Pick<ServingConnection, "server" | "modernCapabilities" | "listens">): ClientRequestHandlers {
   return {
     "server/discover"() {
       // Spec (server/discover): the modern versions only; the handshake versions are initialize's to offer.
-      const result: Written<DiscoverResult> = { supportedVersions: [...MODERN_PROTOCOL_VERSIONS], capabilities: session.modernCapabilities };
-      const instructions = session.server.info.instructions;
+      const result: Written<DiscoverResult> = { supportedVersions: [...MODERN_PROTOCOL_VERSIONS], capabilities: connection.modernCapabilities };
+      const instructions = connection.server.info.instructions;
       if (instructions !== undefined) result.instructions = instructions;
       return result;
     },
     "subscriptions/listen"({ notifications }, context) {
-      return session.listens.listen(notifications, context, session.modernCapabilities);
+      return connection.listens.listen(notifications, context, connection.modernCapabilities);
     },
   };
 }

@@ -9,26 +9,27 @@ import { invalidParams } from "../../jsonrpc/params.js";
 import type { BlobResourceContents, ResourceContents, TextResourceContents } from "../../mcp/resources.js";
 import { describedFor } from "../compat.js";
 import { paginate } from "../pagination.js";
-import type { ClientRequestHandlers, HandlerContext, ServerSession } from "../session.js";
-import type { McpServer } from "../definition.js";
+import type { HandlerContext } from "../served.js";
+import type { ClientRequestHandlers, ServingConnection } from "../serving.js";
+import type { Catalog } from "../catalog.js";
 
-export function resourceHandlers(session: ServerSession): ClientRequestHandlers {
-  const server = session.server;
+export function resourceHandlers(connection: Pick<ServingConnection, "server" | "served" | "handlerContext" | "subscriptions">): ClientRequestHandlers {
+  const server = connection.server;
   return {
     "resources/list"(params, context) {
-      const version = session.served(context).protocolVersion;
+      const version = connection.served(context).protocolVersion;
       const all = server.resources().map(({ resource }) => describedFor({ ...resource }, version));
       return paginate("resources", all, params, server.pageSize);
     },
     "resources/templates/list"(params, context) {
-      const version = session.served(context).protocolVersion;
+      const version = connection.served(context).protocolVersion;
       const all = server.templates().map(({ template }) => describedFor({ ...template }, version));
       return paginate("resourceTemplates", all, params, server.pageSize);
     },
     async "resources/read"({ uri }, context) {
       checkUri(server, "resources/read", uri);
-      const contents = await read(server, "resources/read", uri, session.handlerContext(context));
-      const version = session.served(context).protocolVersion;
+      const contents = await read(server, "resources/read", uri, connection.handlerContext(context));
+      const version = connection.served(context).protocolVersion;
       return { contents: contents.map((item) => describedFor({ ...item }, version)) };
     },
     async "resources/subscribe"({ uri }, context) {
@@ -36,19 +37,19 @@ export function resourceHandlers(session: ServerSession): ClientRequestHandlers 
       // Spec (server/resources#error-handling): a resource that does not exist is -32002, here
       // as for resources/read. A template matches URIs of resources that may not exist, so only
       // reading tells; what the read answers is what the subscription answers.
-      await read(server, "resources/subscribe", uri, session.handlerContext(context)).catch((error: unknown) => {
+      await read(server, "resources/subscribe", uri, connection.handlerContext(context)).catch((error: unknown) => {
         throw error instanceof RpcError && error.code === ErrorCode.ResourceNotFound ? notFound("resources/subscribe", uri) : error;
       });
       const limit = server.maxSubscriptions;
-      if (!session.subscriptions.has(uri) && session.subscriptions.size >= limit) {
+      if (!connection.subscriptions.has(uri) && connection.subscriptions.size >= limit) {
         throw new RpcError(ErrorCode.InvalidParams, `resources/subscribe: this session already has ${limit} subscriptions, the most it may have: unsubscribe from one first`, { limit });
       }
-      session.subscriptions.add(uri);
+      connection.subscriptions.add(uri);
       return {};
     },
     "resources/unsubscribe"({ uri }) {
       checkUri(server, "resources/unsubscribe", uri);
-      session.subscriptions.delete(uri);
+      connection.subscriptions.delete(uri);
       return {};
     },
   };
@@ -58,13 +59,13 @@ export function resourceHandlers(session: ServerSession): ClientRequestHandlers 
  * The server's bound on a request's uri. The spec sets none; ours keeps a hostile URI from
  * costing a template match, an echo in the not-found error, and a subscription.
  */
-function checkUri(server: McpServer, method: string, uri: string): void {
+function checkUri(server: Catalog, method: string, uri: string): void {
   const limit = server.maxUriLength;
   if (uri.length > limit) throw invalidParams(method, "uri", `is ${uri.length} characters long, over the limit of ${limit}`, { limit });
 }
 
 /** The contents at `uri`: a fixed resource first, then the first template that matches. */
-async function read(server: McpServer, method: string, uri: string, context: HandlerContext): Promise<(TextResourceContents | BlobResourceContents)[]> {
+async function read(server: Catalog, method: string, uri: string, context: HandlerContext): Promise<(TextResourceContents | BlobResourceContents)[]> {
   let contents: ResourceContents[] | undefined;
   const fixed = server.findResource(uri);
   if (fixed) contents = await fixed.read(uri, context);

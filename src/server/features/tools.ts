@@ -12,18 +12,18 @@ import { supports } from "../../mcp/versions.js";
 import { validate, type JsonSchema, type SchemaIssue } from "../../schema/json-schema.js";
 import { callToolResultFor, describedFor, TOOL_FIELDS } from "../compat.js";
 import { paginate } from "../pagination.js";
-import type { ClientRequestHandlers, ServerSession } from "../session.js";
+import type { ClientRequestHandlers, ServingConnection } from "../serving.js";
 
-export function toolHandlers(session: ServerSession): ClientRequestHandlers {
+export function toolHandlers(connection: Pick<ServingConnection, "server" | "served" | "handlerContext">): ClientRequestHandlers {
   return {
     "tools/list"(params, context) {
-      const version = session.served(context).protocolVersion;
-      const all = session.server.tools().map(({ tool }) => describedFor({ ...tool }, version, TOOL_FIELDS));
-      return paginate("tools", all, params, session.server.pageSize);
+      const version = connection.served(context).protocolVersion;
+      const all = connection.server.tools().map(({ tool }) => describedFor({ ...tool }, version, TOOL_FIELDS));
+      return paginate("tools", all, params, connection.server.pageSize);
     },
     async "tools/call"({ name, arguments: args = {} }, context) {
-      const version = session.served(context).protocolVersion;
-      const registered = session.server.findTool(name);
+      const version = connection.served(context).protocolVersion;
+      const registered = connection.server.findTool(name);
       // Spec (server/tools#error-handling): an unknown tool is a protocol error, -32602.
       if (!registered) throw invalidParams("tools/call", "name", `names no tool of this server: ${JSON.stringify(name)}`, { name });
       const { tool, handler } = registered;
@@ -40,7 +40,7 @@ export function toolHandlers(session: ServerSession): ClientRequestHandlers {
 
       let result: CallToolResult;
       try {
-        result = await handler(args, session.handlerContext(context));
+        result = await handler(args, connection.handlerContext(context));
       } catch (error) {
         if (error instanceof RpcError) throw error;
         // Spec (server/tools#error-handling): failures inside the tool are reported in the result.

@@ -14,7 +14,7 @@ import { ErrorCode } from "../../mcp/errors.js";
 import type { Implementation } from "../../mcp/lifecycle.js";
 import { METHOD_ERA, type ClientRequestMethod } from "../../mcp/methods.js";
 import { META, type RequestEnvelope } from "../../mcp/modern.js";
-import { readRequestEnvelope } from "../../mcp/read.js";
+import { readRequestEnvelope } from "../../mcp/read-modern.js";
 import { ALL_PROTOCOL_VERSIONS, isModernVersion, type ModernVersion } from "../../mcp/versions.js";
 
 /** Whether a request claims the 2026-07-28 generation: its `_meta` has a protocolVersion key. */
@@ -69,7 +69,7 @@ export function checkModernRequest(method: string, meta: { [key: string]: unknow
 }
 
 /**
- * The first two checks alone, for every modern request, including one for a method no row serves:
+ * The first two checks alone, for every modern request, including one for a method with no handler:
  * its envelope (-32602) and its version (-32022) are judged before the method is (-32601), as on HTTP.
  */
 export function readModernEnvelope(method: string, meta: { [key: string]: unknown }): CheckedEnvelope {
@@ -103,14 +103,4 @@ export function unsupportedVersion(requested: string): RpcError {
     supported: [...ALL_PROTOCOL_VERSIONS],
     requested,
   });
-}
-
-/**
- * The refusal of a 2026-07-28 method sent without the envelope (a handshake-era request): no such
- * method exists in a handshake session, and its client gets the very answer it got before mcp-wire
- * spoke 2026-07-28 (the goldens hold it byte for byte).
- */
-export function modernMethodWithoutEnvelope(method: string): RpcError | undefined {
-  if (METHOD_ERA[method as ClientRequestMethod] !== "modern") return undefined;
-  return new RpcError(ErrorCode.MethodNotFound, `method not found: ${method}`);
 }

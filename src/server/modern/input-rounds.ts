@@ -23,7 +23,7 @@ import { Params } from "../../jsonrpc/params.js";
 import type { ClientCapabilities, Implementation } from "../../mcp/lifecycle.js";
 import { META, type InputRequest, type InputRequiredResult } from "../../mcp/modern.js";
 import type { RequestContext } from "../../protocol/method-table.js";
-import type { ModernServed } from "../session.js";
+import type { ModernServed } from "../served.js";
 import { askFingerprint, RequestStateTooLargeError, type OpenedState, type RequestStateCodec, type StoredAnswer } from "./request-state.js";
 
 /** Asks per request, over all its rounds: the spec sets no bound, and each answer rides in requestState. */

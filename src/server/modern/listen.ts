@@ -12,8 +12,8 @@ import type { ServerCapabilities } from "../../mcp/lifecycle.js";
 import type { ChangingList } from "../../mcp/methods.js";
 import { META, type SubscriptionFilter, type SubscriptionsListenResult } from "../../mcp/modern.js";
 import type { RequestContext } from "../../protocol/method-table.js";
-import type { McpServer } from "../definition.js";
-import type { ServerSession } from "../session.js";
+import type { Catalog } from "../catalog.js";
+import type { Notifier } from "../served.js";
 
 /** The filter flag that asks for each list's changes. */
 const FLAG_OF: Record<ChangingList, "toolsListChanged" | "promptsListChanged" | "resourcesListChanged"> = {
@@ -31,7 +31,7 @@ interface OpenListen {
 }
 
 export class Listens {
-  readonly #session: ServerSession;
+  readonly #session: Notifier & { readonly server: Catalog };
   readonly #open = new Map<RequestId, OpenListen>();
   /**
    * Set by endAll. Requests read before the input ended may still be queued behind slow ones; a
@@ -40,7 +40,7 @@ export class Listens {
    */
   #ending = false;
 
-  constructor(session: ServerSession) {
+  constructor(session: Notifier & { readonly server: Catalog }) {
     this.#session = session;
   }
 
@@ -115,7 +115,7 @@ function listenResult(subscriptionId: RequestId): SubscriptionsListenResult {
  * if it offers subscriptions. Spec (basic/patterns/subscriptions): the acknowledgement names only what will be sent.
  * The resource URIs are bounded as resources/subscribe bounded them (count and length): -32602 past that.
  */
-function honoured(requested: SubscriptionFilter, capabilities: ServerCapabilities, server: McpServer): SubscriptionFilter {
+function honoured(requested: SubscriptionFilter, capabilities: ServerCapabilities, server: Catalog): SubscriptionFilter {
   const filter: SubscriptionFilter = {};
   if (requested.toolsListChanged && capabilities.tools?.listChanged) filter.toolsListChanged = true;
   if (requested.promptsListChanged && capabilities.prompts?.listChanged) filter.promptsListChanged = true;

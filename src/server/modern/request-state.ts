@@ -57,7 +57,7 @@ export interface SealedRound {
   /** How many input_required answers this request has had, this one included (1 for the first). */
   round: number;
   /**
-   * Who the caller is, when the server knows (ServerSessionOptions.principal: over HTTP, the access
+   * Who the caller is, when the server knows (ServerConnectionOptions.principal: over HTTP, the access
    * token's issuer and subject). Bound like the params: the token opens only for that principal, and
    * a token sealed with none opens only for a caller with none.
    */

@@ -2,9 +2,11 @@
 //  per request: its envelope, whom it speaks for, and its input rounds once needed.
 // One 2026-07-28 request as its handlers see it: the connection's context for it (id, signal,
 // progress), plus what its own envelope says (version, the client's capabilities and identity, the
-// log level), whom its connection speaks for (the authenticated principal, if any) and, for the methods that may answer input_required, its input rounds. Its row makes it
-// once the envelope passed its checks (serve.ts); the handshake session's requests keep the
-// connection's context. Handlers tell the two apart with `instanceof` (ServerSession.served).
+// log level), whom its connection speaks for (the authenticated principal, if any) and, for the
+// methods that may answer input_required, its input rounds. serveModernRequest (serve.ts) makes it
+// once the envelope passed its checks, and it carries the request's era from there on: the
+// handshake session's requests keep the connection's context, and handlers tell the two apart with
+// `instanceof` (ServerConnection.served, .handlerContext).
 // Spec: https://modelcontextprotocol.io/specification/2026-07-28/basic/versioning (era per request)
 
 import type { RequestId } from "../../jsonrpc/messages.js";
@@ -12,7 +14,7 @@ import type { ClientCapabilities, Implementation } from "../../mcp/lifecycle.js"
 import type { LoggingLevel } from "../../mcp/logging.js";
 import type { ModernVersion } from "../../mcp/versions.js";
 import type { RequestContext } from "../../protocol/method-table.js";
-import type { ModernServed } from "../session.js";
+import type { ModernServed } from "../served.js";
 import type { CheckedEnvelope } from "./envelope.js";
 import type { InputRounds } from "./input-rounds.js";
 

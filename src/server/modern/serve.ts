@@ -1,55 +1,68 @@
 // Textbook: modern in src/textbook/modern.ts; this adds input rounds (signed requestState), listen,
 //  caching hints per item.
-// How a 2026-07-28 request is served: the same handler rows as a handshake session's, wrapped so
-// that a request carrying the envelope has it checked (envelope.ts) and reaches its handler as a
-// ModernRequest (request.ts), the three methods that may ask the client for input run their handler
-// in input rounds (input-rounds.ts), and every answer takes the modern shape (results.ts). A request
-// of the handshake session goes straight to its row, at the cost of one `_meta` lookup.
+// How a 2026-07-28 request is served, once the server judged its era (server/era-dispatcher.ts):
+// its envelope checked (envelope.ts), then its handler run with a ModernRequest (request.ts) as its
+// context and its params read with the retry fields (mcp/read-modern.ts); the three methods that
+// may ask the client for input run their handler in input rounds (input-rounds.ts), and every
+// answer takes the modern shape (results.ts). A handshake-era request never comes here.
 // Spec: https://modelcontextprotocol.io/specification/2026-07-28/basic/patterns/mrtr and basic#results.
 
-import { ErrorCode, RpcError } from "../../jsonrpc/messages.js";
-import type { Params } from "../../jsonrpc/params.js";
+import { ErrorCode, RpcError, type JSONRPCRequest } from "../../jsonrpc/messages.js";
+import { Params } from "../../jsonrpc/params.js";
 import type { Implementation } from "../../mcp/lifecycle.js";
 import { CACHEABLE_METHODS, INPUT_REQUIRED_METHODS, type ClientRequestMethod } from "../../mcp/methods.js";
+import { readModernRequestParams } from "../../mcp/read-modern.js";
 import { LATEST_MODERN_VERSION } from "../../mcp/versions.js";
-import type { RequestRow } from "../../protocol/method-table.js";
-import type { RequestContext } from "../../protocol/connection.js";
+import type { RequestContext } from "../../protocol/method-table.js";
+import type { Catalog } from "../catalog.js";
 import { implementationFor } from "../compat.js";
-import type { McpServer } from "../definition.js";
-import type { ServerSession } from "../session.js";
-import { isModernRequest } from "./envelope.js";
-import { ModernRequest } from "./request.js";
+import type { ClientRequestHandlers } from "../serving.js";
+import { envelopeRefusal, type CheckedEnvelope } from "./envelope.js";
 import { InputRounds } from "./input-rounds.js";
+import { ModernRequest } from "./request.js";
 import { completeResult, modernError, NO_CACHING, type CacheHint } from "./results.js";
 
 type Json = { [key: string]: unknown };
 
+/** What serving a 2026-07-28 request takes of its connection (ServerConnection is one). */
+export interface ModernServing {
+  readonly server: Catalog;
+  /** Whom the connection's requests speak for, if the transport authenticated them. */
+  readonly principal: string | undefined;
+  /** The request's envelope, checked against what the server offers; throws the RpcError to answer with. */
+  checkModern(method: string, meta: { [key: string]: unknown }): CheckedEnvelope;
+}
+
 /**
- * The rows of a dual-era session: each serves a 2026-07-28 request the modern way, any other as
- * before. A modern request's envelope is checked here, after the session's gate let it through and
- * before its params are read (our order, PROTOCOL_NOTES.md, "The era of each message"; the spec fixes none).
+ * Serves one request judged 2026-07-28 by its `meta` (the envelope's claim), with `handlers` (every
+ * method of either era: a handshake-only one is refused by checkModern). Throws a refusal at once;
+ * the checks come in the order of the handshake era's dispatch: the method first, then the batch,
+ * then the envelope, before the params are read (our order, PROTOCOL_NOTES.md, "The era of each
+ * message"; the spec fixes none).
  */
-export function modernRows(session: ServerSession, rows: RequestRow<RequestContext>[]): RequestRow<RequestContext>[] {
-  return rows.map((row) => ({
-    method: row.method,
-    kind: "request",
-    handle(params, context) {
-      if (!isModernRequest(row.method, context.meta)) return row.handle(params, context);
-      // Spec (2026-07-28 basic): no batches. One allowed by the connection's 2025-03-26 handshake
-      // (its wire rules) carries no modern request.
-      if (context.inBatch) throw new RpcError(ErrorCode.InvalidRequest, `${row.method}: a 2026-07-28 request cannot be part of a JSON-RPC batch`);
-      return serveModern(session.server, row, params, new ModernRequest(context, session.checkModern(row.method, context.meta), session.principal));
-    },
-  }));
+export function serveModernRequest(connection: ModernServing, handlers: ClientRequestHandlers, request: JSONRPCRequest, context: RequestContext, meta: Json): Promise<Json> {
+  const method = request.method;
+  // Spec (basic#responses): an unknown method is -32601; its envelope (-32602) and version (-32022)
+  // are judged first, as on HTTP.
+  if (!Object.hasOwn(handlers, method)) throw envelopeRefusal(method, meta) ?? new RpcError(ErrorCode.MethodNotFound, `method not found: ${method}`);
+  const params = new Params(method, request.params);
+  // Spec (2026-07-28 basic): no batches. One allowed by the connection's 2025-03-26 handshake
+  // (its wire rules) carries no modern request.
+  if (context.inBatch) throw new RpcError(ErrorCode.InvalidRequest, `${method}: a 2026-07-28 request cannot be part of a JSON-RPC batch`);
+  const served = new ModernRequest(context, connection.checkModern(method, meta), connection.principal);
+  const known = method as ClientRequestMethod;
+  const serve = INPUT_REQUIRED_METHODS.includes(known) ? serveAsking : serveComplete;
+  return serve(connection.server, handlers, known, params, served);
 }
 
-function serveModern(server: McpServer, row: RequestRow<RequestContext>, params: Params, request: ModernRequest): Promise<Json> {
-  return INPUT_REQUIRED_METHODS.includes(row.method as ClientRequestMethod) ? serveAsking(server, row, params, request) : serveComplete(server, row, params, request);
+/** The method's handler on its params, read as a 2026-07-28 request's. */
+function run<M extends ClientRequestMethod>(handlers: ClientRequestHandlers, method: M, params: Params, request: ModernRequest): Promise<Json> | Json {
+  return handlers[method]!(readModernRequestParams[method](params), request);
 }
 
-async function serveComplete(server: McpServer, row: RequestRow<RequestContext>, params: Params, request: ModernRequest): Promise<Json> {
+async function serveComplete(server: Catalog, handlers: ClientRequestHandlers, method: ClientRequestMethod, params: Params, request: ModernRequest): Promise<Json> {
   try {
-    return completeResult(await row.handle(params, request), serverInfoOf(server, row.method), cacheHint(server, row.method, params));
+    return completeResult(await run(handlers, method, params, request), serverInfoOf(server, method), cacheHint(server, method, params));
   } catch (error) {
     throw modernError(error);
   }
@@ -61,8 +74,7 @@ async function serveComplete(server: McpServer, row: RequestRow<RequestContext>,
  * once for a retry that carries a requestState, otherwise at the handler's first ask or look at its
  * signal. Most calls do neither and cost one promise, not the rounds' state (`npm run bench`).
  */
-function serveAsking(server: McpServer, row: RequestRow<RequestContext>, params: Params, request: ModernRequest): Promise<Json> {
-  const method = row.method;
+function serveAsking(server: Catalog, handlers: ClientRequestHandlers, method: ClientRequestMethod, params: Params, request: ModernRequest): Promise<Json> {
   return new Promise<Json>((resolve, reject) => {
     const fail = (error: unknown): void => reject(modernError(error));
     request.roundsWhenNeeded(() => {
@@ -79,7 +91,7 @@ function serveAsking(server: McpServer, row: RequestRow<RequestContext>, params:
     try {
       // A forged, expired or used-up requestState is refused before the handler runs.
       if (params.value.requestState !== undefined) request.inputRounds()?.open();
-      Promise.resolve(row.handle(params, request)).then((result) => {
+      Promise.resolve(run(handlers, method, params, request)).then((result) => {
         try {
           const rounds = request.rounds;
           if (rounds && !rounds.answers()) return;
@@ -98,7 +110,7 @@ function serveAsking(server: McpServer, row: RequestRow<RequestContext>, params:
  * What a result of `method` says about caching: nothing for most methods; for the cacheable ones the
  * server's settings, or the read resource's own.
  */
-function cacheHint(server: McpServer, method: string, params: Params): CacheHint | undefined {
+function cacheHint(server: Catalog, method: string, params: Params): CacheHint | undefined {
   if (!CACHEABLE_METHODS.includes(method as ClientRequestMethod)) return undefined;
   if (method === "server/discover") return server.cache.discover;
   if (method !== "resources/read") return server.cache.lists;
@@ -113,9 +125,9 @@ function cacheHint(server: McpServer, method: string, params: Params): CacheHint
  * description, icons, website). The whole Implementation on every result made a modern tools/call
  * cost about 1.2x more CPU (`npm run bench`).
  */
-const SERVER_INFO = new WeakMap<McpServer, { full: Implementation; brief: Implementation }>();
+const SERVER_INFO = new WeakMap<Catalog, { full: Implementation; brief: Implementation }>();
 
-function serverInfoOf(server: McpServer, method: string): Implementation {
+function serverInfoOf(server: Catalog, method: string): Implementation {
   let info = SERVER_INFO.get(server);
   if (!info) {
     const { instructions: _notIdentity, ...implementation } = server.info;

@@ -1,74 +1,47 @@
 // Textbook: Server.route, Server.hear in src/textbook/server.ts; this adds every version's
 //  lifecycle, the negotiated capabilities, the era of each request.
-// One client's connection to a server definition. Dual-era: each request is served either in the
-// connection's handshake session (the lifecycle state machine, the negotiated version and
-// capabilities) or, when it carries the 2026-07-28 envelope, on its own (server/modern/). Also
-// everything the server sends on its own (list changes, resource updates, log messages, requests
-// to the client, listen streams), and the context its handlers get (handler-context.ts).
+// The server's side of one connection to a client. Dual-era: each request's era is judged once,
+// where it enters (era-dispatcher.ts), and it is served either in the connection's handshake
+// session (the lifecycle state machine, the negotiated version and capabilities) or, when it
+// carries the 2026-07-28 envelope, on its own (server/modern/). It composes the features
+// (features/*.ts, written against serving.ts), and does everything the server sends on its own
+// (list changes, resource updates, log messages, requests to the client, listen streams).
 // Spec: https://modelcontextprotocol.io/specification/2025-11-25/basic/lifecycle and
 // https://modelcontextprotocol.io/specification/2026-07-28/basic/versioning (era per message).
 
-import { describeFailure, Dispatcher, notificationRows, requestRows } from "../protocol/dispatch.js";
-import type { ParamsAndOptions, RequestHandlers } from "../protocol/method-table.js";
+import { describeFailure } from "../protocol/dispatch.js";
+import type { ParamsAndOptions } from "../protocol/method-table.js";
 import { ErrorCode, RpcError } from "../jsonrpc/messages.js";
 import { Connection, type RequestContext, type RequestOptions } from "../protocol/connection.js";
 import type { SendOptions, Transport } from "../protocol/transport.js";
 import type { CreateMessageRequestParams, CreateMessageResult, ListRootsResult } from "../mcp/client-features.js";
 import type { ElicitRequestParams, ElicitResult } from "../mcp/elicitation.js";
 import type { ClientCapabilities, Implementation, ServerCapabilities } from "../mcp/lifecycle.js";
-import { LATEST_MODERN_VERSION, type ModernVersion } from "../mcp/versions.js";
-import { ModernHandlerContext, SessionHandlerContext, type HandlerContext } from "./handler-context.js";
-import { checkModernRequest, envelopeRefusal, isModernRequest, modernMethodWithoutEnvelope, type CheckedEnvelope } from "./modern/envelope.js";
-import type { InputRounds } from "./modern/input-rounds.js";
-import { Listens } from "./modern/listen.js";
-import { ModernRequest } from "./modern/request.js";
-import { modernRows } from "./modern/serve.js";
-import { modernHandlers } from "./features/modern.js";
 import type { LoggingLevel, LoggingMessageNotificationParams } from "../mcp/logging.js";
-import type {
-  ChangingList, ClientRequests, ServerNotificationMethod, ServerNotifications, ServerRequestMethod, ServerRequests,
-} from "../mcp/methods.js";
-import { readClientNotification, readClientRequestParams, readServerResult } from "../mcp/read.js";
-import { LATEST_PROTOCOL_VERSION, supports, wirePolicy, type HandshakeVersion } from "../mcp/versions.js";
+import type { ChangingList, ServerNotificationMethod, ServerNotifications, ServerRequestMethod, ServerRequests } from "../mcp/methods.js";
+import { readServerResult } from "../mcp/read-server-requests.js";
+import { LATEST_MODERN_VERSION, LATEST_PROTOCOL_VERSION, supports, wirePolicy, type HandshakeVersion } from "../mcp/versions.js";
 import { ClientRequestError, declaredCapabilities, refusedMethods, requireClientCapability } from "./capabilities.js";
-import type { McpServer } from "./definition.js";
+import type { Catalog } from "./catalog.js";
+import { EraDispatcher } from "./era-dispatcher.js";
 import { completionHandlers } from "./features/completion.js";
 import { lifecycleHandlers } from "./features/lifecycle.js";
 import { LEVEL_RANK, loggingHandlers } from "./features/logging.js";
+import { modernHandlers } from "./features/modern.js";
 import { promptHandlers } from "./features/prompts.js";
 import { resourceHandlers } from "./features/resources.js";
 import { toolHandlers } from "./features/tools.js";
+import { ModernHandlerContext, SessionHandlerContext } from "./handler-context.js";
+import { checkModernRequest, type CheckedEnvelope } from "./modern/envelope.js";
+import { Listens } from "./modern/listen.js";
+import { ModernRequest } from "./modern/request.js";
+import type { HandlerContext, LifecycleState, Served } from "./served.js";
+import type { ClientRequestHandlers, ServingConnection } from "./serving.js";
 
-/** The server's handlers for the client's requests, over the method table: params typed, results checked. */
-export type ClientRequestHandlers = RequestHandlers<ClientRequests, RequestContext>;
+export type { HandlerContext, LifecycleState, ModernServed, Served } from "./served.js";
+export type { ClientRequestHandlers } from "./serving.js";
 
-export type { HandlerContext } from "./handler-context.js";
-
-/** How one request is served: at which version, for which client. A handshake session serves its requests as itself. */
-export interface Served {
-  readonly protocolVersion: HandshakeVersion | ModernVersion;
-  readonly clientInfo: Implementation;
-  readonly clientCapabilities: ClientCapabilities;
-}
-
-/** One 2026-07-28 request, served by what its own envelope says (server/modern/request.ts). */
-export interface ModernServed extends Served {
-  readonly protocolVersion: ModernVersion;
-  /** The lowest level of log message to send for it; none when absent. */
-  readonly logLevel: LoggingLevel | undefined;
-  /** Its asks of the client, for the methods that may answer input_required, made when first needed (server/modern/serve.ts). */
-  rounds?: InputRounds | undefined;
-  /** Whom the request speaks for, when the transport authenticated it (ServerSessionOptions.principal). */
-  readonly principal?: string | undefined;
-}
-
-/**
- * Where the handshake stands. Requests other than ping wait for `initialize`; the server itself
- * sends nothing but pings and logs until the client confirms with `notifications/initialized`.
- */
-export type LifecycleState = "awaiting-initialize" | "awaiting-initialized" | "operating" | "closed";
-
-export interface ServerSessionOptions {
+export interface ServerConnectionOptions {
   /** Local problems (bad input, malformed notifications, failed writes, handler crashes), for the server's own log. */
   onProblem?: (message: string) => void;
   /**
@@ -88,8 +61,8 @@ export interface ServerSessionOptions {
 /** A settled promise, for the many log calls that send nothing. */
 const NOTHING: Promise<void> = Promise.resolve();
 
-export class ServerSession {
-  readonly server: McpServer;
+export class ServerConnection implements ServingConnection {
+  readonly server: Catalog;
   readonly connection: Connection;
   #state: LifecycleState = "awaiting-initialize";
   /** Until negotiation, the newest version's rules apply. */
@@ -106,28 +79,25 @@ export class ServerSession {
   readonly subscriptions = new Set<string>();
   /** True for a stateless HTTP request's session: there is no channel back to the client. */
   readonly stateless: boolean;
-  /** ServerSessionOptions.principal: undefined when nobody authenticated its requests. */
+  /** ServerConnectionOptions.principal: undefined when nobody authenticated its requests. */
   readonly principal: string | undefined;
   /** The client requests a 2026-07-28 request is refused for want of a capability, worked out at first use. */
   #modernRefused: Map<string, RpcError> | undefined;
   #listens: Listens | undefined;
   readonly #onProblem: (message: string) => void;
 
-  constructor(server: McpServer, transport: Transport, options: ServerSessionOptions = {}) {
+  constructor(server: Catalog, transport: Transport, options: ServerConnectionOptions = {}) {
     this.server = server;
     this.#onProblem = options.onProblem ?? (() => {});
-    const handlers: ClientRequestHandlers = {
+    const handshake: ClientRequestHandlers = {
       ...lifecycleHandlers(this), ...toolHandlers(this), ...resourceHandlers(this),
-      ...promptHandlers(this), ...completionHandlers(this), ...loggingHandlers(this), ...modernHandlers(this),
+      ...promptHandlers(this), ...completionHandlers(this), ...loggingHandlers(this),
     };
-    const dispatcher = new Dispatcher(
-      [
-        ...modernRows(this, requestRows(readClientRequestParams, handlers)),
-        ...notificationRows(readClientNotification, { "notifications/initialized": () => this.#confirmInitialized() }),
-      ],
+    const dispatcher = new EraDispatcher(
+      this,
+      { handshake, modern: { ...handshake, ...modernHandlers(this) }, notifications: { "notifications/initialized": () => this.#confirmInitialized() } },
       {
         gate: (method, kind, context) => this.#gate(method, kind, context),
-        unknownMethod: (method, context) => (isModernRequest(method, context.meta) ? envelopeRefusal(method, context.meta) : undefined),
         onInternalError: (method, error) => this.#onProblem(describeFailure(method, error)),
       },
     );
@@ -158,11 +128,8 @@ export class ServerSession {
   /** This connection's open listens (2026-07-28). */
   get listens(): Listens { return (this.#listens ??= new Listens(this)); }
 
-  /** How `request` is served: by its own envelope, or as part of this session. */
+  /** How `request` is served: by its own envelope (its context, made by modern/serve.ts, carries its era), or as part of this session. */
   served(request: RequestContext): Served { return request instanceof ModernRequest ? request : this; }
-
-  /** The envelope's view of a 2026-07-28 request; undefined for the session's own requests. */
-  modernServed(request: RequestContext): ModernServed | undefined { return request instanceof ModernRequest ? request : undefined; }
 
   /**
    * initialize is being answered (not yet confirmed: that is notifications/initialized): the
@@ -278,14 +245,14 @@ export class ServerSession {
     return this.request("roots/list", undefined, options);
   }
 
+  /**
+   * The handshake session's gate, for handshake-era requests only (era-dispatcher.ts serves a
+   * 2026-07-28 request without it). A 2026-07-28 method has no row here: it is -32601, as it was
+   * before mcp-wire spoke 2026-07-28 (the goldens hold that answer byte for byte).
+   */
   #gate(method: string, kind: "request" | "notification", context?: RequestContext): RpcError | undefined {
     // Never refused: notifications (notifications/initialized checks the state itself).
     if (kind === "notification") return undefined;
-    // Spec (2026-07-28 basic/versioning): the era is judged per request, by its own `_meta`. A
-    // 2026-07-28 request is checked by its row instead (checkModern, from server/modern/serve.ts).
-    if (isModernRequest(method, context!.meta)) return undefined;
-    const modernOnly = modernMethodWithoutEnvelope(method);
-    if (modernOnly) return modernOnly;
     if (method === "ping") return undefined;
     if (method === "initialize") return this.#initializeRefusal(context!);
     if (this.#state === "awaiting-initialize") {
@@ -299,7 +266,7 @@ export class ServerSession {
 
   /**
    * A 2026-07-28 request's envelope, checked on its own whatever state the session is in; throws
-   * the RpcError to answer with (server/modern/envelope.ts).
+   * the RpcError to answer with (server/modern/envelope.ts). Called by modern/serve.ts.
    */
   checkModern(method: string, meta: { [key: string]: unknown }): CheckedEnvelope {
     this.#modernRefused ??= refusedMethods(LATEST_MODERN_VERSION, this.modernCapabilities);

@@ -10,7 +10,7 @@ import { Connection, type RequestContext } from "../../src/protocol/connection.j
 import { createMemoryPair } from "../../src/protocol/transport.js";
 import { CapabilityError } from "../../src/server/capabilities.js";
 import { McpServer, text } from "../../src/server/definition.js";
-import type { HandlerContext } from "../../src/server/session.js";
+import type { HandlerContext } from "../../src/server/connection.js";
 import { createDemoServer } from "../../src/demo/server-definition.js";
 import { RawPeer } from "../helpers/raw-peer.js";
 

@@ -1,0 +1,196 @@
+// Textbook: Definition in src/textbook/server.ts; this adds registration with checks, list
+//  changes, templates by RFC 6570, completion, pagination.
+// What a server offers, and on which terms: who it is, its tools, resources, templates and prompts
+// (registered with checks, found by name or URI), and the bounds it serves them within. Every
+// connection reads it (definition.ts's McpServer is a Catalog that connects); changes at run time
+// are announced to each live one, which sends its list_changed notifications.
+// Spec: https://modelcontextprotocol.io/specification/2025-11-25/server (the three primitives).
+
+import type { ContentBlock } from "../mcp/content.js";
+import type { Implementation } from "../mcp/lifecycle.js";
+import type { ChangingList } from "../mcp/methods.js";
+import type { GetPromptResult, Prompt } from "../mcp/prompts.js";
+import type { Resource, ResourceContents, ResourceTemplate } from "../mcp/resources.js";
+import type { CallToolResult, Tool } from "../mcp/tools.js";
+import { checkSchema } from "../schema/json-schema.js";
+import { UriTemplate } from "../schema/uri-template.js";
+import type { HandlerContext } from "./served.js";
+import { DEFAULT_PAGE_SIZE } from "./pagination.js";
+import { NO_CACHING, type CacheHint } from "./modern/results.js";
+import { RequestStateCodec, type RequestStateOptions } from "./modern/request-state.js";
+import { DEFAULT_MAX_INPUT_ASKS, DEFAULT_MAX_INPUT_ROUNDS } from "./modern/input-rounds.js";
+
+/** Runs a tool. Throwing (anything but an RpcError) makes an `isError` result for the model. */
+export type ToolHandler = (args: { [key: string]: unknown }, context: HandlerContext) => CallToolResult | Promise<CallToolResult>;
+/** Reads a fixed resource; returns its contents (usually one item). */
+export type ResourceReader = (uri: string, context: HandlerContext) => ResourceContents[] | Promise<ResourceContents[]>;
+/** Reads a resource matched by a template, given the template's variables. */
+export type TemplateReader = (uri: string, variables: Record<string, string | string[]>, context: HandlerContext) => ResourceContents[] | Promise<ResourceContents[]>;
+/** Renders a prompt from its (already checked) arguments. */
+export type PromptRenderer = (args: Record<string, string>, context: HandlerContext) => GetPromptResult | Promise<GetPromptResult>;
+/** Suggests values for one argument or template variable, given what the user typed so far. */
+export type Completer = (value: string, resolved: Record<string, string>) => string[] | Promise<string[]>;
+
+export interface ServerInfo extends Implementation {
+  /** How to use this server, for the client to pass on to its model (InitializeResult.instructions). */
+  instructions?: string;
+}
+
+export interface ServerOptions {
+  /** Items per page of tools/list, resources/list, resources/templates/list and prompts/list. */
+  pageSize?: number;
+  /** The longest uri resources/read, subscribe and unsubscribe accept (default DEFAULT_MAX_URI_LENGTH). */
+  maxUriLength?: number;
+  /** The most resources one session may subscribe to, or one listen may name (default DEFAULT_MAX_SUBSCRIPTIONS). */
+  maxSubscriptions?: number;
+  /** The most 2026-07-28 listens open at once, over every connection (default DEFAULT_MAX_LISTENS). */
+  maxListens?: number;
+  /**
+   * What 2026-07-28 results say about caching (default NO_CACHING, true of any server): for
+   * `server/discover` and the four lists. Say more only when it is true: a server whose tools may
+   * change at run time must keep `ttlMs` at 0. Each resource may say its own (`resource()`).
+   */
+  cache?: { discover?: CacheHint; lists?: CacheHint };
+  /**
+   * How 2026-07-28 input rounds seal their requestState (server/modern/request-state.ts): give
+   * every process behind one load balancer the same `key`, or a retry that lands on another
+   * process is refused as forged.
+   */
+  requestState?: RequestStateOptions;
+  /** The most asks of the client one 2026-07-28 request may make over all its rounds (default DEFAULT_MAX_INPUT_ASKS). */
+  maxInputAsks?: number;
+  /**
+   * The most input_required answers one 2026-07-28 request may get (default DEFAULT_MAX_INPUT_ROUNDS);
+   * past it the handler's ask fails. A handler whose asks follow from its params and earlier answers
+   * needs one round per turn of asks; one whose asks change from run to run would never end.
+   */
+  maxInputRounds?: number;
+}
+
+/** Characters: the long-standing practical limit for a URL. Longer ones get -32602. */
+export const DEFAULT_MAX_URI_LENGTH = 2048;
+/** Per session: subscriptions are held until the session ends, so a session gets a budget. */
+export const DEFAULT_MAX_SUBSCRIPTIONS = 100;
+/** Over all connections: each open listen is a held request, and on HTTP an open stream. */
+export const DEFAULT_MAX_LISTENS = 64;
+
+export interface RegisteredTool { tool: Tool; handler: ToolHandler }
+export interface RegisteredResource { resource: Resource; read: ResourceReader; cache: CacheHint }
+export interface RegisteredTemplate { template: ResourceTemplate; matcher: UriTemplate; read: TemplateReader; complete: Record<string, Completer> }
+export interface RegisteredPrompt { prompt: Prompt; render: PromptRenderer; complete: Record<string, Completer> }
+
+/** What a live connection hears of the catalog: the changes it announces to its client. */
+export interface CatalogListener {
+  listChanged(kind: ChangingList): void;
+  resourceUpdated(uri: string): void;
+}
+
+export class Catalog {
+  readonly info: ServerInfo;
+  readonly pageSize: number;
+  readonly maxUriLength: number;
+  readonly maxSubscriptions: number;
+  readonly maxListens: number;
+  readonly cache: { discover: CacheHint; lists: CacheHint };
+  readonly requestStates: RequestStateCodec;
+  readonly maxInputAsks: number;
+  readonly maxInputRounds: number;
+  #listens = 0;
+  readonly #tools = new Map<string, RegisteredTool>();
+  readonly #resources = new Map<string, RegisteredResource>();
+  readonly #templates = new Map<string, RegisteredTemplate>();
+  readonly #prompts = new Map<string, RegisteredPrompt>();
+  readonly #listeners = new Set<CatalogListener>();
+
+  constructor(info: ServerInfo, options: ServerOptions = {}) {
+    this.info = info;
+    this.pageSize = options.pageSize ?? DEFAULT_PAGE_SIZE;
+    if (!(this.pageSize >= 1)) throw new Error("server: pageSize must be at least 1");
+    this.maxUriLength = options.maxUriLength ?? DEFAULT_MAX_URI_LENGTH;
+    this.maxSubscriptions = options.maxSubscriptions ?? DEFAULT_MAX_SUBSCRIPTIONS;
+    this.maxListens = options.maxListens ?? DEFAULT_MAX_LISTENS;
+    this.requestStates = new RequestStateCodec(options.requestState);
+    this.maxInputAsks = options.maxInputAsks ?? DEFAULT_MAX_INPUT_ASKS;
+    this.maxInputRounds = options.maxInputRounds ?? DEFAULT_MAX_INPUT_ROUNDS;
+    this.cache = { discover: options.cache?.discover ?? NO_CACHING, lists: options.cache?.lists ?? NO_CACHING };
+  }
+
+  /** A live connection hears of every change until it closes. */
+  protected listen(connection: CatalogListener & { onClose(listener: () => void): void }): void {
+    this.#listeners.add(connection);
+    connection.onClose(() => this.#listeners.delete(connection));
+  }
+
+  tool(tool: Tool, handler: ToolHandler): this {
+    // Spec (server/tools#tool-names): names SHOULD be 1-128 characters of A-Z a-z 0-9 _ - . and unique.
+    if (!/^[A-Za-z0-9_.-]{1,128}$/.test(tool.name)) throw new Error(`server: tool name "${tool.name}" must be 1-128 characters of A-Z a-z 0-9 _ - .`);
+    // Spec (server/tools#tool): inputSchema MUST be an object schema, never null.
+    if (tool.inputSchema?.type !== "object") throw new Error(`server: tool "${tool.name}" needs an inputSchema of type "object"`);
+    checkSchema(tool.inputSchema);
+    if (tool.outputSchema) checkSchema(tool.outputSchema);
+    this.#tools.set(tool.name, { tool, handler });
+    return this.#changed("tools");
+  }
+
+  /** `cache`: what 2026-07-28 reads of it say about caching (default NO_CACHING). */
+  resource(resource: Resource, read: ResourceReader, cache: CacheHint = NO_CACHING): this {
+    this.#resources.set(resource.uri, { resource, read, cache });
+    return this.#changed("resources");
+  }
+
+  resourceTemplate(template: ResourceTemplate, read: TemplateReader, complete: Record<string, Completer> = {}): this {
+    const matcher = new UriTemplate(template.uriTemplate);
+    this.#templates.set(template.uriTemplate, { template, matcher, read, complete });
+    return this.#changed("resources");
+  }
+
+  prompt(prompt: Prompt, render: PromptRenderer, complete: Record<string, Completer> = {}): this {
+    this.#prompts.set(prompt.name, { prompt, render, complete });
+    return this.#changed("prompts");
+  }
+
+  removeTool(name: string): boolean {
+    return this.#tools.delete(name) && !!this.#changed("tools");
+  }
+
+  removeResource(uri: string): boolean {
+    return this.#resources.delete(uri) && !!this.#changed("resources");
+  }
+
+  removePrompt(name: string): boolean {
+    return this.#prompts.delete(name) && !!this.#changed("prompts");
+  }
+
+  /** A resource's content changed: subscribed sessions get notifications/resources/updated. */
+  resourceUpdated(uri: string): void {
+    for (const listener of this.#listeners) listener.resourceUpdated(uri);
+  }
+
+  /** Lists in registration order, so that pages and cursors stay stable. */
+  tools(): RegisteredTool[] { return [...this.#tools.values()]; }
+  resources(): RegisteredResource[] { return [...this.#resources.values()]; }
+  templates(): RegisteredTemplate[] { return [...this.#templates.values()]; }
+  prompts(): RegisteredPrompt[] { return [...this.#prompts.values()]; }
+  findTool(name: string): RegisteredTool | undefined { return this.#tools.get(name); }
+  findResource(uri: string): RegisteredResource | undefined { return this.#resources.get(uri); }
+  findTemplate(uriTemplate: string): RegisteredTemplate | undefined { return this.#templates.get(uriTemplate); }
+  findPrompt(name: string): RegisteredPrompt | undefined { return this.#prompts.get(name); }
+  /** The live connections (each handshake session, each 2026-07-28 request's one-request connection on HTTP). */
+  get sessionCount(): number { return this.#listeners.size; }
+
+  /** Takes one of the maxListens slots; false when none is free. */
+  claimListen(): boolean {
+    if (this.#listens >= this.maxListens) return false;
+    this.#listens++;
+    return true;
+  }
+
+  releaseListen(): void {
+    this.#listens--;
+  }
+
+  #changed(kind: ChangingList): this {
+    for (const listener of this.#listeners) listener.listChanged(kind);
+    return this;
+  }
+}
