@@ -128,7 +128,11 @@
 //      demo/notes.ts              PROTOCOL_NOTES.md as a resource
 //      demo/main.ts               `node dist/server.js`: flags, then stdio or HTTP
 //      walkthrough.ts             `npm start`: one session in both generations, side by side
-//                                 (walkthrough-steps.ts: the steps; walkthrough-notes.ts: a note per message)
+//                                 (walkthrough-steps.ts: the core steps; walkthrough-steps-asks.ts: the server
+//                                 asks the client; walkthrough-steps-resources.ts; walkthrough-steps-refusals.ts:
+//                                 the 2026-07-28 refusals and a server of the handshake era, which
+//                                 walkthrough-handshake-era.ts serves; walkthrough-wire.ts: each connection's
+//                                 lines, printed and recorded; walkthrough-notes.ts: a note per message)
 //      cli.ts                     `mcp-wire` (cli/arguments.ts, cli/session.ts, cli/commands.ts, cli/failures.ts,
 //                                 cli/trace.ts, cli/output.ts)
 //      wire/recording.ts          recordings of sessions, in every form the wire tools read and write
