@@ -117,16 +117,6 @@ export const FIRST_STEPS: Step[] = [
     spec: `${SPEC}/server/utilities/logging`,
   },
   {
-    title: "Resources",
-    why: "Resources are data the client can read by URI; a URI nobody serves is an error.",
-    play: async (client) => {
-      await client.listResources();
-      await client.readResource("docs://demo/nothing-here").catch(() => {});
-    },
-    changed: "a missing resource was -32002 (Resource not found); 2026-07-28 answers -32602 (Invalid params), the uri still in data; lists gain the cache hints.",
-    spec: `${SPEC}/server/resources`,
-  },
-  {
     title: "Prompts and completion",
     why: "Prompts are message templates a user picks; completion helps fill their arguments.",
     play: async (client) => {
