@@ -80,7 +80,7 @@ export const FIRST_STEPS: Step[] = [
     play: async (client, { say, raw }) => {
       const refused = await client.callTool("no_such_tool", {}).then(() => undefined, (error: unknown) => error);
       say(`callTool rejected: ${refused instanceof RpcError && refused.code === ErrorCode.InvalidParams ? "-32602" : String(refused)}; a tool that ran and failed would have been a result with isError: true.`);
-      say("the next line is written as it is, not through the client (which only ever sends whole messages): a request cut short.");
+      say("the next line goes as it is to the second server, not through the client (which only ever sends whole messages): a request cut short.");
       await raw('{"jsonrpc":"2.0","id":1,"method":"tools/list"');
     },
     changed: "nothing: both errors are JSON-RPC's own and read the same in either era (the unknown tool's request carries the envelope).",

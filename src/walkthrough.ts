@@ -127,7 +127,8 @@ process.stdout.on("error", (error: NodeJS.ErrnoException) => {
 async function main(): Promise<void> {
   console.log(paint("1", "mcp-wire walkthrough: the same MCP session in both generations, over stdio, message by message"));
   console.log(`Each step runs first as 2025-11-25 (with a handshake), then as 2026-07-28 (without one),`);
-  console.log(`each client against its own demo server, started as a child process: node ${SERVER}`);
+  console.log(`each client against its own demo server, started as a child process: node ${SERVER} ${DEMO_FLAGS.join(" ")}`);
+  console.log(`--notes <a copy of PROTOCOL_NOTES.md>. Raw lines go to a second such server; "[client]" lines are the client's own doing.`);
   const record = process.argv.includes("--record") ? process.argv[process.argv.indexOf("--record") + 1] : undefined;
   const directory = mkdtempSync(join(tmpdir(), "mcp-wire-walkthrough-"));
   try {
