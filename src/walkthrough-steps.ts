@@ -99,7 +99,7 @@ export const FIRST_STEPS: Step[] = [
     play: async (client, { say }) => {
       const abort = new AbortController();
       const abandoned = await client
-        .callTool("countdown", { steps: 10, intervalMs: 100 }, { signal: abort.signal, onProgress: () => abort.abort(new Error("the user gave up")) })
+        .callTool("countdown", { steps: 10, intervalMs: 200 }, { signal: abort.signal, onProgress: () => abort.abort(new Error("the user gave up")) })
         .then(() => undefined, (error: unknown) => error);
       say(`the call ended locally (${abandoned instanceof Error ? abandoned.message : String(abandoned)}); no response will come for its id.`);
     },
