@@ -130,6 +130,7 @@ async function main(): Promise<void> {
   console.log(`each client against its own demo server, started as a child process: node ${SERVER} ${DEMO_FLAGS.join(" ")}`);
   console.log(`--notes <a copy of PROTOCOL_NOTES.md>. Raw lines go to a second such server; "[client]" lines are the client's own doing.`);
   const record = process.argv.includes("--record") ? process.argv[process.argv.indexOf("--record") + 1] : undefined;
+  if (process.argv.includes("--record") && !record) throw new Error("--record needs a directory to write the recordings to");
   const directory = mkdtempSync(join(tmpdir(), "mcp-wire-walkthrough-"));
   try {
     const sides = ERAS.map((era) => ({ ...era, ...openSide(era.version, directory) }));
