@@ -144,26 +144,30 @@
 //      demo/notes.ts              PROTOCOL_NOTES.md as a resource
 //      demo/main.ts               `node dist/server.js`: flags, then stdio or HTTP
 //      walkthrough.ts             `npm start`: one session in both generations, side by side
-//                                 (walkthrough-steps.ts: the steps; walkthrough-notes.ts: a note per message)
+//                                 (walkthrough-steps.ts: the core steps; walkthrough-steps-asks.ts: the server
+//                                 asks the client; walkthrough-steps-resources.ts; walkthrough-steps-refusals.ts:
+//                                 the 2026-07-28 refusals and a server of the handshake era, which
+//                                 walkthrough-handshake-era.ts serves; walkthrough-wire.ts: each connection's
+//                                 lines, printed and recorded; walkthrough-notes.ts: a note per message)
 //      cli.ts                     `mcp-wire` (cli/arguments.ts, cli/command.ts, cli/usage.ts, cli/session.ts,
 //                                 cli/commands.ts, cli/failures.ts, cli/trace.ts, cli/output.ts)
-//      recordings/recording.ts          recordings of sessions, in every form the recording tools read and write
+//      recordings/recording.ts    recordings of sessions, in every form the recording tools read and write
 //                                 (recordings/recording-exchange.ts: the HTTP exchange of each line; recordings/recording-arguments.ts:
 //                                 the words of its command lines; recordings/recording-write.ts: writing one)
-//      recordings/record-cli.ts         `mcp-wire record`, a recording proxy (recordings/record-stdio.ts over stdio,
+//      recordings/record-cli.ts   `mcp-wire record`, a recording proxy (recordings/record-stdio.ts over stdio,
 //                                 recordings/record-http.ts over HTTP with recordings/record-http-body.ts: what it keeps of a
 //                                 body, decoded, and recordings/record-http-kept.ts: how much of it all open
 //                                 exchanges keep at once; recordings/record-file.ts: what they write)
-//      recordings/explain.ts            `mcp-wire explain`: a recording, one line and the walkthrough's note per message
+//      recordings/explain.ts      `mcp-wire explain`: a recording, one line and the walkthrough's note per message
 //                                 (recordings/explain-messages.ts: what each line is; recordings/explain-tool.ts: flags, file)
-//      recordings/diagram.ts            `mcp-wire diagram`: a recording as a sequence diagram
+//      recordings/diagram.ts      `mcp-wire diagram`: a recording as a sequence diagram
 //                                 (recordings/diagram-mermaid.ts: Mermaid text; recordings/diagram-svg.ts: our own SVG)
-//      recordings/replay.ts             `mcp-wire replay`: a recording as a golden test (recordings/compare.ts: each
+//      recordings/replay.ts       `mcp-wire replay`: a recording as a golden test (recordings/compare.ts: each
 //                                 difference by JSON pointer; recordings/replay-peer.ts: a stdio server as lines;
 //                                 recordings/replay-http.ts: an HTTP one, over Streamable HTTP with its GET stream
 //                                 or the legacy HTTP+SSE transport; recordings/replay-cli.ts: its command line;
 //                                 recordings/directives.ts: a recording's placeholders and editions)
-//      recordings/check.ts              `mcp-wire check`, the spec linter: one walk over what recordings/check-state.ts keeps;
+//      recordings/check.ts        `mcp-wire check`, the spec linter: one walk over what recordings/check-state.ts keeps;
 //                                 the rules in recordings/check-rules-jsonrpc.ts, recordings/check-rules-session.ts,
 //                                 recordings/check-rules-results.ts, recordings/check-rules-flow.ts, recordings/check-rules-modern.ts (2026-07-28);
 //                                 its command line in recordings/check-cli.ts; a recording's sessions apart in recordings/check-sessions.ts,

@@ -21,6 +21,10 @@ const REQUEST_NOTES: Record<string, string> = {
   "resources/list": "request `resources/list`: which fixed resources can be read?",
   "resources/templates/list": "request `resources/templates/list`: which URI templates (RFC 6570) describe further resources?",
   "resources/read": "request `resources/read`: the contents at this `uri`, from a fixed resource or a matching template.",
+  "resources/subscribe": "request `resources/subscribe` (handshake era; the server declared resources.subscribe): tell me when the resource at `uri` changes.",
+  "resources/unsubscribe": "request `resources/unsubscribe` (handshake era): stop telling me about `uri`.",
+  "notifications/resources/updated": "notification `notifications/resources/updated`: the resource at `uri` changed; it carries no contents, so a client that cares reads it again.",
+  "roots/list": "request `roots/list` (server to client): which filesystem roots (file:// URIs) may the server work in? Only sent to a client that declared roots.",
   "prompts/list": "request `prompts/list`: which prompt templates does the server offer, and their arguments?",
   "prompts/get": "request `prompts/get`: fill the prompt `name` with these string `arguments`.",
   "completion/complete": "request `completion/complete`: suggest values for `argument` of this prompt (or template), given what was typed.",
@@ -43,6 +47,8 @@ const RESULT_NOTES: Record<string, string> = {
   "resources/list": "result: each resource's uri, name and mimeType; no contents yet.",
   "resources/templates/list": "result: uriTemplate patterns; a read of any URI that matches one is served.",
   "resources/read": "result: `contents`, each with its uri and either `text` or a base64 `blob`.",
+  "resources/subscribe": "result: `{}`. From now on the server sends notifications/resources/updated when that resource changes.",
+  "roots/list": "result: `roots`, each a file:// `uri` with an optional `name`: where the user lets the server work.",
   "prompts/list": "result: each prompt's name, description and arguments (required or not).",
   "prompts/get": "result: `messages` ready for the model, each with a role and one content block (here, also an embedded resource).",
   "completion/complete": "result: `completion.values` (at most 100), and hasMore when there are more than shown.",
@@ -85,6 +91,8 @@ export function noteFor(direction: Direction, message: JSONRPCMessage | JSONRPCM
   if ("error" in message) {
     const { code } = message.error;
     const meaning = ERROR_MEANINGS[code] ?? "an application-defined error";
+    // Spec (basic#responses): an error response has no id when the request's id could not be read.
+    if (!("id" in message) || message.id === null) return `error response without an id: code ${code} is ${meaning}; the server could not read which request it was, so it names none.`;
     return `error response to ${answered ?? "a request"}: code ${code} is ${meaning}; the request failed at the protocol level.`;
   }
   const result = isObject(message.result) ? message.result : {};

@@ -1,19 +1,35 @@
-// The walkthrough's script: the steps `npm start` plays, each once per generation. A step's
-// `play` is the same client code in both eras (McpClient hides the difference), so what differs
-// on screen is only the wire; `changed` says in one line what differs, and `spec` where the
+// The walkthrough's script: the steps `npm start` plays, each once per generation; here the
+// session's frame and the core (opening, tools, errors, progress, cancellation, logging, prompts,
+// a list change, liveness, shutdown), and in walkthrough-steps-asks.ts, -resources.ts and
+// -refusals.ts the rest. A step's `play` is mostly the same client code in both eras (McpClient
+// hides the difference), so what differs on screen is only the wire; the steps that write raw
+// lines write each era's own. `changed` says in one line what differs, and `spec` where the
 // 2026-07-28 revision says so. The runner (walkthrough.ts) prints them side by side.
 
 import { once } from "node:events";
 import type { McpClient } from "./client/client.js";
+import { ErrorCode, RpcError } from "./jsonrpc/messages.js";
+import type { ProtocolVersion } from "./mcp/versions.js";
 
-const SPEC = "https://modelcontextprotocol.io/specification/2026-07-28";
+export const SPEC = "https://modelcontextprotocol.io/specification/2026-07-28";
 
-/** What a step may use besides the client: the client's own voice, its connect, and the server's process id. */
+/** What a step may use besides the client. */
 export interface StepContext {
+  /** The version this side speaks. */
+  version: ProtocolVersion;
+  /** The client's own voice: what it does that is not on the wire. */
   say(text: string): void;
   /** Opens the conversation on the transport the runner traces (and, in 2026-07-28, waits for the listen's acknowledgement). */
   connect(): Promise<void>;
   serverPid(): number;
+  /** Writes `line` as it is to a second demo server of this side, and waits for `answers` lines back (default 1). */
+  raw(line: string, answers?: number): Promise<void>;
+  /** Ends the raw lines' server (its input, as a host does). */
+  closeRaw(): Promise<void>;
+  /** Edits this side's copy of the protocol notes (the servers serve and watch it), as a person editing the file. */
+  editNotes(): void;
+  /** A fresh client, in `mode`, connected to a server of the handshake era (walkthrough-handshake-era.ts). */
+  handshakeEraClient(mode: "auto" | ProtocolVersion): Promise<McpClient>;
 }
 
 export interface Step {
@@ -25,7 +41,7 @@ export interface Step {
   spec: string;
 }
 
-export const STEPS: Step[] = [
+export const FIRST_STEPS: Step[] = [
   {
     title: "Opening",
     why: "Before anything else, the client learns what the server speaks and offers.",
@@ -37,10 +53,15 @@ export const STEPS: Step[] = [
     spec: `${SPEC}/basic/versioning`,
   },
   {
-    title: "Listing tools",
-    why: "The client asks which tools the server offers.",
-    play: async (client) => void (await client.listTools()),
-    changed: "the list gains resultType: complete and the cache hints ttlMs and cacheScope (how long, and for whom, it may be reused); serverInfo rides in the result's _meta.",
+    title: "Listing tools, a page at a time",
+    why: "The client asks which tools the server offers; this server (--page-size 5) answers in pages, and the client follows nextCursor.",
+    play: async (client, { say }) => {
+      const first = await client.listTools();
+      say(`a page of ${first.tools.length} tools and a nextCursor: the client asks for the next page with that cursor, which only the server can read.`);
+      const second = await client.listTools(first.nextCursor);
+      say(`${second.tools.length} more and no nextCursor: that was the last page.`);
+    },
+    changed: "pages and cursors work as before; each page gains resultType: complete and the cache hints ttlMs and cacheScope (how long, and for whom, it may be reused); serverInfo rides in the result's _meta.",
     spec: `${SPEC}/server/utilities/caching`,
   },
   {
@@ -52,6 +73,18 @@ export const STEPS: Step[] = [
     },
     changed: "the request carries the envelope in params._meta, and the result says resultType: complete and names the server (no session remembers either).",
     spec: `${SPEC}/basic`,
+  },
+  {
+    title: "Errors: an unknown tool, and bytes that are not JSON",
+    why: "A tool the server does not have is a protocol error (-32602), not a tool's failure; a line that is not JSON gets -32700, with no id.",
+    play: async (client, { say, raw }) => {
+      const refused = await client.callTool("no_such_tool", {}).then(() => undefined, (error: unknown) => error);
+      say(`callTool rejected: ${refused instanceof RpcError && refused.code === ErrorCode.InvalidParams ? "-32602" : String(refused)}; a tool that ran and failed would have been a result with isError: true.`);
+      say("the next line goes as it is to the second server, not through the client (which only ever sends whole messages): a request cut short.");
+      await raw('{"jsonrpc":"2.0","id":1,"method":"tools/list"');
+    },
+    changed: "nothing: both errors are JSON-RPC's own and read the same in either era (the unknown tool's request carries the envelope).",
+    spec: `${SPEC}/server/tools#error-handling`,
   },
   {
     title: "Progress",
@@ -66,7 +99,7 @@ export const STEPS: Step[] = [
     play: async (client, { say }) => {
       const abort = new AbortController();
       const abandoned = await client
-        .callTool("countdown", { steps: 10, intervalMs: 100 }, { signal: abort.signal, onProgress: () => abort.abort(new Error("the user gave up")) })
+        .callTool("countdown", { steps: 10, intervalMs: 200 }, { signal: abort.signal, onProgress: () => abort.abort(new Error("the user gave up")) })
         .then(() => undefined, (error: unknown) => error);
       say(`the call ended locally (${abandoned instanceof Error ? abandoned.message : String(abandoned)}); no response will come for its id.`);
     },
@@ -84,16 +117,6 @@ export const STEPS: Step[] = [
     spec: `${SPEC}/server/utilities/logging`,
   },
   {
-    title: "Resources",
-    why: "Resources are data the client can read by URI; a URI nobody serves is an error.",
-    play: async (client) => {
-      await client.listResources();
-      await client.readResource("docs://demo/nothing-here").catch(() => {});
-    },
-    changed: "a missing resource was -32002 (Resource not found); 2026-07-28 answers -32602 (Invalid params), the uri still in data; lists gain the cache hints.",
-    spec: `${SPEC}/server/resources`,
-  },
-  {
     title: "Prompts and completion",
     why: "Prompts are message templates a user picks; completion helps fill their arguments.",
     play: async (client) => {
@@ -103,64 +126,51 @@ export const STEPS: Step[] = [
     changed: "only the envelope and resultType: prompts and completion work as before.",
     spec: `${SPEC}/server/prompts`,
   },
-  {
-    title: "Elicitation: the server asks the user",
-    why: "greet needs a name it does not have: mid-call, the server asks the client to ask its user.",
-    play: async (client) => void (await client.callTool("greet", {})),
-    changed: "the server sends no request of its own: it answers input_required (inputRequests + requestState), and the client retries the call under a new id with inputResponses and the requestState echoed.",
-    spec: `${SPEC}/basic/patterns/mrtr`,
-  },
-  {
-    title: "Sampling: the server asks the client's model",
-    why: "summarize has no model of its own: mid-call, it borrows the client's.",
-    play: async (client) => void (await client.callTool("summarize", { text: SUMMARIZED })),
-    changed: "the same round trip as greet, with sampling/createMessage inside inputRequests (and sampling is deprecated in 2026-07-28).",
-    spec: `${SPEC}/basic/patterns/mrtr`,
-  },
-  {
-    title: "A list change",
-    why: "toggle_extra adds a tool; the server says its list changed, and the client lists again.",
-    play: async (client, { say }) => {
-      const changed = once(client, "toolsChanged");
-      await client.callTool("toggle_extra", {});
-      await changed;
-      say("heard notifications/tools/list_changed: the tools it knew may be stale, so it lists them again.");
-      const { tools } = await client.listTools();
-      say(`the server now offers: ${tools.map((tool) => tool.name).join(", ")}.`);
-      await client.callTool("reverse", { text: "stressed" });
-    },
-    changed: "no unsolicited notification: list_changed comes only on the client's subscriptions/listen (acknowledged at the opening), tagged with its subscriptionId.",
-    spec: `${SPEC}/basic/patterns/subscriptions`,
-  },
-  {
-    title: "Is it alive?",
-    why: "The client checks that the server still answers; an unknown method gets -32601.",
-    play: async (client) => {
-      await client.ping();
-      await client.request("no/such/method").catch(() => {});
-    },
-    changed: "ping was removed: the client asks server/discover, which every 2026-07-28 server answers and which changes nothing.",
-    spec: `${SPEC}/changelog`,
-  },
-  {
-    title: "Shutdown",
-    why: "stdio has no shutdown message: the client closes the server's stdin and the server exits.",
-    play: async (client, context) => {
-      const serverPid = context.serverPid();
-      await client.close();
-      if (isRunning(serverPid)) throw new Error(`the server (pid ${serverPid}) is still running after close()`);
-      context.say(`the server (pid ${serverPid}) has exited: its stdin closed and it stopped by itself.`);
-    },
-    changed: "still no shutdown message; the 2026-07-28 client first ends its listen with notifications/cancelled for the listen's id.",
-    spec: `${SPEC}/basic/patterns/subscriptions`,
-  },
 ];
 
-export const SUMMARIZED =
-  "The Model Context Protocol lets an application give a language model tools, data and prompts from separate servers, " +
-  "over JSON-RPC, and lets those servers ask the application back for a user's input or a model's completion.";
+/** Run after the asks: the list change. */
+export const LIST_CHANGE: Step = {
+  title: "A list change",
+  why: "toggle_extra adds a tool; the server says its list changed, and the client lists again.",
+  play: async (client, { say }) => {
+    const changed = once(client, "toolsChanged");
+    await client.callTool("toggle_extra", {});
+    await changed;
+    say("heard notifications/tools/list_changed: the tools it knew may be stale, so it lists them again, every page.");
+    const tools = await client.listAllTools();
+    say(`the server now offers: ${tools.map((tool) => tool.name).join(", ")}.`);
+    await client.callTool("reverse", { text: "stressed" });
+  },
+  changed: "no unsolicited notification: list_changed comes only on the client's subscriptions/listen (acknowledged at the opening), tagged with its subscriptionId.",
+  spec: `${SPEC}/basic/patterns/subscriptions`,
+};
 
-function isRunning(pid: number): boolean {
+export const ALIVE: Step = {
+  title: "Is it alive?",
+  why: "The client checks that the server still answers; an unknown method gets -32601.",
+  play: async (client) => {
+    await client.ping();
+    await client.request("no/such/method").catch(() => {});
+  },
+  changed: "ping was removed: the client asks server/discover, which every 2026-07-28 server answers and which changes nothing.",
+  spec: `${SPEC}/changelog`,
+};
+
+export const SHUTDOWN: Step = {
+  title: "Shutdown",
+  why: "stdio has no shutdown message: the client closes the server's stdin and the server exits.",
+  play: async (client, context) => {
+    const serverPid = context.serverPid();
+    await context.closeRaw();
+    await client.close();
+    if (isRunning(serverPid)) throw new Error(`the server (pid ${serverPid}) is still running after close()`);
+    context.say(`the server (pid ${serverPid}) has exited: its stdin closed and it stopped by itself.`);
+  },
+  changed: "still no shutdown message; the 2026-07-28 client first ends its listen with notifications/cancelled for the listen's id.",
+  spec: `${SPEC}/basic/patterns/subscriptions`,
+};
+
+export function isRunning(pid: number): boolean {
   try {
     process.kill(pid, 0);
     return true;

@@ -6,12 +6,13 @@
 
 import "../transports/stdout-guard.js";
 import { createDemoServer } from "./server-definition.js";
+import { addRootsTool } from "./two-way-tools.js";
 import { serveStdio } from "../transports/stdio-server.js";
 import { DEFAULT_MAX_MESSAGE_BYTES } from "../jsonrpc/framing.js";
 import { isSecureUrl } from "../auth/metadata.js";
 import { DEFAULT_MAX_REMEMBERED_USES } from "../server/modern/request-state.js";
 
-const USAGE = `usage: mcp-wire-server [--page-size N] [--max-message-bytes N] [--max-remembered-states N]
+const USAGE = `usage: mcp-wire-server [--page-size N] [--max-message-bytes N] [--max-remembered-states N] [--notes FILE] [--roots-tool]
        mcp-wire-server --http [--port N] [--host H] [--allowed-host H]... [--allowed-origin O]...
                        [--session-per-post] [--page-size N] [--max-remembered-states N] [--http-adapter node|web]
                        [--auth-issuer URL [--auth-resource URL] [--auth-scopes "a b"]]
@@ -31,7 +32,10 @@ endpoint's own URL) carrying every scope of --auth-scopes; the metadata that say
 --max-message-bytes bounds one stdio message (default ${DEFAULT_MAX_MESSAGE_BYTES}: 64 MiB of content, such as a text
 argument, plus 1 MiB for the message around it).
 --max-remembered-states bounds how many used 2026-07-28 requestStates are remembered to refuse their
-replay (default ${DEFAULT_MAX_REMEMBERED_USES}); when all are unexpired, the next retry is refused (-32603) until one expires.`;
+replay (default ${DEFAULT_MAX_REMEMBERED_USES}); when all are unexpired, the next retry is refused (-32603) until one expires.
+--notes serves FILE as the protocol notes (default: the package's PROTOCOL_NOTES.md), and watches it
+for edits, which subscribers hear of. --roots-tool adds the tool list_roots, which asks the client
+for its roots (roots/list); the walkthrough (npm start) uses both.`;
 
 interface HttpFlags {
   port: number;
@@ -53,6 +57,9 @@ interface Options {
   maxMessageBytes?: number;
   /** RequestStateOptions.maxRememberedUses. */
   maxRememberedStates?: number;
+  /** The notes file served and watched instead of the package's PROTOCOL_NOTES.md. */
+  notesPath?: string;
+  rootsTool?: boolean;
   http?: HttpFlags;
 }
 
@@ -80,6 +87,8 @@ function parseArguments(argv: string[]): Options {
     else if (flag === "--page-size") options.pageSize = wholeNumber(flag, argv[++i], 1);
     else if (flag === "--max-message-bytes") options.maxMessageBytes = wholeNumber(flag, argv[++i], 1);
     else if (flag === "--max-remembered-states") options.maxRememberedStates = wholeNumber(flag, argv[++i], 1);
+    else if (flag === "--notes") options.notesPath = argv[++i] ?? fail("--notes needs a file");
+    else if (flag === "--roots-tool") options.rootsTool = true;
     else fail(`unknown option ${flag}`);
   }
   if (auth.issuer === undefined && (auth.resource !== undefined || auth.scopes !== undefined)) fail("--auth-resource and --auth-scopes need --auth-issuer");
@@ -202,7 +211,9 @@ async function serveHttp(options: Options, http: HttpFlags): Promise<void> {
 }
 
 function demoServer(options: Options): ReturnType<typeof createDemoServer> {
-  return createDemoServer({ pageSize: options.pageSize, requestState: { maxRememberedUses: options.maxRememberedStates } });
+  const server = createDemoServer({ pageSize: options.pageSize, requestState: { maxRememberedUses: options.maxRememberedStates }, notesPath: options.notesPath });
+  if (options.rootsTool) addRootsTool(server);
+  return server;
 }
 
 const options = parseArguments(process.argv.slice(2));

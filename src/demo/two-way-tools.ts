@@ -1,9 +1,11 @@
 // The demo's tools that make the server speak first: greet asks the user (a form elicitation),
 // summarize asks the client's model (sampling), and toggle_extra changes the tool list, which every
 // session then hears as notifications/tools/list_changed (a 2026-07-28 client: on its listen, and the
-// asks as input_required rounds). The walkthrough shows each round trip in both generations.
+// asks as input_required rounds). The walkthrough shows each round trip in both generations; with
+// --roots-tool, list_roots asks the client for its roots too (off by default: the default tool list
+// is the one golden transcripts and recordings of real hosts hold).
 // Spec: https://modelcontextprotocol.io/specification/2025-11-25/client/elicitation,
-// client/sampling and server/tools#list-changed-notification
+// client/sampling, client/roots and server/tools#list-changed-notification
 
 import { text, type McpServer } from "../server/definition.js";
 import type { Tool } from "../mcp/tools.js";
@@ -85,6 +87,24 @@ export function addTwoWayTools(server: McpServer): void {
       if (server.removeTool(REVERSE.name)) return { content: [text(`toggle_extra: removed the tool ${REVERSE.name}`)] };
       server.tool(REVERSE, (args) => ({ content: [text([...(args.text as string)].reverse().join(""))] }));
       return { content: [text(`toggle_extra: added the tool ${REVERSE.name}`)] };
+    },
+  );
+}
+
+/** list_roots: the server asks the client which filesystem roots it may work in (roots/list). */
+export function addRootsTool(server: McpServer): void {
+  server.tool(
+    {
+      name: "list_roots",
+      title: "List the client's roots",
+      description: "Asks the client for its filesystem roots (roots/list) and lists them, one per line. Needs a client that supports roots.",
+      inputSchema: { type: "object", additionalProperties: false },
+      annotations: { title: "List the client's roots", readOnlyHint: true, destructiveHint: false, idempotentHint: false, openWorldHint: false },
+    },
+    async (_args, context) => {
+      const { roots } = await context.listRoots();
+      if (roots.length === 0) return { content: [text("list_roots: the client offers no roots")] };
+      return { content: [text(roots.map((root) => (root.name === undefined ? root.uri : `${root.name}: ${root.uri}`)).join("\n"))] };
     },
   );
 }

@@ -1,25 +1,24 @@
 // `npm start`: the walkthrough plays the same session in both generations against the real demo
 // server, step by step, and explains every message. This checks the steps, that each era's part
 // shows what that era puts on the wire, that each step ends with its difference line, and that
-// every wire message gets its own note.
+// every wire message gets its own note. walkthrough-live.test.ts checks each step's messages
+// against live servers, and the steps issue 21 added.
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { spawnSync } from "node:child_process";
-import { fileURLToPath } from "node:url";
+import { asShown, runWalkthrough, type Era } from "./walkthrough-run.js";
 
-const WALKTHROUGH = fileURLToPath(new URL("../../dist/walkthrough.js", import.meta.url));
-
-type Era = "2025-11-25" | "2026-07-28";
 interface Shown { step: string; era: Era; direction: "sent" | "received"; message: Record<string, any>; note: string }
 
-/** One run, shared by the tests below (it spawns two servers and takes a few seconds). */
-const run = spawnSync(process.execPath, [WALKTHROUGH], { encoding: "utf8", env: { ...process.env, NO_COLOR: "1" }, timeout: 30_000 });
+/** One run, shared by the tests below (it spawns the servers and takes a few seconds). */
+const run = runWalkthrough();
 const out = run.stdout;
+/** The step where the 2026-07-28 client meets a server of the handshake era, and so speaks the handshake. */
+const OTHER_ERA = "A server of the handshake era";
 
 /**
- * The wire messages shown, in order, each with its step, its era and the note printed under it.
- * Long lines are cut on screen, so those are read from their start: id and method come first in
- * every message we print.
+ * The client's wire messages shown, in order, each with its step, its era and the note printed
+ * under it (raw lines, shown with their own arrow, are not the client's). Long lines are cut on
+ * screen, so those are read from their start: id and method come first in every message we print.
  */
 function wireOf(text: string): Shown[] {
   const lines = text.split("\n");
@@ -28,12 +27,15 @@ function wireOf(text: string): Shown[] {
   return lines.flatMap((line, i) => {
     step = /^\d+\. (.+)$/.exec(line)?.[1] ?? step;
     era = (/^ {2}▸ (\d{4}-\d\d-\d\d)/.exec(line)?.[1] as Era | undefined) ?? era;
-    const shown = /^([→←]) [^{]*(\{.*)$/.exec(line);
+    const shown = /^([→←]) (?:client → server|server → client) {2}(\{.*)$/.exec(line);
     if (!shown) return [];
     let message: Record<string, any>;
     try {
       message = JSON.parse(shown[2]!);
     } catch {
+      // A line cut on screen: the whole message is in the recording (walkthrough-live.test.ts checks that the two agree).
+      const whole = run.recorded.find((r) => r.step === step && r.era === era && r.connection !== "raw" && asShown(r.text) === shown[2]);
+      if (whole) return [{ step, era, direction: shown[1] === "→" ? "sent" as const : "received" as const, message: whole.message, note: lines[i + 1]! }];
       const id = /^\{"jsonrpc":"2\.0","id":(\d+)/.exec(shown[2]!)?.[1];
       const method = /^\{"jsonrpc":"2\.0",(?:"id":\d+,)?"method":"([^"]+)"/.exec(shown[2]!)?.[1];
       const resultType = /"resultType":"([a-z_]+)"/.exec(shown[2]!)?.[1];
@@ -44,8 +46,10 @@ function wireOf(text: string): Shown[] {
 }
 
 const STEPS = [
-  "Opening", "Listing tools", "Calling a tool", "Progress", "Cancellation", "Log level", "Resources", "Prompts and completion",
-  "Elicitation: the server asks the user", "Sampling: the server asks the client's model", "A list change", "Is it alive?", "Shutdown",
+  "Opening", "Listing tools, a page at a time", "Calling a tool", "Errors: an unknown tool, and bytes that are not JSON", "Progress", "Cancellation",
+  "Log level", "Prompts and completion", "Elicitation: the server asks the user", "Sampling: the server asks the client's model",
+  "Roots: the server asks where it may work", "A list change", "Resources", "Resource templates", "Subscribing to a resource", "Is it alive?",
+  "Refused: a malformed claim", "Refused: an unsupported version", "Refused: a capability the client did not declare", OTHER_ERA, "Shutdown",
 ];
 
 test("walkthrough: every step plays in both eras, handshake first, and ends with one difference line citing the 2026-07-28 spec", () => {
@@ -70,7 +74,7 @@ test("walkthrough: every step plays in both eras, handshake first, and ends with
 });
 
 test("walkthrough: each era shows its own wire: handshake vs discover, envelope and resultType, -32002 vs -32602, ping vs discover", () => {
-  const wire = wireOf(out);
+  const wire = wireOf(out).filter((e) => e.step !== OTHER_ERA);
   const of = (era: Era, step: string) => wire.filter((e) => e.era === era && e.step === step);
   const methods = (entries: Shown[]) => entries.filter((e) => e.direction === "sent" && "method" in e.message).map((e) => e.message.method);
 
@@ -91,7 +95,7 @@ test("walkthrough: each era shows its own wire: handshake vs discover, envelope 
     if (entry.era === "2026-07-28") assert.ok(resultType, `no resultType: ${JSON.stringify(entry.message).slice(0, 80)}`);
     else assert.equal(resultType, undefined);
   }
-  assert.match(of("2026-07-28", "Listing tools").find((e) => "result" in e.message)!.note, /resultType complete; reusable for \d+ ms \(cacheScope \w+\)/);
+  assert.match(of("2026-07-28", "Listing tools, a page at a time").find((e) => "result" in e.message)!.note, /resultType complete; reusable for \d+ ms \(cacheScope \w+\)/);
 
   // Logging: setLevel in the handshake era; in 2026-07-28 the level rides on the request and the debug log still comes.
   assert.ok(methods(of("2025-11-25", "Log level")).includes("logging/setLevel"));
@@ -117,9 +121,10 @@ test("walkthrough: each era shows its own wire: handshake vs discover, envelope 
   assert.equal(change("2026-07-28").params._meta["io.modelcontextprotocol/subscriptionId"], listenId);
   assert.match(out, /^ {3}\[client\] the server now offers: .*\breverse\b/m);
 
-  // Shutdown: the modern client ends its listen first.
+  // Shutdown: the modern client ends its listen first (the one it opened last: the subscription re-opened it).
+  const lastListen = wire.filter((e) => e.era === "2026-07-28" && e.message.method === "subscriptions/listen").at(-1)!.message.id;
   const end = of("2026-07-28", "Shutdown").find((e) => e.message.method === "notifications/cancelled");
-  assert.equal(end?.message.params.requestId, listenId);
+  assert.equal(end?.message.params.requestId, lastListen);
 });
 
 test("walkthrough: greet and summarize, a server request in the handshake era, input_required and a retry under a new id in 2026-07-28", () => {

@@ -42,8 +42,8 @@ test("explain: one line per message, after the header, with number, direction, t
   assert.match(messages[0]!, /^1 {2}→ client → server {2}\s*\+0 ms {2}1: tools\/list {2}request `tools\/list`: which tools does the server offer\?/);
   assert.match(messages[1]!, /^2 {2}← server → client {2}\s*\+4 ms {2}1: result \(tools\/list\) {2}result: each tool's name, description and inputSchema/);
   // The server's own request and the client's answer: the answer's note knows what it answers.
-  assert.match(messages[2]!, /← server → client .* s1: roots\/list {2}request `roots\/list` \(server→client\)\./);
-  assert.match(messages[3]!, /→ client → server .* s1: result \(roots\/list\) {2}result for roots\/list: its id matches/);
+  assert.match(messages[2]!, /← server → client .* s1: roots\/list {2}request `roots\/list` \(server to client\): which filesystem roots/);
+  assert.match(messages[3]!, /→ client → server .* s1: result \(roots\/list\) {2}result: `roots`, each a file:\/\/ `uri`/);
   assert.match(messages[5]!, /2: error -32602 \(tools\/call\) {2}error response to tools\/call: code -32602 is Invalid params/);
   assert.match(messages[6]!, /notifications\/cancelled {2}notification `notifications\/cancelled`: the sender gave up/);
   assert.match(messages[7]!, /not JSON {2}not JSON: a line that no JSON-RPC peer can read/);
