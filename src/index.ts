@@ -42,6 +42,8 @@
 //   4. The server role (schema/ is the JSON Schema validator and the RFC 6570 URI templates it
 //      relies on: optional reading)
 //    * server/definition.ts       what a server offers; one definition serves many sessions
+//      server/typed-handlers.ts   its handlers' types, worked out from each schema, prompt and template
+//                                 (server/typed-standard-schema.ts: a Standard Schema validator instead)
 //    * server/session.ts          one client's connection: the era of each request, the lifecycle, the gate
 //    * server/handler-context.ts  what a handler may do: progress, logs, asks of the client (both eras)
 //      server/capabilities.ts     what the server declares, refuses, and needs of the client
@@ -59,6 +61,7 @@
 //      schema/json-schema.ts, schema/json-schema-check.ts, schema/json-schema-simple.ts,
 //      schema/json-schema-assertions.ts, schema/json-schema-values.ts, schema/json-schema-formats.ts,
 //      schema/json-pointer.ts, schema/uri-template.ts, schema/uri-template-syntax.ts, schema/uri-template-match.ts
+//      schema/schema-types.ts     the TypeScript type of what a JSON Schema literal accepts (types only)
 //   5. The client role
 //      client/client.ts           McpClient: the era, request(), the setup calls
 //      client/features.ts         one typed method per server feature (tools, resources, prompts, completion)
@@ -212,6 +215,10 @@ export { DEFAULT_MAX_INPUT_ROUNDS as DEFAULT_CLIENT_MAX_INPUT_ROUNDS, DEFAULT_MA
 export { StdioServerConnection, DEFAULT_RESTART, type RestartPolicy, type RestartTimers } from "./client/restart.js";
 export { serveStdio, type ServeStdioOptions } from "./transports/stdio-server.js";
 export { validate, checkSchema, SchemaError, type JsonSchema, type SchemaIssue } from "./schema/json-schema.js";
+export type { FromSchema, SchemaLiteral } from "./schema/schema-types.js";
+export type { ToolSchema, JsonSchemaTool, StandardSchemaTool, ToolArguments, ToolResult, PromptArguments, PromptDefinition, TemplateVariables, TemplateDefinition } from "./server/typed-handlers.js";
+export { isStandardSchema, type StandardSchemaV1 } from "./server/typed-standard-schema.js";
+export type { TemplateReader, PromptRenderer } from "./server/definition.js";
 export type * from "./mcp/base.js";
 export type * from "./mcp/content.js";
 export type * from "./mcp/lifecycle.js";
