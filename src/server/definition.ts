@@ -126,7 +126,7 @@ export class McpServer {
 
   /** The handler's arguments and result are typed from the literal schemas (or the validator `input`) of `tool`. */
   tool<const T extends JsonSchemaTool | StandardSchemaTool>(tool: T, handler: ToolHandler<ToolArguments<T>, ToolResult<T>>): this;
-  tool(definition: JsonSchemaTool | StandardSchemaTool, typed: (args: never, context: HandlerContext) => unknown): this {
+  tool(definition: JsonSchemaTool | StandardSchemaTool, typed: ToolHandler): this {
     const { tool, handler } = toolRegistration(definition, typed);
     // Spec (server/tools#tool-names): names SHOULD be 1-128 characters of A-Z a-z 0-9 _ - . and unique.
     if (!/^[A-Za-z0-9_.-]{1,128}$/.test(tool.name)) throw new Error(`server: tool name "${tool.name}" must be 1-128 characters of A-Z a-z 0-9 _ - .`);

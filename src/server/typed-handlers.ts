@@ -47,7 +47,7 @@ export type StandardSchemaTool<S extends StandardSchemaV1 = StandardSchemaV1, O 
 /** The arguments a tool's handler gets: what its validator outputs, or what its inputSchema accepts. */
 export type ToolArguments<T> =
   T extends { input: infer S extends StandardSchemaV1 } ? StandardSchemaV1.InferOutput<S>
-  : T extends { inputSchema: infer I } ? FromSchema<I> & {}
+  : T extends { inputSchema: infer I } ? FromSchema<I>
   : { [key: string]: unknown };
 
 /**

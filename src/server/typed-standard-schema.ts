@@ -3,16 +3,13 @@
 // dependency on any of them. The interface is written out here from the spec; a validator checks
 // a tool's arguments at call time and types them (its `types.output`). If it also implements
 // Standard JSON Schema (https://standardschema.dev/json-schema), `~standard.jsonSchema.input()`
-// can make the inputSchema tools/list shows; otherwise the tool gives one itself.
+// can make the inputSchema tools/list shows; otherwise the tool gives one itself. The arguments
+// meet that inputSchema first, as every tool's do (features/tools.ts), then the validator.
 
 import { ErrorCode, isObject, RpcError } from "../jsonrpc/messages.js";
 import type { Tool } from "../mcp/tools.js";
-import { supports } from "../mcp/versions.js";
+import { supports, type ProtocolVersion } from "../mcp/versions.js";
 import type { SchemaIssue } from "../schema/json-schema.js";
-import { describeIssues } from "./features/tools.js";
-import type { HandlerContext } from "./handler-context.js";
-import type { ToolHandler } from "./definition.js";
-import type { JsonSchemaTool, StandardSchemaTool, ToolSchema } from "./typed-handlers.js";
 
 /** A validator in the Standard Schema v1 shape: everything lives under one `~standard` key. */
 export interface StandardSchemaV1<Input = unknown, Output = Input> {
@@ -57,41 +54,49 @@ export function isStandardSchema(value: unknown): value is StandardSchemaV1 {
   return isObject(props) && props.version === 1 && typeof props.validate === "function";
 }
 
+/** What toolRegistration reads of a definition (typed-handlers.ts has the exact types). */
+type Definition = Omit<Tool, "inputSchema" | "outputSchema"> & { inputSchema?: object; outputSchema?: object; input?: unknown };
+/** Any tool handler. Not ToolHandler (definition.ts): importing it would put this file in the circle definition.ts and session.ts form. */
+type Handler = (args: never, context: never) => unknown;
+
 /**
  * What McpServer.tool stores for a definition: the Tool as tools/list shows it (without `input`,
- * with an inputSchema) and a handler that, for a validator, checks the arguments with it first.
- * The typed handler becomes a plain ToolHandler here: at run time the schema, not the type, holds.
+ * with an inputSchema) and the handler, which for a validator checks the arguments with it first.
  */
-export function toolRegistration(definition: JsonSchemaTool | StandardSchemaTool, handler: (args: never, context: HandlerContext) => unknown): { tool: Tool; handler: ToolHandler } {
-  const plain = handler as ToolHandler;
-  if (definition.input === undefined) return { tool: definition as Tool, handler: plain };
+export function toolRegistration<H extends Handler>(definition: Definition, handler: H): { tool: Tool; handler: H } {
+  if (definition.input === undefined) return { tool: definition as Tool, handler };
   const { input, ...rest } = definition;
   if (!isStandardSchema(input)) throw new Error(`server: tool "${definition.name}": input is not a Standard Schema v1 validator (no "~standard" with version 1 and validate)`);
   const tool = { ...rest, inputSchema: definition.inputSchema ?? jsonSchemaOf(definition.name, input) } as Tool;
-  return { tool, handler: checkedBy(definition.name, input, plain) };
+  return { tool, handler: checkedBy(definition.name, input, handler) };
 }
 
-function jsonSchemaOf(name: string, input: StandardSchemaV1): ToolSchema {
+function jsonSchemaOf(name: string, input: StandardSchemaV1): object {
   const converter = input["~standard"].jsonSchema;
   if (!converter) throw new Error(`server: tool "${name}" needs an inputSchema for tools/list: its validator (${input["~standard"].vendor}) offers no ~standard.jsonSchema`);
   try {
-    return converter.input({ target: "draft-2020-12" }) as unknown as ToolSchema;
+    return converter.input({ target: "draft-2020-12" });
   } catch (error) {
     throw new Error(`server: tool "${name}": its validator (${input["~standard"].vendor}) could not write its input as JSON Schema, so give an inputSchema: ${error instanceof Error ? error.message : String(error)}`);
   }
 }
 
-/** The handler, run on what the validator makes of the arguments; refused arguments get the answer tools/call gives its own schema's issues. */
-function checkedBy(name: string, input: StandardSchemaV1, handler: ToolHandler): ToolHandler {
-  return async (args, context) => {
+/**
+ * The handler, run on what the validator makes of the arguments. Refused arguments get the answer
+ * features/tools.ts gives its own schema's issues, in the same words (describeIssues there).
+ */
+function checkedBy<H extends Handler>(name: string, input: StandardSchemaV1, handler: H): H {
+  const checked = async (args: unknown, context: { readonly protocolVersion: ProtocolVersion }) => {
     const result = await input["~standard"].validate(args);
-    if (result.issues === undefined) return handler(result.value as { [key: string]: unknown }, context);
+    if (result.issues === undefined) return (handler as unknown as (args: unknown, context: unknown) => unknown)(result.value, context);
     const issues = result.issues.map(toSchemaIssue);
-    const message = `tools/call ${name}: invalid arguments: ${describeIssues(issues)}`;
-    // Spec (server/tools#error-handling, 2025-11-25): as in features/tools.ts, a tool execution error, with isError; -32602 before.
+    const shown = issues.slice(0, 5).map((issue) => (issue.path ? `${issue.path.slice(1).replaceAll("/", ".")}: ${issue.message}` : issue.message));
+    const message = `tools/call ${name}: invalid arguments: ${shown.join("; ")}${issues.length > 5 ? `; and ${issues.length - 5} more` : ""}`;
+    // Spec (server/tools#error-handling, 2025-11-25): a tool execution error, with isError; -32602 before.
     if (!supports(context.protocolVersion, "inputErrorsAsToolResults")) throw new RpcError(ErrorCode.InvalidParams, message, { issues });
     return { content: [{ type: "text", text: message }], isError: true };
   };
+  return checked as unknown as H;
 }
 
 /** A Standard Schema issue in our validator's form: its path as a JSON Pointer. */

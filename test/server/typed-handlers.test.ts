@@ -10,6 +10,7 @@ import type { Prompt } from "../../src/mcp/prompts.js";
 import { McpServer, text } from "../../src/server/definition.js";
 import { connected, exact } from "./typed-helpers.js";
 import type { TemplateVariables } from "../../src/server/typed-handlers.js";
+import { UriTemplate } from "../../src/schema/uri-template.js";
 
 const FORECAST_INPUT = {
   type: "object",
@@ -73,6 +74,12 @@ export function typeCases(server: McpServer): void {
     // @ts-expect-error -- wrong structuredContent shape: `sum` is required, `total` unknown
     structuredContent: { total: 3 },
   }));
+
+  // Icons, annotations and _meta written inline are kept as they are, arrays and all.
+  server.tool({ name: "decorated", icons: [{ src: "https://x/i.png", sizes: ["48x48"] }], annotations: { readOnlyHint: true }, _meta: { tags: ["a"] }, inputSchema: { type: "object", properties: { a: { type: "string" } } } }, (args) => {
+    exact<typeof args, { a?: string }>(true);
+    return { content: [] };
+  });
 
   // A definition the compiler sees only as a Tool gives the wide types of before.
   const wide: Tool = { name: "wide", inputSchema: { type: "object", properties: { a: { type: "string" } } } };
@@ -138,4 +145,18 @@ test("typed template: the reader gets what the template's text says, lists for e
   const expected: TemplateVariables<"files://{city}{/segments*}{?q,lang}"> = { city: "oslo", segments: ["2026", "12"], q: "rain" };
   assert.deepEqual(read.contents, [{ uri, text: JSON.stringify(expected) }]);
   await client.close();
+});
+
+/** Compiles only if `expected` fits the type worked out from `template`; then checks it is what match() gives. */
+function matches<const T extends string>(template: T, uri: string, expected: TemplateVariables<T>): void {
+  assert.deepEqual(new UriTemplate(template).match(uri), expected);
+}
+
+test("typed template: each operator's variables are typed as UriTemplate.match hands them over", () => {
+  matches("x://{a,b}", "x://1", { a: "1" });
+  matches("x://{+path}", "x://a/b", { path: "a/b" });
+  matches("x://{a}{.ext*}", "x://a.tar.gz", { a: "a", ext: ["tar", "gz"] });
+  matches("x://{a}{;p,q}", "x://a;q=2", { a: "a", q: "2" });
+  matches("x://{a}{#part}", "x://a", { a: "a" });
+  matches("x://{a:2}{?tag*}", "x://ab?tag=1&tag=2", { a: "ab", tag: ["1", "2"] });
 });
