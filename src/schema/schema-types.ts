@@ -6,7 +6,8 @@
 // contributes one type and the schema's type is their intersection; a keyword left out contributes
 // `unknown`, which changes nothing (T & unknown is T). Anything not listed (`$ref`, `not`,
 // `if`/`then`, string and number bounds) contributes `unknown`: the type is then wider than the
-// schema, never narrower, so a value the schema accepts always fits the type.
+// schema, so a value the schema accepts fits the type; the one exception, chosen so that a
+// misspelled key fails to compile, is an object's unlisted keys (FromObject).
 
 /**
  * How many schemas deep inference goes before it gives up and says `unknown`. Each level costs the
@@ -63,8 +64,9 @@ type FromAnyOf<S extends SchemaLiteral, K extends "anyOf" | "oneOf", D extends n
 type FromAllOf<S extends SchemaLiteral, D extends number> =
   S extends { readonly allOf: infer B extends readonly unknown[] } ? Intersect<B, Next<D>> : unknown;
 
+/** An allOf the compiler sees only as an array (not a tuple) says nothing. */
 type Intersect<B extends readonly unknown[], D extends number> =
-  B extends readonly [infer First, ...infer Rest] ? Infer<First, D> & Intersect<Rest, D> : number extends B["length"] ? unknown : unknown;
+  B extends readonly [infer First, ...infer Rest] ? Infer<First, D> & Intersect<Rest, D> : unknown;
 
 /**
  * An object. `properties` named in `required` are required, the others optional; a `required`
