@@ -41,8 +41,13 @@ export declare namespace StandardSchemaV1 {
   }
   /** Standard JSON Schema's converter. Either method may throw for a type it cannot express. */
   interface JsonSchemaConverter {
-    readonly input: (options: { readonly target: string; readonly libraryOptions?: Record<string, unknown> }) => Record<string, unknown>;
-    readonly output: (options: { readonly target: string; readonly libraryOptions?: Record<string, unknown> }) => Record<string, unknown>;
+    readonly input: (options: JsonSchemaOptions) => Record<string, unknown>;
+    readonly output: (options: JsonSchemaOptions) => Record<string, unknown>;
+  }
+  /** `target`: "draft-2020-12", "draft-07", "openapi-3.0" or another; a library throws for one it cannot write. */
+  interface JsonSchemaOptions {
+    readonly target: string;
+    readonly libraryOptions?: Record<string, unknown> | undefined;
   }
   type InferOutput<S extends StandardSchemaV1> = NonNullable<S["~standard"]["types"]>["output"];
 }

@@ -19,7 +19,8 @@ function cityValidator(options: { async?: boolean; jsonSchema?: boolean } = {}):
     return { value: { city: city.trim(), days } };
   };
   const converter = {
-    input: () => ({ type: "object", properties: { city: { type: "string" }, days: { type: "number" } }, required: ["city"] }),
+    // As zod and arktype write theirs: with the dialect named.
+    input: () => ({ $schema: "https://json-schema.org/draft/2020-12/schema", type: "object", properties: { city: { type: "string" }, days: { type: "number" } }, required: ["city"] }),
     output: () => ({ type: "object" }),
   };
   return {
@@ -83,7 +84,7 @@ test("standard schema: before 2025-11-25 its issues are -32602, as invalid argum
 test("standard schema: tools/list shows the inputSchema, made by ~standard.jsonSchema when none is given, and never the validator", async () => {
   const client = await connected(server(cityValidator({ jsonSchema: true }), "none"));
   const [tool] = await client.listAllTools();
-  assert.deepEqual(tool, { name: "weather", inputSchema: { type: "object", properties: { city: { type: "string" }, days: { type: "number" } }, required: ["city"] } });
+  assert.deepEqual(tool, { name: "weather", inputSchema: { $schema: "https://json-schema.org/draft/2020-12/schema", type: "object", properties: { city: { type: "string" }, days: { type: "number" } }, required: ["city"] } });
   await client.close();
 });
 
@@ -91,6 +92,10 @@ test("standard schema: a tool with neither an inputSchema nor a converter, or an
   assert.throws(() => server(cityValidator(), "none"), /server: tool "weather" needs an inputSchema for tools\/list: its validator \(hand-written\) offers no ~standard.jsonSchema/);
   const fake = { "~standard": { version: 2, vendor: "x", validate: () => ({ value: {} }) } } as unknown as StandardSchemaV1<CityInput, CityOutput>;
   assert.throws(() => server(fake), /server: tool "weather": input is not a Standard Schema v1 validator/);
+  const unwritable = cityValidator();
+  const jsonSchema = { input: () => { throw new Error("transforms have no JSON Schema"); }, output: () => ({}) };
+  const throwing = { "~standard": { ...unwritable["~standard"], jsonSchema } };
+  assert.throws(() => server(throwing, "none"), /server: tool "weather": its validator \(hand-written\) could not write its input as JSON Schema, so give an inputSchema: transforms have no JSON Schema/);
   assert.equal(isStandardSchema(cityValidator()), true);
   assert.equal(isStandardSchema(Object.assign(() => 0, { "~standard": { version: 1, vendor: "arktype-like", validate: () => ({ value: 0 }) } })), true);
 });
