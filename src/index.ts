@@ -53,6 +53,8 @@
 //      relies on: optional reading)
 //    * server/definition.ts       a server definition: its catalog, and the many connections it serves
 //    * server/catalog.ts          what a server offers (tools, resources, templates, prompts), its bounds
+//      server/typed-handlers.ts   its handlers' types, worked out from each schema, prompt and template
+//                                 (server/typed-standard-schema.ts: a Standard Schema validator instead)
 //    * server/connection.ts       the server's side of one connection: the lifecycle, the gate, what it sends
 //    * server/era-dispatcher.ts   where a request enters: its era judged once, by its own _meta
 //      server/served.ts           what every part shares of one request: version, client, handler context
@@ -73,6 +75,7 @@
 //      schema/json-schema.ts, schema/json-schema-check.ts, schema/json-schema-simple.ts,
 //      schema/json-schema-assertions.ts, schema/json-schema-values.ts, schema/json-schema-formats.ts,
 //      schema/json-pointer.ts, schema/uri-template.ts, schema/uri-template-syntax.ts, schema/uri-template-match.ts
+//      schema/schema-types.ts     the TypeScript type of what a JSON Schema literal accepts (types only)
 //   5. The client role
 //      client/client.ts           McpClient: the era, request(), the setup calls
 //      client/options.ts          what an McpClient is told: timeouts, the generation, bounds, handlers
@@ -237,6 +240,10 @@ export { DEFAULT_MAX_INPUT_ROUNDS as DEFAULT_CLIENT_MAX_INPUT_ROUNDS, DEFAULT_MA
 export { StdioServerConnection, DEFAULT_RESTART, type RestartPolicy, type RestartTimers } from "./client/restart.js";
 export { serveStdio, type ServeStdioOptions } from "./transports/stdio-server.js";
 export { validate, checkSchema, SchemaError, type JsonSchema, type SchemaIssue } from "./schema/json-schema.js";
+export type { FromSchema, SchemaLiteral } from "./schema/schema-types.js";
+export type { ToolSchema, JsonSchemaTool, StandardSchemaTool, ToolArguments, ToolResult, PromptArguments, PromptDefinition, TemplateVariables, TemplateDefinition } from "./server/typed-handlers.js";
+export { isStandardSchema, type StandardSchemaV1 } from "./server/typed-standard-schema.js";
+export type { TemplateReader, PromptRenderer } from "./server/definition.js";
 export type * from "./mcp/base.js";
 export type * from "./mcp/content.js";
 export type * from "./mcp/lifecycle.js";

@@ -48,7 +48,7 @@ export function createDemoServer(options: ServerOptions & { notesPath?: string }
       annotations: { title: "Echo", ...SAFE },
     },
     async (args, context) => {
-      const value = args.text as string;
+      const value = args.text;
       await context.log("debug", `echo: repeating ${value.length} characters`, "echo");
       return { content: [text(`echo: ${value}`)] };
     },
@@ -68,7 +68,7 @@ export function createDemoServer(options: ServerOptions & { notesPath?: string }
       annotations: { title: "Add two numbers", ...SAFE },
     },
     (args) => {
-      const sum = (args.a as number) + (args.b as number);
+      const sum = args.a + args.b;
       // JSON has no Infinity: such a sum could not be the number the output schema promises.
       if (!Number.isFinite(sum)) return { content: [text(`add: the sum of ${args.a} and ${args.b} is not a finite number`)], isError: true };
       // Spec (server/tools#structured-content): structured content SHOULD come with its JSON as text too.
@@ -107,8 +107,8 @@ export function createDemoServer(options: ServerOptions & { notesPath?: string }
       annotations: { title: "Count down", ...SAFE },
     },
     async (args, context) => {
-      const steps = args.steps as number;
-      const intervalMs = (args.intervalMs as number | undefined) ?? 100;
+      const steps = args.steps;
+      const intervalMs = args.intervalMs ?? 100;
       await context.log("info", `countdown: starting, ${plural(steps, "step")} of ${intervalMs} ms`, "countdown");
       for (let done = 1; done <= steps; done++) {
         await delay(intervalMs, context.signal);

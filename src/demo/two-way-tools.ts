@@ -8,7 +8,7 @@
 // client/sampling, client/roots and server/tools#list-changed-notification
 
 import { text, type McpServer } from "../server/definition.js";
-import type { Tool } from "../mcp/tools.js";
+import type { JsonSchemaTool } from "../server/typed-handlers.js";
 
 /** The tool toggle_extra adds and removes. */
 const REVERSE = {
@@ -17,7 +17,7 @@ const REVERSE = {
   description: "Returns `text` with its characters in reverse order. Present only while toggle_extra has added it.",
   inputSchema: { type: "object", properties: { text: { type: "string", description: "The text to reverse." } }, required: ["text"] },
   annotations: { title: "Reverse a text", readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
-} satisfies Tool;
+} as const satisfies JsonSchemaTool;
 
 export function addTwoWayTools(server: McpServer): void {
   server.tool(
@@ -59,7 +59,7 @@ export function addTwoWayTools(server: McpServer): void {
     },
     async (args, context) => {
       const answer = await context.sample({
-        messages: [{ role: "user", content: { type: "text", text: `Summarize this text in one sentence:\n\n${args.text as string}` } }],
+        messages: [{ role: "user", content: { type: "text", text: `Summarize this text in one sentence:\n\n${args.text}` } }],
         systemPrompt: "You write one-sentence summaries: plain, accurate, no preamble.",
         maxTokens: 200,
       });
@@ -85,7 +85,7 @@ export function addTwoWayTools(server: McpServer): void {
     },
     () => {
       if (server.removeTool(REVERSE.name)) return { content: [text(`toggle_extra: removed the tool ${REVERSE.name}`)] };
-      server.tool(REVERSE, (args) => ({ content: [text([...(args.text as string)].reverse().join(""))] }));
+      server.tool(REVERSE, (args) => ({ content: [text([...args.text].reverse().join(""))] }));
       return { content: [text(`toggle_extra: added the tool ${REVERSE.name}`)] };
     },
   );

@@ -9,7 +9,7 @@
 import type { ContentBlock } from "../mcp/content.js";
 import type { Implementation } from "../mcp/lifecycle.js";
 import type { ChangingList } from "../mcp/methods.js";
-import type { GetPromptResult, Prompt } from "../mcp/prompts.js";
+import type { GetPromptResult, Prompt, PromptArgument } from "../mcp/prompts.js";
 import type { Resource, ResourceContents, ResourceTemplate } from "../mcp/resources.js";
 import type { CallToolResult, Tool } from "../mcp/tools.js";
 import { checkSchema } from "../schema/json-schema.js";
@@ -19,15 +19,20 @@ import { DEFAULT_PAGE_SIZE } from "./pagination.js";
 import { NO_CACHING, type CacheHint } from "./modern/results.js";
 import { RequestStateCodec, type RequestStateOptions } from "./modern/request-state.js";
 import { DEFAULT_MAX_INPUT_ASKS, DEFAULT_MAX_INPUT_ROUNDS } from "./modern/input-rounds.js";
+import type { JsonSchemaTool, PromptArguments, PromptDefinition, StandardSchemaTool, TemplateDefinition, TemplateVariables, ToolArguments, ToolResult } from "./typed-handlers.js";
+import { toolRegistration } from "./typed-standard-schema.js";
 
-/** Runs a tool. Throwing (anything but an RpcError) makes an `isError` result for the model. */
-export type ToolHandler = (args: { [key: string]: unknown }, context: HandlerContext) => CallToolResult | Promise<CallToolResult>;
+/**
+ * Runs a tool. Throwing (anything but an RpcError) makes an `isError` result for the model. The
+ * arguments and result are typed from the tool's schemas by tool() (server/typed-handlers.ts).
+ */
+export type ToolHandler<Args = { [key: string]: unknown }, Returned = CallToolResult> = (args: Args, context: HandlerContext) => Returned | Promise<Returned>;
 /** Reads a fixed resource; returns its contents (usually one item). */
 export type ResourceReader = (uri: string, context: HandlerContext) => ResourceContents[] | Promise<ResourceContents[]>;
-/** Reads a resource matched by a template, given the template's variables. */
-export type TemplateReader = (uri: string, variables: Record<string, string | string[]>, context: HandlerContext) => ResourceContents[] | Promise<ResourceContents[]>;
-/** Renders a prompt from its (already checked) arguments. */
-export type PromptRenderer = (args: Record<string, string>, context: HandlerContext) => GetPromptResult | Promise<GetPromptResult>;
+/** Reads a resource matched by a template, given the template's variables (typed from its text by resourceTemplate()). */
+export type TemplateReader<Variables = Record<string, string | string[]>> = (uri: string, variables: Variables, context: HandlerContext) => ResourceContents[] | Promise<ResourceContents[]>;
+/** Renders a prompt from its (already checked) arguments (typed from its `arguments` by prompt()). */
+export type PromptRenderer<Args = Record<string, string>> = (args: Args, context: HandlerContext) => GetPromptResult | Promise<GetPromptResult>;
 /** Suggests values for one argument or template variable, given what the user typed so far. */
 export type Completer = (value: string, resolved: Record<string, string>) => string[] | Promise<string[]>;
 
@@ -121,7 +126,10 @@ export class Catalog {
     connection.onClose(() => this.#listeners.delete(connection));
   }
 
-  tool(tool: Tool, handler: ToolHandler): this {
+  /** The handler's arguments and result are typed from the literal schemas (or the validator `input`) of `tool`. */
+  tool<const T extends JsonSchemaTool | StandardSchemaTool>(tool: T, handler: ToolHandler<ToolArguments<T>, ToolResult<T>>): this;
+  tool(definition: JsonSchemaTool | StandardSchemaTool, typed: ToolHandler): this {
+    const { tool, handler } = toolRegistration(definition, typed);
     // Spec (server/tools#tool-names): names SHOULD be 1-128 characters of A-Z a-z 0-9 _ - . and unique.
     if (!/^[A-Za-z0-9_.-]{1,128}$/.test(tool.name)) throw new Error(`server: tool name "${tool.name}" must be 1-128 characters of A-Z a-z 0-9 _ - .`);
     // Spec (server/tools#tool): inputSchema MUST be an object schema, never null.
@@ -138,12 +146,16 @@ export class Catalog {
     return this.#changed("resources");
   }
 
+  /** The reader's variables are typed from the text of `template.uriTemplate`. */
+  resourceTemplate<U extends string>(template: TemplateDefinition<U>, read: TemplateReader<TemplateVariables<U>>, complete?: { [K in keyof TemplateVariables<U>]?: Completer }): this;
   resourceTemplate(template: ResourceTemplate, read: TemplateReader, complete: Record<string, Completer> = {}): this {
     const matcher = new UriTemplate(template.uriTemplate);
     this.#templates.set(template.uriTemplate, { template, matcher, read, complete });
     return this.#changed("resources");
   }
 
+  /** The renderer's arguments are typed from `prompt.arguments`: `required: true` ones are strings, the others may be absent. */
+  prompt<const A extends readonly PromptArgument[] = []>(prompt: PromptDefinition<A>, render: PromptRenderer<PromptArguments<A>>, complete?: { [K in keyof PromptArguments<A>]?: Completer }): this;
   prompt(prompt: Prompt, render: PromptRenderer, complete: Record<string, Completer> = {}): this {
     this.#prompts.set(prompt.name, { prompt, render, complete });
     return this.#changed("prompts");

@@ -179,6 +179,7 @@ test("server: tool failures become isError results; RpcErrors stay protocol erro
   const server = new McpServer({ name: "t", version: "1" });
   server.tool({ name: "throws", inputSchema: { type: "object" } }, () => { throw new Error("disk full"); });
   server.tool({ name: "refuses", inputSchema: { type: "object" } }, () => { throw new RpcError(-32602, "refused on purpose"); });
+  // @ts-expect-error -- the compiler now refuses this wrong structuredContent too; the test is of the run-time check.
   server.tool({ name: "lies", inputSchema: { type: "object" }, outputSchema: { type: "object", properties: { n: { type: "number" } }, required: ["n"] } }, () => ({ content: [], structuredContent: { n: "x" } }));
   server.tool({ name: "overflows", inputSchema: { type: "object" }, outputSchema: { type: "object", properties: { n: { type: "number" } }, required: ["n"] } }, () => ({ content: [], structuredContent: { n: Infinity } }));
   server.tool({ name: "mirrors", inputSchema: { type: "object" }, outputSchema: { type: "object" } }, () => ({ content: [], structuredContent: { n: 1 } }));
