@@ -139,7 +139,7 @@ export class StreamableHttpHandler {
     if (refusal) return refusal;
     let live: LiveSession;
     if (this.#options.sessionPerPost) {
-      live = this.#open({ stateless: isInitialize ? {} : { protocolVersion: (versionHeader as HandshakeVersion | null) ?? DEFAULT_HEADER_VERSION }, principal: this.gate.owner(request) });
+      live = this.#open({ singleRequest: isInitialize ? {} : { protocolVersion: (versionHeader as HandshakeVersion | null) ?? DEFAULT_HEADER_VERSION }, principal: this.gate.owner(request) });
     } else if (isInitialize) {
       // Spec (basic#batching): initialize is never part of a batch.
       if (isBatch) return errorAnswer(400, "invalid request: initialize must not be sent inside a batch", {}, -32600);
@@ -266,11 +266,11 @@ export class StreamableHttpHandler {
   }
 
   /**
-   * One 2026-07-28 request's session: stateless, outside the table, its events never kept (there is
+   * One 2026-07-28 request's connection: made for it alone, outside the table, its events never kept (there is
    * no resuming), speaking for `principal` (Gate.owner), to which its requestStates are bound.
    */
   #openModern(principal: string | undefined): LiveSession {
-    const { session, transport } = this.#connect(new EventStore({ maxEvents: 0, maxBytes: 0 }), { stateless: {}, principal });
+    const { session, transport } = this.#connect(new EventStore({ maxEvents: 0, maxBytes: 0 }), { singleRequest: {}, principal });
     const now = Date.now();
     const live = { id: "", session, transport, opened: now, lastSeen: now };
     this.#modern.add(live);

@@ -86,7 +86,7 @@ export const SESSION_RULES: Rule[] = [
 function clientRefusal(method: ServerRequestMethod, params: { [key: string]: unknown }, version: string, state: CheckState): string | undefined {
   if (!isSupportedVersion(version) || !isObject(state.clientCapabilities)) return undefined;
   try {
-    requireClientCapability({ clientCapabilities: state.clientCapabilities, stateless: false, state: "operating", protocolVersion: version }, method, params);
+    requireClientCapability({ clientCapabilities: state.clientCapabilities, singleRequest: false, state: "operating", protocolVersion: version }, method, params);
     return undefined;
   } catch (error) {
     if (error instanceof CapabilityError) return error.message;

@@ -16,10 +16,10 @@ import type { LifecycleState } from "./served.js";
 /**
  * What this server offers a client of `version`: each primitive the definition has, with
  * listChanged (the definition may change at run time), plus logging and, where the version has
- * the flag, completions. A `stateless` session has no channel to send anything on its own, so it
+ * the flag, completions. A `singleRequest` connection has no channel to send anything on its own, so it
  * offers neither list_changed notifications nor resource subscriptions: it could not deliver them.
  */
-export function declaredCapabilities(server: Catalog, version: ProtocolVersion, stateless = false): ServerCapabilities {
+export function declaredCapabilities(server: Catalog, version: ProtocolVersion, singleRequest = false): ServerCapabilities {
   const capabilities: ServerCapabilities = { logging: {} };
   const hasPrompts = server.prompts().length > 0;
   const hasResources = server.resources().length > 0 || server.templates().length > 0;
@@ -27,9 +27,9 @@ export function declaredCapabilities(server: Catalog, version: ProtocolVersion, 
     // 2024-11-05 has completion/complete but no capability flag for it.
     if (supports(version, "completionsCapability")) capabilities.completions = {};
   }
-  const changes = stateless ? {} : { listChanged: true };
+  const changes = singleRequest ? {} : { listChanged: true };
   if (hasPrompts) capabilities.prompts = { ...changes };
-  if (hasResources) capabilities.resources = stateless ? {} : { subscribe: true, listChanged: true };
+  if (hasResources) capabilities.resources = singleRequest ? {} : { subscribe: true, listChanged: true };
   if (server.tools().length > 0) capabilities.tools = { ...changes };
   return capabilities;
 }
@@ -77,8 +77,8 @@ export class ClientRequestError extends Error {
 /** What requireClientCapability reads of a connection: what its client declared, and where its handshake stands. */
 export interface ClientDeclared {
   readonly clientCapabilities: ClientCapabilities;
-  /** A stateless HTTP request's connection: there is no channel back to the client. */
-  readonly stateless: boolean;
+  /** A connection made for one HTTP request: there is no channel back to the client. */
+  readonly singleRequest: boolean;
   readonly state: LifecycleState;
   readonly protocolVersion: ProtocolVersion;
 }
@@ -89,8 +89,8 @@ export interface ClientDeclared {
  */
 export function requireClientCapability(session: ClientDeclared, method: ServerRequestMethod, params: ServerRequests[ServerRequestMethod]["params"] = {}): void {
   const client = session.clientCapabilities;
-  if (session.stateless) {
-    throw new CapabilityError(method, "a stateless HTTP server has no channel back to the client; run it with sessions to send requests to the client");
+  if (session.singleRequest) {
+    throw new CapabilityError(method, "a server that answers each HTTP request on its own (session per POST, or a 2026-07-28 request) has no channel back to the client; run it with sessions to send requests to the client");
   }
   // Spec (basic/lifecycle#initialization): no requests but ping before notifications/initialized.
   if (session.state !== "operating" && method !== "ping") {

@@ -45,11 +45,12 @@ export interface ServerConnectionOptions {
   /** Local problems (bad input, malformed notifications, failed writes, handler crashes), for the server's own log. */
   onProblem?: (message: string) => void;
   /**
-   * One stateless Streamable HTTP request: the session cannot send the client requests, and,
+   * A connection made for one Streamable HTTP request (a POST of a session-per-POST server, or a
+   * 2026-07-28 request): it cannot send the client requests, and,
    * given a protocolVersion, starts operating at it without a handshake (for any request but
    * initialize, which it answers as usual).
    */
-  stateless?: { protocolVersion?: HandshakeVersion };
+  singleRequest?: { protocolVersion?: HandshakeVersion };
   /** The most messages one JSON-RPC batch may hold (see batchRefusal in jsonrpc/messages.ts). */
   maxBatchItems?: number;
   /** The most of the client's messages taken in and not yet finished (see ConnectionOptions.maxInFlight). */
@@ -77,8 +78,8 @@ export class ServerConnection implements ServingConnection {
   logLevel: LoggingLevel = "info";
   /** URIs this client subscribed to with resources/subscribe. */
   readonly subscriptions = new Set<string>();
-  /** True for a stateless HTTP request's session: there is no channel back to the client. */
-  readonly stateless: boolean;
+  /** True for a connection made for one HTTP request: there is no channel back to the client. */
+  readonly singleRequest: boolean;
   /** ServerConnectionOptions.principal: undefined when nobody authenticated its requests. */
   readonly principal: string | undefined;
   /** The client requests a 2026-07-28 request is refused for want of a capability, worked out at first use. */
@@ -108,10 +109,10 @@ export class ServerConnection implements ServingConnection {
     // The client will send nothing more, so it cannot cancel its listens: they end gracefully,
     // with their results, and the connection can finish what it owes (basic/lifecycle#shutdown).
     this.connection.onInputEnd(() => this.#listens?.endAll());
-    this.stateless = options.stateless !== undefined;
+    this.singleRequest = options.singleRequest !== undefined;
     this.principal = options.principal;
-    if (options.stateless?.protocolVersion) {
-      this.#negotiated(options.stateless.protocolVersion);
+    if (options.singleRequest?.protocolVersion) {
+      this.#negotiated(options.singleRequest.protocolVersion);
       this.#state = "operating";
     }
   }
@@ -150,7 +151,7 @@ export class ServerConnection implements ServingConnection {
   #negotiated(version: HandshakeVersion): void {
     this.#protocolVersion = version;
     this.connection.setPolicy(wirePolicy(version));
-    this.#capabilities = declaredCapabilities(this.server, version, this.stateless);
+    this.#capabilities = declaredCapabilities(this.server, version, this.singleRequest);
     this.#refused = refusedMethods(version, this.#capabilities);
   }
 

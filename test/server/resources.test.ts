@@ -1,6 +1,6 @@
 // resources/read, subscribe and unsubscribe against hostile input: a subscription is for a
 // resource that exists (as a read would find it), its URI is bounded in length, a session's
-// subscriptions are bounded in number, and a stateless session offers none.
+// subscriptions are bounded in number, and a connection made for one request offers none.
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { RpcError } from "../../src/jsonrpc/messages.js";
@@ -22,7 +22,7 @@ function server(options: ServerOptions = {}): McpServer {
   return definition;
 }
 
-/** An operating session (stateless sessions start operating; others shake hands first). */
+/** An operating session (single-request connections start operating; others shake hands first). */
 async function open(definition: McpServer, options: ServerConnectionOptions = {}) {
   const peer = new RawPeer();
   const session = definition.connect(peer, options);
@@ -33,7 +33,7 @@ async function open(definition: McpServer, options: ServerConnectionOptions = {}
     await peer.waitForSent(peer.sent.length + 1);
     return peer.sent.at(-1) as Answer;
   };
-  if (!options.stateless) {
+  if (!options.singleRequest) {
     await ask("initialize", { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "c", version: "1" } });
     peer.write({ jsonrpc: "2.0", method: "notifications/initialized" });
   }
@@ -81,19 +81,19 @@ test("resources/subscribe: a session holds at most maxSubscriptions; resubscribi
   assert.equal(new McpServer({ name: "t", version: "1" }).maxSubscriptions, DEFAULT_MAX_SUBSCRIPTIONS);
 });
 
-test("stateless: a session with no channel back declares neither subscribe nor listChanged, and refuses resources/subscribe", async () => {
+test("singleRequest: a connection with no channel back declares neither subscribe nor listChanged, and refuses resources/subscribe", async () => {
   const definition = server();
   definition.tool({ name: "t1", inputSchema: { type: "object" } }, () => ({ content: [] }));
   definition.prompt({ name: "p" }, () => ({ messages: [] }));
-  const { session: stateless, ask } = await open(definition, { stateless: { protocolVersion: "2025-11-25" } });
-  assert.deepEqual(stateless.capabilities.resources, {});
-  assert.deepEqual(stateless.capabilities.tools, {});
-  assert.deepEqual(stateless.capabilities.prompts, {});
+  const { session: single, ask } = await open(definition, { singleRequest: { protocolVersion: "2025-11-25" } });
+  assert.deepEqual(single.capabilities.resources, {});
+  assert.deepEqual(single.capabilities.tools, {});
+  assert.deepEqual(single.capabilities.prompts, {});
   const answer = await ask("resources/subscribe", { uri: "mem://fixed" });
   assert.equal(answer.error?.code, -32601);
-  assert.equal(stateless.subscriptions.size, 0);
-  // Initialize on a stateless session declares the same.
-  const { ask: askFresh } = await open(definition, { stateless: {} });
+  assert.equal(single.subscriptions.size, 0);
+  // Initialize on a single-request connection declares the same.
+  const { ask: askFresh } = await open(definition, { singleRequest: {} });
   const init = await askFresh("initialize", { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "c", version: "1" } });
   assert.deepEqual((init.result!.capabilities as { resources: unknown }).resources, {});
 });
