@@ -7,6 +7,7 @@
 // version allows what at all (batches, SSE priming, elicitation, ...) is asked of mcp/versions.ts
 // (`supports`) where each rule is enforced.
 
+import { isObject } from "../jsonrpc/messages.js";
 import type { ContentBlock } from "../mcp/content.js";
 import type { CallToolResult } from "../mcp/tools.js";
 import { LATEST_PROTOCOL_VERSION, supports, type ProtocolVersion, type VersionedFeature } from "../mcp/versions.js";
@@ -28,7 +29,7 @@ export function describedFor<T extends object>(item: T, version: ProtocolVersion
   for (const [field, feature] of [...DESCRIPTOR_FIELDS, ...extra]) {
     if (!supports(version, feature)) delete fields[field];
   }
-  if (isJson(fields.annotations) && !supports(version, "lastModified")) {
+  if (isObject(fields.annotations) && !supports(version, "lastModified")) {
     const { lastModified: _dropped, ...rest } = fields.annotations;
     fields.annotations = rest;
   }
@@ -93,8 +94,4 @@ export function callToolResultFor(result: CallToolResult, version: ProtocolVersi
     if (!supports(version, "structuredContent")) delete out.structuredContent;
   }
   return out;
-}
-
-function isJson(value: unknown): value is Json {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
 }
