@@ -20,7 +20,7 @@
 //      jsonrpc/sniff.ts           what the edges of an unreadable message show (its id, request or response)
 //      jsonrpc/pending.ts         the correlator: requests we sent, timeouts, late responses
 //      jsonrpc/request-clock.ts   the correlator's clock, which stands still while the transport waits on a person
-//    * jsonrpc/params.ts          reading untrusted params, with -32602 errors that name the field
+//    * jsonrpc/field-reader.ts    reading untrusted params and results, with errors that name the field
 //   2. The MCP base protocol
 //      protocol/transport.ts      what a transport is; an in-memory pair
 //      protocol/link.ts           what the connection's parts need of it (Connection implements it); the wire policy
@@ -182,7 +182,9 @@ export { ErrorCode } from "./mcp/errors.js";
 export { LineDecoder, LINE_END, DEFAULT_MAX_MESSAGE_BYTES } from "./jsonrpc/framing.js";
 export { RequestClock, type ClockTimer } from "./jsonrpc/request-clock.js";
 export { PendingRequests, RequestTimeoutError, RequestAbortedError, ConnectionClosedError, MalformedResponseError, DEFAULT_TIMEOUTS, type TimeoutPolicy } from "./jsonrpc/pending.js";
-export { Params } from "./jsonrpc/params.js";
+export { FieldReader } from "./jsonrpc/field-reader.js";
+/** @deprecated the old name of FieldReader, which reads results as well as params. */
+export { FieldReader as Params } from "./jsonrpc/field-reader.js";
 export { Dispatcher, requestRows, notificationRows, describeFailure, type DispatcherOptions } from "./protocol/dispatch.js";
 export type {
   Row, RequestRow, NotificationRow, RequestTable, RequestHandlers, Written, NotificationHandlers, ParamsReaders, ResultReaders, NotificationReaders, ParamsAndOptions, RequestContext,

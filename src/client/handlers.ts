@@ -8,7 +8,7 @@
 import { requestRows } from "../protocol/dispatch.js";
 import type { RequestHandlers, RequestRow } from "../protocol/method-table.js";
 import { ErrorCode, RpcError } from "../jsonrpc/messages.js";
-import { invalidParams } from "../jsonrpc/params.js";
+import { invalidParams } from "../jsonrpc/field-reader.js";
 import type { RequestContext } from "../protocol/connection.js";
 import type { CreateMessageRequestParams, CreateMessageResult, Root } from "../mcp/client-features.js";
 import type { ElicitRequestFormParams, ElicitRequestURLParams, ElicitResult } from "../mcp/elicitation.js";

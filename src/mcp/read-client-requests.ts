@@ -7,19 +7,19 @@
 // https://www.jsonrpc.org/specification#error_object (-32602, naming the method and the field).
 
 import type { NotificationReaders, ParamsReaders, ResultReaders } from "../protocol/method-table.js";
-import type { Params } from "../jsonrpc/params.js";
+import type { FieldReader } from "../jsonrpc/field-reader.js";
 import { LOGGING_LEVELS } from "./logging.js";
 import type { ClientNotifications, ClientRequests, RoleNotifications } from "./methods.js";
 import { checked, implementation, meta, nothing, nullAsAbsent, page, paginated, resultReaders, subscriptionFilter, TYPE, uri } from "./read-fields.js";
 
 /** tools/call's own fields, in both eras (a 2026-07-28 retry adds its own: read-modern.ts). */
-export function toolsCallFields(p: Params): void {
+export function toolsCallFields(p: FieldReader): void {
   p.string("name");
   p.optionalRecord("arguments");
 }
 
 /** prompts/get's own fields, likewise. */
-export function promptsGetFields(p: Params): void {
+export function promptsGetFields(p: FieldReader): void {
   p.string("name");
   p.optionalStringRecord("arguments");
 }

@@ -6,7 +6,7 @@
 // gathers them. Spec: https://modelcontextprotocol.io/specification/2025-11-25/schema
 
 import type { ResultReaders } from "../protocol/method-table.js";
-import { Params } from "../jsonrpc/params.js";
+import { FieldReader } from "../jsonrpc/field-reader.js";
 import type { SubscriptionFilter } from "./modern.js";
 
 /**
@@ -21,13 +21,13 @@ export function resultReaders<T extends { [method: string]: { params: object; re
   const made: { [method: string]: (result: { [key: string]: unknown }) => unknown } = {};
   for (const method of Object.keys(readers)) {
     const read = readers[method]!;
-    made[method] = (result) => read(new Params("result", result));
+    made[method] = (result) => read(new FieldReader("result", result));
   }
   return made as { [M in keyof T]: (result: { [key: string]: unknown }) => T[M]["result"] };
 }
 
 /** The one cast: `p` has been checked for every field the type declares, as deep as we read it. */
-export function checked<T>(p: Params): T {
+export function checked<T>(p: FieldReader): T {
   return p.value as T;
 }
 
@@ -36,7 +36,7 @@ export function checked<T>(p: Params): T {
  * reads as absent (and is deleted, so the value matches its type): peers send it, and a ping
  * carrying it must still be answered, as it was before the readers.
  */
-export function meta(p: Params): Params {
+export function meta(p: FieldReader): FieldReader {
   if (p.value._meta === null) delete p.value._meta;
   p.optionalObject("_meta");
   return p;
@@ -46,24 +46,24 @@ export function meta(p: Params): Params {
  * Leniency, for results only: an optional field sent as null reads as absent. The spec allows no
  * null there, but real servers send `"nextCursor": null` and the like, and a client that refused
  * them could not list their tools. The result is ours (freshly parsed), so the field is deleted:
- * the value then matches its type. Params stay strict.
+ * the value then matches its type. FieldReader stay strict.
  */
-export function nullAsAbsent(p: Params, ...fields: string[]): Params {
+export function nullAsAbsent(p: FieldReader, ...fields: string[]): FieldReader {
   for (const field of fields) if (p.value[field] === null) delete p.value[field];
   return p;
 }
 
-export function nothing<T>(p: Params): T {
+export function nothing<T>(p: FieldReader): T {
   return checked<T>(meta(p));
 }
 
-export function paginated<T>(p: Params): T {
+export function paginated<T>(p: FieldReader): T {
   p.optionalString("cursor");
   return checked<T>(meta(p));
 }
 
 /** A list result: its items' array, each item an object with these string fields, and nextCursor. */
-export function page<T>(key: string, names: string[]): (p: Params) => T {
+export function page<T>(key: string, names: string[]): (p: FieldReader) => T {
   return (p) => {
     p.objectsWith(key, names);
     nullAsAbsent(p, "nextCursor").optionalString("nextCursor");
@@ -71,7 +71,7 @@ export function page<T>(key: string, names: string[]): (p: Params) => T {
   };
 }
 
-export function implementation(p: Params): void {
+export function implementation(p: FieldReader): void {
   p.string("name");
   p.string("version");
 }
@@ -79,13 +79,13 @@ export function implementation(p: Params): void {
 /** Content blocks are switched on `type`, so each must have one. */
 export const TYPE = ["type"];
 
-export function uri<T>(p: Params): T {
+export function uri<T>(p: FieldReader): T {
   p.string("uri");
   return checked<T>(meta(p));
 }
 
 /** A SubscriptionFilter: every field optional, each of its type (strings for the URIs). */
-export function subscriptionFilter(p: Params): SubscriptionFilter {
+export function subscriptionFilter(p: FieldReader): SubscriptionFilter {
   for (const flag of ["toolsListChanged", "promptsListChanged", "resourcesListChanged"]) p.optionalBoolean(flag);
   p.optionalArray("resourceSubscriptions")?.forEach((uri, i) => {
     if (typeof uri !== "string") throw p.error(`resourceSubscriptions[${i}]`, "must be a string");

@@ -8,7 +8,7 @@
 
 import type { ParamsReaders } from "../protocol/method-table.js";
 import { isObject } from "../jsonrpc/messages.js";
-import { Params } from "../jsonrpc/params.js";
+import { FieldReader } from "../jsonrpc/field-reader.js";
 import { LOGGING_LEVELS, type LoggingLevel } from "./logging.js";
 import type { ClientRequests } from "./methods.js";
 import type { ClientCapabilities, Implementation } from "./lifecycle.js";
@@ -21,7 +21,7 @@ import { readServerRequestParams } from "./read-server-requests.js";
  * The fields a 2026-07-28 retry adds (InputResponseFields in modern.ts). Each answer's shape is read
  * by the server, against the question it answers (server/modern/input-rounds.ts).
  */
-function inputResponseFields(p: Params): void {
+function inputResponseFields(p: FieldReader): void {
   p.optionalRecord("inputResponses");
   p.optionalString("requestState");
 }
@@ -58,7 +58,7 @@ const ENVELOPE_CAPABILITIES: readonly (readonly [string, readonly string[]])[] =
   ["experimental", []], ["roots", []], ["extensions", []], ["sampling", ["context", "tools"]], ["elicitation", ["form", "url"]],
 ];
 
-function clientCapabilities(p: Params): ClientCapabilities {
+function clientCapabilities(p: FieldReader): ClientCapabilities {
   for (const [key, members] of ENVELOPE_CAPABILITIES) {
     const capability = p.optionalObject(key);
     for (const member of members) capability?.optionalObject(member);
@@ -78,7 +78,7 @@ export function readRequestEnvelope(method: string, meta: { [key: string]: unkno
 /**
  * The envelope read by the rules of envelopeWithErrors, without its objects, or undefined when it
  * breaks one; that function then words the -32602. Every modern request carries an envelope, and
- * reading it through Params was about a tenth of a modern tools/call's cost (`npm run bench`).
+ * reading it through FieldReader was about a tenth of a modern tools/call's cost (`npm run bench`).
  */
 function validEnvelope(meta: { [key: string]: unknown }): RequestEnvelope | undefined {
   const protocolVersion = meta[META.protocolVersion];
@@ -112,7 +112,7 @@ function isLoggingLevel(value: unknown): value is LoggingLevel {
 }
 
 function envelopeWithErrors(method: string, meta: { [key: string]: unknown }): RequestEnvelope {
-  const p = new Params(method, meta, "_meta");
+  const p = new FieldReader(method, meta, "_meta");
   const info = p.optionalObject(META.clientInfo);
   if (info) implementation(info);
   return {
@@ -129,9 +129,9 @@ function envelopeWithErrors(method: string, meta: { [key: string]: unknown }): R
  * except that a URL-mode elicitation has no elicitationId in 2026-07-28.
  */
 export function readInputRequest(key: string, value: unknown): InputRequest {
-  const p = new Params("result", value, `inputRequests.${key}`);
+  const p = new FieldReader("result", value, `inputRequests.${key}`);
   const method = p.choice("method", ["elicitation/create", "sampling/createMessage", "roots/list"]);
-  const params = p.optionalObject("params") ?? new Params("result", {}, `inputRequests.${key}.params`);
+  const params = p.optionalObject("params") ?? new FieldReader("result", {}, `inputRequests.${key}.params`);
   if (method === "elicitation/create" && params.value.mode === "url") {
     params.string("message");
     params.string("url");

@@ -10,7 +10,7 @@
 // (mcp/methods.ts, in the types of method-table.ts), and requestRows/notificationRows turn them into rows.
 
 import { ErrorCode, isObject, RpcError, type JSONRPCErrorResponse, type JSONRPCNotification, type JSONRPCRequest, type JSONRPCResponse, type RequestId } from "../jsonrpc/messages.js";
-import { Params } from "../jsonrpc/params.js";
+import { FieldReader } from "../jsonrpc/field-reader.js";
 import type { PeerLink } from "./link.js";
 import type { NotificationHandlers, NotificationReaders, NotificationRow, ParamsReaders, RequestContext, RequestHandlers, RequestRow, RequestTable, Row } from "./method-table.js";
 
@@ -21,7 +21,7 @@ export function requestRows<T extends RequestTable, C>(read: ParamsReaders<T>, h
   return (Object.keys(handlers) as (keyof T & string)[]).map((method) => requestRow(method, read[method], handlers[method]!));
 }
 
-function requestRow<P, R extends Json, C>(method: string, read: (params: Params) => P, handle: (params: P, context: C) => R | Promise<R>): RequestRow<C> {
+function requestRow<P, R extends Json, C>(method: string, read: (params: FieldReader) => P, handle: (params: P, context: C) => R | Promise<R>): RequestRow<C> {
   return { method, kind: "request", handle: (params, context) => handle(read(params), context) };
 }
 
@@ -30,14 +30,14 @@ export function notificationRows<T>(read: NotificationReaders<T>, handlers: Noti
   return (Object.keys(handlers) as (keyof T & string)[]).map((method) => notificationRow(method, read[method], handlers[method]!));
 }
 
-function notificationRow<P>(method: string, read: (params: Params) => P, handle: (params: P) => void | Promise<void>): NotificationRow {
+function notificationRow<P>(method: string, read: (params: FieldReader) => P, handle: (params: P) => void | Promise<void>): NotificationRow {
   return { method, kind: "notification", handle: (params) => handle(readNotification(read, params)) };
 }
 
 /** A notification whose params its reader refused: dropped, and reported as that, not as a handler's failure. */
 class MalformedNotificationError extends Error {}
 
-function readNotification<P>(read: (params: Params) => P, params: Params): P {
+function readNotification<P>(read: (params: FieldReader) => P, params: FieldReader): P {
   try {
     return read(params);
   } catch (error) {
@@ -99,7 +99,7 @@ export class Dispatcher<C> {
       if (!row || row.kind !== "request") throw this.#options.unknownMethod?.(request.method, context) ?? new RpcError(ErrorCode.MethodNotFound, `method not found: ${request.method}`);
       const refusal = this.#options.gate?.(request.method, "request", context);
       if (refusal) throw refusal;
-      return row.handle(new Params(request.method, request.params), context);
+      return row.handle(new FieldReader(request.method, request.params), context);
     } catch (error) {
       return Promise.reject(error);
     }
@@ -120,7 +120,7 @@ export class Dispatcher<C> {
     if (!row || row.kind !== "notification") return;
     try {
       if (this.#options.gate?.(notification.method, "notification")) return;
-      await row.handle(new Params(notification.method, notification.params));
+      await row.handle(new FieldReader(notification.method, notification.params));
     } catch (error) {
       this.#report(notification.method, error);
     }

@@ -4,20 +4,20 @@
 // Spec: https://modelcontextprotocol.io/specification/2025-11-25/basic (requests, notifications)
 
 import type { RequestId } from "../jsonrpc/messages.js";
-import type { Params } from "../jsonrpc/params.js";
+import type { FieldReader } from "../jsonrpc/field-reader.js";
 
 /** A row for a request: its handler returns the `result` object, or throws. */
 export interface RequestRow<C> {
   method: string;
   kind: "request";
-  handle(params: Params, context: C): Promise<{ [key: string]: unknown }> | { [key: string]: unknown };
+  handle(params: FieldReader, context: C): Promise<{ [key: string]: unknown }> | { [key: string]: unknown };
 }
 
 /** A row for a notification: it returns nothing, and nothing is ever sent back. */
 export interface NotificationRow {
   method: string;
   kind: "notification";
-  handle(params: Params): void | Promise<void>;
+  handle(params: FieldReader): void | Promise<void>;
 }
 
 export type Row<C> = RequestRow<C> | NotificationRow;
@@ -51,11 +51,11 @@ export type NotificationHandlers<T> = { [M in keyof T]?: (params: T[M]) => void 
 export type ParamsAndOptions<P, O> = {} extends P ? [params?: P, options?: O] : [params: P, options?: O];
 
 /** One reader per request method, for its params (as the receiver reads them); throws -32602. */
-export type ParamsReaders<T extends RequestTable> = { [M in keyof T]: (params: Params) => T[M]["params"] };
+export type ParamsReaders<T extends RequestTable> = { [M in keyof T]: (params: FieldReader) => T[M]["params"] };
 /** One reader per request method, for its result (as the requester reads it). */
-export type ResultReaders<T extends RequestTable> = { [M in keyof T]: (result: Params) => T[M]["result"] };
+export type ResultReaders<T extends RequestTable> = { [M in keyof T]: (result: FieldReader) => T[M]["result"] };
 /** One reader per notification method, for its params. */
-export type NotificationReaders<T> = { [M in keyof T]: (params: Params) => T[M] };
+export type NotificationReaders<T> = { [M in keyof T]: (params: FieldReader) => T[M] };
 
 /** What a request handler gets besides its params. */
 export interface RequestContext {

@@ -3,7 +3,7 @@
 // A cursor encodes which list and where the next page starts. Clients must treat it as opaque;
 // we still check every cursor we get back, because a client may send anything.
 
-import { invalidParams } from "../jsonrpc/params.js";
+import { invalidParams } from "../jsonrpc/field-reader.js";
 import type { PaginatedRequestParams, PaginatedResult } from "../mcp/base.js";
 import { LIST_METHODS, type ListName } from "../mcp/methods.js";
 

@@ -6,7 +6,7 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { ErrorCode, RpcError } from "../../src/jsonrpc/messages.js";
-import { Params } from "../../src/jsonrpc/params.js";
+import { FieldReader } from "../../src/jsonrpc/field-reader.js";
 import { readClientRequestParams } from "../../src/mcp/read.js";
 import { readModernRequestParams } from "../../src/mcp/read-modern.js";
 
@@ -21,11 +21,11 @@ for (const { method, params } of cases) {
     const sent = { ...params, [field]: 5 };
 
     test(`read: a handshake-era ${method} leaves ${field} unread (the field is 2026-07-28's)`, () => {
-      assert.deepEqual(readClientRequestParams[method](new Params(method, structuredClone(sent))), sent);
+      assert.deepEqual(readClientRequestParams[method](new FieldReader(method, structuredClone(sent))), sent);
     });
 
     test(`read: a 2026-07-28 ${method} with a ${field} of the wrong type is -32602 naming it`, () => {
-      assert.throws(() => readModernRequestParams[method](new Params(method, structuredClone(sent))), (error: unknown) => {
+      assert.throws(() => readModernRequestParams[method](new FieldReader(method, structuredClone(sent))), (error: unknown) => {
         assert.ok(error instanceof RpcError);
         assert.equal(error.code, ErrorCode.InvalidParams);
         assert.match(error.message, new RegExp(`^${method}: "${field}"`));
@@ -37,7 +37,7 @@ for (const { method, params } of cases) {
   test(`read: a 2026-07-28 ${method} is otherwise read as the handshake era's (a missing field is -32602 first)`, () => {
     const missing = method === "resources/read" ? "uri" : "name";
     for (const read of [readClientRequestParams[method], readModernRequestParams[method]]) {
-      assert.throws(() => read(new Params(method, { requestState: 5 })), { message: new RegExp(`^${method}: "${missing}" is required`) });
+      assert.throws(() => read(new FieldReader(method, { requestState: 5 })), { message: new RegExp(`^${method}: "${missing}" is required`) });
     }
   });
 }

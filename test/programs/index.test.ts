@@ -16,7 +16,7 @@ const ROOT = realpathSync(fileURLToPath(new URL("../..", import.meta.url)));
 const manifest = JSON.parse(readFileSync(join(ROOT, "package.json"), "utf8")) as { files: string[]; exports: Record<string, string | Record<string, string>> };
 
 test("index: exports each layer's main pieces", () => {
-  for (const name of ["decodeMessage", "encodeMessage", "RpcError", "ErrorCode", "LineDecoder", "PendingRequests", "Params", "Dispatcher", "Connection", "createMemoryPair", "McpServer", "ServerConnection", "StreamTransport", "serveStdio", "validate", "checkSchema", "supports", "LATEST_PROTOCOL_VERSION", "McpClient", "StdioClientTransport", "StdioServerConnection", "traceTransport", "HandshakeTimeoutError", "HttpClientTransport", "LegacySseClientTransport",
+  for (const name of ["decodeMessage", "encodeMessage", "RpcError", "ErrorCode", "LineDecoder", "PendingRequests", "FieldReader", "Params", "Dispatcher", "Connection", "createMemoryPair", "McpServer", "ServerConnection", "StreamTransport", "serveStdio", "validate", "checkSchema", "supports", "LATEST_PROTOCOL_VERSION", "McpClient", "StdioClientTransport", "StdioServerConnection", "traceTransport", "HandshakeTimeoutError", "HttpClientTransport", "LegacySseClientTransport",
     // Typed rows over the method table: the helpers, the readers they need, and the table's values.
     "requestRows", "notificationRows", "readClientRequestParams", "readServerRequestParams", "readClientNotification", "readServerNotification",
     "LIST_METHODS", "LOGGING_LEVELS", "ClientRequestError", "MalformedResponseError"]) {

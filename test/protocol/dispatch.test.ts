@@ -2,7 +2,7 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import { Dispatcher } from "../../src/protocol/dispatch.js";
 import { RpcError, type JSONRPCRequest, type JSONRPCResponse } from "../../src/jsonrpc/messages.js";
-import { Params } from "../../src/jsonrpc/params.js";
+import { FieldReader } from "../../src/jsonrpc/field-reader.js";
 
 const problems: string[] = [];
 const dispatcher = new Dispatcher<null>(
@@ -76,14 +76,14 @@ test("dispatcher: two rows for one method is a programming error", () => {
 });
 
 test("params: readers name nested fields and check types", () => {
-  const params = new Params("completion/complete", { ref: { type: 3 }, argument: { name: "x" }, context: { arguments: { a: 1 } } });
+  const params = new FieldReader("completion/complete", { ref: { type: 3 }, argument: { name: "x" }, context: { arguments: { a: 1 } } });
   assert.throws(() => params.object("ref").string("type"), /completion\/complete: "ref.type" must be a string, got integer/);
   assert.throws(() => params.object("argument").string("value"), /"argument.value" is required/);
   assert.throws(() => params.optionalObject("context")!.optionalStringRecord("arguments"), /"context.arguments.a" must be a string/);
-  assert.throws(() => new Params("tools/call", [1, 2]), /tools\/call: params must be an object/);
-  assert.throws(() => new Params("x", {}).choice("level", ["debug", "info"]), /is required/);
-  assert.throws(() => new Params("x", { level: "loud" }).choice("level", ["debug", "info"]), /must be one of debug, info, got "loud"/);
-  assert.deepEqual(new Params("x", undefined).value, {});
+  assert.throws(() => new FieldReader("tools/call", [1, 2]), /tools\/call: params must be an object/);
+  assert.throws(() => new FieldReader("x", {}).choice("level", ["debug", "info"]), /is required/);
+  assert.throws(() => new FieldReader("x", { level: "loud" }).choice("level", ["debug", "info"]), /must be one of debug, info, got "loud"/);
+  assert.deepEqual(new FieldReader("x", undefined).value, {});
 });
 
 test("dispatcher: a gated notification is dropped without running its handler", async () => {

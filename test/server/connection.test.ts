@@ -5,7 +5,7 @@ import assert from "node:assert/strict";
 import { Dispatcher } from "../../src/protocol/dispatch.js";
 import type { Row } from "../../src/protocol/method-table.js";
 import { RpcError } from "../../src/jsonrpc/messages.js";
-import type { Params } from "../../src/jsonrpc/params.js";
+import type { FieldReader } from "../../src/jsonrpc/field-reader.js";
 import { Connection, type RequestContext } from "../../src/protocol/connection.js";
 import { createMemoryPair } from "../../src/protocol/transport.js";
 import { CapabilityError } from "../../src/server/capabilities.js";
@@ -25,7 +25,7 @@ async function connect(server: McpServer, options: { version?: string; capabilit
   server.connect(serverEnd);
   const notifications: Client["notifications"] = [];
   const recorder: Row<RequestContext>[] = ["notifications/tools/list_changed", "notifications/resources/list_changed", "notifications/prompts/list_changed", "notifications/resources/updated", "notifications/message"].map((method) => ({
-    method, kind: "notification" as const, handle: (p: Params) => void notifications.push({ method, params: p.value }),
+    method, kind: "notification" as const, handle: (p: FieldReader) => void notifications.push({ method, params: p.value }),
   }));
   const connection = new Connection(clientEnd, { dispatcher: new Dispatcher([...recorder, ...(options.rows ?? [])]) });
   connection.start();

@@ -1,7 +1,7 @@
 // completion/complete: suggestions for a prompt argument or a resource template variable.
 // Spec: https://modelcontextprotocol.io/specification/2025-11-25/server/utilities/completion
 
-import { invalidParams } from "../../jsonrpc/params.js";
+import { invalidParams } from "../../jsonrpc/field-reader.js";
 import type { Completer } from "../catalog.js";
 import type { ClientRequestHandlers, ServingConnection } from "../serving.js";
 

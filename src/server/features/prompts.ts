@@ -1,7 +1,7 @@
 // prompts/list and prompts/get: templated messages a user picks, filled from string arguments.
 // Spec: https://modelcontextprotocol.io/specification/2025-11-25/server/prompts
 
-import { invalidParams } from "../../jsonrpc/params.js";
+import { invalidParams } from "../../jsonrpc/field-reader.js";
 import type { GetPromptResult } from "../../mcp/prompts.js";
 import { contentFor, describedFor } from "../compat.js";
 import { paginate } from "../pagination.js";

@@ -5,7 +5,7 @@
 
 import { isObject, RpcError } from "../../jsonrpc/messages.js";
 import { ErrorCode } from "../../mcp/errors.js";
-import { invalidParams } from "../../jsonrpc/params.js";
+import { invalidParams } from "../../jsonrpc/field-reader.js";
 import type { BlobResourceContents, ResourceContents, TextResourceContents } from "../../mcp/resources.js";
 import { describedFor } from "../compat.js";
 import { paginate } from "../pagination.js";

@@ -6,7 +6,7 @@
 // Tool failures are results with isError: true; protocol errors are for calls that cannot start.
 
 import { ErrorCode, isObject, RpcError } from "../../jsonrpc/messages.js";
-import { invalidParams } from "../../jsonrpc/params.js";
+import { invalidParams } from "../../jsonrpc/field-reader.js";
 import type { CallToolResult } from "../../mcp/tools.js";
 import { supports } from "../../mcp/versions.js";
 import { validate, type JsonSchema, type SchemaIssue } from "../../schema/json-schema.js";

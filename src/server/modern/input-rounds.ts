@@ -19,7 +19,7 @@
 
 import { isObject, RpcError } from "../../jsonrpc/messages.js";
 import { ErrorCode } from "../../mcp/errors.js";
-import { Params } from "../../jsonrpc/params.js";
+import { FieldReader } from "../../jsonrpc/field-reader.js";
 import type { ClientCapabilities, Implementation } from "../../mcp/lifecycle.js";
 import { META, type InputRequest, type InputRequiredResult } from "../../mcp/modern.js";
 import type { RequestContext } from "../../protocol/method-table.js";
@@ -149,7 +149,7 @@ export class InputRounds {
    * round or this retry has the answer; otherwise rejected when the handler is set aside (or fails
    * at once past maxInputAsks or maxInputRounds, as any failing ask would).
    */
-  ask<R>(request: InputRequest, read: (answer: Params) => R): Promise<R> {
+  ask<R>(request: InputRequest, read: (answer: FieldReader) => R): Promise<R> {
     const missing = missingCapability(request, this.#served.clientCapabilities);
     if (missing) {
       // Spec (mrtr): a server MUST NOT ask for input this request's capabilities do not declare.
@@ -167,7 +167,7 @@ export class InputRounds {
     // Answers are used in order: a handler that asks something else on replay is asked again.
     if (earlier?.ask === ask && this.#answers.length === index) {
       this.#answers.push(earlier);
-      return Promise.resolve(read(new Params(this.#method, earlier.answer, "requestState")));
+      return Promise.resolve(read(new FieldReader(this.#method, earlier.answer, "requestState")));
     }
     if (index >= this.#maxAsks) {
       return Promise.reject(new Error(`${this.#method}: the handler asked the client ${index + 1} times; the most one request may ask is ${this.#maxAsks}`));
@@ -177,7 +177,7 @@ export class InputRounds {
     // Spec (mrtr): keys the server did not ask under are ignored; so are keys a valid requestState
     // does not name as asked in its round, or any key at all without one (keys are predictable).
     if (this.#opened?.asked.has(key) && isObject(responses) && Object.hasOwn(responses, key) && this.#answers.length === index) {
-      const answer = read(new Params(this.#method, responses[key], `inputResponses.${key}`));
+      const answer = read(new FieldReader(this.#method, responses[key], `inputResponses.${key}`));
       this.#answers.push({ ask, answer });
       return Promise.resolve(answer);
     }

@@ -7,7 +7,7 @@
 // One Listens per session; the bound on open listens is the server's.
 
 import { ErrorCode, RpcError, type RequestId } from "../../jsonrpc/messages.js";
-import { invalidParams } from "../../jsonrpc/params.js";
+import { invalidParams } from "../../jsonrpc/field-reader.js";
 import type { ServerCapabilities } from "../../mcp/lifecycle.js";
 import type { ChangingList } from "../../mcp/methods.js";
 import { META, type SubscriptionFilter, type SubscriptionsListenResult } from "../../mcp/modern.js";

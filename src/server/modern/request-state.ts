@@ -9,7 +9,7 @@
 // once the retry it came with has produced an answer (input-rounds.ts).
 
 import { createHash, createHmac, randomBytes, timingSafeEqual } from "node:crypto";
-import { invalidParams, typeName } from "../../jsonrpc/params.js";
+import { invalidParams, typeName } from "../../jsonrpc/field-reader.js";
 import { ErrorCode, isObject, RpcError } from "../../jsonrpc/messages.js";
 import { canonicalJson } from "../../schema/json-schema-values.js";
 import { ReplayMemory } from "./replay-memory.js";

@@ -8,7 +8,7 @@
 // Spec: https://modelcontextprotocol.io/specification/2026-07-28/basic/patterns/mrtr and basic#results.
 
 import { ErrorCode, RpcError, type JSONRPCRequest } from "../../jsonrpc/messages.js";
-import { Params } from "../../jsonrpc/params.js";
+import { FieldReader } from "../../jsonrpc/field-reader.js";
 import type { Implementation } from "../../mcp/lifecycle.js";
 import { CACHEABLE_METHODS, INPUT_REQUIRED_METHODS, type ClientRequestMethod } from "../../mcp/methods.js";
 import { readModernRequestParams } from "../../mcp/read-modern.js";
@@ -45,7 +45,7 @@ export function serveModernRequest(connection: ModernServing, handlers: ClientRe
   // Spec (basic#responses): an unknown method is -32601; its envelope (-32602) and version (-32022)
   // are judged first, as on HTTP.
   if (!Object.hasOwn(handlers, method)) throw envelopeRefusal(method, meta) ?? new RpcError(ErrorCode.MethodNotFound, `method not found: ${method}`);
-  const params = new Params(method, request.params);
+  const params = new FieldReader(method, request.params);
   // Spec (2026-07-28 basic): no batches. One allowed by the connection's 2025-03-26 handshake
   // (its wire rules) carries no modern request.
   if (context.inBatch) throw new RpcError(ErrorCode.InvalidRequest, `${method}: a 2026-07-28 request cannot be part of a JSON-RPC batch`);
@@ -56,11 +56,11 @@ export function serveModernRequest(connection: ModernServing, handlers: ClientRe
 }
 
 /** The method's handler on its params, read as a 2026-07-28 request's. */
-function run<M extends ClientRequestMethod>(handlers: ClientRequestHandlers, method: M, params: Params, request: ModernRequest): Promise<Json> | Json {
+function run<M extends ClientRequestMethod>(handlers: ClientRequestHandlers, method: M, params: FieldReader, request: ModernRequest): Promise<Json> | Json {
   return handlers[method]!(readModernRequestParams[method](params), request);
 }
 
-async function serveComplete(server: Catalog, handlers: ClientRequestHandlers, method: ClientRequestMethod, params: Params, request: ModernRequest): Promise<Json> {
+async function serveComplete(server: Catalog, handlers: ClientRequestHandlers, method: ClientRequestMethod, params: FieldReader, request: ModernRequest): Promise<Json> {
   try {
     return completeResult(await run(handlers, method, params, request), serverInfoOf(server, method), cacheHint(server, method, params));
   } catch (error) {
@@ -74,7 +74,7 @@ async function serveComplete(server: Catalog, handlers: ClientRequestHandlers, m
  * once for a retry that carries a requestState, otherwise at the handler's first ask or look at its
  * signal. Most calls do neither and cost one promise, not the rounds' state (`npm run bench`).
  */
-function serveAsking(server: Catalog, handlers: ClientRequestHandlers, method: ClientRequestMethod, params: Params, request: ModernRequest): Promise<Json> {
+function serveAsking(server: Catalog, handlers: ClientRequestHandlers, method: ClientRequestMethod, params: FieldReader, request: ModernRequest): Promise<Json> {
   return new Promise<Json>((resolve, reject) => {
     const fail = (error: unknown): void => reject(modernError(error));
     request.roundsWhenNeeded(() => {
@@ -110,7 +110,7 @@ function serveAsking(server: Catalog, handlers: ClientRequestHandlers, method: C
  * What a result of `method` says about caching: nothing for most methods; for the cacheable ones the
  * server's settings, or the read resource's own.
  */
-function cacheHint(server: Catalog, method: string, params: Params): CacheHint | undefined {
+function cacheHint(server: Catalog, method: string, params: FieldReader): CacheHint | undefined {
   if (!CACHEABLE_METHODS.includes(method as ClientRequestMethod)) return undefined;
   if (method === "server/discover") return server.cache.discover;
   if (method !== "resources/read") return server.cache.lists;

@@ -1,14 +1,16 @@
 // Textbook: need in src/textbook/server.ts; this adds every JSON type, nested paths, optional
 //  fields and bounds.
-// Reading a request's params with clear errors. Every failure is an Invalid params (-32602) error
-// whose message names the method and the field, e.g. `tools/call: "name" must be a string`.
+// Reading the fields of an untrusted JSON object with clear errors: a request's params, and (read
+// the same way) a result. Every failure is an Invalid params (-32602) error whose message names the
+// method and the field, e.g. `tools/call: "name" must be a string`; for a result, the caller turns
+// it into a failure of its own call (protocol/our-requests.ts: MalformedResponseError).
 // Spec: https://www.jsonrpc.org/specification#error_object (code -32602).
 
 import { ErrorCode, isObject, RpcError } from "./messages.js";
 
 type Json = { [key: string]: unknown };
 
-export class Params {
+export class FieldReader {
   readonly method: string;
   readonly value: Json;
   readonly #path: string;
@@ -85,8 +87,8 @@ export class Params {
   }
 
   /** An array of objects, each read with the same rules (named `field[i]` in errors). */
-  objects(field: string): Params[] {
-    return this.array(field).map((item, i) => new Params(this.method, item ?? null, `${this.#name(field)}[${i}]`));
+  objects(field: string): FieldReader[] {
+    return this.array(field).map((item, i) => new FieldReader(this.method, item ?? null, `${this.#name(field)}[${i}]`));
   }
 
   /**
@@ -101,20 +103,20 @@ export class Params {
       let ok = isObject(item);
       for (let k = 0; ok && k < strings.length; k++) ok = typeof (item as Json)[strings[k]!] === "string";
       if (ok) continue;
-      const at = new Params(this.method, item ?? null, `${this.#name(field)}[${i}]`);
+      const at = new FieldReader(this.method, item ?? null, `${this.#name(field)}[${i}]`);
       for (const name of strings) at.string(name);
     }
     return items;
   }
 
   /** A nested object, read with the same rules. */
-  object(field: string): Params {
+  object(field: string): FieldReader {
     const value = this.value[field];
     if (value === undefined) throw this.error(field, "is required");
-    return new Params(this.method, value, this.#name(field));
+    return new FieldReader(this.method, value, this.#name(field));
   }
 
-  optionalObject(field: string): Params | undefined {
+  optionalObject(field: string): FieldReader | undefined {
     return this.value[field] === undefined ? undefined : this.object(field);
   }
 
