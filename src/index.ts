@@ -155,8 +155,10 @@
 //      cli.ts                     `mcp-wire` (cli/arguments.ts, cli/command.ts, cli/usage.ts, cli/session.ts,
 //                                 cli/commands.ts, cli/failures.ts, cli/trace.ts, cli/output.ts)
 //      recordings/recording.ts    recordings of sessions, in every form the recording tools read and write
-//                                 (recordings/recording-exchange.ts: the HTTP exchange of each line; recordings/recording-arguments.ts:
-//                                 the words of its command lines; recordings/recording-write.ts: writing one)
+//                                 (recordings/recording-shape.ts: a recording once read; recordings/printable.ts:
+//                                 its text shown to a person; recordings/recording-exchange.ts: the HTTP exchange
+//                                 of each line; recordings/recording-arguments.ts: the words of its command lines;
+//                                 recordings/recording-write.ts: writing one)
 //      recordings/record-cli.ts   `mcp-wire record`, a recording proxy (recordings/record-stdio.ts over stdio,
 //                                 recordings/record-http.ts over HTTP with recordings/record-http-body.ts: what it keeps of a
 //                                 body, decoded, and recordings/record-http-kept.ts: how much of it all open

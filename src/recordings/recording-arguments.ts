@@ -2,7 +2,7 @@
 // JSON string when it has spaces, quotes or anything but [\w@%+=:,./-], so that the line shown is
 // the line that could be pasted into a shell.
 
-import { printable } from "./recording.js";
+import { printable } from "./printable.js";
 
 /** A command line ("# command:", "# args:") with a quoted word that is not a JSON string. */
 export class ArgumentSyntaxError extends Error {

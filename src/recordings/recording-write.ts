@@ -2,7 +2,7 @@
 // notes as `mcp-wire record` appends them, and a whole recording written back in its form.
 
 import { exchangeNote } from "./recording-exchange.js";
-import type { Direction, Recording } from "./recording.js";
+import type { Direction, Recording } from "./recording-shape.js";
 
 /** The header lines of a new recording, from its fields (prose lines first, if any). */
 export function headerLines(fields: { prose?: string[]; transport?: "stdio" | "http"; command?: string; url?: string; protocol?: string; ignore?: string[] }): string[] {

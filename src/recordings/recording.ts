@@ -29,47 +29,13 @@
 
 import { splitArguments, ArgumentSyntaxError } from "./recording-arguments.js";
 import { olderAnswerNote, readExchangeNote, type Exchange } from "./recording-exchange.js";
+import type { Direction, Recording, RecordingHeader, WireEntry } from "./recording-shape.js";
 
 export { ArgumentSyntaxError, quoteArgument, splitArguments } from "./recording-arguments.js";
 export { formatRecording, formatSession, headerLines, sessionLine, sessionLinePrefix, sessionNote } from "./recording-write.js";
 export type { Exchange } from "./recording-exchange.js";
-
-export type Direction = "c2s" | "s2c";
-
-/** One line that crossed the wire. */
-export interface WireEntry {
-  dir: Direction;
-  /** The line as it was on the wire (for JSON lines recordings, the message re-encoded). */
-  text: string;
-  /** The parsed JSON value, or undefined when the line was not JSON. */
-  message: unknown;
-  /** Milliseconds since the session began, if the recording kept time. */
-  at?: number;
-  /** The HTTP exchange it crossed in, when the recording says (a key of Recording.exchanges). */
-  exchange?: number;
-}
-
-export interface RecordingHeader {
-  /** Every "#" line as written, prose and fields alike, for writing the file back unchanged. */
-  lines: string[];
-  transport?: "stdio" | "http";
-  command?: string;
-  url?: string;
-  protocol?: string;
-  /** JSON pointers (RFC 6901) of values to ignore when comparing: they change from run to run. */
-  ignore: string[];
-  /** More server arguments ("# args:"), after "# command:"'s; the golden tests' flags. */
-  args: string[];
-}
-
-export interface Recording {
-  form: "golden" | "session" | "jsonl";
-  header: RecordingHeader;
-  /** In wire order where the form keeps it (session, jsonl); golden: the client's lines, then the server's. */
-  entries: WireEntry[];
-  /** What the wire said of each HTTP exchange, by number; empty when the recording does not say. */
-  exchanges: Map<number, Exchange>;
-}
+export type { Direction, Recording, RecordingHeader, WireEntry } from "./recording-shape.js";
+export { printable } from "./printable.js";
 
 /** A recording that cannot be read: which line, and why. */
 export class RecordingFormatError extends Error {
@@ -240,16 +206,4 @@ export function deeperThan(text: string, limit: number): boolean {
     } else if (char === 0x5d || char === 0x7d) depth--;
   }
   return false;
-}
-
-/**
- * Text from a recording made safe to show a person: each control character (C0, DEL, C1: on a
- * terminal ESC starts an ANSI sequence, \r and \b overwrite what was printed), bidirectional
- * override (it reorders what a reader sees) and lone surrogate is written as a \u escape, as JSON
- * writes them. For the tools that print a recording (check, explain, diagram).
- */
-export function printable(text: string): string {
-  // eslint-disable-next-line no-control-regex
-  return text.replace(/[\u0000-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g,
-    (char) => `\\u${char.charCodeAt(0).toString(16).padStart(4, "0")}`);
 }

@@ -4,10 +4,12 @@
 // https://modelcontextprotocol.io/specification/2025-11-25/basic#json-schema-usage
 // The supported keywords are listed once, in the header of json-schema.ts.
 
-import type { JsonSchema } from "./json-schema.js";
 import { childPointer, resolveFragment } from "./json-pointer.js";
 import { type QuickAccept, quickAcceptFor } from "./json-schema-simple.js";
 import { isJsonObject, jsonTypeOf } from "./json-schema-values.js";
+
+/** A JSON Schema: `true` accepts everything, `false` nothing, an object applies its keywords. */
+export type JsonSchema = boolean | { [keyword: string]: unknown };
 
 export type Dialect = "2020-12" | "draft-07";
 

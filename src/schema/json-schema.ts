@@ -23,13 +23,11 @@
 
 import { childPointer } from "./json-pointer.js";
 import { assertionMessages } from "./json-schema-assertions.js";
-import { type PreparedSchema, SchemaError, prepareSchema } from "./json-schema-check.js";
+import { type JsonSchema, type PreparedSchema, SchemaError, prepareSchema } from "./json-schema-check.js";
 import { MAX_INSTANCE_DEPTH, TOO_DEEP, isJsonObject, presentKeys } from "./json-schema-values.js";
 
-export { SchemaError };
+export { SchemaError, type JsonSchema };
 
-/** A JSON Schema: `true` accepts everything, `false` nothing, an object applies its keywords. */
-export type JsonSchema = boolean | { [keyword: string]: unknown };
 
 /** One reason an instance is invalid. */
 export interface SchemaIssue {
