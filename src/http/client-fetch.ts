@@ -242,7 +242,8 @@ export function statusErrorOf(step: string, response: Response, text: string): H
  * Aborts `controller` when `signal` fires (at once if it already has). Returns the unsubscribe,
  * to call once the request has settled: a signal may outlive it (the legacy transport's stream
  * signal lives as long as the transport), and each listener left on it would stay there too.
- * (AbortSignal.any would do, but Node 20.0 lacks it.)
+ * (AbortSignal.any would join them too, but offers no unsubscribe: the long-lived signal would keep
+ * one reference per request until the garbage collector took them.)
  */
 export function followAbort(controller: AbortController, signal: AbortSignal | undefined): () => void {
   if (!signal) return () => {};
