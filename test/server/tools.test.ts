@@ -82,7 +82,7 @@ const BROKEN_OUTPUTS: { name: string; output: CallToolResult; text: string }[] =
   {
     name: "a value of the wrong type and a missing property",
     output: { content: [], structuredContent: { temperature: "warm" } },
-    text: "tools/call weather: structuredContent does not match the tool's outputSchema: temperature: must be number, got string; missing required property \"conditions\"",
+    text: "tools/call weather: structuredContent does not match the tool's outputSchema: missing required property \"conditions\"; temperature: must be number, got string",
   },
   {
     name: "a number that is not finite (null on the wire)",

@@ -45,7 +45,7 @@ test("serveStdio: problem lines go under the program's own name: its ServerInfo.
     // @ts-expect-error -- wrong on purpose: the check at run time is what is tested.
     server.tool({ name: "lookup", inputSchema: { type: "object" }, outputSchema: { type: "object", required: ["temperature"] } }, () => ({ content: [], structuredContent: {} }));
     serveStdio(server, { process: host as never, ...options });
-    host.stdin.end(INIT + "not json\n" + '{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"lookup"}}\n');
+    host.stdin.end(INIT + '{"jsonrpc":"2.0","method":"notifications/initialized"}\n' + "not json\n" + '{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"lookup"}}\n');
     assert.equal(await exited, 0);
     assert.deepEqual(err().trimEnd().split("\n").map((line) => line.slice(0, prefix.length)), [prefix, prefix]);
     assert.match(err(), /^[\w-]+: tools\/call lookup: structuredContent does not match the tool's outputSchema: missing required property "temperature"$/m);
