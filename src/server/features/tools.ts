@@ -43,21 +43,15 @@ export function toolHandlers(connection: Pick<ServingConnection, "server" | "ser
         result = await handler(args, connection.handlerContext(context));
       } catch (error) {
         if (error instanceof RpcError) throw error;
-        // Spec (server/tools#error-handling): failures inside the tool are reported in the result,
-        // in the handler's own words, as the SDKs send them: the client knows which tool it called.
+        // Spec (server/tools#error-handling): failures inside the tool are reported in the result, as thrown.
         return errorResult(thrownMessage(error));
       }
       // Checked here, for every version: the newest one sends the blocks on as they are.
       if (!isObject(result) || !Array.isArray(result.content) || result.content.some((block) => !isObject(block) || typeof block.type !== "string")) {
         throw new Error(`tool "${name}" returned no content array of blocks, each with a type`);
       }
-      const broken = tool.outputSchema && !result.isError ? checkStructuredContent(name, tool.outputSchema, result) : undefined;
-      if (broken !== undefined) {
-        // A bug of the server's, not of the call: its own log hears of it as well as the client.
-        connection.reportProblem(broken);
-        return errorResult(broken);
-      }
-      return callToolResultFor(result, version);
+      const broken = tool.outputSchema && !result.isError && checkStructuredContent(name, tool.outputSchema, result);
+      return broken ? brokenOutput(connection, broken) : callToolResultFor(result, version);
     },
   };
 }
@@ -65,19 +59,24 @@ export function toolHandlers(connection: Pick<ServingConnection, "server" | "ser
 /**
  * Spec (server/tools#output-schema): with an outputSchema, the server MUST return
  * structuredContent that conforms to it. A handler that does not is a bug in the server, and the
- * call fails as a tool execution error (server/tools#error-handling) whose text says what is
- * wrong: an isError result needs no structuredContent, and a -32603 would say nothing. Checked
- * in every version: before 2025-06-18 the client never sees the schema, but it does see the
- * value, as the JSON text that stands in for structuredContent (compat.ts), so the same bug gets
- * the same answer whoever asks. What is checked is the value as the client will read it: JSON has
- * no Infinity or NaN (they are written as null) and drops undefined members, so a value can pass
- * in memory and fail on the wire. Returns what is wrong, or undefined when nothing is.
+ * call fails as a tool execution error (server/tools#error-handling) saying what is wrong
+ * (brokenOutput): an isError result needs no structuredContent, and a -32603 would say nothing.
+ * Checked in every version: before 2025-06-18 the client never sees the schema, but it does see
+ * the value, as the JSON text that stands in for structuredContent (compat.ts), so the same bug
+ * gets the same answer whoever asks. What is checked is the value as the client will read it:
+ * JSON has no Infinity or NaN (they are written as null) and drops undefined members, so a value
+ * can pass in memory and fail on the wire. Returns what is wrong, or undefined when nothing is.
  */
 function checkStructuredContent(name: string, schema: CallToolResult["structuredContent"], result: CallToolResult): string | undefined {
   if (result.structuredContent === undefined) return `tools/call ${name}: the tool has an outputSchema but returned no structuredContent`;
   const issues = validate(schema as JsonSchema, JSON.parse(JSON.stringify(result.structuredContent)));
-  if (issues.length > 0) return `tools/call ${name}: structuredContent does not match the tool's outputSchema: ${describeIssues(issues)}`;
-  return undefined;
+  return issues.length > 0 ? `tools/call ${name}: structuredContent does not match the tool's outputSchema: ${describeIssues(issues)}` : undefined;
+}
+
+/** A result that breaks the tool's own outputSchema: the server's bug, for its log and, as the tool's error, for the client. */
+function brokenOutput(connection: Pick<ServingConnection, "reportProblem">, problem: string): CallToolResult {
+  connection.reportProblem(problem);
+  return errorResult(problem);
 }
 
 function errorResult(message: string): CallToolResult {
