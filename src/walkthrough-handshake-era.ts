@@ -46,6 +46,6 @@ const input = new PassThrough();
 const lines = createInterface({ input: process.stdin, crlfDelay: Infinity });
 lines.on("line", (line) => input.write(`${withoutEnvelope(line)}\n`));
 lines.on("close", () => input.end());
-const session = demoFromArguments(process.argv.slice(2)).connect(new StreamTransport(input, process.stdout), { onProblem: problemLog(process.stderr) });
+const session = demoFromArguments(process.argv.slice(2)).connect(new StreamTransport(input, process.stdout), { onProblem: problemLog(process.stderr, "mcp-wire-server") });
 // As serveStdio does: once stdin ended and every answer went out, exit.
 session.onClose(() => process.stdout.end(() => process.exit(0)));

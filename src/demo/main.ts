@@ -220,5 +220,5 @@ const options = parseArguments(process.argv.slice(2));
 if (options.http) {
   serveHttp(options, options.http).catch((error: unknown) => fail(error instanceof Error ? error.message : String(error)));
 } else {
-  serveStdio(demoServer(options), { maxMessageBytes: options.maxMessageBytes });
+  serveStdio(demoServer(options), { maxMessageBytes: options.maxMessageBytes, programName: "mcp-wire-server" });
 }

@@ -167,6 +167,9 @@ export class ServerConnection implements ServingConnection {
     return this.connection.close();
   }
 
+  /** Tells ServerConnectionOptions.onProblem, the server's own log. */
+  reportProblem(message: string): void { this.#onProblem(message); }
+
   /** The context a handler of `request` gets; requests it makes of the client share its abort signal. */
   handlerContext(request: RequestContext): HandlerContext {
     return request instanceof ModernRequest ? new ModernHandlerContext(this, request, request) : new SessionHandlerContext(this, request);

@@ -23,6 +23,8 @@ export interface ServingConnection {
   served(request: RequestContext): Served;
   /** The context a handler of `request` gets. */
   handlerContext(request: RequestContext): HandlerContext;
+  /** Tells the server's own log (ServerConnectionOptions.onProblem) of a bug of its own, such as a tool's broken output. */
+  reportProblem(message: string): void;
   /** What the handshake session offers, fixed when initialize is answered. */
   readonly capabilities: ServerCapabilities;
   /** initialize is being answered: the version and both sides' capabilities are fixed now. */

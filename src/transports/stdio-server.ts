@@ -13,13 +13,15 @@ export interface ServeStdioOptions extends StreamTransportOptions {
   process?: Pick<NodeJS.Process, "stdin" | "stdout" | "stderr" | "exit" | "on">;
   /** The most requests in flight before stdin stops being read (see ConnectionOptions.maxInFlight). */
   maxInFlight?: number;
+  /** The name its problem lines on stderr begin with (default: the server's ServerInfo.name), as a program's bin is called. */
+  programName?: string;
 }
 
 export function serveStdio(server: McpServer, options: ServeStdioOptions = {}): ServerConnection {
   const host = options.process ?? process;
   // A host that sends requests but does not read our answers stops being read (see StreamTransport).
   const transport = new StreamTransport(host.stdin, host.stdout, { pauseWhileOutputBlocked: true, ...options });
-  const session = server.connect(transport, { onProblem: problemLog(host.stderr), maxInFlight: options.maxInFlight });
+  const session = server.connect(transport, { onProblem: problemLog(host.stderr, options.programName ?? server.info.name), maxInFlight: options.maxInFlight });
   let signalled = false;
   session.onClose(() => {
     host.stdin.destroy();
@@ -51,19 +53,21 @@ function afterFlush(output: Writable, done: () => void): void {
 }
 
 /**
- * Problem lines for stderr. A host that never reads our stderr must not make us buffer its lines
- * without bound: while stderr is backed up, lines are dropped and counted, and the count is
- * reported once it drains. A line per problem is ~100 bytes; stderr's buffer holds 16 KiB of them.
+ * Problem lines for stderr, each `name: message`, under the program's own name: a host that
+ * starts several servers shows their stderr side by side. A host that never reads our stderr must
+ * not make us buffer its lines without bound: while stderr is backed up, lines are dropped and
+ * counted, and the count is reported once it drains. A line per problem is ~100 bytes; stderr's
+ * buffer holds 16 KiB of them.
  */
-export function problemLog(stderr: Writable): (message: string) => void {
+export function problemLog(stderr: Writable, name: string): (message: string) => void {
   let dropped = 0;
   stderr.on("drain", () => {
     if (dropped === 0) return;
-    stderr.write(`mcp-wire-server: ${dropped} problem line${dropped === 1 ? "" : "s"} dropped while stderr was not read\n`);
+    stderr.write(`${name}: ${dropped} problem line${dropped === 1 ? "" : "s"} dropped while stderr was not read\n`);
     dropped = 0;
   });
   return (message) => {
     if (stderr.writableNeedDrain) dropped++;
-    else stderr.write(`mcp-wire-server: ${message}\n`);
+    else stderr.write(`${name}: ${message}\n`);
   };
 }

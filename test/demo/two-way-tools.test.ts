@@ -65,10 +65,10 @@ test("greet and summarize: a client without the capability gets an isError resul
   const client = await connect({ protocolVersion: "2025-11-25" });
   const greet = await client.callTool("greet", {});
   assert.equal(greet.isError, true);
-  assert.match(textOf(greet), /tools\/call greet: elicitation\/create: the client did not declare the elicitation capability/);
+  assert.match(textOf(greet), /^elicitation\/create: the client did not declare the elicitation capability$/);
   const summarize = await client.callTool("summarize", { text: "Some text." });
   assert.equal(summarize.isError, true);
-  assert.match(textOf(summarize), /tools\/call summarize: sampling\/createMessage: the client did not declare the sampling capability/);
+  assert.match(textOf(summarize), /^sampling\/createMessage: the client did not declare the sampling capability$/);
   await client.close();
 });
 
@@ -139,21 +139,21 @@ const failedAnswers: { name: string; tool: string; args: object; options: Client
     tool: "summarize",
     args: { text: "a long text" },
     options: { sampling: () => { throw new RpcError(-1, "User rejected sampling request"); } },
-    text: /^tools\/call summarize: sampling\/createMessage: the client answered -1 User rejected sampling request$/,
+    text: /^sampling\/createMessage: the client answered -1 User rejected sampling request$/,
   },
   {
     name: "a client whose elicitation handler fails (-32603)",
     tool: "greet",
     args: {},
     options: { elicitation: { form: () => { throw new Error("no user here"); } } },
-    text: /^tools\/call greet: elicitation\/create: the client answered -32603 elicitation\/create: internal error$/,
+    text: /^elicitation\/create: the client answered -32603 elicitation\/create: internal error$/,
   },
   {
     name: "a client answering an elicitation with an unknown action",
     tool: "greet",
     args: {},
     options: { elicitation: { form: () => ({ action: "ok" }) as unknown as ElicitResult } },
-    text: /^tools\/call greet: elicitation\/create: the peer's response was malformed: result: "action" must be one of accept, decline, cancel, got "ok"$/,
+    text: /^elicitation\/create: the peer's response was malformed: result: "action" must be one of accept, decline, cancel, got "ok"$/,
   },
 ];
 

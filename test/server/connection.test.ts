@@ -175,7 +175,7 @@ test("server: requests to the client before notifications/initialized are refuse
   await assert.rejects(session.listRoots(), (e: unknown) => e instanceof CapabilityError && /has not finished initializing/.test(e.message));
 });
 
-test("server: tool failures become isError results; RpcErrors stay protocol errors; bad output is -32603", async () => {
+test("server: tool failures become isError results; RpcErrors stay protocol errors; output that breaks its outputSchema is isError", async () => {
   const server = new McpServer({ name: "t", version: "1" });
   server.tool({ name: "throws", inputSchema: { type: "object" } }, () => { throw new Error("disk full"); });
   server.tool({ name: "refuses", inputSchema: { type: "object" } }, () => { throw new RpcError(-32602, "refused on purpose"); });
@@ -184,11 +184,12 @@ test("server: tool failures become isError results; RpcErrors stay protocol erro
   server.tool({ name: "overflows", inputSchema: { type: "object" }, outputSchema: { type: "object", properties: { n: { type: "number" } }, required: ["n"] } }, () => ({ content: [], structuredContent: { n: Infinity } }));
   server.tool({ name: "mirrors", inputSchema: { type: "object" }, outputSchema: { type: "object" } }, () => ({ content: [], structuredContent: { n: 1 } }));
   const client = await connect(server);
-  assert.deepEqual(await client.connection.request("tools/call", { name: "throws" }), { content: [{ type: "text", text: "tools/call throws: disk full" }], isError: true });
+  assert.deepEqual(await client.connection.request("tools/call", { name: "throws" }), { content: [{ type: "text", text: "disk full" }], isError: true });
   await assert.rejects(client.connection.request("tools/call", { name: "refuses" }), (e: unknown) => e instanceof RpcError && e.message === "refused on purpose");
-  await assert.rejects(client.connection.request("tools/call", { name: "lies" }), (e: unknown) => e instanceof RpcError && e.code === -32603);
+  const mismatch = "structuredContent does not match the tool's outputSchema";
+  assert.deepEqual(await client.connection.request("tools/call", { name: "lies" }), { content: [{ type: "text", text: `tools/call lies: ${mismatch}: n: must be number, got string` }], isError: true });
   // Infinity is a number in memory but null on the wire: it is checked as the client would read it.
-  await assert.rejects(client.connection.request("tools/call", { name: "overflows" }), (e: unknown) => e instanceof RpcError && e.code === -32603);
+  assert.deepEqual(await client.connection.request("tools/call", { name: "overflows" }), { content: [{ type: "text", text: `tools/call overflows: ${mismatch}: n: must be number, got null` }], isError: true });
   assert.deepEqual(await client.connection.request("tools/call", { name: "mirrors" }), { content: [{ type: "text", text: '{"n":1}' }], structuredContent: { n: 1 } });
 });
 

@@ -1,10 +1,12 @@
 // serveStdio in process, with a stand-in for the process: the same rules the real server keeps
-// (answer what is in flight when stdin ends, then exit 0; close on SIGTERM; problems on stderr).
+// (answer what is in flight when stdin ends, then exit 0; close on SIGTERM; problems on stderr,
+// under the server's own name).
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { EventEmitter } from "node:events";
 import { PassThrough } from "node:stream";
 import { createDemoServer } from "../../src/demo/server-definition.js";
+import { McpServer } from "../../src/server/definition.js";
 import { serveStdio } from "../../src/transports/stdio-server.js";
 
 function standIn() {
@@ -32,7 +34,23 @@ test("serveStdio: answers, reports problems on stderr, and exits 0 when stdin en
   const lines = out().trim().split("\n").map((l) => JSON.parse(l));
   assert.equal(lines[0].result.protocolVersion, "2025-11-25");
   assert.equal(lines[1].error.code, -32700);
-  assert.match(err(), /^mcp-wire-server: parse error/m);
+  // Under the server's own name (its ServerInfo.name), as the demo program's is (src/demo/main.ts).
+  assert.match(err(), /^mcp-wire-demo: parse error/m);
+});
+
+test("serveStdio: problem lines go under the program's own name: its ServerInfo.name, or the programName it gives", async () => {
+  for (const { options, prefix } of [{ options: {}, prefix: "weather: " }, { options: { programName: "weather-mcp" }, prefix: "weather-mcp: " }]) {
+    const { host, exited, err } = standIn();
+    const server = new McpServer({ name: "weather", version: "1" });
+    // @ts-expect-error -- wrong on purpose: the check at run time is what is tested.
+    server.tool({ name: "lookup", inputSchema: { type: "object" }, outputSchema: { type: "object", required: ["temperature"] } }, () => ({ content: [], structuredContent: {} }));
+    serveStdio(server, { process: host as never, ...options });
+    host.stdin.end(INIT + '{"jsonrpc":"2.0","method":"notifications/initialized"}\n' + "not json\n" + '{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"lookup"}}\n');
+    assert.equal(await exited, 0);
+    assert.deepEqual(err().trimEnd().split("\n").map((line) => line.slice(0, prefix.length)), [prefix, prefix]);
+    assert.match(err(), /^[\w-]+: tools\/call lookup: structuredContent does not match the tool's outputSchema: missing required property "temperature"$/m);
+    assert.doesNotMatch(err(), /mcp-wire-server/);
+  }
 });
 
 test("serveStdio: SIGTERM closes the session and exits 0", async () => {

@@ -1,5 +1,5 @@
 // Textbook: Server.#call in src/textbook/server.ts; this adds a full JSON Schema validator, output
-//  checked against outputSchema, results fitted to older versions.
+//  checked against outputSchema, handlers' failures caught, results fitted to older versions.
 // tools/list and tools/call: listing, argument validation, running the handler, checking its
 // structured output, and fitting the result to the client's protocol version.
 // Spec: https://modelcontextprotocol.io/specification/2025-11-25/server/tools
@@ -14,7 +14,7 @@ import { callToolResultFor, describedFor, TOOL_FIELDS } from "../compat.js";
 import { paginate } from "../pagination.js";
 import type { ClientRequestHandlers, ServingConnection } from "../serving.js";
 
-export function toolHandlers(connection: Pick<ServingConnection, "server" | "served" | "handlerContext">): ClientRequestHandlers {
+export function toolHandlers(connection: Pick<ServingConnection, "server" | "served" | "handlerContext" | "reportProblem">): ClientRequestHandlers {
   return {
     "tools/list"(params, context) {
       const version = connection.served(context).protocolVersion;
@@ -43,37 +43,74 @@ export function toolHandlers(connection: Pick<ServingConnection, "server" | "ser
         result = await handler(args, connection.handlerContext(context));
       } catch (error) {
         if (error instanceof RpcError) throw error;
-        // Spec (server/tools#error-handling): failures inside the tool are reported in the result.
-        return errorResult(`tools/call ${name}: ${error instanceof Error ? error.message : String(error)}`);
+        // Spec (server/tools#error-handling): failures inside the tool are reported in the result, as thrown.
+        return errorResult(thrownMessage(error));
       }
       // Checked here, for every version: the newest one sends the blocks on as they are.
       if (!isObject(result) || !Array.isArray(result.content) || result.content.some((block) => !isObject(block) || typeof block.type !== "string")) {
         throw new Error(`tool "${name}" returned no content array of blocks, each with a type`);
       }
-      if (tool.outputSchema && !result.isError) checkStructuredContent(name, tool.outputSchema, result);
-      return callToolResultFor(result, version);
+      const broken = tool.outputSchema && !result.isError && checkStructuredContent(name, tool.outputSchema, result);
+      return broken ? brokenOutput(connection, broken) : callToolResultFor(result, version);
     },
   };
 }
 
 /**
  * Spec (server/tools#output-schema): with an outputSchema, the server MUST return
- * structuredContent that conforms to it. A handler that does not is a bug in the server.
- * What is checked is the value as the client will read it: JSON has no Infinity or NaN (they
- * are written as null) and drops undefined members, so a value can pass in memory and fail on the wire.
+ * structuredContent that conforms to it. A handler that does not is a bug in the server, and the
+ * call fails as a tool execution error (server/tools#error-handling) saying what is wrong
+ * (brokenOutput): an isError result needs no structuredContent, and a -32603 would say nothing.
+ * Checked in every version: before 2025-06-18 the client never sees the schema, but it does see
+ * the value, as the JSON text that stands in for structuredContent (compat.ts), so the same bug
+ * gets the same answer whoever asks. What is checked is the value as the client will read it:
+ * JSON has no Infinity or NaN (they are written as null) and drops undefined members, so a value
+ * can pass in memory and fail on the wire. Returns what is wrong, or undefined when nothing is.
  */
-function checkStructuredContent(name: string, schema: CallToolResult["structuredContent"], result: CallToolResult): void {
-  if (result.structuredContent === undefined) throw new Error(`tool "${name}" has an outputSchema but returned no structuredContent`);
+function checkStructuredContent(name: string, schema: CallToolResult["structuredContent"], result: CallToolResult): string | undefined {
+  if (result.structuredContent === undefined) return `tools/call ${name}: the tool has an outputSchema but returned no structuredContent`;
   const issues = validate(schema as JsonSchema, JSON.parse(JSON.stringify(result.structuredContent)));
-  if (issues.length > 0) throw new Error(`tool "${name}" returned structuredContent that does not match its outputSchema: ${describeIssues(issues)}`);
+  return issues.length > 0 ? `tools/call ${name}: structuredContent does not match the tool's outputSchema: ${describeIssues(issues)}` : undefined;
+}
+
+/** A result that breaks the tool's own outputSchema: the server's bug, for its log and, as the tool's error, for the client. */
+function brokenOutput(connection: Pick<ServingConnection, "reportProblem">, problem: string): CallToolResult {
+  connection.reportProblem(problem);
+  return errorResult(problem);
 }
 
 function errorResult(message: string): CallToolResult {
   return { content: [{ type: "text", text: message }], isError: true };
 }
 
-/** `a: must be number, got string; b: is required` — short enough for a model to act on. */
+/**
+ * What a handler threw, as text: an Error's message (its name if it has none); the message of an
+ * error-like object (an Error made in another realm, a worker or a vm, is no instanceof Error);
+ * a string as it is; anything else as JSON, or as String() gives it when JSON cannot.
+ */
+function thrownMessage(error: unknown): string {
+  if (error instanceof Error) return error.message || error.name;
+  if (typeof error === "string") return error;
+  if (isObject(error) && typeof error.message === "string") return error.message;
+  try {
+    return JSON.stringify(error) ?? String(error);
+  } catch {
+    return String(error); // a BigInt, or an object with a cycle
+  }
+}
+
+/** The most issues, and characters of each, that describeIssues shows. */
+const SHOWN_ISSUES = 5;
+const SHOWN_ISSUE_CHARACTERS = 200;
+
+/**
+ * `a: must be number, got string; b: is required`: short enough for a model to act on, and
+ * bounded (about 1 KB), since a path or a property name comes from the value being checked.
+ */
 export function describeIssues(issues: SchemaIssue[]): string {
-  const shown = issues.slice(0, 5).map((issue) => (issue.path ? `${issue.path.slice(1).replaceAll("/", ".")}: ${issue.message}` : issue.message));
-  return shown.join("; ") + (issues.length > 5 ? `; and ${issues.length - 5} more` : "");
+  const shown = issues.slice(0, SHOWN_ISSUES).map((issue) => {
+    const line = issue.path ? `${issue.path.slice(1).replaceAll("/", ".")}: ${issue.message}` : issue.message;
+    return line.length <= SHOWN_ISSUE_CHARACTERS ? line : `${line.slice(0, SHOWN_ISSUE_CHARACTERS)}... (${line.length.toLocaleString("en-US")} characters)`;
+  });
+  return shown.join("; ") + (issues.length > SHOWN_ISSUES ? `; and ${issues.length - SHOWN_ISSUES} more` : "");
 }
