@@ -245,3 +245,20 @@ class Validation {
     }
   }
 }
+
+/** The most issues, and characters of each, that describeIssues shows. */
+const SHOWN_ISSUES = 5;
+const SHOWN_ISSUE_CHARACTERS = 200;
+
+/**
+ * The issues in words, as a tool's refused arguments or output show them to the model:
+ * `a: must be number, got string; b: is required`. Short enough to act on, and bounded (about
+ * 1 KB), since a path or a property name comes from the value being checked.
+ */
+export function describeIssues(issues: SchemaIssue[]): string {
+  const shown = issues.slice(0, SHOWN_ISSUES).map((issue) => {
+    const line = issue.path ? `${issue.path.slice(1).replaceAll("/", ".")}: ${issue.message}` : issue.message;
+    return line.length <= SHOWN_ISSUE_CHARACTERS ? line : `${line.slice(0, SHOWN_ISSUE_CHARACTERS)}... (${line.length.toLocaleString("en-US")} characters)`;
+  });
+  return shown.join("; ") + (issues.length > SHOWN_ISSUES ? `; and ${issues.length - SHOWN_ISSUES} more` : "");
+}

@@ -9,7 +9,7 @@
 import { ErrorCode, isObject, RpcError } from "../jsonrpc/messages.js";
 import type { Tool } from "../mcp/tools.js";
 import { supports, type ProtocolVersion } from "../mcp/versions.js";
-import type { SchemaIssue } from "../schema/json-schema.js";
+import { describeIssues, type SchemaIssue } from "../schema/json-schema.js";
 
 /** A validator in the Standard Schema v1 shape: everything lives under one `~standard` key. */
 export interface StandardSchemaV1<Input = unknown, Output = Input> {
@@ -88,15 +88,14 @@ function jsonSchemaOf(name: string, input: StandardSchemaV1): object {
 
 /**
  * The handler, run on what the validator makes of the arguments. Refused arguments get the answer
- * features/tools.ts gives its own schema's issues, in the same words (describeIssues there).
+ * features/tools.ts gives its own schema's issues, in the same words (describeIssues).
  */
 function checkedBy<H extends Handler>(name: string, input: StandardSchemaV1, handler: H): H {
   const checked = async (args: unknown, context: { readonly protocolVersion: ProtocolVersion }) => {
     const result = await input["~standard"].validate(args);
     if (result.issues === undefined) return (handler as unknown as (args: unknown, context: unknown) => unknown)(result.value, context);
     const issues = result.issues.map(toSchemaIssue);
-    const shown = issues.slice(0, 5).map((issue) => (issue.path ? `${issue.path.slice(1).replaceAll("/", ".")}: ${issue.message}` : issue.message));
-    const message = `tools/call ${name}: invalid arguments: ${shown.join("; ")}${issues.length > 5 ? `; and ${issues.length - 5} more` : ""}`;
+    const message = `tools/call ${name}: invalid arguments: ${describeIssues(issues)}`;
     // Spec (server/tools#error-handling, 2025-11-25): a tool execution error, with isError; -32602 before.
     if (!supports(context.protocolVersion, "inputErrorsAsToolResults")) throw new RpcError(ErrorCode.InvalidParams, message, { issues });
     return { content: [{ type: "text", text: message }], isError: true };

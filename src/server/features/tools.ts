@@ -9,7 +9,7 @@ import { ErrorCode, isObject, RpcError } from "../../jsonrpc/messages.js";
 import { invalidParams } from "../../jsonrpc/field-reader.js";
 import type { CallToolResult } from "../../mcp/tools.js";
 import { supports } from "../../mcp/versions.js";
-import { validate, type JsonSchema, type SchemaIssue } from "../../schema/json-schema.js";
+import { describeIssues, validate, type JsonSchema } from "../../schema/json-schema.js";
 import { callToolResultFor, describedFor, TOOL_FIELDS } from "../compat.js";
 import { paginate } from "../pagination.js";
 import type { ClientRequestHandlers, ServingConnection } from "../serving.js";
@@ -97,20 +97,4 @@ function thrownMessage(error: unknown): string {
   } catch {
     return String(error); // a BigInt, or an object with a cycle
   }
-}
-
-/** The most issues, and characters of each, that describeIssues shows. */
-const SHOWN_ISSUES = 5;
-const SHOWN_ISSUE_CHARACTERS = 200;
-
-/**
- * `a: must be number, got string; b: is required`: short enough for a model to act on, and
- * bounded (about 1 KB), since a path or a property name comes from the value being checked.
- */
-export function describeIssues(issues: SchemaIssue[]): string {
-  const shown = issues.slice(0, SHOWN_ISSUES).map((issue) => {
-    const line = issue.path ? `${issue.path.slice(1).replaceAll("/", ".")}: ${issue.message}` : issue.message;
-    return line.length <= SHOWN_ISSUE_CHARACTERS ? line : `${line.slice(0, SHOWN_ISSUE_CHARACTERS)}... (${line.length.toLocaleString("en-US")} characters)`;
-  });
-  return shown.join("; ") + (issues.length > SHOWN_ISSUES ? `; and ${issues.length - SHOWN_ISSUES} more` : "");
 }
