@@ -10,6 +10,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { assertChecks, assertReplays, checkRecording, recordSession, replayTranscript } from "../../src/testing.js";
+import { McpHttpServer } from "../../src/index.js";
 import { createDemoServer } from "../../src/demo/server-definition.js";
 
 const GOLDEN = new URL("../../fixtures/transcripts/tools-call.transcript", import.meta.url);
@@ -46,6 +47,22 @@ test("testing: the same golden replays against an McpServer in this process, wit
   const result = await assertReplays(GOLDEN, { server: createDemoServer() });
   assert.equal(result.text, `${fileURLToPath(GOLDEN)}: replay matches\n`);
   assert.equal(result.exit?.code, null);
+});
+
+test("testing: a session recording replays against a server already listening over HTTP", async (t) => {
+  const http = new McpHttpServer(createDemoServer());
+  const listening = await http.listen({ port: 0 });
+  t.after(async () => {
+    await http.close();
+    await listening.close();
+  });
+  const recording = new URL("../../fixtures/recordings/replay/demo-echo-time.recording", import.meta.url);
+  const result = await assertReplays(recording, { url: `${listening.origin}/mcp` });
+  assert.ok(result.transcript.some((entry) => entry.dir === "s2c"), result.text);
+  // The same recording, one answer changed, fails with the pointer at fault.
+  const changed = readFileSync(recording, "utf8").replace('"text":"echo: ', '"text":"ECHO: ');
+  assert.notEqual(changed, readFileSync(recording, "utf8"));
+  await assert.rejects(assertReplays({ text: changed, name: "changed" }, { url: `${listening.origin}/mcp` }), /at \/result\/content\/0\/text\n/);
 });
 
 test("testing: a wrong golden fails with the CLI's report, the same differences by JSON pointer", async (t) => {
