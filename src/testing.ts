@@ -71,16 +71,17 @@ export interface ReplayResult extends ReplayReport {
  */
 export async function replayTranscript(source: RecordingSource, target?: ReplayTarget, options: ReplayTranscriptOptions = {}): Promise<ReplayResult> {
   const { text, name, directory } = readSource(source);
-  const command = target && "command" in target ? [target.command, ...(target.args ?? [])] : [];
-  const setup = setUpReplay(text, name, { command, url: target !== undefined && !("command" in target), ...(options.edition !== undefined && { edition: options.edition }) }, directory);
+  const command = target && "command" in target ? target : undefined;
+  const setup = setUpReplay(text, name, {
+    command: command ? [command.command, ...(command.args ?? [])] : [],
+    noCommand: target !== undefined && command === undefined,
+    ...(options.edition !== undefined && { edition: options.edition }),
+  }, directory);
   const limits = options.maxLineBytes === undefined ? {} : { maxLineBytes: options.maxLineBytes };
   let peer: ReplayPeer;
   if (target && "server" in target) peer = serverPeer(target.server, { ...limits, ...(target.connection && { connection: target.connection }) });
   else if (target && "url" in target) peer = httpPeer(target.url, target.headers, limits, httpPlan(text));
-  else {
-    const onStderr = (target && "command" in target && target.onStderr) || ((chunk: Buffer) => void process.stderr.write(chunk));
-    peer = spawnPeer(setup.command[0]!, setup.command.slice(1), onStderr, limits);
-  }
+  else peer = spawnPeer(setup.command[0]!, setup.command.slice(1), command?.onStderr ?? ((chunk) => void process.stderr.write(chunk)), limits);
   const report = await replay(setup.recording, peer, {
     timeoutMs: options.timeoutMs ?? DEFAULT_TIMEOUT_MS,
     ignore: [...DEFAULT_IGNORE, ...(options.ignore ?? []), ...setup.ignore],

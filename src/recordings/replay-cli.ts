@@ -83,7 +83,7 @@ export async function run(argv: string[]): Promise<number> {
   try {
     line = parseReplayLine(argv);
     text = readRecording(line.file);
-    setup = setUpReplay(text, line.file, { command: line.command, url: line.url !== undefined, ...(line.edition !== undefined && { edition: line.edition }) });
+    setup = setUpReplay(text, line.file, { command: line.command, noCommand: line.url !== undefined, ...(line.edition !== undefined && { edition: line.edition }) });
     // Nothing runs unseen: the command comes from a file, which may not be the user's own.
     if (setup.commandFromRecording) process.stderr.write(`mcp-wire replay: running the recording's server: ${printable(setup.command.map(quoteArgument).join(" "))}\n`);
   } catch (error) {

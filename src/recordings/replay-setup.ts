@@ -12,17 +12,17 @@ import { ArgumentSyntaxError, parseRecording, splitArguments, type Recording } f
 export class ReplaySetupError extends Error {}
 
 export interface ReplayChoices {
-  /** The server command and its arguments; absent or empty: the recording's "# command:" (unless `url`). */
+  /** The server command and its arguments; absent or empty: the recording's "# command:" (unless `noCommand`). */
   command?: string[];
-  /** The server is reached without a command (at a URL, or in process): none is looked for. */
-  url?: boolean;
+  /** The server is not started from a command (it is at a URL, or in process): none is looked for. */
+  noCommand?: boolean;
   /** The edition the server is ("# editions:" must list it; its "# differs in" pointers are ignored). */
   edition?: string;
 }
 
 export interface ReplaySetup {
   recording: Recording;
-  /** The command to start (none when `url`), "# args:" included. */
+  /** The command to start (none when `noCommand`), "# args:" included. */
   command: string[];
   /** Whether `command` came from the recording, not from the caller: it runs a file's words. */
   commandFromRecording: boolean;
@@ -39,8 +39,8 @@ export interface ReplaySetup {
 export function setUpReplay(text: string, file: string, choices: ReplayChoices = {}, directory = dirname(file)): ReplaySetup {
   const recording = parseRecording(text, file);
   const given = choices.command ?? [];
-  const commandFromRecording = given.length === 0 && !choices.url;
-  const command = choices.url ? [] : commandFromRecording ? recordedCommand(recording, file) : [...given, ...recording.header.args];
+  const commandFromRecording = given.length === 0 && !choices.noCommand;
+  const command = choices.noCommand ? [] : commandFromRecording ? recordedCommand(recording, file) : [...given, ...recording.header.args];
   const ignore: string[] = [];
   const { holdsFor, differs } = editions(recording);
   if (choices.edition !== undefined) {

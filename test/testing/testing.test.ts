@@ -9,7 +9,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { assertChecks, assertReplays, checkRecording, recordSession, replayTranscript } from "../../src/testing.js";
+import { assertChecks, assertReplays, checkRecording, recordSession, ReplaySetupError, replayTranscript } from "../../src/testing.js";
 import { McpHttpServer } from "../../src/index.js";
 import { createDemoServer } from "../../src/demo/server-definition.js";
 
@@ -84,6 +84,16 @@ test("testing: a wrong golden fails with the CLI's report, the same differences 
   assert.equal(result.exitCode, 1);
   assert.deepEqual(result.differences.map((difference) => difference.differences.map((one) => one.path)), [["/result/structuredContent/sum"]]);
   assert.ok(result.text.endsWith("wrong golden: 1 problem\n"), result.text);
+});
+
+test("testing: a recording that cannot be replayed as asked throws the CLI's usage error, not a failed assertion", async () => {
+  const printed = spawnSync(process.execPath, [CLI, "replay", fileURLToPath(GOLDEN), "--edition", "other", "--", process.execPath, SERVER], { encoding: "utf8", timeout: 30_000 });
+  assert.equal(printed.status, 2);
+  await assert.rejects(replayTranscript(GOLDEN, demoCommand, { edition: "other" }), (error: Error) => {
+    assert.ok(error instanceof ReplaySetupError);
+    assert.equal(`mcp-wire replay: ${error.message}\n(mcp-wire replay --help shows the usage)\n`, printed.stderr);
+    return true;
+  });
 });
 
 test("testing: a server that exits mid-session fails the replay as the CLI's exit 3 does", async (t) => {
