@@ -171,12 +171,17 @@
 //                                 difference by JSON pointer; recordings/replay-peer.ts: a stdio server as lines;
 //                                 recordings/replay-http.ts: an HTTP one, over Streamable HTTP with its GET stream
 //                                 or the legacy HTTP+SSE transport; recordings/replay-cli.ts: its command line;
-//                                 recordings/directives.ts: a recording's placeholders and editions)
+//                                 recordings/directives.ts: a recording's placeholders and editions;
+//                                 recordings/replay-setup.ts: what a replay reads from its recording;
+//                                 recordings/replay-report.ts: its report and verdict, as a person reads them)
 //      recordings/check.ts        `mcp-wire check`, the spec linter: one walk over what recordings/check-state.ts keeps;
 //                                 the rules in recordings/check-rules-jsonrpc.ts, recordings/check-rules-session.ts,
 //                                 recordings/check-rules-results.ts, recordings/check-rules-flow.ts, recordings/check-rules-modern.ts (2026-07-28);
 //                                 its command line in recordings/check-cli.ts; a recording's sessions apart in recordings/check-sessions.ts,
 //                                 and as they pass (record --check) in recordings/check-live.ts
+//      testing.ts                 `mcp-wire/testing`: replay, record and check inside node:test (testing/source.ts:
+//                                 a recording's file or text; testing/server-peer.ts: an McpServer in process as
+//                                 the replayed server; testing/record-session.ts: a session driven and kept)
 //   Every bound against a hostile peer is listed in PROTOCOL_NOTES.md, "Limits".
 
 export * from "./jsonrpc/messages.js";

@@ -12,13 +12,17 @@
 // 130/143: interrupted; the server is stopped.
 
 import { readFileSync, writeFileSync } from "node:fs";
-import { dirname } from "node:path";
-import { DEFAULT_IGNORE, formatDifference, shorten } from "./compare.js";
-import { DirectiveError, editions, placeholders } from "./directives.js";
-import { ArgumentSyntaxError, formatRecording, parseRecording, printable, quoteArgument, RecordingFormatError, splitArguments, type Recording } from "./recording.js";
+import { DEFAULT_IGNORE } from "./compare.js";
+import { DirectiveError } from "./directives.js";
+import { formatRecording, printable, quoteArgument, RecordingFormatError, type Recording } from "./recording.js";
 import { DEFAULT_MAX_UNEXPECTED, DEFAULT_TIMEOUT_MS, replay, type ReplayReport } from "./replay.js";
 import { httpPeer, httpPlan, withPlanNotes } from "./replay-http.js";
 import { DEFAULT_MAX_LINE_BYTES, spawnPeer } from "./replay-peer.js";
+import { describeReport, verdictOf } from "./replay-report.js";
+import { ReplaySetupError, setUpReplay, type ReplaySetup } from "./replay-setup.js";
+
+// Where the report is written and the verdict reached (replay-report.ts), for those who import them from here.
+export { describeReport, SERVER_FAILED } from "./replay-report.js";
 
 export const REPLAY_USAGE = `usage: mcp-wire replay FILE [--timeout MS] [--ignore POINTER]... [--edition NAME] [--update] -- <server command> [args...]
        mcp-wire replay FILE [options] --url URL [--header NAME:VALUE]...
@@ -75,31 +79,22 @@ export async function run(argv: string[]): Promise<number> {
   }
   let line: ReplayLine;
   let text: string;
-  let recording: Recording;
-  let normalize: ((message: unknown) => unknown) | undefined;
+  let setup: ReplaySetup;
   try {
     line = parseReplayLine(argv);
     text = readRecording(line.file);
-    recording = parseRecording(text, line.file);
-    if (line.command.length === 0 && line.url === undefined) {
-      line.command = recordedCommand(recording, line.file);
-      // Nothing runs unseen: the command comes from a file, which may not be the user's own.
-      process.stderr.write(`mcp-wire replay: running the recording's server: ${printable(line.command.map(quoteArgument).join(" "))}\n`);
-    } else if (line.url === undefined) line.command.push(...recording.header.args);
-    const { holdsFor, differs } = editions(recording);
-    if (line.edition !== undefined) {
-      if (holdsFor && !holdsFor.includes(line.edition)) throw new ReplayUsageError(`${line.file} holds for the editions ${holdsFor.join(", ")}, not ${line.edition} (its "# editions:" line)`);
-      line.ignore.push(...(differs.get(line.edition) ?? []));
-    }
-    normalize = placeholders(recording, dirname(line.file));
+    setup = setUpReplay(text, line.file, { command: line.command, noCommand: line.url !== undefined, ...(line.edition !== undefined && { edition: line.edition }) });
+    // Nothing runs unseen: the command comes from a file, which may not be the user's own.
+    if (setup.commandFromRecording) process.stderr.write(`mcp-wire replay: running the recording's server: ${printable(setup.command.map(quoteArgument).join(" "))}\n`);
   } catch (error) {
-    if (!(error instanceof ReplayUsageError || error instanceof RecordingFormatError || error instanceof DirectiveError)) throw error;
+    if (!(error instanceof ReplayUsageError || error instanceof ReplaySetupError || error instanceof RecordingFormatError || error instanceof DirectiveError)) throw error;
     process.stderr.write(`mcp-wire replay: ${(error as Error).message}\n(mcp-wire replay --help shows the usage)\n`);
     return 2;
   }
+  const { recording, command, normalize } = setup;
   const limits = { maxLineBytes: line.maxLineBytes };
   const peer = line.url === undefined
-    ? spawnPeer(line.command[0]!, line.command.slice(1), (chunk) => process.stderr.write(chunk), limits)
+    ? spawnPeer(command[0]!, command.slice(1), (chunk) => process.stderr.write(chunk), limits)
     : httpPeer(line.url, line.headers, limits, httpPlan(text));
   // The server has its own process group, so an interrupt does not reach it unless passed on.
   for (const [signal, code] of [["SIGINT", 130], ["SIGTERM", 143]] as const) {
@@ -108,7 +103,7 @@ export async function run(argv: string[]): Promise<number> {
       process.exit(code);
     });
   }
-  const report = await replay(recording, peer, { timeoutMs: line.timeoutMs, ignore: [...DEFAULT_IGNORE, ...line.ignore], maxUnexpected: line.maxUnexpected, normalize });
+  const report = await replay(recording, peer, { timeoutMs: line.timeoutMs, ignore: [...DEFAULT_IGNORE, ...line.ignore, ...setup.ignore], maxUnexpected: line.maxUnexpected, normalize });
   process.stdout.write(describeReport(report, line.file));
   if (line.update && !report.failure) {
     writeFileSync(line.file, withPlanNotes(formatRecording(updated(recording, report, normalize)), httpPlan(text)));
@@ -116,12 +111,8 @@ export async function run(argv: string[]): Promise<number> {
     return 0;
   }
   if (line.update) process.stdout.write(`${line.file}: not rewritten: the replay did not get to the end\n`);
-  if (report.failure) return SERVER_FAILED;
-  return report.differences.length > 0 ? 1 : 0;
+  return verdictOf(report);
 }
-
-/** The exit code when the server, not the comparison, stopped the replay: a CI can tell the two apart. */
-export const SERVER_FAILED = 3;
 
 /**
  * The recording with its server side as it came on this run (golden: the client's side as it was),
@@ -136,22 +127,6 @@ function updated(recording: Recording, report: ReplayReport, normalize?: (messag
   if (recording.form !== "golden") return { ...recording, entries: transcript };
   const client = recording.entries.filter((entry) => entry.dir === "c2s");
   return { ...recording, entries: [...client, ...transcript.filter((entry) => entry.dir === "s2c")] };
-}
-
-/** The report a person reads: each difference with its JSON path, then the verdict. */
-export function describeReport(report: ReplayReport, file: string): string {
-  const out: string[] = [];
-  for (const difference of report.differences) {
-    if (difference.actual === undefined) out.push(`server message ${difference.expectedAt}: expected, never came:\n  ${shorten(difference.expected!)}`);
-    else if (difference.expected === undefined) out.push(`unexpected server message:\n  ${shorten(difference.actual)}`);
-    else out.push(`server message ${difference.expectedAt} differs:\n${difference.differences.map(formatDifference).join("\n")}`);
-  }
-  if (report.dropped) out.push(`(${report.dropped} more server message${report.dropped === 1 ? "" : "s"} the recording does not have came before the server stopped: counted, not kept)`);
-  if (report.failure) out.push(`replay stopped: ${report.failure}`);
-  else if (report.stopped) out.push("(the server was still running when its input had ended and the last wait was over: it was stopped)");
-  const problems = report.differences.length + (report.failure ? 1 : 0);
-  out.push(problems === 0 ? `${file}: replay matches` : `${file}: ${problems} problem${problems === 1 ? "" : "s"}`);
-  return out.join("\n") + "\n";
 }
 
 function parseReplayLine(argv: string[]): ReplayLine {
@@ -198,27 +173,6 @@ function parseReplayLine(argv: string[]): ReplayLine {
   if (command.length > 0 && line.url !== undefined) throw new ReplayUsageError('give the server command after "--", or --url URL (one of the two)');
   if (line.url === undefined && Object.keys(line.headers).length > 0) throw new ReplayUsageError("--header goes with --url");
   return line;
-}
-
-/**
- * The server command a session recording names: the words of "# command:" (as `mcp-wire record`
- * writes them: recording.ts's quoteArgument), then those of "# args:".
- */
-function recordedCommand(recording: Recording, file: string): string[] {
-  const { command, args } = recording.header;
-  if (command === undefined) {
-    const url = recording.header.url === undefined ? "URL" : `URL (it was recorded at ${recording.header.url})`;
-    throw new ReplayUsageError(`${file} has no "# command:" header: give the server command after "--", or --url ${url}`);
-  }
-  let words: string[];
-  try {
-    words = splitArguments(command);
-  } catch (error) {
-    if (!(error instanceof ArgumentSyntaxError)) throw error;
-    throw new ReplayUsageError(`${file}: its "# command:" header: ${error.message}`);
-  }
-  if (words.length === 0) throw new ReplayUsageError(`${file}: its "# command:" header is empty`);
-  return [...words, ...args];
 }
 
 function readRecording(file: string): string {

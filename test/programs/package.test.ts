@@ -1,7 +1,7 @@
 // The tarball holds what a user runs and imports, and that is all it holds: every file the
 // package's `exports` and `bin` load is in it, no repository file (src/, test/, scripts/,
 // fixtures/, the walkthrough, the unbundled programs) is, and each source map it ships resolves.
-// Then the tarball installed into an empty project: both bins run, and the library loads by
+// Then the tarball installed into an empty project: both bins run, the library (and mcp-wire/testing) loads by
 // `import` and by `require` (require of an ES module: Node ^20.19 || >=22.12, what `engines` says).
 // Needs dist/: `npm test` builds.
 import { after, before, test } from "node:test";
@@ -111,4 +111,20 @@ test("package: installed, the library loads by import and by require from a Comm
     process.stdout.write(JSON.stringify(Object.keys(api).filter((name) => name !== "__esModule" && name !== "module.exports").sort()));`, "requires.cjs");
   assert.ok(imported.includes("McpServer") && imported.includes("McpClient"), imported.join(", "));
   assert.deepEqual(required, imported);
+});
+
+test("package: installed, mcp-wire/testing loads by import and by require, and checks a recording", () => {
+  const recording = JSON.stringify(["-- session --", '> {"jsonrpc":"2.0","id":1,"method":"ping"}', '< {"jsonrpc":"1.0","id":1,"result":{}}', ""].join("\n"));
+  const program = (load: string) => `const testing = ${load};
+    const result = testing.checkRecording({ text: ${recording}, name: "r" });
+    process.stdout.write(JSON.stringify({ names: Object.keys(testing).filter((name) => name !== "__esModule" && name !== "module.exports").sort(), rules: result.findings.map((f) => f.rule) }));`;
+  const outputs = ([["await import(\"mcp-wire/testing\")", "testing.mjs"], ["require(\"mcp-wire/testing\")", "testing.cjs"]] as const).map(([load, file]) => {
+    writeFileSync(join(dir, file), program(load));
+    const run = spawnSync(process.execPath, [file], { cwd: dir, encoding: "utf8", timeout: 15_000 });
+    assert.equal(run.status, 0, run.stderr);
+    return JSON.parse(run.stdout) as { names: string[]; rules: string[] };
+  });
+  assert.deepEqual(outputs[1], outputs[0]);
+  for (const name of ["replayTranscript", "assertReplays", "recordSession", "checkRecording", "assertChecks"]) assert.ok(outputs[0]!.names.includes(name), name);
+  assert.ok(outputs[0]!.rules.length > 0, "the broken recording has findings");
 });
