@@ -9,7 +9,7 @@ import { ROOT, sourceFiles } from "../helpers/tour.js";
 
 const SRC = join(ROOT, "src");
 // Every folder of src/, so that none grows a circle back.
-const FOLDERS = ["jsonrpc", "protocol", "mcp", "server", "schema", "transports", "http", "auth", "client", "cli", "recordings", "demo", "textbook"];
+const FOLDERS = ["jsonrpc", "protocol", "mcp", "server", "schema", "transports", "http", "auth", "client", "cli", "recordings", "testing", "demo", "textbook"];
 
 /** The files of src/ that `file` imports (or re-exports from), as paths under src/. */
 function importsOf(file: string): string[] {
