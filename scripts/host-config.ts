@@ -17,9 +17,11 @@
 //   Gemini CLI      https://geminicli.com/docs/tools/mcp-server (settings.json "mcpServers": command,
 //                   args, or httpUrl for Streamable HTTP; its url means the old SSE transport)
 
-import { readFileSync } from "node:fs";
-import { join } from "node:path";
+import { mkdirSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
+import { delimiter, join } from "node:path";
 import { fileURLToPath } from "node:url";
+import { createDemoServer } from "../src/demo/server-definition.js";
+import { McpHttpServer } from "../src/http/server.js";
 
 export const ROOT = fileURLToPath(new URL("../", import.meta.url));
 
@@ -164,6 +166,54 @@ export function ownServerSource(): string {
     "  ({ city }) => ({ content: [text(`Sunny in ${city}.`)] }));",
     "serveStdio(server);",
   ].join("\n") + "\n";
+}
+
+/** A user's machine, as README's host entries suppose it: their own project, the bins on PATH, the demo over HTTP. */
+export interface UserMachine {
+  /** What OWN_PROJECT stands for here. */
+  ownProject: string;
+  /** PATH with the package's bins first. */
+  path: string;
+  /** Where README's DEMO_URL is served here (a free port, not 3000). */
+  demoUrl: string;
+  close(): Promise<void>;
+}
+
+/**
+ * Makes the machine under `home`: the user's own server (ownServerSource), package.json's "bin"
+ * linked into a bin directory as `npm link` or `npm install -g` links it, and the demo served over
+ * Streamable HTTP in this process.
+ */
+export async function makeUserMachine(home: string): Promise<UserMachine> {
+  const ownProject = join(home, "your-project") + "/";
+  mkdirSync(join(ownProject, "dist"), { recursive: true });
+  writeFileSync(join(ownProject, "package.json"), JSON.stringify({ type: "module" }));
+  writeFileSync(join(ownProject, "dist/weather.js"), ownServerSource());
+  const bin = join(home, "bin");
+  mkdirSync(bin);
+  symlinkSync(join(ROOT, "dist/server.js"), join(bin, "mcp-wire-server"));
+  symlinkSync(join(ROOT, "dist/cli.cjs"), join(bin, "mcp-wire"));
+  const http = new McpHttpServer(createDemoServer());
+  const listening = await http.listen();
+  listening.server.unref();
+  return {
+    ownProject,
+    path: [bin, process.env.PATH].join(delimiter),
+    demoUrl: DEMO_URL.replace("http://127.0.0.1:3000", listening.origin),
+    close: async () => {
+      await listening.close();
+      await http.close();
+    },
+  };
+}
+
+/** The entry as the user's machine runs it: README's placeholders made real. */
+export function onMachine(entry: HostEntry, machine: UserMachine): HostEntry {
+  if (entry.transport === "http") {
+    if (entry.url !== DEMO_URL) throw new Error(`${entry.host} "${entry.name}": README's HTTP examples use ${DEMO_URL}, not ${entry.url}`);
+    return { ...entry, url: machine.demoUrl };
+  }
+  return { ...entry, args: entry.args.map((arg) => realPath(arg, machine.ownProject)) };
 }
 
 /** The server name an entry's initialize must answer with: the user's own server is "weather", every other the demo. */
