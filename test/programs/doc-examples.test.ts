@@ -5,14 +5,15 @@
 //   <!-- example: demo; handshake 2025-11-25 -->   a session with the demo server, played here
 //   <!-- example: conformance server; handshake 2025-11-25 -->  the same with scripts/conformance-server.ts
 //   <!-- example: fixtures/transcripts/x.transcript -->  lines of a recording kept in the repository
-//   <!-- example: host config -->                  a host configuration that starts the demo server
+//   <!-- example: host config; vscode -->           a host's configuration (scripts/host-config.ts names the
+//                                                   hosts): each server it names answers initialize
 //   <!-- example: mcp-wire diagram FILE -->        (a ```mermaid block) what `mcp-wire diagram FILE` draws
 //
 // A block with no tag fails, and so does one whose lines differ from what the server says.
 
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { execFileSync, spawn } from "node:child_process";
+import { execFileSync } from "node:child_process";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { PassThrough } from "node:stream";
@@ -23,6 +24,8 @@ import { createDemoServer, NOTES_URI } from "../../src/demo/server-definition.js
 import { StreamTransport } from "../../src/transports/stdio.js";
 import { placeholders } from "../../src/recordings/directives.js";
 import { parseRecording } from "../../src/recordings/recording.js";
+import { entriesOf, hostsOfTag } from "../../scripts/host-config.js";
+import { answersInitialize } from "../helpers/host-servers.js";
 
 const ROOT = fileURLToPath(new URL("../../", import.meta.url));
 const DOCUMENTS = ["PROTOCOL_NOTES.md", "README.md"];
@@ -159,25 +162,15 @@ function* valuesIn(node: unknown): Generator<unknown> {
   if (node && typeof node === "object") for (const value of Object.values(node)) yield* valuesIn(value);
 }
 
-/** Starts each server a host configuration names, as the host would, and asks it to initialize. */
-async function startsAServer(config: { mcpServers: Record<string, { command: string; args: string[] }> }): Promise<void> {
-  for (const [name, entry] of Object.entries(config.mcpServers)) {
-    const args = entry.args.map((arg) => arg.replace("/absolute/path/to/mcp-wire/", ROOT));
-    const child = spawn(entry.command === "node" ? process.execPath : entry.command, args, { stdio: ["pipe", "pipe", "ignore"] });
-    const first = new Promise<string>((resolve) => child.stdout.once("data", (chunk: Buffer) => resolve(chunk.toString("utf8"))));
-    child.stdin.end(JSON.stringify({ jsonrpc: "2.0", id: 1, method: "initialize", params: { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "host", version: "1" } } }) + "\n");
-    const answer = JSON.parse((await first).split("\n")[0]!);
-    assert.equal(answer.result?.serverInfo?.name, "mcp-wire-demo", `${name}: the configured command does not start the demo server`);
-    await new Promise((resolve) => child.on("close", resolve));
-  }
-}
-
 for (const document of DOCUMENTS) {
   for (const example of examplesOf(document)) {
     test(`${example.where}: ${example.tag ?? "(untagged)"}`, { timeout: 20_000 }, async () => {
       assert.ok(example.tag !== undefined, `${example.where}: a JSON example needs a tag on the line before it, e.g. <!-- example: demo; handshake 2025-11-25 -->`);
+      if (example.tag.startsWith("host config")) {
+        for (const entry of entriesOf(hostsOfTag(example.tag), JSON.parse(example.lines.join("\n")))) await answersInitialize(entry);
+        return;
+      }
       const { source, session } = readTag(example.tag);
-      if (source === "host config") return startsAServer(JSON.parse(example.lines.join("\n")));
       const diagram = /^mcp-wire diagram (\S+)$/.exec(source)?.[1];
       if (diagram) {
         const drawn = execFileSync(process.execPath, [join(ROOT, "dist/cli.js"), "diagram", join(ROOT, diagram)], { encoding: "utf8" });
