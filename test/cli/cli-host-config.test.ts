@@ -171,6 +171,13 @@ describe("cli program: --config", { timeout: 60_000 }, () => {
     assert.deepEqual(fromConfig, direct);
   });
 
+  test("--help names --config and --server", async () => {
+    const help = (await runCli(["--help"])).stdout;
+    assert.match(help, /^ {7}mcp-wire \[options\] --config FILE \[--server NAME\] <command> \[arguments\]$/m);
+    assert.match(help, /^ {2}--config FILE {12}take the server from a host's configuration file/m);
+    assert.match(help, /^ {2}--server NAME {12}the server of --config's file/m);
+  });
+
   test("a file problem is a usage error: exit 2, nothing started, nothing on stdout", async () => {
     for (const [args, message] of [
       [["--config", file, "tools"], /has 2 servers: demo, other; say which with --server NAME/],
