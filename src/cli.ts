@@ -33,18 +33,10 @@ async function main(argv: string[]): Promise<number> {
   const tool = Object.hasOwn(WIRE_TOOLS, argv[0] ?? "") ? WIRE_TOOLS[argv[0] as WireToolName] : undefined;
   if (tool) return (await tool()).run(argv.slice(1));
   let line: CommandLine;
-  let session: SessionLine | undefined;
   try {
     line = parseCommandLine(argv);
-    if (!line.help && "options" in line) {
-      // The file named by --config is read only when one is named.
-      const { server, ...rest } = line;
-      session = "config" in server ? (await import("./cli/host-config.js")).sessionFromConfig({ ...rest, server }) : { ...rest, server };
-    }
   } catch (error) {
-    if (!(error instanceof UsageError)) throw error;
-    printNow(2, terminalSafe(`mcp-wire: ${error.message}\n(mcp-wire --help shows the usage)`));
-    return ExitCode.usage;
+    return usageFailure(error);
   }
   if (line.help) {
     printNow(1, USAGE);
@@ -55,9 +47,23 @@ async function main(argv: string[]): Promise<number> {
     printNow(1, (await import("./cli/completion.js")).completionScript(line.completion));
     return ExitCode.ok;
   }
-  if (session === undefined) throw new Error("no session to run");
+  let session: SessionLine;
+  try {
+    // The file named by --config is read (and its reader loaded) only when one is named.
+    const { server, ...rest } = line;
+    session = "config" in server ? (await import("./cli/host-config.js")).sessionFromConfig({ ...rest, server }) : { ...rest, server };
+  } catch (error) {
+    return usageFailure(error);
+  }
   const { runSession } = await import("./cli/session.js");
   return runSession(session);
+}
+
+/** A command line (or the --config file it names) that cannot be run: exit 2; anything else is thrown on. */
+function usageFailure(error: unknown): number {
+  if (!(error instanceof UsageError)) throw error;
+  printNow(2, terminalSafe(`mcp-wire: ${error.message}\n(mcp-wire --help shows the usage)`));
+  return ExitCode.usage;
 }
 
 main(process.argv.slice(2)).then(
