@@ -4,9 +4,9 @@
 import { describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { spawnSync } from "node:child_process";
-import { parseCommandLine, UsageError } from "../../src/cli/arguments.js";
+import { parseCommandLine, UsageError, type Command } from "../../src/cli/arguments.js";
 import { completionScript, SHELLS } from "../../src/cli/completion.js";
-import { COMMANDS, FLAGS, LOGGING_LEVELS, PROTOCOL_MODES, WIRE_TOOL_COMMANDS } from "../../src/cli/vocabulary.js";
+import { COMMANDS, FLAGS, LOGGING_LEVELS, PROTOCOL_MODES, WIRE_TOOL_COMMANDS, type SessionCommandName } from "../../src/cli/vocabulary.js";
 import { ExitCode } from "../../src/cli/output.js";
 import { runCli } from "./program.js";
 
@@ -21,6 +21,11 @@ test("vocabulary: every flag of the table is one the parser takes (none is unkno
       assert.doesNotMatch(error.message, /unknown option/, flag.name);
     }
   }
+});
+
+test("vocabulary: the session commands of the table are exactly the commands command.ts parses (checked by the compiler)", () => {
+  const same: [Command["name"]] extends [SessionCommandName] ? ([SessionCommandName] extends [Command["name"]] ? true : false) : false = true;
+  assert.equal(same, true);
 });
 
 // The recording tools are dispatched by src/cli.ts before the parser, from a map typed by their names.
