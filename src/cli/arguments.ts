@@ -1,15 +1,19 @@
 // The command line of `mcp-wire`: options, one command with its arguments, then `--` and the
-// server, or `--url` for a server that is already running and speaks HTTP.
+// server, or `--url` for a server that is already running and speaks HTTP, or `--config FILE` for
+// one named in a host's configuration file (host-config.ts reads it).
 // Spec: https://modelcontextprotocol.io/specification/2025-11-25/server (the methods the commands send)
 // and https://modelcontextprotocol.io/specification/2026-07-28/basic/versioning (--protocol-version).
 // Pure parsing, no I/O: it turns argv into a value or throws UsageError (exit code 2). The command
-// and its arguments are command.ts's, the help text and UsageError usage.ts's.
+// and its arguments are command.ts's, the help text and UsageError usage.ts's, the words it knows
+// vocabulary.ts's.
 
 import type { LoggingLevel } from "../mcp/logging.js";
-import { ALL_PROTOCOL_VERSIONS, type ProtocolVersion } from "../mcp/versions.js";
+import type { ProtocolVersion } from "../mcp/versions.js";
 import { isSecureUrl } from "../auth/metadata.js";
 import { pair, parseCommand, type Command } from "./command.js";
+import { didYouMean } from "./suggest.js";
 import { UsageError } from "./usage.js";
+import { FLAGS, flagNamed, LOGGING_LEVELS, PROTOCOL_MODES, SHELLS, type Shell } from "./vocabulary.js";
 
 export { USAGE, UsageError } from "./usage.js";
 export type { Command, GivenArguments } from "./command.js";
@@ -47,13 +51,22 @@ export interface AuthFlags {
  */
 export type ServerLocation = { command: string; args: string[] } | { url: string; headers: { [name: string]: string }; authorization?: AuthFlags };
 
+/**
+ * `--config FILE [--server NAME]`: a server named in a host's configuration file, which
+ * host-config.ts reads (the parser does no I/O); `headers` and `authorization` are the flags'.
+ */
+export interface ConfiguredServer {
+  config: string;
+  name?: string;
+  headers: { [name: string]: string };
+  authorization?: AuthFlags;
+}
+
 export type CommandLine =
   | { help: true }
   | { help: false; logout: string }
-  | { help: false; options: CliOptions; command: Command; server: ServerLocation };
-
-const LEVELS: readonly LoggingLevel[] = ["debug", "info", "notice", "warning", "error", "critical", "alert", "emergency"];
-const PROTOCOL_MODES: readonly ("auto" | ProtocolVersion)[] = ["auto", ...ALL_PROTOCOL_VERSIONS];
+  | { help: false; completion: Shell }
+  | { help: false; options: CliOptions; command: Command; server: ServerLocation | ConfiguredServer };
 
 export function parseCommandLine(argv: readonly string[]): CommandLine {
   const split = argv.indexOf("--");
@@ -63,6 +76,8 @@ export function parseCommandLine(argv: readonly string[]): CommandLine {
   const options: CliOptions = { protocolVersion: "auto", trace: false, quiet: false, env: {} };
   const words: string[] = [];
   let url: string | undefined;
+  let config: string | undefined;
+  let serverName: string | undefined;
   const headers: { [name: string]: string } = {};
   const auth: AuthFlags = {};
 
@@ -84,13 +99,18 @@ export function parseCommandLine(argv: readonly string[]): CommandLine {
       if (equals !== -1) throw new UsageError(`${flag} takes no value`);
       return true;
     };
-    switch (flag) {
+    const known = flagNamed(flag);
+    if (known === undefined) throw new UsageError(`unknown option ${flag}${didYouMean(flag, FLAGS.map((f) => f.name), false)}`);
+    switch (known.name) {
+      case "-h": case "--help": return { help: true };
       case "--trace": options.trace = noValue(); break;
       case "--quiet": options.quiet = noValue(); break;
       case "--timeout": options.timeoutMs = milliseconds(flag, value()); break;
       case "--handshake-timeout": options.handshakeTimeoutMs = milliseconds(flag, value()); break;
       case "--cwd": options.cwd = value(); break;
       case "--url": url = httpUrl(value()); break;
+      case "--config": config = nonEmpty(flag, value()); break;
+      case "--server": serverName = nonEmpty(flag, value()); break;
       case "--header": {
         const [name, text] = header(value());
         headers[name] = text;
@@ -101,7 +121,7 @@ export function parseCommandLine(argv: readonly string[]): CommandLine {
         options.env[key] = text;
         break;
       }
-      case "--log-level": options.logLevel = oneOf(flag, value(), LEVELS); break;
+      case "--log-level": options.logLevel = oneOf(flag, value(), LOGGING_LEVELS); break;
       case "--protocol-version": options.protocolVersion = oneOf(flag, value(), PROTOCOL_MODES); break;
       case "--client-id": auth.clientId = nonEmpty(flag, value()); break;
       case "--client-issuer": auth.clientIssuer = issuer(flag, value()); break;
@@ -110,7 +130,11 @@ export function parseCommandLine(argv: readonly string[]): CommandLine {
       case "--no-browser": auth.noBrowser = noValue(); break;
       case "--auth-timeout": auth.timeoutMs = seconds(flag, value()); break;
       case "--no-store": auth.noStore = noValue(); break;
-      default: throw new UsageError(`unknown option ${flag}`);
+      default: {
+        // A flag of the table that no case reads fails to compile here.
+        const unread: never = known.name;
+        throw new Error(`flag ${String(unread)} is in the vocabulary but not parsed`);
+      }
     }
   }
 
@@ -121,12 +145,23 @@ export function parseCommandLine(argv: readonly string[]): CommandLine {
   if (auth.clientId !== undefined && auth.clientIssuer === undefined) {
     throw new UsageError("--client-id needs --client-issuer URL: a client ID (and its secret) belongs to one authorization server, and is sent to that one only, not to whichever the MCP server names");
   }
+  if (words[0] === "completion") return { help: false, completion: shell(words.slice(1)) };
   if (words[0] === "logout") {
     if (split !== -1 || authGiven) throw new UsageError("logout takes the server's URL only");
     if (words.length !== (url === undefined ? 2 : 1)) throw new UsageError("logout: expected the server's URL (mcp-wire logout URL)");
     return { help: false, logout: url ?? httpUrl(words[1], "logout") };
   }
   const command = parseCommand(words[0], words.slice(1));
+  if (serverName !== undefined && config === undefined) throw new UsageError("--server needs --config FILE: it names a server of that file");
+  if (config !== undefined && (url !== undefined || split !== -1)) {
+    throw new UsageError('give one of --config, --url or a server command after "--", not two');
+  }
+  if (config !== undefined) {
+    const configured: ConfiguredServer = { config, headers };
+    if (serverName !== undefined) configured.name = serverName;
+    if (authGiven) configured.authorization = auth;
+    return { help: false, options, command, server: configured };
+  }
   if (url !== undefined) {
     if (split !== -1) throw new UsageError('give either --url or a server command after "--", not both');
     if (options.cwd !== undefined || Object.keys(options.env).length > 0) throw new UsageError('--env and --cwd are for a server started after "--", not for --url');
@@ -138,6 +173,16 @@ export function parseCommandLine(argv: readonly string[]): CommandLine {
     throw new UsageError(`missing server: put its command after "--" (e.g. mcp-wire ${words[0]} -- node dist/server.js), or give --url`);
   }
   return { help: false, options, command, server: { command: theirs[0], args: theirs.slice(1) } };
+}
+
+/** `completion SHELL`'s one argument. */
+function shell(rest: string[]): Shell {
+  const found = SHELLS.find((name) => rest.length === 1 && name === rest[0]);
+  if (found === undefined) {
+    const given = rest.length === 0 ? "no shell" : JSON.stringify(rest.join(" "));
+    throw new UsageError(`completion: expected one of ${SHELLS.join(", ")}, got ${given}${rest.length === 1 ? didYouMean(rest[0], SHELLS) : ""}`);
+  }
+  return found;
 }
 
 /** An http:// or https:// URL, as the value of `flag`; also `mcp-wire record --target`'s. */

@@ -5,7 +5,9 @@
 // Spec: https://modelcontextprotocol.io/specification/2025-11-25/server (the methods the commands send).
 
 import type { PromptReference, ResourceTemplateReference } from "../mcp/completion.js";
+import { didYouMean } from "./suggest.js";
 import { UsageError } from "./usage.js";
+import { COMMANDS } from "./vocabulary.js";
 
 /** How `call` or `get` was given its arguments. */
 export type GivenArguments =
@@ -59,7 +61,7 @@ export function parseCommand(name: string, rest: string[]): Command {
       return rest.length === 1 ? { name, method: rest[0] } : { name, method: rest[0], params: jsonObject("request: PARAMS_JSON", rest[1]) };
     }
     default:
-      throw new UsageError(`unknown command ${JSON.stringify(name)}`);
+      throw new UsageError(`unknown command ${JSON.stringify(name)}${didYouMean(name, COMMANDS.map((command) => command.name))}`);
   }
 }
 

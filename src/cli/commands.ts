@@ -5,10 +5,11 @@
 // client, never a process, so it runs the same over any transport and in either era.
 
 import type { CallOptions, McpClient } from "../client/client.js";
-import { isObject } from "../jsonrpc/messages.js";
+import { isObject, RpcError } from "../jsonrpc/messages.js";
 import type { Command, GivenArguments } from "./arguments.js";
 import { step, StepFailure } from "./failures.js";
 import { ExitCode } from "./output.js";
+import { meant } from "./suggest.js";
 
 export interface CommandOutcome {
   /** Printed as JSON on stdout. */
@@ -30,7 +31,8 @@ export async function runCommand(client: McpClient, command: Command, options: C
       return run("tools/list", async () => ({ tools: await client.listAllTools(options) }));
     case "call": {
       const args = await toolArguments(client, command.tool, command.args, options);
-      const result = await step("tools/call", () => client.callTool(command.tool, args, options));
+      const result = await step("tools/call", () => client.callTool(command.tool, args, options))
+        .catch((error: unknown) => failWithNearestTools(client, command.tool, error, options));
       // Spec (server/tools#error-handling): a tool's own failure is a result with isError, not a protocol error.
       return { result, exitCode: result.isError === true ? ExitCode.toolError : ExitCode.ok, step: "tools/call" };
     }
@@ -82,6 +84,19 @@ export function renderResult(outcome: CommandOutcome): string {
     if (!(error instanceof RangeError)) throw error;
     throw new StepFailure(outcome.step, new Error("the result is nested too deeply to print"));
   }
+}
+
+/**
+ * A call the server answered with a JSON-RPC error (an unknown tool is -32602, server/tools#error-handling):
+ * when it has no tool of that name, the failure says which of its tools are nearest.
+ */
+async function failWithNearestTools(client: McpClient, tool: string, error: unknown, options: CallOptions): Promise<never> {
+  if (!(error instanceof StepFailure && error.cause instanceof RpcError)) throw error;
+  // Asked only now, on the failure: a call that works never pays for the list.
+  const names = (await client.listAllTools(options).catch(() => [])).map((t) => t.name);
+  const question = names.includes(tool) ? "" : meant(tool, names);
+  if (question === "") throw error;
+  throw new StepFailure(error.step, error.cause, `the server has no tool ${JSON.stringify(tool)}: ${question}`);
 }
 
 /** The arguments object for tools/call; key=value pairs need the tool's inputSchema, so tools/list comes first. */

@@ -8,9 +8,9 @@ import { HandshakeTimeoutError, ProbeEndedError, VersionRefusedError } from "../
 import { RpcError } from "../jsonrpc/messages.js";
 import { ServerExitedError, SpawnError } from "../transports/stdio-client.js";
 
-/** One step of the run (a method, usually) and why it failed. */
+/** One step of the run (a method, usually) and why it failed; `hint`, what the user might do about it. */
 export class StepFailure extends Error {
-  constructor(readonly step: string, cause: unknown) {
+  constructor(readonly step: string, cause: unknown, readonly hint?: string) {
     super(`${step} failed`, { cause });
     this.name = "StepFailure";
   }
@@ -51,7 +51,9 @@ export function describeFailure(error: unknown): string {
         ? `${cause.code} ${cause.message}${cause.data === undefined ? "" : `; data: ${JSON.stringify(cause.data)}`}`
         : withoutPrefix(messageOf(cause), stepName);
   // A strict server of the handshake era may end the connection on any request before initialize.
-  const hint = probeEnded ? "\n(if it ends only when asked server/discover, it speaks only the handshake: try --protocol-version 2025-11-25)" : "";
+  const hint = probeEnded
+    ? "\n(if it ends only when asked server/discover, it speaks only the handshake: try --protocol-version 2025-11-25)"
+    : error instanceof StepFailure && error.hint !== undefined ? `\n(${error.hint})` : "";
   return (stepName === undefined ? detail : `${stepName} failed: ${detail}`) + hint;
 }
 

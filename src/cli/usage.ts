@@ -3,7 +3,13 @@
 
 export const USAGE = `usage: mcp-wire [options] <command> [arguments] -- <server command> [server arguments...]
        mcp-wire [options] --url URL [--header NAME:VALUE]... <command> [arguments]
+       mcp-wire [options] --config FILE [--server NAME] <command> [arguments]
+                                              the server as a host's configuration file names it
        mcp-wire logout URL                    forget the credentials stored for the server at URL
+       mcp-wire completion bash|zsh|fish      print a shell completion script; install it with
+                                              source <(mcp-wire completion bash) in ~/.bashrc,
+                                              source <(mcp-wire completion zsh) in ~/.zshrc, or
+                                              mcp-wire completion fish > ~/.config/fish/completions/mcp-wire.fish
        mcp-wire record --out FILE [--] <server command> [server arguments...]
        mcp-wire record --out FILE --listen HOST:PORT --target URL
                                               a transparent proxy (stdio, or HTTP) that records the
@@ -52,6 +58,11 @@ options (before "--"):
                            the older HTTP+SSE transport if the server turns that down
   --header NAME:VALUE      send this header on every HTTP request (repeatable; with --url),
                            e.g. --header "Authorization: Bearer $TOKEN"
+  --config FILE            take the server from a host's configuration file: "mcpServers" (Claude
+                           Desktop, Claude Code's .mcp.json, Cursor, Gemini CLI's settings.json) or
+                           "servers" (VS Code's mcp.json); its env goes over ours, --env over its;
+                           variables are expanded as that host expands them
+  --server NAME            the server of --config's file to use (not needed if it has only one)
   --client-id ID           OAuth: a client ID registered with the server's authorization server
                            (without it, mcp-wire registers itself: Dynamic Client Registration)
   --client-issuer URL      OAuth: the issuer of that authorization server, as its metadata names
@@ -99,7 +110,8 @@ examples:
   mcp-wire call add '{"a":3,"b":4}' -- node dist/server.js
   mcp-wire get explain_topic '{"topic":"tools"}' -- node dist/server.js
   mcp-wire --url http://127.0.0.1:3000/mcp tools
-  mcp-wire --url https://mcp.example.com/mcp --scope "files:read" tools`;
+  mcp-wire --url https://mcp.example.com/mcp --scope "files:read" tools
+  mcp-wire --config .vscode/mcp.json --server demo tools`;
 
 /** A command line that cannot be run; the message says what is wrong with it. */
 export class UsageError extends Error {
