@@ -136,7 +136,7 @@ for (const file of readdirSync(GOLDENS).filter((f) => f.endsWith(".transcript"))
 /**
  * The recordings of other peers: the clients' side passes. Real findings about the reference
  * server (server-everything 2026.8.31): it answers a tool it did not list with an isError result
- * where the spec wants a -32602 error (README, "Wire tools"). stdio-interop calls our demo
+ * where the spec wants a -32602 error (README, "Recording tools"). stdio-interop calls our demo
  * server's tools (add, get_time) by name, which server-everything does not have.
  */
 const RECORDED_FINDINGS: { [file: string]: string[] } = {
