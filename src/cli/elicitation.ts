@@ -1,0 +1,165 @@
+// How mcp-wire answers a server that asks the user (elicitation/create). At a terminal it asks the
+// person: each field of a form, checked and asked again until it fits (cli/form-fields.ts), or
+// consent to open a URL. Anywhere else there is no one to ask, so it declines, and says so on stderr.
+// Spec: https://modelcontextprotocol.io/specification/2025-11-25/client/elicitation (form and URL
+// mode; accept, decline, cancel). The CLI never opens a URL itself: it shows it in full and asks.
+
+import { createInterface, type Interface } from "node:readline";
+import type { ClientHandlers } from "../client/handlers.js";
+import type { ElicitRequestFormParams, ElicitRequestURLParams, ElicitResult } from "../mcp/elicitation.js";
+import { Palette } from "./colour.js";
+import { fieldPrompt, parseFieldAnswer, type FieldValue } from "./form-fields.js";
+import { terminalSafe } from "./output.js";
+
+export interface Asking {
+  /** Where answers are typed: stdin. */
+  input: NodeJS.ReadableStream;
+  /** Where questions go: stderr, since stdout carries the result alone. */
+  output: { write(text: string): unknown };
+  /** Whether a person is there to ask: stdin and stderr are both terminals. */
+  terminal: boolean;
+  /** Writes one line on stderr (the session's, which escapes and redacts it). */
+  say: (line: string) => void;
+  /** Called before a question is written: the session takes its progress bar off the line. */
+  beforeQuestion?: () => void;
+  palette?: Palette;
+}
+
+type Elicitation = NonNullable<ClientHandlers["elicitation"]>;
+
+/** Long enough to know what was asked, short enough for one line on stderr. */
+const QUOTED_CHARS = 200;
+
+export function terminalElicitation(asking: Asking): Elicitation {
+  // A server may ask twice at once (two calls, or two in one 2026-07-28 round): one question at a time.
+  let previous: Promise<unknown> = Promise.resolve();
+  const oneAtATime = (ask: () => Promise<ElicitResult>): Promise<ElicitResult> => {
+    const next = previous.then(ask);
+    previous = next.catch(() => undefined);
+    return next;
+  };
+  const notHere = (asked: string): ElicitResult => {
+    asking.say(`mcp-wire: elicitation declined: the server asked ${asked}, but this is not a terminal (stdin and stderr must both be one), so no one can answer (run mcp-wire on a terminal to answer)`);
+    return { action: "decline" };
+  };
+  return {
+    form: (params, { signal }) =>
+      asking.terminal ? oneAtATime(() => askForm(asking, params, signal)) : notHere(quoted(params.message)),
+    url: (params, { signal }) =>
+      asking.terminal ? oneAtATime(() => askUrl(asking, params, signal)) : notHere(`to open ${params.url} (${quoted(params.message)})`),
+  };
+}
+
+async function askForm(asking: Asking, params: ElicitRequestFormParams, signal: AbortSignal): Promise<ElicitResult> {
+  const { properties, required = [] } = params.requestedSchema;
+  return withQuestions(asking, signal, async (ask) => {
+    const palette = asking.palette ?? new Palette(false);
+    asking.output.write(`${palette.heading(`mcp-wire: the server asks: ${terminalSafe(params.message)}`)}\n`);
+    asking.output.write(palette.dim("(Enter keeps the [default] or skips a field; Enter on a required (*) field declines; Ctrl-D cancels)") + "\n");
+    const content: { [name: string]: FieldValue } = {};
+    for (const [name, field] of Object.entries(properties)) {
+      const isRequired = required.includes(name);
+      for (;;) {
+        const line = await ask(fieldPrompt(name, field, isRequired));
+        // Spec (client/elicitation#response-actions): dismissed without a choice is cancel; said no is decline.
+        if (line === undefined) return { action: "cancel" };
+        const text = line.trim();
+        if (text === "") {
+          if (field.default !== undefined) content[name] = field.default;
+          else if (isRequired) return { action: "decline" };
+          break;
+        }
+        const answer = parseFieldAnswer(field, text);
+        if ("value" in answer) {
+          content[name] = answer.value;
+          break;
+        }
+        asking.output.write(palette.dim(`  ! ${answer.problem}`) + "\n");
+      }
+    }
+    return { action: "accept", content };
+  });
+}
+
+async function askUrl(asking: Asking, params: ElicitRequestURLParams, signal: AbortSignal): Promise<ElicitResult> {
+  return withQuestions(asking, signal, async (ask) => {
+    const palette = asking.palette ?? new Palette(false);
+    asking.output.write(`${palette.heading(`mcp-wire: the server asks you to open a page: ${terminalSafe(params.message)}`)}\n  ${terminalSafe(params.url)}\n`);
+    for (;;) {
+      const line = await ask("Will you open it (y, or n to decline)? [n] ");
+      if (line === undefined) return { action: "cancel" };
+      if (/^(y|yes)$/i.test(line.trim())) return { action: "accept" };
+      if (/^(n|no|)$/i.test(line.trim())) return { action: "decline" };
+    }
+  });
+}
+
+/** Ask a question, get the line typed (undefined: Ctrl-D, or the server gave up). */
+type Ask = (prompt: string) => Promise<string | undefined>;
+
+/**
+ * Runs `questions` with a line reader on the input, closed at the end so that stdin no longer holds
+ * the process open; the server's signal closes it early, which answers the open question with undefined.
+ */
+async function withQuestions(asking: Asking, signal: AbortSignal, questions: (ask: Ask) => Promise<ElicitResult>): Promise<ElicitResult> {
+  if (signal.aborted) return { action: "cancel" };
+  // readline edits the line itself (and echoes it) only on a real terminal; a stand-in just gives lines.
+  const terminal = typeof (asking.input as { setRawMode?: unknown }).setRawMode === "function";
+  const reader = createInterface({ input: asking.input, output: asking.output as NodeJS.WritableStream, terminal });
+  const lines = new LineQueue(reader);
+  // Ctrl-C at a question stops mcp-wire, as anywhere else, rather than only the question.
+  reader.on("SIGINT", () => {
+    reader.close();
+    process.kill(process.pid, "SIGINT");
+  });
+  const stop = (): void => void reader.close();
+  signal.addEventListener("abort", stop, { once: true });
+  try {
+    return await questions((prompt) => {
+      asking.beforeQuestion?.();
+      // A prompt of several lines: the last is readline's, so that its redraw of the line keeps it.
+      const cut = prompt.lastIndexOf("\n") + 1;
+      if (cut > 0) asking.output.write(prompt.slice(0, cut));
+      reader.setPrompt(prompt.slice(cut));
+      reader.prompt();
+      return lines.next();
+    });
+  } finally {
+    signal.removeEventListener("abort", stop);
+    reader.close();
+  }
+}
+
+/** The lines a reader gives, one per next(), kept when typed ahead of the question; undefined once it closed. */
+class LineQueue {
+  readonly #lines: string[] = [];
+  #closed = false;
+  #waiting: ((line: string | undefined) => void) | undefined;
+
+  constructor(reader: Interface) {
+    reader.on("line", (line: string) => {
+      if (this.#waiting) this.#take(line);
+      else this.#lines.push(line);
+    });
+    reader.on("close", () => {
+      this.#closed = true;
+      this.#take(undefined);
+    });
+  }
+
+  next(): Promise<string | undefined> {
+    if (this.#lines.length > 0) return Promise.resolve(this.#lines.shift());
+    if (this.#closed) return Promise.resolve(undefined);
+    return new Promise((resolve) => (this.#waiting = resolve));
+  }
+
+  #take(line: string | undefined): void {
+    const waiting = this.#waiting;
+    this.#waiting = undefined;
+    waiting?.(line);
+  }
+}
+
+function quoted(message: string): string {
+  return JSON.stringify(message.length > QUOTED_CHARS ? `${message.slice(0, QUOTED_CHARS)}…` : message);
+}
