@@ -23,6 +23,8 @@ export interface Asking {
   /** Called before a question is written: the session takes its progress bar off the line. */
   beforeQuestion?: () => void;
   palette?: Palette;
+  /** Applied to all that is written, server text included: the session's Redactor, so no secret is shown. */
+  redact?: (text: string) => string;
 }
 
 type Elicitation = NonNullable<ClientHandlers["elicitation"]>;
@@ -54,8 +56,8 @@ async function askForm(asking: Asking, params: ElicitRequestFormParams, signal: 
   const { properties, required = [] } = params.requestedSchema;
   return withQuestions(asking, signal, async (ask) => {
     const palette = asking.palette ?? new Palette(false);
-    asking.output.write(`${palette.heading(`mcp-wire: the server asks: ${terminalSafe(params.message)}`)}\n`);
-    asking.output.write(palette.dim("(Enter keeps the [default] or skips a field; Enter on a required (*) field declines; Ctrl-D cancels)") + "\n");
+    show(asking, `${palette.heading(`mcp-wire: the server asks: ${terminalSafe(params.message)}`)}\n`);
+    show(asking, palette.dim("(Enter keeps the [default] or skips a field; Enter on a required (*) field declines; Ctrl-D cancels)") + "\n");
     const content: { [name: string]: FieldValue } = {};
     for (const [name, field] of Object.entries(properties)) {
       const isRequired = required.includes(name);
@@ -74,7 +76,7 @@ async function askForm(asking: Asking, params: ElicitRequestFormParams, signal: 
           content[name] = answer.value;
           break;
         }
-        asking.output.write(palette.dim(`  ! ${answer.problem}`) + "\n");
+        show(asking, palette.dim(`  ! ${answer.problem}`) + "\n");
       }
     }
     return { action: "accept", content };
@@ -84,7 +86,7 @@ async function askForm(asking: Asking, params: ElicitRequestFormParams, signal: 
 async function askUrl(asking: Asking, params: ElicitRequestURLParams, signal: AbortSignal): Promise<ElicitResult> {
   return withQuestions(asking, signal, async (ask) => {
     const palette = asking.palette ?? new Palette(false);
-    asking.output.write(`${palette.heading(`mcp-wire: the server asks you to open a page: ${terminalSafe(params.message)}`)}\n  ${terminalSafe(params.url)}\n`);
+    show(asking, `${palette.heading(`mcp-wire: the server asks you to open a page: ${terminalSafe(params.message)}`)}\n  ${terminalSafe(params.url)}\n`);
     for (;;) {
       const line = await ask("Will you open it (y, or n to decline)? [n] ");
       if (line === undefined) return { action: "cancel" };
@@ -107,11 +109,9 @@ async function withQuestions(asking: Asking, signal: AbortSignal, questions: (as
   const terminal = typeof (asking.input as { setRawMode?: unknown }).setRawMode === "function";
   const reader = createInterface({ input: asking.input, output: asking.output as NodeJS.WritableStream, terminal });
   const lines = new LineQueue(reader);
-  // Ctrl-C at a question stops mcp-wire, as anywhere else, rather than only the question.
-  reader.on("SIGINT", () => {
-    reader.close();
-    process.kill(process.pid, "SIGINT");
-  });
+  // Ctrl-C at a question stops mcp-wire, as anywhere else (the session's handler stops the server),
+  // rather than answering it: readline in raw mode would otherwise swallow it.
+  reader.on("SIGINT", () => process.kill(process.pid, "SIGINT"));
   const stop = (): void => void reader.close();
   signal.addEventListener("abort", stop, { once: true });
   try {
@@ -119,10 +119,11 @@ async function withQuestions(asking: Asking, signal: AbortSignal, questions: (as
       asking.beforeQuestion?.();
       // A prompt of several lines: the last is readline's, so that its redraw of the line keeps it.
       const cut = prompt.lastIndexOf("\n") + 1;
-      if (cut > 0) asking.output.write(prompt.slice(0, cut));
-      reader.setPrompt(prompt.slice(cut));
+      if (cut > 0) show(asking, prompt.slice(0, cut));
+      reader.setPrompt(asking.redact?.(prompt.slice(cut)) ?? prompt.slice(cut));
       reader.prompt();
-      return lines.next();
+      // Ctrl-D leaves the cursor after the prompt: what is written next starts a line of its own.
+      return lines.next().then((line) => (line === undefined && terminal && asking.output.write("\n"), line));
     });
   } finally {
     signal.removeEventListener("abort", stop);
@@ -158,6 +159,10 @@ class LineQueue {
     this.#waiting = undefined;
     waiting?.(line);
   }
+}
+
+function show(asking: Asking, text: string): void {
+  asking.output.write(asking.redact?.(text) ?? text);
 }
 
 function quoted(message: string): string {

@@ -25,6 +25,8 @@ export interface ProgressDisplayOptions {
   now?: () => number;
   /** Wraps the bar, for colour; as it is unless given. */
   paint?: (bar: string) => string;
+  /** Applied to the server's message before it is escaped: the session's Redactor, so no secret is shown. */
+  redact?: (text: string) => string;
 }
 
 const REDRAW_MS = 100;
@@ -39,6 +41,7 @@ export class ProgressDisplay {
   readonly #terminal: boolean;
   readonly #now: () => number;
   readonly #paint: (bar: string) => string;
+  readonly #redact: (text: string) => string;
   #drawnAt = -Infinity;
   #waiting: ProgressReport | undefined;
   /** A bar is on the terminal's last line, with the cursor after it. */
@@ -50,6 +53,7 @@ export class ProgressDisplay {
     this.#terminal = options.terminal;
     this.#now = options.now ?? (() => performance.now());
     this.#paint = options.paint ?? ((bar) => bar);
+    this.#redact = options.redact ?? ((text) => text);
   }
 
   /** A report from the server: drawn now, or kept until the bound allows (a later one replaces it). */
@@ -81,16 +85,17 @@ export class ProgressDisplay {
   #draw(report: ProgressReport, now: number): void {
     this.#drawnAt = now;
     this.#waiting = undefined;
+    const message = report.message === undefined ? undefined : this.#redact(report.message);
     const count = report.total === undefined ? `${report.progress}` : `${report.progress}/${report.total}`;
     if (!this.#terminal) {
-      this.#stream.write(`progress ${count}${shown(report.message, PLAIN_MESSAGE_CHARS)}\n`);
+      this.#stream.write(`progress ${count}${shown(message, PLAIN_MESSAGE_CHARS)}\n`);
       return;
     }
     const bar = report.total === undefined || !(report.total > 0) ? "" : `${barOf(report.progress / report.total)} `;
     const line = `${bar}${count}`;
     // One column kept free: a line as wide as the terminal wraps, and \r would then redraw only its second half.
-    const room = (this.#stream.columns ?? 80) - line.length - 1;
-    this.#stream.write(`\r${this.#paint(line)}${shown(report.message, room)}${ERASE_LINE_END}`);
+    const room = (this.#stream.columns || 80) - line.length - 1; // 0: a terminal that does not say
+    this.#stream.write(`\r${this.#paint(line)}${shown(message, room)}${ERASE_LINE_END}`);
     this.#barShown = true;
   }
 }

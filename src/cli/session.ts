@@ -43,7 +43,9 @@ export async function runSession({ options, command, server }: SessionLine): Pro
   // Spec (authorization#token-theft): a logged token is a stolen one: every stderr line is redacted.
   const redactor = new Redactor();
   const stderrColour = new Palette(colourOn(process.stderr));
-  const progress = new ProgressDisplay(process.stderr, { terminal: process.stderr.isTTY === true, paint: (bar) => stderrColour.heading(bar) });
+  const progress = new ProgressDisplay(process.stderr, {
+    terminal: process.stderr.isTTY === true, paint: (bar) => stderrColour.heading(bar), redact: (text) => redactor.redact(text),
+  });
   // Redacted first: a secret cut in two by an escaped character would no longer be found.
   const sayIn = (paint: (text: string) => string) => (line: string): void => {
     progress.clear();
@@ -71,6 +73,7 @@ export async function runSession({ options, command, server }: SessionLine): Pro
         say,
         beforeQuestion: () => progress.clear(),
         palette: stderrColour,
+        redact: (text) => redactor.redact(text),
       }),
     },
   );

@@ -17,13 +17,13 @@ import { DEMO, parsedOutput, runCli } from "./program.js";
 const signal = new AbortController().signal;
 
 /** A person at a terminal who types `lines` (then Ctrl-D, when `end`); what the CLI wrote, and said. */
-function person(lines: string[], { terminal = true, end = true } = {}) {
+function person(lines: string[], { terminal = true, end = true, redact = (text: string) => text } = {}) {
   const input = new PassThrough();
   for (const line of lines) input.write(`${line}\n`);
   if (end) input.end();
   const output = { text: "", write(text: string) { this.text += text; return true; } };
   const said: string[] = [];
-  const elicitation = terminalElicitation({ input, output, terminal, say: (line) => said.push(line) });
+  const elicitation = terminalElicitation({ input, output, terminal, say: (line) => said.push(line), redact });
   return { elicitation, output, said };
 }
 
@@ -73,6 +73,14 @@ test("elicitation, a terminal: a server's text cannot write control characters",
   const { elicitation, output } = person([""]);
   await elicitation.form!(form, { signal });
   assert.doesNotMatch(output.text.replace(/\u001b\[[0-9;]*m/g, ""), /[\u0000-\u0009\u000b-\u001f\u007f-\u009f]/, JSON.stringify(output.text));
+});
+
+test("elicitation, a terminal: all it writes passes the session's redactor", async () => {
+  const secret = "s3cret";
+  const form: ElicitRequestFormParams = { message: `token ${secret}`, requestedSchema: { type: "object", properties: { a: { type: "string", title: secret, description: secret } } } };
+  const { elicitation, output } = person(["x"], { redact: (text) => text.replaceAll(secret, "[redacted]") });
+  assert.deepEqual(await elicitation.form!(form, { signal }), { action: "accept", content: { a: "x" } });
+  assert.ok(!output.text.includes(secret) && output.text.includes("[redacted]"), output.text);
 });
 
 test("elicitation, not a terminal: declined without reading, and stderr says why and what to do", async () => {

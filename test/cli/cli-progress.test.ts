@@ -71,6 +71,13 @@ test("progress: a hostile message is escaped, kept to one line and cut short", (
   }
 });
 
+test("progress: the message passes the session's redactor before it is shown", () => {
+  const stderr = fakeStderr(false);
+  const display = new ProgressDisplay(stderr, { terminal: false, now: () => 0, redact: (text) => text.replaceAll("s3cret", "[redacted]") });
+  display.report({ progress: 1, message: "token s3cret" });
+  assert.equal(stderr.text, "progress 1 token [redacted]\n");
+});
+
 test("cli program: call sends a progressToken and shows progress on stderr, plain lines when piped; stdout is the result alone", async () => {
   const result = await runCli(["call", "countdown", "steps=3", "intervalMs=5", "--quiet", ...DEMO]);
   const output = parsedOutput(result, ExitCode.ok);
