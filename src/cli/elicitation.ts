@@ -23,6 +23,8 @@ export interface Asking {
   /** Called before a question is written: the session takes its progress bar off the line. */
   beforeQuestion?: () => void;
   palette?: Palette;
+  /** The server's name, as its serverInfo gave it. */
+  serverName?: () => string | undefined;
   /** Applied to all that is written, server text included: the session's Redactor, so no secret is shown. */
   redact?: (text: string) => string;
 }
@@ -53,47 +55,89 @@ export function terminalElicitation(asking: Asking): Elicitation {
 }
 
 async function askForm(asking: Asking, params: ElicitRequestFormParams, signal: AbortSignal): Promise<ElicitResult> {
-  const { properties, required = [] } = params.requestedSchema;
   return withQuestions(asking, signal, async (ask) => {
     const palette = asking.palette ?? new Palette(false);
-    show(asking, `${palette.heading(`mcp-wire: the server asks: ${terminalSafe(params.message)}`)}\n`);
+    show(asking, `${palette.heading(`${asker(asking)} asks: ${terminalSafe(params.message)}`)}\n`);
     show(asking, palette.dim("(Enter keeps the [default] or skips a field; Enter on a required (*) field declines; Ctrl-D cancels)") + "\n");
-    const content: { [name: string]: FieldValue } = {};
-    for (const [name, field] of Object.entries(properties)) {
-      const isRequired = required.includes(name);
-      for (;;) {
-        const line = await ask(fieldPrompt(name, field, isRequired));
-        // Spec (client/elicitation#response-actions): dismissed without a choice is cancel; said no is decline.
-        if (line === undefined) return { action: "cancel" };
-        const text = line.trim();
-        if (text === "") {
-          if (field.default !== undefined) content[name] = field.default;
-          else if (isRequired) return { action: "decline" };
-          break;
-        }
-        const answer = parseFieldAnswer(field, text);
-        if ("value" in answer) {
-          content[name] = answer.value;
-          break;
-        }
-        show(asking, palette.dim(`  ! ${answer.problem}`) + "\n");
-      }
+    let content: Content = {};
+    for (;;) {
+      const filled = await fillIn(asking, ask, params, content);
+      if ("ended" in filled) return filled.ended;
+      content = filled.content;
+      // Spec (client/elicitation#user-interaction-model): users SHOULD be able to review and modify their answers before they are sent.
+      const fields = params.requestedSchema.properties;
+      const summary = Object.entries(content).map(([name, value]) => `  ${terminalSafe(fields[name]?.title ?? name)}: ${terminalSafe(JSON.stringify(value))}`);
+      show(asking, `${summary.length === 0 ? "  (no answers)" : summary.join("\n")}\n`);
+      const choice = await choose(ask, "Send these answers (y), answer again (e), or decline (n)? [y] ", { y: "accept", yes: "accept", "": "accept", e: "edit", n: "decline", no: "decline" });
+      if (choice === "edit") continue;
+      return choice === "accept" ? { action: "accept", content } : { action: choice };
     }
-    return { action: "accept", content };
   });
+}
+
+type Content = { [name: string]: FieldValue };
+
+/** Asks each field once more, `previous` answers as their defaults: the answers, or how the person ended the form. */
+async function fillIn(asking: Asking, ask: Ask, params: ElicitRequestFormParams, previous: Content): Promise<{ content: Content } | { ended: ElicitResult }> {
+  const { properties, required = [] } = params.requestedSchema;
+  const palette = asking.palette ?? new Palette(false);
+  const content: Content = {};
+  for (const [name, field] of Object.entries(properties)) {
+    const isRequired = required.includes(name);
+    const fallback = previous[name] ?? field.default;
+    for (;;) {
+      const line = await ask(fieldPrompt(name, field, isRequired, fallback));
+      // Spec (client/elicitation#response-actions): dismissed without a choice is cancel; said no is decline.
+      if (line === undefined) return { ended: { action: "cancel" } };
+      const text = line.trim();
+      if (text === "") {
+        if (fallback !== undefined) content[name] = fallback;
+        else if (isRequired) return { ended: { action: "decline" } };
+        break;
+      }
+      const answer = parseFieldAnswer(field, text);
+      if ("value" in answer) {
+        content[name] = answer.value;
+        break;
+      }
+      show(asking, palette.dim(`  ! ${answer.problem}`) + "\n");
+    }
+  }
+  return { content };
 }
 
 async function askUrl(asking: Asking, params: ElicitRequestURLParams, signal: AbortSignal): Promise<ElicitResult> {
   return withQuestions(asking, signal, async (ask) => {
     const palette = asking.palette ?? new Palette(false);
-    show(asking, `${palette.heading(`mcp-wire: the server asks you to open a page: ${terminalSafe(params.message)}`)}\n  ${terminalSafe(params.url)}\n`);
-    for (;;) {
-      const line = await ask("Will you open it (y, or n to decline)? [n] ");
-      if (line === undefined) return { action: "cancel" };
-      if (/^(y|yes)$/i.test(line.trim())) return { action: "accept" };
-      if (/^(n|no|)$/i.test(line.trim())) return { action: "decline" };
-    }
+    // Spec (client/elicitation#safe-url-handling): the full URL shown, its host apart, and opened only with consent (by the person: mcp-wire opens nothing).
+    show(asking, `${palette.heading(`${asker(asking)} asks you to open a page: ${terminalSafe(params.message)}`)}\n  ${terminalSafe(params.url)}\n  (on ${terminalSafe(hostOf(params.url))})\n`);
+    const choice = await choose(ask, "Will you open it (y), or decline (n)? [n] ", { y: "accept", yes: "accept", n: "decline", no: "decline", "": "decline" });
+    return { action: choice };
   });
+}
+
+/** Asks until the answer is one of `choices` (in any case); Ctrl-D is cancel. */
+async function choose<T extends string>(ask: Ask, prompt: string, choices: { [answer: string]: T }): Promise<T | "cancel"> {
+  for (;;) {
+    const line = await ask(prompt);
+    if (line === undefined) return "cancel";
+    const answer = line.trim().toLowerCase();
+    if (Object.hasOwn(choices, answer)) return choices[answer]!;
+  }
+}
+
+/** Who asks: the server by the name it gave, so that the person knows (client/elicitation#user-interaction-model). */
+function asker(asking: Asking): string {
+  const name = asking.serverName?.();
+  return name === undefined ? "mcp-wire: the server" : `mcp-wire: the server ${terminalSafe(JSON.stringify(name))}`;
+}
+
+function hostOf(url: string): string {
+  try {
+    return new URL(url).host || url;
+  } catch {
+    return "not a URL it can read";
+  }
 }
 
 /** Ask a question, get the line typed (undefined: Ctrl-D, or the server gave up). */

@@ -15,15 +15,18 @@ export type FieldAnswer = { value: FieldValue } | { problem: string };
 /** A choice: `value` is sent back, `label` is shown. */
 interface Choice { value: string; label: string }
 
-/** The field's prompt: its title (or name), description, choices and default; all escaped, as they are the server's text. */
-export function fieldPrompt(name: string, field: PrimitiveSchemaDefinition, required: boolean): string {
+/**
+ * The field's prompt: its title (or name), description, choices and `fallback` (what Enter keeps:
+ * its default, or the answer given before); all escaped, as they are the server's text.
+ */
+export function fieldPrompt(name: string, field: PrimitiveSchemaDefinition, required: boolean, fallback: FieldValue | undefined): string {
   const label = terminalSafe(field.title ?? name) + (required ? " *" : "");
   const description = field.description === undefined ? "" : ` (${terminalSafe(field.description)})`;
   const choices = choicesOf(field);
   const list = choices === undefined ? "" : `\n${choices.map((choice, at) => `  ${at + 1}) ${terminalSafe(choice.label)}`).join("\n")}`;
   const kind = field.type === "boolean" ? " [y/n]" : field.type === "array" ? " (several: separate them with commas)" : "";
-  const fallback = field.default === undefined ? "" : ` [${terminalSafe(Array.isArray(field.default) ? field.default.join(", ") : String(field.default))}]`;
-  const head = `${label}${description}${kind}${fallback}`;
+  const kept = fallback === undefined ? "" : ` [${terminalSafe(Array.isArray(fallback) ? fallback.join(", ") : String(fallback))}]`;
+  const head = `${label}${description}${kind}${kept}`;
   return list === "" ? `${head}: ` : `${head}${list}\n> `;
 }
 

@@ -74,6 +74,7 @@ export async function runSession({ options, command, server }: SessionLine): Pro
         beforeQuestion: () => progress.clear(),
         palette: stderrColour,
         redact: (text) => redactor.redact(text),
+        serverName: (): string | undefined => client.serverInfo?.name,
       }),
     },
   );

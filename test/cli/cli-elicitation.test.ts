@@ -17,13 +17,13 @@ import { DEMO, parsedOutput, runCli } from "./program.js";
 const signal = new AbortController().signal;
 
 /** A person at a terminal who types `lines` (then Ctrl-D, when `end`); what the CLI wrote, and said. */
-function person(lines: string[], { terminal = true, end = true, redact = (text: string) => text } = {}) {
+function person(lines: string[], { terminal = true, end = true, redact = (text: string) => text, serverName = (): string | undefined => undefined } = {}) {
   const input = new PassThrough();
   for (const line of lines) input.write(`${line}\n`);
   if (end) input.end();
   const output = { text: "", write(text: string) { this.text += text; return true; } };
   const said: string[] = [];
-  const elicitation = terminalElicitation({ input, output, terminal, say: (line) => said.push(line), redact });
+  const elicitation = terminalElicitation({ input, output, terminal, say: (line) => said.push(line), redact, serverName });
   return { elicitation, output, said };
 }
 
@@ -45,7 +45,7 @@ const FORM: ElicitRequestFormParams = {
 };
 
 test("elicitation, a terminal: each field asked with its title and description, wrong answers asked again", async () => {
-  const { elicitation, output } = person(["Ada", "thirty", "200", "36.5", "36", "Blue", "2", "", "maybe", "yes", "a, b, c", "a,b", "not-an-email", ""]);
+  const { elicitation, output } = person(["Ada", "thirty", "200", "36.5", "36", "Blue", "2", "", "maybe", "yes", "a, b, c", "a,b", "not-an-email", "", ""]);
   const result = await elicitation.form!(FORM, { signal });
   assert.deepEqual(result, { action: "accept", content: { name: "Ada", age: 36, colour: "g", size: "m", subscribe: true, tags: ["a", "b"] } });
   assert.match(output.text, /Tell us about you\./);
@@ -57,6 +57,17 @@ test("elicitation, a terminal: each field asked with its title and description, 
   assert.equal(problems.length, 7, output.text); // thirty, 200, 36.5, Blue, maybe, "a, b, c" (too many), not-an-email
 });
 
+test("elicitation, a terminal: the answers are shown for review before they are sent: e answers again (the last answers kept by Enter), n declines", async () => {
+  const form: ElicitRequestFormParams = { message: "m", requestedSchema: { type: "object", properties: { name: { type: "string", title: "Name" }, age: { type: "integer" } }, required: ["name"] } };
+  const again = person(["Ada", "36", "e", "", "37", "y"], { serverName: () => "demo" });
+  assert.deepEqual(await again.elicitation.form!(form, { signal }), { action: "accept", content: { name: "Ada", age: 37 } });
+  assert.match(again.output.text, /^mcp-wire: the server "demo" asks: m$/m);
+  assert.match(again.output.text, / {2}Name: "Ada"\n {2}age: 36\n/);
+  assert.match(again.output.text, /Name \* \[Ada\]: age \[36\]: /, "the second round offers the first answers");
+  assert.deepEqual(await person(["Ada", "", "n"]).elicitation.form!(form, { signal }), { action: "decline" });
+  assert.deepEqual(await person(["Ada", ""]).elicitation.form!(form, { signal }), { action: "cancel" });
+});
+
 test("elicitation, a terminal: Enter on a required field declines, Ctrl-D cancels", async () => {
   assert.deepEqual(await person([""]).elicitation.form!(FORM, { signal }), { action: "decline" });
   assert.deepEqual(await person(["Ada"]).elicitation.form!(FORM, { signal }), { action: "cancel" });
@@ -64,7 +75,7 @@ test("elicitation, a terminal: Enter on a required field declines, Ctrl-D cancel
 
 test("elicitation, a terminal: an optional field left empty is left out", async () => {
   const form: ElicitRequestFormParams = { message: "m", requestedSchema: { type: "object", properties: { note: { type: "string" }, n: { type: "number" } } } };
-  assert.deepEqual(await person(["", "2.5"]).elicitation.form!(form, { signal }), { action: "accept", content: { n: 2.5 } });
+  assert.deepEqual(await person(["", "2.5", "y"]).elicitation.form!(form, { signal }), { action: "accept", content: { n: 2.5 } });
 });
 
 test("elicitation, a terminal: a server's text cannot write control characters", async () => {
@@ -78,7 +89,7 @@ test("elicitation, a terminal: a server's text cannot write control characters",
 test("elicitation, a terminal: all it writes passes the session's redactor", async () => {
   const secret = "s3cret";
   const form: ElicitRequestFormParams = { message: `token ${secret}`, requestedSchema: { type: "object", properties: { a: { type: "string", title: secret, description: secret } } } };
-  const { elicitation, output } = person(["x"], { redact: (text) => text.replaceAll(secret, "[redacted]") });
+  const { elicitation, output } = person(["x", "y"], { redact: (text) => text.replaceAll(secret, "[redacted]") });
   assert.deepEqual(await elicitation.form!(form, { signal }), { action: "accept", content: { a: "x" } });
   assert.ok(!output.text.includes(secret) && output.text.includes("[redacted]"), output.text);
 });
@@ -99,7 +110,7 @@ test("elicitation, URL mode on a terminal: the URL shown, consent asked: y accep
   const url = { mode: "url" as const, message: "Sign in to the bank.", elicitationId: "e1", url: "https://example.com/x" };
   const yes = person(["what", "y"]);
   assert.deepEqual(await yes.elicitation.url!(url, { signal }), { action: "accept" });
-  assert.match(yes.output.text, /Sign in to the bank\.[\s\S]*https:\/\/example\.com\/x/);
+  assert.match(yes.output.text, /Sign in to the bank\.\n {2}https:\/\/example\.com\/x\n {2}\(on example\.com\)\n/);
   assert.deepEqual(await person(["n"]).elicitation.url!(url, { signal }), { action: "decline" });
   assert.deepEqual(await person([""]).elicitation.url!(url, { signal }), { action: "decline" });
   assert.deepEqual(await person([]).elicitation.url!(url, { signal }), { action: "cancel" });
@@ -117,7 +128,7 @@ for (const protocolVersion of ["2025-11-25", "2026-07-28"] as const) {
   test(`elicitation: the demo's greet, answered at a terminal (${protocolVersion})`, async () => {
     const [clientEnd, serverEnd] = createMemoryPair();
     createDemoServer().connect(serverEnd);
-    const { elicitation } = person(["Ada"]);
+    const { elicitation } = person(["Ada", ""]);
     const client = new McpClient({ name: "t", version: "1" }, { protocolVersion, elicitation });
     await client.connect(clientEnd);
     try {
