@@ -5,7 +5,8 @@
 // Spec: https://modelcontextprotocol.io/specification/2025-11-25/basic/lifecycle (and server/* per
 // command), https://modelcontextprotocol.io/specification/2026-07-28/basic/versioning (dual-era clients)
 // Reading order: cli/arguments.ts (the command line), cli/session.ts (one run), cli/commands.ts,
-// cli/failures.ts, cli/trace.ts, cli/output.ts, cli/authorization.ts and cli/redact.ts (OAuth).
+// cli/failures.ts, cli/trace.ts, cli/output.ts, cli/authorization.ts and cli/redact.ts (OAuth), and for a
+// person at a terminal cli/progress.ts, cli/elicitation.ts (cli/form-fields.ts) and cli/colour.ts.
 // This file loads the command line's parser only: `--help` and usage errors, which scripts and
 // people hit often, need nothing else; the session, and with it the client, is loaded after them.
 
