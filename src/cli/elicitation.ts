@@ -64,7 +64,7 @@ async function askForm(asking: Asking, params: ElicitRequestFormParams, signal: 
       const filled = await fillIn(asking, ask, params, content);
       if ("ended" in filled) return filled.ended;
       content = filled.content;
-      // Spec (client/elicitation#user-interaction-model): users SHOULD be able to review and modify their answers before they are sent.
+      // Spec (client/elicitation#user-interaction-model): form mode MUST let users review and modify their answers before they are sent.
       const fields = params.requestedSchema.properties;
       const summary = Object.entries(content).map(([name, value]) => `  ${terminalSafe(fields[name]?.title ?? name)}: ${terminalSafe(JSON.stringify(value))}`);
       show(asking, `${summary.length === 0 ? "  (no answers)" : summary.join("\n")}\n`);
@@ -132,9 +132,12 @@ function asker(asking: Asking): string {
   return name === undefined ? "mcp-wire: the server" : `mcp-wire: the server ${terminalSafe(JSON.stringify(name))}`;
 }
 
+/** The URL's host, and a warning for a Punycode one, which can pass for another (client/elicitation#safe-url-handling). */
 function hostOf(url: string): string {
   try {
-    return new URL(url).host || url;
+    const host = new URL(url).host;
+    if (host === "") return url;
+    return /(^|\.)xn--/i.test(host) ? `${host}: a Punycode name, which can look like another; check it is the site you expect` : host;
   } catch {
     return "not a URL it can read";
   }

@@ -1,7 +1,7 @@
 // One field of an elicitation form as mcp-wire asks it at a terminal: the label shown, and the
 // typed answer read back from a line, or what is wrong with it (so the person can try again).
-// Spec: https://modelcontextprotocol.io/specification/2025-11-25/client/elicitation#supported-schema-types
-// The checks are the form's own (lengths, bounds, formats, choices): the server checks the answer
+// Spec: https://modelcontextprotocol.io/specification/2025-11-25/client/elicitation#requested-schema
+// The checks are the form's own (lengths, pattern, bounds, formats, choices): the server checks the answer
 // again, but a person told at once can fix it, where a server's refusal ends the call.
 
 import type { PrimitiveSchemaDefinition } from "../mcp/elicitation.js";
@@ -66,10 +66,21 @@ export function parseFieldAnswer(field: PrimitiveSchemaDefinition, text: string)
       const length = [...text].length;
       if ("minLength" in field && field.minLength !== undefined && length < field.minLength) return { problem: `at least ${field.minLength} characters` };
       if ("maxLength" in field && field.maxLength !== undefined && length > field.maxLength) return { problem: `at most ${field.maxLength} characters` };
+      if (!fitsPattern((field as { pattern?: unknown }).pattern, text)) return { problem: "not in the form the server asks for" };
       const format = "format" in field ? field.format : undefined;
       if (format !== undefined && !FORMATS[format](text)) return { problem: `not ${format === "email" ? "an" : "a"} ${format}` };
       return { value: text };
     }
+  }
+}
+
+/** A string's `pattern` (in the spec's String Schema, not in our type): one that is not a regular expression checks nothing. */
+function fitsPattern(pattern: unknown, text: string): boolean {
+  if (typeof pattern !== "string") return true;
+  try {
+    return new RegExp(pattern, "u").test(text);
+  } catch {
+    return true;
   }
 }
 

@@ -73,6 +73,14 @@ test("elicitation, a terminal: Enter on a required field declines, Ctrl-D cancel
   assert.deepEqual(await person(["Ada"]).elicitation.form!(FORM, { signal }), { action: "cancel" });
 });
 
+test("elicitation, a terminal: a string's pattern is checked; a pattern that is not a regular expression checks nothing", async () => {
+  const form = (pattern: string): ElicitRequestFormParams => ({ message: "m", requestedSchema: { type: "object", properties: { code: { type: "string", pattern } as never } } });
+  const { elicitation, output } = person(["ab1", "AB", "y"]);
+  assert.deepEqual(await elicitation.form!(form("^[A-Z]+$"), { signal }), { action: "accept", content: { code: "AB" } });
+  assert.match(output.text, /! not in the form the server asks for/);
+  assert.deepEqual(await person(["ab1", "y"]).elicitation.form!(form("(["), { signal }), { action: "accept", content: { code: "ab1" } });
+});
+
 test("elicitation, a terminal: an optional field left empty is left out", async () => {
   const form: ElicitRequestFormParams = { message: "m", requestedSchema: { type: "object", properties: { note: { type: "string" }, n: { type: "number" } } } };
   assert.deepEqual(await person(["", "2.5", "y"]).elicitation.form!(form, { signal }), { action: "accept", content: { n: 2.5 } });
@@ -112,6 +120,9 @@ test("elicitation, URL mode on a terminal: the URL shown, consent asked: y accep
   assert.deepEqual(await yes.elicitation.url!(url, { signal }), { action: "accept" });
   assert.match(yes.output.text, /Sign in to the bank\.\n {2}https:\/\/example\.com\/x\n {2}\(on example\.com\)\n/);
   assert.deepEqual(await person(["n"]).elicitation.url!(url, { signal }), { action: "decline" });
+  const punycode = person(["n"]);
+  await punycode.elicitation.url!({ ...url, url: "https://xn--pple-43d.com/login" }, { signal });
+  assert.match(punycode.output.text, /\(on xn--pple-43d\.com: a Punycode name/);
   assert.deepEqual(await person([""]).elicitation.url!(url, { signal }), { action: "decline" });
   assert.deepEqual(await person([]).elicitation.url!(url, { signal }), { action: "cancel" });
 });
