@@ -7,7 +7,8 @@
 // Reading order: cli/arguments.ts (the command line), cli/session.ts (one run), cli/commands.ts,
 // cli/failures.ts, cli/trace.ts, cli/output.ts, cli/authorization.ts and cli/redact.ts (OAuth);
 // cli/vocabulary.ts (the words the command line knows), cli/host-config.ts (--config),
-// cli/completion.ts and cli/suggest.ts ("did you mean").
+// cli/completion.ts and cli/suggest.ts ("did you mean"); and for a person at a terminal
+// cli/progress.ts, cli/elicitation.ts (cli/form-fields.ts) and cli/colour.ts.
 // This file loads the command line's parser only: `--help` and usage errors, which scripts and
 // people hit often, need nothing else; the session, and with it the client, is loaded after them.
 

@@ -155,7 +155,9 @@
 //      cli.ts                     `mcp-wire` (cli/arguments.ts, cli/command.ts, cli/usage.ts, cli/session.ts,
 //                                 cli/commands.ts, cli/failures.ts, cli/trace.ts, cli/output.ts; cli/vocabulary.ts:
 //                                 its commands and flags, one table; cli/host-config.ts: --config FILE;
-//                                 cli/completion.ts: shell completion; cli/suggest.ts: "did you mean")
+//                                 cli/completion.ts: shell completion; cli/suggest.ts: "did you mean"; for a
+//                                 person at a terminal: cli/progress.ts, cli/elicitation.ts, cli/form-fields.ts,
+//                                 cli/colour.ts)
 //      recordings/recording.ts    recordings of sessions, in every form the recording tools read and write
 //                                 (recordings/recording-shape.ts: a recording once read; recordings/printable.ts:
 //                                 its text shown to a person; recordings/recording-exchange.ts: the HTTP exchange

@@ -21,7 +21,13 @@ export interface CommandOutcome {
   note?: string;
 }
 
-export async function runCommand(client: McpClient, command: Command, options: CallOptions = {}): Promise<CommandOutcome> {
+/**
+ * @param onProgress receives the server's progress on tools/call, and asking for it puts a
+ *   progressToken on that request alone (basic/utilities/progress): a list or a read is quick.
+ */
+export async function runCommand(
+  client: McpClient, command: Command, options: CallOptions = {}, onProgress?: CallOptions["onProgress"],
+): Promise<CommandOutcome> {
   const run = async (name: string, call: () => Promise<unknown>): Promise<CommandOutcome> =>
     ({ result: await step(name, call), exitCode: ExitCode.ok, step: name });
   switch (command.name) {
@@ -31,7 +37,8 @@ export async function runCommand(client: McpClient, command: Command, options: C
       return run("tools/list", async () => ({ tools: await client.listAllTools(options) }));
     case "call": {
       const args = await toolArguments(client, command.tool, command.args, options);
-      const result = await step("tools/call", () => client.callTool(command.tool, args, options))
+      const callOptions = onProgress === undefined ? options : { ...options, onProgress };
+      const result = await step("tools/call", () => client.callTool(command.tool, args, callOptions))
         .catch((error: unknown) => failWithNearestTools(client, command.tool, error, options));
       // Spec (server/tools#error-handling): a tool's own failure is a result with isError, not a protocol error.
       return { result, exitCode: result.isError === true ? ExitCode.toolError : ExitCode.ok, step: "tools/call" };

@@ -4,18 +4,24 @@
 // Every line it writes on stderr passes through one Redactor (cli/redact.ts): no token, secret or
 // code is ever printed, by --trace or by an error; and everything it prints, stdout too, through
 // terminalSafe (cli/output.ts): no control character of a server's drives the terminal.
+// A person at a terminal gets more than a script (and a script nothing else): a progress bar on
+// a call (cli/progress.ts), the server's questions asked (cli/elicitation.ts), colour (cli/colour.ts).
 // Spec: https://modelcontextprotocol.io/specification/2025-11-25/basic/lifecycle and
 // https://modelcontextprotocol.io/specification/2026-07-28/basic/versioning (dual-era clients)
 
 import { performance } from "node:perf_hooks";
+import { isatty } from "node:tty";
 import { McpClient } from "../client/client.js";
 import type { LoggingMessageNotificationParams } from "../mcp/logging.js";
 import type { Transport } from "../protocol/transport.js";
 import { StdioClientTransport } from "../transports/stdio-client.js";
 import type { CliOptions, Command, ServerLocation } from "./arguments.js";
+import { colourOn, Palette } from "./colour.js";
 import { renderResult, runCommand } from "./commands.js";
+import { terminalElicitation } from "./elicitation.js";
 import { describeFailure, step, StepFailure } from "./failures.js";
 import { ExitCode, print, printError, terminalSafe } from "./output.js";
+import { ProgressDisplay } from "./progress.js";
 import { Redactor } from "./redact.js";
 import { cliHttpTrace, cliTrace, cliTraceNote } from "./trace.js";
 
@@ -36,8 +42,16 @@ export async function runSession({ options, command, server }: SessionLine): Pro
   const elapsedMs = (): number => performance.now() - startedAt;
   // Spec (authorization#token-theft): a logged token is a stolen one: every stderr line is redacted.
   const redactor = new Redactor();
+  const stderrColour = new Palette(colourOn(process.stderr));
+  const progress = new ProgressDisplay(process.stderr, {
+    terminal: process.stderr.isTTY === true, paint: (bar) => stderrColour.heading(bar), redact: (text) => redactor.redact(text),
+  });
   // Redacted first: a secret cut in two by an escaped character would no longer be found.
-  const say = (line: string): void => printError(terminalSafe(redactor.redact(line)));
+  const sayIn = (paint: (text: string) => string) => (line: string): void => {
+    progress.clear();
+    printError(paint(terminalSafe(redactor.redact(line))));
+  };
+  const say = sayIn((text) => text);
   const timeouts = options.timeoutMs === undefined ? undefined : { idleMs: options.timeoutMs, maxTotalMs: options.timeoutMs };
   const client = new McpClient(
     { name: "mcp-wire", version: "0.1.0" },
@@ -50,6 +64,18 @@ export async function runSession({ options, command, server }: SessionLine): Pro
       // answer, rather than refusing locally because a capability was not declared.
       enforceServerCapabilities: false,
       onProblem: (message) => say(`mcp-wire: ${message}`),
+      // Declared whether or not a person is there, so that a server's question is declined with a reason rather than unknown.
+      elicitation: terminalElicitation({
+        // process.stdin is made when first reached: only a question reaches it.
+        get input() { return process.stdin; },
+        output: process.stderr,
+        terminal: isatty(0) && isatty(2),
+        say,
+        beforeQuestion: () => progress.clear(),
+        palette: stderrColour,
+        redact: (text) => redactor.redact(text),
+        serverName: (): string | undefined => client.serverInfo?.name,
+      }),
     },
   );
   client.on("log", (params: LoggingMessageNotificationParams) => say(formatLog(params)));
@@ -64,13 +90,14 @@ export async function runSession({ options, command, server }: SessionLine): Pro
       const level = options.logLevel;
       await step("logging/setLevel", () => client.setLoggingLevel(level));
     }
-    const outcome = await runCommand(client, command);
+    const outcome = await runCommand(client, command, {}, (report) => progress.report(report)).finally(() => progress.finish());
     const text = renderResult(outcome);
     if (outcome.note) say(`mcp-wire: ${outcome.note}`);
-    await print(terminalSafe(text));
+    // Colour after terminalSafe, which would escape its ESC; off unless stdout is a person's terminal.
+    await print(new Palette(colourOn(process.stdout)).result(terminalSafe(text)));
     return outcome.exitCode;
   } catch (error) {
-    say(`mcp-wire: ${describeFailure(error)}${output.hint?.(error) ?? ""}`);
+    sayIn((text) => stderrColour.error(text))(`mcp-wire: ${describeFailure(error)}${output.hint?.(error) ?? ""}`);
     return ExitCode.failed;
   } finally {
     // Stops the server too (close stdin, SIGTERM, SIGKILL), whatever happened above.

@@ -105,6 +105,11 @@ server, prints a URL to open (and opens it in a browser), receives the redirect 
 http://127.0.0.1:<port>/callback, and sends the token it gets. Tokens, secrets and codes are never
 printed, --trace included.
 
+On a terminal, call shows the server's progress as a bar on stderr, a tool that asks the user gets
+its questions asked there, and failures are in colour (NO_COLOR=1 turns colour off, FORCE_COLOR=1
+on). Not on a terminal: progress as plain lines on stderr, questions declined, no colour; stdout is
+the same JSON either way.
+
 examples:
   mcp-wire call add a=3 b=4 -- node dist/server.js
   mcp-wire call add '{"a":3,"b":4}' -- node dist/server.js

@@ -14,10 +14,10 @@ export const DEMO = ["--", process.execPath, SERVER];
 
 export interface Run { code: number | null; stdout: string; stderr: string }
 
-/** Runs the CLI; a run still going after `guardMs` is killed and fails the test: that is the hang. */
-export function runCli(args: string[], guardMs = 30_000): Promise<Run> {
+/** Runs the CLI (in `env`, ours unless given); a run still going after `guardMs` is killed and fails the test: that is the hang. */
+export function runCli(args: string[], guardMs = 30_000, env: NodeJS.ProcessEnv = process.env): Promise<Run> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [CLI, ...args], { stdio: ["ignore", "pipe", "pipe"] });
+    const child = spawn(process.execPath, [CLI, ...args], { env, stdio: ["ignore", "pipe", "pipe"] });
     let stdout = "";
     let stderr = "";
     const guard = setTimeout(() => {
