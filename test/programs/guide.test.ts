@@ -102,7 +102,9 @@ for (const block of blocks) {
       return;
     }
     // Not as a subtest of this run: a block's node:test reports in TAP, as when a user runs it.
-    const env = { ...process.env, NODE_TEST_CONTEXT: undefined };
+    // npm offline and without its update check: a block's `npx mcp-wire` runs the project's own bin,
+    // and must neither reach for the registry nor wait on it while other test files use npm.
+    const env = { ...process.env, NODE_TEST_CONTEXT: undefined, npm_config_offline: "true", npm_config_update_notifier: "false", npm_config_audit: "false", npm_config_fund: "false" };
     const { stdout } = await run(process.execPath, ["--test-reporter=tap", program], { cwd: ROOT, env, timeout: 30_000 });
     const printed = stdout.split("\n").filter((line) => line !== "");
     if (block.code.includes("node:test")) {
