@@ -94,18 +94,22 @@ test("README's guide: every block type-checks under strict against the package's
 });
 
 for (const block of blocks) {
-  test(`README.md:${block.line}: the guide's block runs and prints what it says`, { timeout: 60_000 }, async () => {
+  // The limits only stop a block that hangs: under a loaded full run one `npx mcp-wire` can take
+  // several seconds to start (20 at once took up to 22 s each here), and a block may run two.
+  test(`README.md:${block.line}: the guide's block runs and prints what it says`, { timeout: 240_000 }, async () => {
     const program = join(dir, "out", `${block.name}.js`);
     if (block.serves) {
-      const { stdout } = await run(process.execPath, [join(ROOT, "dist/cli.js"), ...block.serves.args, "--", process.execPath, program], { cwd: ROOT, timeout: 30_000 });
+      const { stdout } = await run(process.execPath, [join(ROOT, "dist/cli.js"), ...block.serves.args, "--", process.execPath, program], { cwd: ROOT, timeout: 180_000 });
       assert.ok(stdout.includes(block.serves.prints), `mcp-wire ${block.serves.args.join(" ")} printed ${stdout}`);
       return;
     }
     // Not as a subtest of this run: a block's node:test reports in TAP, as when a user runs it.
     // npm offline and without its update check: a block's `npx mcp-wire` runs the project's own bin,
     // and must neither reach for the registry nor wait on it while other test files use npm.
-    const env = { ...process.env, NODE_TEST_CONTEXT: undefined, npm_config_offline: "true", npm_config_update_notifier: "false", npm_config_audit: "false", npm_config_fund: "false" };
-    const { stdout } = await run(process.execPath, ["--test-reporter=tap", program], { cwd: ROOT, env, timeout: 30_000 });
+    // And outside coverage (NODE_V8_COVERAGE, set by c8 in npm test): it would follow the block into
+    // npx and npm, whose coverage at exit, hundreds of modules each, is most of a slow block's time.
+    const env = { ...process.env, NODE_TEST_CONTEXT: undefined, NODE_V8_COVERAGE: undefined, npm_config_offline: "true", npm_config_update_notifier: "false", npm_config_audit: "false", npm_config_fund: "false" };
+    const { stdout } = await run(process.execPath, ["--test-reporter=tap", program], { cwd: ROOT, env, timeout: 180_000 });
     const printed = stdout.split("\n").filter((line) => line !== "");
     if (block.code.includes("node:test")) {
       assert.match(stdout, /^# fail 0$/m);
