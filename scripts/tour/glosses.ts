@@ -49,7 +49,7 @@ export const GLOSSES: Record<string, string> = {
   "server/handler-context.ts SessionHandlerContext.constructor": "(one object per call, methods on the prototype)",
   "demo/server-definition.ts tool \"add\"": "the demo's handler: the sum, as `structuredContent` and as JSON text",
   "server/definition.ts text": "a text content block",
-  "server/features/tools.ts checkStructuredContent": "`structuredContent` must match `outputSchema`",
+  "server/features/tools.ts checkStructuredContent": "`structuredContent` must match `outputSchema` (else an `isError` result saying why)",
   "server/compat.ts callToolResultFor": "the result as the negotiated version can carry it: as it is for the newest versions (an older version's client gets each block fitted by `contentFor` and `describedFor`)",
   "protocol/connection.ts Connection.send": "a failed write is reported, not thrown: the peer is gone",
   "transports/stdio.ts StreamTransport.send": "the line and its newline, held for the end of the tick; a message taken at once is answered with the shared `SENT_AT_ONCE`",
