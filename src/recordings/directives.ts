@@ -37,7 +37,8 @@ export function placeholders(recording: Recording, directory: string): ((value: 
       if (line.startsWith("# placeholder:")) throw new DirectiveError(`"${line}": expected "# placeholder: <NAME> iso-time|file PATH|section PATH SLUG"`);
       continue;
     }
-    const [, name, how] = field as unknown as [string, string, string];
+    const name = field[1]!;
+    const how = field[2]!; // both groups of the pattern always take part in a match
     const words = how.trim().split(/\s+/);
     if (words[0] === "iso-time" && words.length === 1) time = name;
     else if (words[0] === "file" && words.length === 2) texts.set(readText(directory, words[1]!, line), name);

@@ -7,9 +7,10 @@
 // meet that inputSchema first, as every tool's do (features/tools.ts), then the validator.
 
 import { ErrorCode, isObject, RpcError } from "../jsonrpc/messages.js";
-import type { Tool } from "../mcp/tools.js";
-import { supports, type ProtocolVersion } from "../mcp/versions.js";
+import type { CallToolResult, Tool } from "../mcp/tools.js";
+import { supports } from "../mcp/versions.js";
 import { describeIssues, type SchemaIssue } from "../schema/json-schema.js";
+import type { HandlerContext } from "./served.js";
 
 /** A validator in the Standard Schema v1 shape: everything lives under one `~standard` key. */
 export interface StandardSchemaV1<Input = unknown, Output = Input> {
@@ -61,14 +62,17 @@ export function isStandardSchema(value: unknown): value is StandardSchemaV1 {
 
 /** What toolRegistration reads of a definition (typed-handlers.ts has the exact types). */
 type Definition = Omit<Tool, "inputSchema" | "outputSchema"> & { inputSchema?: object; outputSchema?: object; input?: unknown };
-/** Any tool handler. Not ToolHandler (definition.ts): importing it would put this file in the circle definition.ts and session.ts form. */
-type Handler = (args: never, context: never) => unknown;
+/**
+ * A tool handler as McpServer.tool stores it: catalog.ts's ToolHandler with its default types,
+ * written out here because importing it from catalog.ts, which imports this file, would make a circle.
+ */
+type Handler = (args: { [key: string]: unknown }, context: HandlerContext) => CallToolResult | Promise<CallToolResult>;
 
 /**
  * What McpServer.tool stores for a definition: the Tool as tools/list shows it (without `input`,
  * with an inputSchema) and the handler, which for a validator checks the arguments with it first.
  */
-export function toolRegistration<H extends Handler>(definition: Definition, handler: H): { tool: Tool; handler: H } {
+export function toolRegistration(definition: Definition, handler: Handler): { tool: Tool; handler: Handler } {
   if (definition.input === undefined) return { tool: definition as Tool, handler };
   const { input, ...rest } = definition;
   if (!isStandardSchema(input)) throw new Error(`server: tool "${definition.name}": input is not a Standard Schema v1 validator (no "~standard" with version 1 and validate)`);
@@ -90,17 +94,21 @@ function jsonSchemaOf(name: string, input: StandardSchemaV1): object {
  * The handler, run on what the validator makes of the arguments. Refused arguments get the answer
  * features/tools.ts gives its own schema's issues, in the same words (describeIssues).
  */
-function checkedBy<H extends Handler>(name: string, input: StandardSchemaV1, handler: H): H {
-  const checked = async (args: unknown, context: { readonly protocolVersion: ProtocolVersion }) => {
+function checkedBy(name: string, input: StandardSchemaV1, handler: Handler): Handler {
+  return async (args, context) => {
     const result = await input["~standard"].validate(args);
-    if (result.issues === undefined) return (handler as unknown as (args: unknown, context: unknown) => unknown)(result.value, context);
+    if (result.issues === undefined) {
+      // Spec (server/tools#calling-tools): a tool's arguments are an object; a validator that
+      // turns them into anything else is the tool's fault, answered as its failure (isError).
+      if (!isObject(result.value)) throw new Error(`tools/call ${name}: its validator (${input["~standard"].vendor}) did not make the arguments an object (it made ${result.value === null ? "null" : Array.isArray(result.value) ? "an array" : `a ${typeof result.value}`})`);
+      return handler(result.value, context);
+    }
     const issues = result.issues.map(toSchemaIssue);
     const message = `tools/call ${name}: invalid arguments: ${describeIssues(issues)}`;
     // Spec (server/tools#error-handling, 2025-11-25): a tool execution error, with isError; -32602 before.
     if (!supports(context.protocolVersion, "inputErrorsAsToolResults")) throw new RpcError(ErrorCode.InvalidParams, message, { issues });
     return { content: [{ type: "text", text: message }], isError: true };
   };
-  return checked as unknown as H;
 }
 
 /** A Standard Schema issue in our validator's form: its path as a JSON Pointer. */

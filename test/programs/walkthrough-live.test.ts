@@ -14,7 +14,7 @@ import { NOTES_URI, SECTION_TEMPLATE } from "../../src/demo/server-definition.js
 import { parseRecording, splitArguments } from "../../src/recordings/recording.js";
 import { replay, type ReplayReport } from "../../src/recordings/replay.js";
 import { spawnPeer, type ReplayPeer } from "../../src/recordings/replay-peer.js";
-import { asShown, printedOf, runWalkthrough, type Era, type Recorded } from "./walkthrough-run.js";
+import { asShown, printedOf, runWalkthrough, type Era, type Recorded } from "../helpers/walkthrough-run.js";
 
 const run = runWalkthrough();
 const META = "io.modelcontextprotocol/";

@@ -5,7 +5,7 @@
 // against live servers, and the steps issue 21 added.
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { asShown, runWalkthrough, type Era } from "./walkthrough-run.js";
+import { asShown, runWalkthrough, type Era } from "../helpers/walkthrough-run.js";
 
 interface Shown { step: string; era: Era; direction: "sent" | "received"; message: Record<string, any>; note: string }
 

@@ -5,7 +5,7 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import type { FromSchema } from "../../src/schema/schema-types.js";
 import { validate, type JsonSchema } from "../../src/schema/json-schema.js";
-import { exact } from "../server/typed-helpers.js";
+import { exact } from "../helpers/typed-handlers.js";
 
 /** Keeps the schema literal as written, as McpServer.tool's `const` type parameter does. */
 function schema<const S>(value: S): S {

@@ -8,7 +8,7 @@ import assert from "node:assert/strict";
 import type { Tool } from "../../src/mcp/tools.js";
 import type { Prompt } from "../../src/mcp/prompts.js";
 import { McpServer, text } from "../../src/server/definition.js";
-import { connected, exact } from "./typed-helpers.js";
+import { connected, exact } from "../helpers/typed-handlers.js";
 import type { TemplateVariables } from "../../src/server/typed-handlers.js";
 import { UriTemplate } from "../../src/schema/uri-template.js";
 

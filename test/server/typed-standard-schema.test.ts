@@ -4,7 +4,7 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import { RpcError } from "../../src/jsonrpc/messages.js";
 import { McpServer, text } from "../../src/server/definition.js";
-import { connected, exact } from "./typed-helpers.js";
+import { connected, exact } from "../helpers/typed-handlers.js";
 import { isStandardSchema, type StandardSchemaV1 } from "../../src/server/typed-standard-schema.js";
 
 interface CityInput { city: string; days?: number }
@@ -98,4 +98,15 @@ test("standard schema: a tool with neither an inputSchema nor a converter, or an
   assert.throws(() => server(throwing, "none"), /server: tool "weather": its validator \(hand-written\) could not write its input as JSON Schema, so give an inputSchema: transforms have no JSON Schema/);
   assert.equal(isStandardSchema(cityValidator()), true);
   assert.equal(isStandardSchema(Object.assign(() => 0, { "~standard": { version: 1, vendor: "arktype-like", validate: () => ({ value: 0 }) } })), true);
+});
+
+test("standard schema: a validator that turns the arguments into something other than an object is the tool's failure, isError", async () => {
+  const listing: StandardSchemaV1<unknown, unknown> = { "~standard": { version: 1, vendor: "odd", validate: () => ({ value: ["not", "an", "object"] }) } };
+  const mcp = new McpServer({ name: "s", version: "1" });
+  mcp.tool({ name: "odd", input: listing, inputSchema: { type: "object" } }, () => ({ content: [text("never")] }));
+  const client = await connected(mcp);
+  const result = await client.callTool("odd", {});
+  assert.equal(result.isError, true);
+  assert.deepEqual(result.content, [{ type: "text", text: "tools/call odd: its validator (odd) did not make the arguments an object (it made an array)" }]);
+  await client.close();
 });
