@@ -5,7 +5,7 @@
 // against live servers, and the steps issue 21 added.
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { asShown, runWalkthrough, type Era } from "../helpers/walkthrough-run.js";
+import { asShown, printedOf, runWalkthrough, type Era } from "../helpers/walkthrough-run.js";
 
 interface Shown { step: string; era: Era; direction: "sent" | "received"; message: Record<string, any>; note: string }
 
@@ -21,27 +21,22 @@ const OTHER_ERA = "A server of the handshake era";
  * screen, so those are read from their start: id and method come first in every message we print.
  */
 function wireOf(text: string): Shown[] {
-  const lines = text.split("\n");
-  let step = "";
-  let era: Era = "2025-11-25";
-  return lines.flatMap((line, i) => {
-    step = /^\d+\. (.+)$/.exec(line)?.[1] ?? step;
-    era = (/^ {2}▸ (\d{4}-\d\d-\d\d)/.exec(line)?.[1] as Era | undefined) ?? era;
-    const shown = /^([→←]) (?:client → server|server → client) {2}(\{.*)$/.exec(line);
-    if (!shown) return [];
+  return printedOf(text).flatMap(({ step, era, dir, arrow, shown, note }) => {
+    if (!/^[→←] (?:client → server|server → client)$/.test(arrow) || !shown.startsWith("{")) return [];
+    const direction = dir === "c2s" ? "sent" as const : "received" as const;
     let message: Record<string, any>;
     try {
-      message = JSON.parse(shown[2]!);
+      message = JSON.parse(shown);
     } catch {
       // A line cut on screen: the whole message is in the recording (walkthrough-live.test.ts checks that the two agree).
-      const whole = run.recorded.find((r) => r.step === step && r.era === era && r.connection !== "raw" && asShown(r.text) === shown[2]);
-      if (whole) return [{ step, era, direction: shown[1] === "→" ? "sent" as const : "received" as const, message: whole.message, note: lines[i + 1]! }];
-      const id = /^\{"jsonrpc":"2\.0","id":(\d+)/.exec(shown[2]!)?.[1];
-      const method = /^\{"jsonrpc":"2\.0",(?:"id":\d+,)?"method":"([^"]+)"/.exec(shown[2]!)?.[1];
-      const resultType = /"resultType":"([a-z_]+)"/.exec(shown[2]!)?.[1];
+      const whole = run.recorded.find((r) => r.step === step && r.era === era && r.connection !== "raw" && asShown(r.text) === shown);
+      if (whole) return [{ step, era, direction, message: whole.message, note }];
+      const id = /^\{"jsonrpc":"2\.0","id":(\d+)/.exec(shown)?.[1];
+      const method = /^\{"jsonrpc":"2\.0",(?:"id":\d+,)?"method":"([^"]+)"/.exec(shown)?.[1];
+      const resultType = /"resultType":"([a-z_]+)"/.exec(shown)?.[1];
       message = { ...(id === undefined ? {} : { id: Number(id) }), ...(method === undefined ? { result: { resultType } } : { method }), cut: true };
     }
-    return [{ step, era, direction: shown[1] === "→" ? "sent" as const : "received" as const, message, note: lines[i + 1]! }];
+    return [{ step, era, direction, message, note }];
   });
 }
 
