@@ -51,6 +51,7 @@ func runClient(args []string) int {
 	streamable := flags.String("url", "", "reach the server over Streamable HTTP at this URL")
 	sse := flags.String("sse", "", "reach the server over the legacy HTTP+SSE transport at this URL")
 	script := flags.String("script", "full", "full: every step; golden: the steps whose answers are the same on every run (no get_time, no cancellation); short: connect, tools/list, one call, close")
+	skipPing := flags.Bool("skip-ping", false, "leave out the last step, ping")
 	twoWay := flags.Bool("two-way", false, "also call the tools that ask the client (greet, summarize, list_roots)")
 	if err := flags.Parse(args); err != nil {
 		return 2
@@ -123,12 +124,15 @@ func runClient(args []string) int {
 		call("call countdown bad", "countdown", map[string]any{"steps": 0})
 		call("call unknown tool", "no_such_tool", map[string]any{})
 
-		read, err := session.ReadResource(ctx, &mcp.ReadResourceParams{URI: "docs://demo/protocol-notes"})
-		if err == nil && len(read.Contents) > 0 {
-			first := read.Contents[0]
-			report("resources/read", map[string]any{"uri": first.URI, "mimeType": first.MIMEType, "textLength": len(first.Text), "startsWith": prefix(first.Text, 40)}, nil)
-		} else {
-			report("resources/read", read, err)
+		// The notes are 140 KB that change with every edit of PROTOCOL_NOTES.md: no part of a golden.
+		if *script == "full" {
+			read, err := session.ReadResource(ctx, &mcp.ReadResourceParams{URI: "docs://demo/protocol-notes"})
+			if err == nil && len(read.Contents) > 0 {
+				first := read.Contents[0]
+				report("resources/read", map[string]any{"uri": first.URI, "mimeType": first.MIMEType, "textLength": len(first.Text), "startsWith": prefix(first.Text, 40)}, nil)
+			} else {
+				report("resources/read", read, err)
+			}
 		}
 
 		promptNames, err := namesOf(session.Prompts(ctx, nil), func(prompt *mcp.Prompt) string { return prompt.Name })
@@ -167,7 +171,9 @@ func runClient(args []string) int {
 			call("roots (list_roots)", "list_roots", map[string]any{})
 		}
 		// Last, since 2026-07-28 has no ping: over HTTP the SDK ends its session when one is refused.
-		report("ping", "pong", session.Ping(ctx, nil))
+		if !*skipPing {
+			report("ping", "pong", session.Ping(ctx, nil))
+		}
 	}
 
 	closeErr := session.Close()
