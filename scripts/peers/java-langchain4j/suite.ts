@@ -22,7 +22,7 @@ const DEMO = "dist/server.js";
 const TEXTBOOK = "dist/textbook/demo.js";
 
 interface Session {
-  /** The golden's file name, without .log. */
+  /** The golden's file name, without .recording. */
   name: string;
   server: "demo" | "textbook";
   transport: "stdio" | "streamable-http" | "streamable-http (session per post)" | "http+sse";
@@ -102,7 +102,7 @@ async function runSession(ctx: PeerContext, session: Session, work: string): Pro
   }
   await wireChecks(ctx, row, session, recorded, cancelRecorded);
   if (ctx.record) {
-    writeGolden(recorded, join(FIXTURES, `${session.name}.log`), {
+    writeGolden(recorded, join(FIXTURES, `${session.name}.recording`), {
       peer: `${PEER} ${VERSION} (java)`, server: session.server, transport: session.transport === "stdio" ? "stdio" : "http",
       command: `node ${server}`, args: session.serverArgs,
     });
