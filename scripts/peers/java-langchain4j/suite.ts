@@ -64,6 +64,7 @@ export const suite: PeerSuite = {
     mkdirSync(work, { recursive: true });
     if (ctx.record) mkdirSync(FIXTURES, { recursive: true });
     for (const session of SESSIONS) await runSession(ctx, session, work);
+    console.log("--    java-langchain4j: their server not run: langchain4j-community-mcp-server is not served by the Maven registry reached here (see suite.ts)");
   },
 };
 
@@ -156,6 +157,11 @@ async function wireChecks(ctx: PeerContext, row: Row, session: Session, recorded
       const notes = requestNotes(recorded);
       if (notes.some((note) => /mcp-protocol-version/i.test(note))) throw new Error("LangChain4j now sends MCP-Protocol-Version: remove this check and its deviation note");
       return `${notes.length} requests, none with the header`;
+    });
+    await ctx.check(row, "HTTP: close() sends no DELETE for the session (LangChain4j's deviation)", async () => {
+      const methods = new Set(requestNotes(recorded).map((note) => note.split(" ")[0]));
+      if (methods.has("DELETE")) throw new Error("LangChain4j now ends its session with DELETE: remove this check and its deviation note");
+      return `methods: ${[...methods].join(", ")}`;
     });
   }
   if (session.transport === "streamable-http (session per post)") {
