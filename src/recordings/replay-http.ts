@@ -6,6 +6,7 @@
 //   server sends outside any request;
 // - the legacy HTTP+SSE transport (2024-11-05): its event stream, opened first (our own
 //   LegacySseClientTransport, which waits for the endpoint event), then each line POSTed there.
+// - the MCP-Protocol-Version header: sent after initialize, unless the recorded client sent none.
 // Spec: https://modelcontextprotocol.io/specification/2025-11-25/basic/transports#streamable-http,
 // https://modelcontextprotocol.io/specification/2024-11-05/basic/transports#http-with-sse
 // and https://modelcontextprotocol.io/specification/2026-07-28/basic/transports (mirrored headers).
@@ -26,9 +27,15 @@ export interface HttpPlan {
   getStream?: { path: string; before: number };
   /** The legacy HTTP+SSE transport: the path of its event stream (e.g. "/sse"), opened first. */
   legacyStream?: string;
+  /**
+   * Streamable HTTP: the recorded client sent no MCP-Protocol-Version header on any POST after its
+   * first (a peer's deviation), so the replay sends none either: a server that cannot tell the
+   * version otherwise (a session per POST) answers by 2025-03-26, as it answered that client.
+   */
+  noProtocolVersionHeader?: true;
 }
 
-/** Reads the plan from a recording's text: its "# > GET PATH" and "# < event endpoint:" notes. */
+/** Reads the plan from a recording's text: its "# > GET PATH", "# > POST PATH" and "# < event endpoint:" notes. */
 export function httpPlan(text: string): HttpPlan {
   const plan: HttpPlan = {};
   const lines = text.split(/\r?\n/);
@@ -37,7 +44,11 @@ export function httpPlan(text: string): HttpPlan {
   if (session < 0) return plan;
   let clientLines = 0;
   let lastGet: string | undefined;
+  let posts = 0;
+  let versionHeaders = 0;
   for (const line of lines.slice(session + 1)) {
+    const post = /^# > POST \S+(.*)$/.exec(line);
+    if (post && posts++ > 0 && /mcp-protocol-version:/i.test(post[1]!)) versionHeaders++;
     if (line.startsWith("> ")) clientLines++;
     const get = /^# > GET (\S+)(.*)$/.exec(line);
     // A GET with Last-Event-ID resumes a stream; the first plain one opened it.
@@ -49,13 +60,16 @@ export function httpPlan(text: string): HttpPlan {
     if (line.startsWith("# < event endpoint:") && lastGet !== undefined) plan.legacyStream ??= lastGet;
   }
   if (plan.legacyStream !== undefined) delete plan.getStream;
+  // The recorder notes the header whenever it is sent (record-http.ts): its absence is the client's.
+  else if (posts > 1 && versionHeaders === 0) plan.noProtocolVersionHeader = true;
   return plan;
 }
 
 /**
  * A session recording's text with the notes its plan was read from, for a recording rewritten from
  * this run's transcript (replay --update), which keeps the messages and not the notes: without
- * them, the next replay would open no GET stream, or miss the legacy transport.
+ * them, the next replay would open no GET stream, miss the legacy transport, or send the version
+ * header the recorded client did not.
  */
 export function withPlanNotes(text: string, plan: HttpPlan): string {
   const lines = text.split("\n");
@@ -67,6 +81,9 @@ export function withPlanNotes(text: string, plan: HttpPlan): string {
     let clientLines = 0;
     const at = lines.findIndex((line, i) => i > session && line.startsWith("> ") && clientLines++ === plan.getStream!.before);
     lines.splice(at < 0 ? lines.length - 1 : at, 0, `# > GET ${plan.getStream.path} (kept by replay --update)`);
+  }
+  if (plan.noProtocolVersionHeader) {
+    lines.splice(session + 1, 0, "# > POST / (kept by replay --update)", "# > POST / (kept by replay --update: no mcp-protocol-version header)");
   }
   return lines.join("\n");
 }
@@ -132,7 +149,7 @@ export function httpPeer(url: string, headers: Record<string, string> = {}, opti
   const sessionHeaders = () => ({
     ...(sessionId === undefined ? {} : { "mcp-session-id": sessionId }),
     // Spec (streamable-http#protocol-version-header): after initialize, the negotiated version.
-    ...(protocolVersion === undefined || legacy ? {} : { "mcp-protocol-version": protocolVersion }),
+    ...(protocolVersion === undefined || legacy || plan.noProtocolVersionHeader ? {} : { "mcp-protocol-version": protocolVersion }),
   });
 
   const post = async (line: string): Promise<void> => {

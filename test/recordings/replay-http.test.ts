@@ -14,7 +14,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { serve } from "../helpers/http-peer.js";
-import { httpPlan } from "../../src/recordings/replay-http.js";
+import { httpPlan, withPlanNotes } from "../../src/recordings/replay-http.js";
 
 /** The CLI unbundled, with source maps, so that coverage reaches src/recordings/. */
 const CLI = fileURLToPath(new URL("../../dist/cli.unbundled.js", import.meta.url));
@@ -99,7 +99,40 @@ test("httpPlan: the first plain GET's place (a GET with Last-Event-ID resumes), 
   assert.deepEqual(httpPlan(session("> {}", "# > GET /mcp last-event-id: 4", "> {}", "# > GET /mcp mcp-session-id: a", "> {}", "# > GET /mcp")), { getStream: { path: "/mcp", before: 2 } });
   assert.deepEqual(httpPlan(session("# > GET /sse?x=1", "# < 200 /sse", "# < event endpoint: /messages?sessionId=a", "> {}")), { legacyStream: "/sse" });
   assert.deepEqual(httpPlan(session("> {}", "< {}")), {});
+  // The header is looked for on the POSTs after the first (initialize's, which has none to send).
+  assert.deepEqual(httpPlan(session("# > POST /mcp content-type: application/json", "> {}", "# > POST /mcp content-type: application/json; mcp-protocol-version: 2025-11-25", "> {}")), {});
+  assert.deepEqual(httpPlan(session("# > POST /mcp content-type: application/json", "> {}")), {}, "initialize alone says nothing");
+  const kept = withPlanNotes(session("> {}", "< {}"), { noProtocolVersionHeader: true });
+  assert.deepEqual(httpPlan(kept), { noProtocolVersionHeader: true }, "replay --update keeps what the plan was read from");
   assert.deepEqual(httpPlan("# > GET /mcp\n-- client --\n{}\n-- server --\n"), {}, "a golden transcript has no notes");
+});
+
+// A client that never sends MCP-Protocol-Version (LangChain4j 1.18 does not) gets, from a server with
+// a session per POST, the answers of 2025-03-26, which such a server SHOULD assume without the header
+// (https://modelcontextprotocol.io/specification/2025-11-25/basic/transports#protocol-version-header).
+// Replayed with the header, the same lines would get 2025-11-25's answers (an isError result here).
+test("replay --url: a recorded client that sent no MCP-Protocol-Version header is replayed without one", async () => {
+  const served = await serve({ sessionPerPost: true });
+  const versions: (string | undefined)[] = [];
+  served.listening.server.on("request", (request: IncomingMessage) => versions.push(request.headers["mcp-protocol-version"] as string | undefined));
+  const post = "# > POST /mcp content-type: application/json";
+  const recording = join(mkdtempSync(join(tmpdir(), "mcp-wire-replay-")), "no-version-header.recording");
+  writeFileSync(recording, ["# transport: http", "-- session --",
+    post, `> +1 ${JSON.stringify({ jsonrpc: "2.0", id: 0, method: "initialize", params: { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "no-header", version: "1" } } })}`,
+    `< +2 ${JSON.stringify({ jsonrpc: "2.0", id: 0, result: { protocolVersion: "2025-11-25", capabilities: { logging: {}, completions: {}, prompts: {}, resources: {}, tools: {} }, serverInfo: { name: "mcp-wire-demo", title: "mcp-wire demo server", version: "0.1.0", description: "A small MCP server written to be read: a few tools, the protocol notes, two prompts." } } })}`,
+    post, `> +3 ${JSON.stringify({ jsonrpc: "2.0", method: "notifications/initialized" })}`,
+    post, `> +4 ${JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/call", params: { name: "add", arguments: { a: "x", b: 1 } } })}`,
+    `< +5 ${JSON.stringify({ jsonrpc: "2.0", id: 1, error: { code: -32602, message: "tools/call add: invalid arguments: a: must be number, got string", data: { issues: [{ path: "/a", message: "must be number, got string" }] } } })}`,
+    ""].join("\n"));
+  try {
+    assert.deepEqual(httpPlan(readFileSync(recording, "utf8")), { noProtocolVersionHeader: true });
+    const { code, stdout } = await replay([recording, "--timeout", "3000", "--url", served.url, "--ignore", "/result/instructions"]);
+    assert.match(stdout, /replay matches/, stdout);
+    assert.equal(code, 0);
+    assert.deepEqual(versions, [undefined, undefined, undefined]);
+  } finally {
+    await served.close();
+  }
 });
 
 test("replay --url: a changed answer is a difference with its path; --header reaches the server", async () => {
