@@ -135,13 +135,22 @@ export class McpClient extends ClientFeatures {
     const requested = isSupportedVersion(mode) ? mode : LATEST_PROTOCOL_VERSION;
     // McpClient.request is for an open session; the handshake types its one request itself.
     const params: InitializeRequestParams = { protocolVersion: requested, capabilities: declaredClientCapabilities(this.#options), clientInfo: this.info };
+    const reprobing = mode === "auto" && verdict.unsure === true;
     try {
-      this.#initialized = await handshake(connection, params, handshakeMs);
+      this.#initialized = await handshake(connection, params, handshakeMs, (error) => reprobing && initializeSaysModern(error));
     } catch (error) {
-      // Spec (basic/versioning): a client MAY re-probe on failure. A remembered verdict may be
-      // stale (the server was upgraded): an initialize refused as a modern server refuses it
-      // makes the next connect() probe again.
-      if (initializeSaysModern(error)) this.#era.forget();
+      if (!initializeSaysModern(error)) throw error;
+      // Spec (basic/versioning): -32022 is a modern server's answer. After a probe that timed out
+      // it is a server slow to start that has read the probe since (the Python SDK's does): this
+      // connect() probes it again, once. Any other time a remembered verdict may be stale (the
+      // server was upgraded; a client MAY re-probe on failure): the next connect() probes again.
+      if (!reprobing) {
+        this.#era.forget();
+        throw error;
+      }
+      const again = await this.#era.reprobe(connection, this.#envelope, this.#options.probeTimeoutMs ?? handshakeMs, `initialize answered ${error instanceof RpcError ? `${error.code} (${error.message})` : String(error)}`);
+      if (again?.era === "modern") return this.#startModern(connection, again);
+      await connection.close();
       throw error;
     }
     return this.#initialized;

@@ -53,6 +53,17 @@ export class EraChoice {
   }
 
   /**
+   * The probe timed out, and initialize was then refused as a modern server refuses it (`why`):
+   * probes once more on the same connection. The modern verdict, or undefined for any other.
+   */
+  async reprobe(connection: Connection, envelope: Envelope, timeoutMs: number, why: string): Promise<EraVerdict | undefined> {
+    const again = await probe(connection, { envelope, timeoutMs }).catch(() => undefined);
+    if (again?.era !== "modern") return undefined;
+    this.#eras.learn(again);
+    return (this.verdict = { ...again, reason: `${this.verdict?.reason ?? "no probe"}; ${why}: probed again: ${again.reason}` });
+  }
+
+  /**
    * The probe's answer came after it timed out and this connection fell back to initialize: it
    * stays so (the handshake is under way or done), but what the answer says is remembered, as it
    * would have been in time, for the next connect(); a modern verdict is probed again anyway.

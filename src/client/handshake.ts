@@ -10,15 +10,18 @@ import { readClientResult } from "../mcp/read.js";
 import { isSupportedVersion, SUPPORTED_PROTOCOL_VERSIONS, wirePolicy } from "../mcp/versions.js";
 import { HandshakeTimeoutError, VersionRefusedError } from "./errors.js";
 
-/** Runs the handshake on a started connection; closes it and throws when any step fails. */
-export async function handshake(connection: Connection, params: InitializeRequestParams, handshakeMs: number): Promise<InitializeResult> {
+/**
+ * Runs the handshake on a started connection; closes it and throws when any step fails, but leaves
+ * it open when initialize's error is one `keepOpenOn` wants to act on (McpClient re-probes after a -32022).
+ */
+export async function handshake(connection: Connection, params: InitializeRequestParams, handshakeMs: number, keepOpenOn: (error: unknown) => boolean = () => false): Promise<InitializeResult> {
   // Kept in the connection's clock, which stands still while the transport waits on a person (OAuth).
   const deadline = connection.clock.now() + handshakeMs;
   let result: InitializeResult;
   try {
     result = await connection.request("initialize", params, { timeouts: { idleMs: handshakeMs, maxTotalMs: handshakeMs } }, readClientResult.initialize);
   } catch (error) {
-    await connection.close();
+    if (!keepOpenOn(error)) await connection.close();
     throw error instanceof RequestTimeoutError ? new HandshakeTimeoutError(handshakeMs, error) : error;
   }
   // Spec (basic/lifecycle#version-negotiation): a client that does not support the server's

@@ -56,7 +56,7 @@ export function isModernVersion(version: unknown): version is ModernVersion {
 }
 
 /** Each feature that differs between versions, with the first version that has it. */
-const FIRST_VERSION_WITH = {
+export const FIRST_VERSION_WITH = {
   /** JSON-RPC batches: receivers MUST accept them in 2025-03-26 only; 2025-06-18 removed them. */
   batches: "2025-03-26",
   /** `audio` content blocks. */

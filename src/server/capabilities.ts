@@ -9,7 +9,7 @@
 import { ErrorCode, RpcError } from "../jsonrpc/messages.js";
 import type { ClientCapabilities, ServerCapabilities } from "../mcp/lifecycle.js";
 import { SERVER_CAPABILITY_NEEDED, type ServerRequestMethod, type ServerRequests } from "../mcp/methods.js";
-import { supports, undeclaredServerCapability, type ProtocolVersion } from "../mcp/versions.js";
+import { FIRST_VERSION_WITH, supports, undeclaredServerCapability, type ProtocolVersion } from "../mcp/versions.js";
 import type { Catalog } from "./catalog.js";
 import type { LifecycleState } from "./served.js";
 
@@ -107,8 +107,10 @@ export function requireClientCapability(session: ClientDeclared, method: ServerR
       }
       return;
     case "elicitation/create": {
-      if (!client.elicitation || !supports(session.protocolVersion, "elicitation")) {
-        throw new CapabilityError(method, "the client did not declare the elicitation capability");
+      if (!client.elicitation) throw new CapabilityError(method, "the client did not declare the elicitation capability");
+      // A client may declare it to an older version (the Python SDK does): the method is not there to send.
+      if (!supports(session.protocolVersion, "elicitation")) {
+        throw new CapabilityError(method, `protocol ${session.protocolVersion} has no elicitation (it arrived in ${FIRST_VERSION_WITH.elicitation})`);
       }
       // Spec (client/elicitation#capabilities): an empty elicitation object means form mode only.
       const mode = ("mode" in params ? params.mode : undefined) ?? "form";

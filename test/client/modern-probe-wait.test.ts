@@ -103,3 +103,38 @@ test("the reserved probe id takes one answer only: a second one is a stray again
   assert.equal(problems.filter((p) => /dropped a response for id 0/.test(p)).length, 1);
   await client.close();
 });
+
+test("auto: a server slow to start that then refuses the fallback initialize with -32022 is probed again and talked to in 2026-07-28", async (t) => {
+  // What the Python SDK's MCPServer (mcp 2.3.0) does when it starts after the probe timed out: it
+  // reads server/discover first, serves 2026-07-28 from then on, and answers initialize with -32022
+  // naming its versions, a modern server's answer (basic/versioning): the same connect() re-probes.
+  t.mock.timers.enable({ apis: ["setTimeout", "Date"] });
+  let probes = 0;
+  const server = new ScriptedServer((m) => {
+    if (m.method === "server/discover" && ++probes > 1) return [{ jsonrpc: "2.0", id: m.id, result: discoverResult() }];
+    if (m.method === "initialize") {
+      return [{ jsonrpc: "2.0", id: m.id, error: { code: -32022, message: "connection is serving 2026-07-28", data: { supported: ["2026-07-28"], requested: "2025-11-25" } } }];
+    }
+    if (m.method === "tools/list") return [{ jsonrpc: "2.0", id: m.id, result: { tools: [], resultType: "complete" } }];
+  });
+  const client = new McpClient(info, { handshakeTimeoutMs: 1000 });
+  const connecting = client.connect(server);
+  await turns();
+  t.mock.timers.tick(1000);
+  await connecting;
+  assert.equal(client.era, "modern");
+  assert.match(client.eraReason ?? "", /initialize answered -32022.*probed again.*server\/discover answered 2026-07-28/);
+  assert.deepEqual(server.methods().filter((m) => m !== "notifications/cancelled" && m !== "subscriptions/listen"), ["server/discover", "initialize", "server/discover"]);
+  assert.deepEqual((await client.listTools()).tools, []);
+  await client.close();
+});
+
+test("auto: -32022 to initialize after a probe that was answered (not a timeout) is the server's error, not probed again", async () => {
+  const server = new ScriptedServer((m) => {
+    if (m.method === "server/discover") return [{ jsonrpc: "2.0", id: m.id, error: { code: -32601, message: "Method not found" } }];
+    if (m.method === "initialize") return [{ jsonrpc: "2.0", id: m.id, error: { code: -32022, message: "no", data: { supported: ["2026-07-28"], requested: "2025-11-25" } } }];
+  });
+  const client = new McpClient(info, { handshakeTimeoutMs: 1000 });
+  await assert.rejects(client.connect(server), /-32022|no/);
+  assert.deepEqual(server.methods().filter((m) => m !== "notifications/cancelled"), ["server/discover", "initialize"]);
+});

@@ -165,6 +165,14 @@ test("server: URL elicitation needs elicitation.url and protocol 2025-11-25", as
   assert.deepEqual(JSON.parse(formTexts[2]!), { action: "accept", content: { mode: "none" } }, "no mode field sent to 2025-06-18");
 });
 
+test("server: elicitation declared to a version that has none (before 2025-06-18) is refused, and says why", async () => {
+  // The Python SDK (mcp 2.3.0) declares elicitation whatever version it offers; 2025-03-26 has no
+  // elicitation/create, so the server must not send it, and must not claim the client left it out.
+  const older = await connect(askingServer(), { rows: clientRows, version: "2025-03-26", capabilities: { elicitation: {} } });
+  const texts = ((await older.connection.request("tools/call", { name: "ask" })).content as { text: string }[]).map((c) => c.text);
+  assert.match(texts[2]!, /^CapabilityError: elicitation\/create: protocol 2025-03-26 has no elicitation \(it arrived in 2025-06-18\)$/);
+});
+
 test("server: requests to the client before notifications/initialized are refused", async () => {
   const server = askingServer();
   const [clientEnd, serverEnd] = createMemoryPair();
