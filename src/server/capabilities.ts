@@ -35,19 +35,14 @@ export function declaredCapabilities(server: Catalog, version: ProtocolVersion, 
 }
 
 /**
- * The client requests a session declaring `declared` at `version` refuses, each with its -32601
- * error, worked out once when the version is negotiated rather than per request.
+ * The -32601 error for a client request that a server declaring `declared` at `version` refuses
+ * for want of a capability; undefined when it may be called. Asked per request rather than worked
+ * out per session: the lookup costs less than making one error, and a session may last one POST.
  */
-export function refusedMethods(version: ProtocolVersion, declared: ServerCapabilities): Map<string, RpcError> {
-  const refused = new Map<string, RpcError>();
-  for (const method of Object.keys(SERVER_CAPABILITY_NEEDED)) {
-    const capability = undeclaredServerCapability(method, version, declared);
-    // Spec (basic/lifecycle#operation): only negotiated capabilities may be used; -32601 otherwise.
-    if (capability) {
-      refused.set(method, new RpcError(ErrorCode.MethodNotFound, `${method}: this server does not offer ${capability.name}`));
-    }
-  }
-  return refused;
+export function capabilityRefusal(method: string, version: ProtocolVersion, declared: ServerCapabilities): RpcError | undefined {
+  const capability = undeclaredServerCapability(method, version, declared);
+  // Spec (basic/lifecycle#operation): only negotiated capabilities may be used; -32601 otherwise.
+  return capability && new RpcError(ErrorCode.MethodNotFound, `${method}: this server does not offer ${capability.name}`);
 }
 
 /** The server tried a request its client cannot take. Local: never sent on the wire. */
