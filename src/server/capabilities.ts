@@ -8,7 +8,7 @@
 
 import { ErrorCode, RpcError } from "../jsonrpc/messages.js";
 import type { ClientCapabilities, ServerCapabilities } from "../mcp/lifecycle.js";
-import { SERVER_CAPABILITY_NEEDED, type ServerRequestMethod, type ServerRequests } from "../mcp/methods.js";
+import type { ServerRequestMethod, ServerRequests } from "../mcp/methods.js";
 import { supports, undeclaredServerCapability, type ProtocolVersion } from "../mcp/versions.js";
 import type { Catalog } from "./catalog.js";
 import type { LifecycleState } from "./served.js";
