@@ -21,8 +21,8 @@ import type { LifecycleState } from "./served.js";
  */
 export function declaredCapabilities(server: Catalog, version: ProtocolVersion, singleRequest = false): ServerCapabilities {
   const capabilities: ServerCapabilities = { logging: {} };
-  const hasPrompts = server.prompts().length > 0;
-  const hasResources = server.resources().length > 0 || server.templates().length > 0;
+  const hasPrompts = server.offers("prompts");
+  const hasResources = server.offers("resources") || server.offers("templates");
   if (hasPrompts || hasResources) {
     // 2024-11-05 has completion/complete but no capability flag for it.
     if (supports(version, "completionsCapability")) capabilities.completions = {};
@@ -30,7 +30,7 @@ export function declaredCapabilities(server: Catalog, version: ProtocolVersion, 
   const changes = singleRequest ? {} : { listChanged: true };
   if (hasPrompts) capabilities.prompts = { ...changes };
   if (hasResources) capabilities.resources = singleRequest ? {} : { subscribe: true, listChanged: true };
-  if (server.tools().length > 0) capabilities.tools = { ...changes };
+  if (server.offers("tools")) capabilities.tools = { ...changes };
   return capabilities;
 }
 
