@@ -6,7 +6,9 @@
 // against a raw JSON-line client, both driving that baseline server (scripts/bench/client-driver.mjs),
 // then our Streamable HTTP server against a bare node:http echo server (scripts/bench/baseline-http.mjs)
 // and the official SDK v1 server, with JSON and with SSE answers, all loaded by
-// scripts/bench/http-load.mjs; and the production edition against the textbook edition
+// scripts/bench/http-load.mjs, and then the sessionless calls a fleet serves (a session per POST,
+// and 2026-07-28 requests) against that bare server given the same requests (`npm run bench --
+// --sessionless` runs only those rows); and the production edition against the textbook edition
 // (dist/textbook/demo.js: what the production edition's machinery costs or buys; `npm run bench --
 // --editions` runs only those rows). Each pair is measured in this run, interleaved so they share the
 // noise. Prints absolute numbers, ratios and targets. Exits 0 whatever the speed; 1 only for wrong
@@ -19,7 +21,7 @@ import { mkdtempSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { CLOCK_TICKS_PER_SECOND, wallTime, type ServerCommand } from "./bench/child.js";
 import { clientLarge, clientLoad, type ClientLoadResult, type ClientSide } from "./bench/client-measure.js";
-import { HTTP_SERVERS, httpLoad, sdkServers, type HttpLoadResult, type HttpMode } from "./bench/http-measure.js";
+import { HTTP_SERVERS, httpLoad, sdkServers, SESSIONLESS_SERVERS, type HttpFlavour, type HttpLoadResult, type HttpMode } from "./bench/http-measure.js";
 import { SDK_VERSION } from "./interop.js";
 import { BenchCorrectnessError, coldStart, largeEcho, largeRequest, load, loadRequests, MIB, type LoadResult } from "./bench/measure.js";
 
@@ -60,6 +62,8 @@ const HTTP_CALLS = 20_000;
 /** Calls outstanding at once in an HTTP load run, one per keep-alive connection: issue 10's "concurrency 32". */
 const HTTP_IN_FLIGHT = 32;
 const HTTP_RUNS = 3;
+/** The issue's target for the server CPU of a sessionless HTTP call (a session per POST, or 2026-07-28) over the bare server's. */
+const SESSIONLESS_LIMIT = 1.5;
 /** Below this share of the baseline's HTTP calls/s the summary points at the profiler as well. */
 const HTTP_PROFILE_BELOW = 0.5;
 /** Per-MiB time at 64 MiB over that at 16 MiB, up to which growth counts as linear. */
@@ -108,6 +112,12 @@ async function main(): Promise<number> {
   const rows: Row[] = [];
   if (process.argv.includes("--editions")) {
     printTable(await editionRows(loadRequests(LOAD_CALLS)));
+    return 0;
+  }
+  if (process.argv.includes("--sessionless")) {
+    const sessionless = await sessionlessHttpRows();
+    printTable(sessionless);
+    printVerdicts(sessionless);
     return 0;
   }
 
@@ -243,6 +253,8 @@ async function main(): Promise<number> {
     rows.push(costRow(sdkMeasure, oursCpu, httpMedian(sdkHttp, "cpuMicrosecondsPerCall"), "µs", 1));
   }
 
+  rows.push(...(await sessionlessHttpRows()));
+
   printTable(rows);
   console.log("\nTime per MiB of large echoes (growth = per-MiB time at 64 MiB / at 16 MiB):");
   const linear: Record<string, boolean> = {};
@@ -254,12 +266,7 @@ async function main(): Promise<number> {
     console.log(`  ${name.padEnd(11)} ${one!.toFixed(1)} / ${sixteen!.toFixed(1)} / ${sixtyFour!.toFixed(1)} ms per MiB at 1 / 16 / 64 MiB; growth ${growth.toFixed(2)}x: ${verdict}`);
   }
 
-  console.log("\nSummary (cost factor: ours/baseline, or baseline/ours for throughput; >1 means ours is worse):");
-  for (const row of rows.filter((row) => row.limit !== undefined)) {
-    // Judged on the cost as printed, so that the table and the verdict never disagree.
-    const verdict = Number(row.cost.toFixed(2)) <= row.limit! ? "PASS" : "MISS";
-    console.log(`  ${verdict}  ${row.measure.replace(/ \(.*\)$/, "")}: cost ${row.cost.toFixed(2)}, target ${row.target}`);
-  }
+  printVerdicts(rows);
   console.log(`  info  large-message time grows ${linear.ours ? "linearly" : "faster than linearly"} for ours (baseline: ${linear.baseline ? "linear" : "not linear"})`);
   console.log(`  info  large-result time grows ${linear["ours client"] ? "linearly" : "faster than linearly"} for our client (raw client: ${linear["raw client"] ? "linear" : "not linear"})`);
   for (const { mode, title, share } of httpShares) {
@@ -291,6 +298,25 @@ async function editionRows(batches: Buffer[]): Promise<Row[]> {
   ];
 }
 
+/**
+ * The calls a fleet serves (issue 24): handshake-era POSTs to a server that makes a session for
+ * each, and 2026-07-28 requests, which have none; each against the bare node:http server given the
+ * very same requests (for 2026-07-28: the envelope and the mirrored headers too), interleaved.
+ */
+async function sessionlessHttpRows(): Promise<Row[]> {
+  const found: Row[] = [];
+  const sides: [HttpFlavour & ("per-post" | "modern"), string][] = [["per-post", "a session per POST, --session-per-post"], ["modern", "2026-07-28, no session"]];
+  for (const [flavour, title] of sides) {
+    const started = performance.now();
+    const pair: [ServerCommand, ServerCommand] = [SESSIONLESS_SERVERS[flavour], HTTP_SERVERS.json.baseline];
+    const [oursHttp, baseHttp] = await interleaved(HTTP_RUNS, pair, (server) => httpLoad(server, "json", HTTP_CALLS, HTTP_IN_FLIGHT, flavour));
+    const cpu = (results: HttpLoadResult[]) => median(results.map((result) => result.cpuMicrosecondsPerCall));
+    phase(`HTTP, ${title} (${HTTP_RUNS} runs each of ${HTTP_CALLS} echo calls, ${HTTP_IN_FLIGHT} in flight)`, started);
+    found.push(costRow(`HTTP server CPU per tools/call, ${title}, JSON responses, user+sys (median of ${HTTP_RUNS}; baseline given the same requests)`, cpu(oursHttp), cpu(baseHttp), "µs", 1, SESSIONLESS_LIMIT));
+  }
+  return found;
+}
+
 function costRow(measure: string, oursValue: number, baseValue: number, unit: string, digits: number, limit?: number): Row {
   const row: Row = { measure, ours: `${oursValue.toFixed(digits)} ${unit}`, baseline: `${baseValue.toFixed(digits)} ${unit}`, cost: oursValue / baseValue };
   if (limit !== undefined) {
@@ -298,6 +324,16 @@ function costRow(measure: string, oursValue: number, baseValue: number, unit: st
     row.target = `ours <= ${limit}x baseline`;
   }
   return row;
+}
+
+/** The summary's verdict on each row with a target. */
+function printVerdicts(rows: Row[]): void {
+  console.log("\nSummary (cost factor: ours/baseline, or baseline/ours for throughput; >1 means ours is worse):");
+  for (const row of rows.filter((row) => row.limit !== undefined)) {
+    // Judged on the cost as printed, so that the table and the verdict never disagree.
+    const verdict = Number(row.cost.toFixed(2)) <= row.limit! ? "PASS" : "MISS";
+    console.log(`  ${verdict}  ${row.measure.replace(/ \(.*\)$/, "")}: cost ${row.cost.toFixed(2)}, target ${row.target}`);
+  }
 }
 
 function printTable(rows: Row[]): void {

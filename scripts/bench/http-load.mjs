@@ -1,11 +1,13 @@
 // The load generator of the HTTP rows, in a process of its own so that its CPU is not the
 // server's: one Streamable HTTP session (initialize, notifications/initialized), a short warm-up,
 // then `calls` tools/call echo POSTs over `inFlight` keep-alive connections, one call outstanding
-// on each. Every id must get exactly one correct answer, as application/json or in the `data:`
+// on each. With `per-post` there is no handshake: each call is a handshake-era POST without a
+// session id (a server with a session per POST); with `modern` each call is a 2026-07-28 request,
+// its `_meta` envelope and mirrored headers (MCP-Protocol-Version, Mcp-Method, Mcp-Name) on it. Every id must get exactly one correct answer, as application/json or in the `data:`
 // lines of an SSE body, as `mode` says. The server's CPU (user+sys) over the timed calls is read
 // from /proc/<pid>. HTTP/1.1 is written and read by hand on node:net sockets: node:http's client
 // costs more CPU per call than the baseline server, and would set the baseline's pace.
-// Usage: node http-load.mjs <endpoint> json|sse <calls> <inFlight> <server pid> <clock ticks/s>
+// Usage: node http-load.mjs <endpoint> json|sse <calls> <inFlight> <server pid> <clock ticks/s> [session|per-post|modern]
 // Prints one JSON line: the figures, or { "problem": "..." } for wrong answers; crashes exit 1.
 
 import { connect } from "node:net";
@@ -26,12 +28,17 @@ const VERSION = "2025-11-25";
 const HEAD_END = Buffer.from("\r\n\r\n");
 const CRLF = Buffer.from("\r\n");
 
-const [endpoint, mode, callsText, inFlightText, pidText, ticksText] = process.argv.slice(2);
+const MODERN_VERSION = "2026-07-28";
+/** The 2026-07-28 envelope as the SDK v2 client sends it: version, client info, capabilities. */
+const MODERN_META = `,"_meta":{"io.modelcontextprotocol/protocolVersion":"${MODERN_VERSION}","io.modelcontextprotocol/clientInfo":{"name":"bench","version":"1.0.0"},"io.modelcontextprotocol/clientCapabilities":{}}`;
+
+const [endpoint, mode, callsText, inFlightText, pidText, ticksText, flavour = "session"] = process.argv.slice(2);
 const calls = Number(callsText);
 const inFlight = Number(inFlightText);
-if (!endpoint || (mode !== "json" && mode !== "sse") || !(calls > 0) || !(inFlight > 0)) {
-  throw new Error("usage: http-load.mjs <endpoint> json|sse <calls> <inFlight> <server pid> <clock ticks/s>");
+if (!endpoint || (mode !== "json" && mode !== "sse") || !(calls > 0) || !(inFlight > 0) || !["session", "per-post", "modern"].includes(flavour)) {
+  throw new Error("usage: http-load.mjs <endpoint> json|sse <calls> <inFlight> <server pid> <clock ticks/s> [session|per-post|modern]");
 }
+const meta = flavour === "modern" ? MODERN_META : "";
 const url = new URL(endpoint);
 const problems = [];
 const problem = (message) => void (problems.length < 5 && problems.push(message));
@@ -157,7 +164,7 @@ function run(connections, headers, first, last, answered) {
   const worker = async (connection) => {
     while (next <= last && !stalled) {
       const id = next++;
-      const body = `{"jsonrpc":"2.0","id":${id},"method":"tools/call","params":{"name":"echo","arguments":{"text":"call ${id}"}}}`;
+      const body = `{"jsonrpc":"2.0","id":${id},"method":"tools/call","params":{"name":"echo","arguments":{"text":"call ${id}"}${meta}}}`;
       check(id, await connection.post(body, headers), answered);
       progressed = true;
       answers++;
@@ -189,7 +196,9 @@ function serverCpuSeconds() {
 }
 
 const connections = Array.from({ length: inFlight }, () => new Connection());
-const headers = await handshake(connections[0]);
+const headers = flavour === "session" ? await handshake(connections[0])
+  : flavour === "per-post" ? { "mcp-protocol-version": VERSION }
+  : { "mcp-protocol-version": MODERN_VERSION, "mcp-method": "tools/call", "mcp-name": "echo" };
 const answered = new Uint8Array(WARM_UP_CALLS + calls + 1);
 await run(connections, headers, 1, WARM_UP_CALLS, answered);
 const cpuBefore = serverCpuSeconds();

@@ -17,6 +17,11 @@ import { BenchCorrectnessError } from "./measure.js";
 
 /** How answers come back: one application/json body, or an SSE stream per POST. */
 export type HttpMode = "json" | "sse";
+/**
+ * What each call is: a request in one handshake-era session, a handshake-era POST without a session
+ * (to a server that makes a session per POST), or a 2026-07-28 request (no session at all).
+ */
+export type HttpFlavour = "session" | "per-post" | "modern";
 
 export interface HttpLoadResult {
   callsPerSecond: number;
@@ -39,6 +44,11 @@ export const HTTP_SERVERS: Record<HttpMode, { ours: ServerCommand; baseline: Ser
     ours: { name: "ours", script: here("../../dist/server.js"), args: ["--http", "--port", "0"] },
     baseline: { name: "baseline", script: here("./baseline-http.mjs"), args: ["sse"] },
   },
+};
+/** Our servers for the sessionless calls, both answering with JSON; the baseline is the JSON one above. */
+export const SESSIONLESS_SERVERS: Record<Exclude<HttpFlavour, "session">, ServerCommand> = {
+  "per-post": { name: "ours, a session per POST", script: here("../../dist/server.js"), args: ["--http", "--port", "0", "--session-per-post"] },
+  modern: { name: "ours, 2026-07-28", script: here("../../dist/server.js"), args: ["--http", "--port", "0"] },
 };
 /** Where the SDK for the comparison rows is installed: a cache under the OS temp dir, never this project. */
 const SDK_DIR = join(tmpdir(), "mcp-wire-interop", `bench-sdk-${SDK_VERSION}`);
@@ -71,11 +81,11 @@ const START_TIMEOUT_MS = 10_000;
 const DRIVER_TIMEOUT_MS = 60_000;
 const EXIT_WAIT_MS = 10_000;
 
-/** `calls` echo calls over one session, `inFlight` outstanding, against a fresh `command` server. */
-export async function httpLoad(command: ServerCommand, mode: HttpMode, calls: number, inFlight: number): Promise<HttpLoadResult> {
+/** `calls` echo calls (over one session, unless `flavour` says otherwise), `inFlight` outstanding, against a fresh `command` server. */
+export async function httpLoad(command: ServerCommand, mode: HttpMode, calls: number, inFlight: number, flavour: HttpFlavour = "session"): Promise<HttpLoadResult> {
   const server = spawn(process.execPath, [...(command.nodeArgs ?? []), command.script, ...command.args], { stdio: ["ignore", "ignore", "pipe"] });
   let stderr = "";
-  const failure = (message: string) => new Error(`${command.name}: http ${mode} load: ${message}${stderr.trim() ? `\n  server stderr: ${stderr.trim()}` : ""}`);
+  const failure = (message: string) => new Error(`${command.name}: http ${mode} ${flavour} load: ${message}${stderr.trim() ? `\n  server stderr: ${stderr.trim()}` : ""}`);
   const exited = new Promise<void>((resolve) => server.once("exit", () => resolve()));
   try {
     const endpoint = await new Promise<string>((resolve, reject) => {
@@ -93,7 +103,7 @@ export async function httpLoad(command: ServerCommand, mode: HttpMode, calls: nu
         resolve(match[1]!);
       });
     });
-    const args = [endpoint, mode, String(calls), String(inFlight), String(server.pid), String(CLOCK_TICKS_PER_SECOND)];
+    const args = [endpoint, mode, String(calls), String(inFlight), String(server.pid), String(CLOCK_TICKS_PER_SECOND), flavour];
     const figures = await runDriverScript([DRIVER, ...args], failure);
     if (server.exitCode !== null) throw failure(`server exited with code ${server.exitCode} during the run`);
     const { seconds, serverCpuMicroseconds, driverCpuMicroseconds } = figures as { seconds: number; serverCpuMicroseconds: number; driverCpuMicroseconds: number };

@@ -4,8 +4,9 @@
 // source maps. A client profile covers the driver's whole life, start-up and handshake included.
 // Usage: node --import tsx scripts/bench/profile.ts [load|load-modern|cold|large] [ours|baseline|<server.js>] [top=25]
 //        node --import tsx scripts/bench/profile.ts [client-load|client-large] [ours|raw] [top=25]
-//        node --import tsx scripts/bench/profile.ts [http|http-sse] [ours|baseline] [top=25]
-// (http: JSON responses; an http profile covers the server's whole life, start-up and handshake included.)
+//        node --import tsx scripts/bench/profile.ts [http|http-sse|http-per-post|http-modern] [ours|baseline] [top=25]
+// (http: JSON responses; http-per-post: handshake-era calls, each in a session of its own; http-modern:
+// 2026-07-28 calls; an http profile covers the server's whole life, start-up and handshake included.)
 
 import { mkdtempSync, readdirSync, readFileSync } from "node:fs";
 import { SourceMap } from "node:module";
@@ -13,7 +14,7 @@ import { tmpdir } from "node:os";
 import { join, relative } from "node:path";
 import { fileURLToPath } from "node:url";
 import { clientLarge, clientLoad, type ClientSide } from "./client-measure.js";
-import { HTTP_SERVERS, httpLoad, type HttpMode } from "./http-measure.js";
+import { HTTP_SERVERS, httpLoad, SESSIONLESS_SERVERS, type HttpMode } from "./http-measure.js";
 import { coldStart, largeEcho, largeRequest, load, loadRequests, MIB } from "./measure.js";
 
 interface ProfileNode {
@@ -58,17 +59,19 @@ if (scenario === "load" || scenario === "load-modern") {
 } else if (scenario === "client-large") {
   const elapsed = await clientLarge(target as ClientSide, 64 * MIB, profilerArgs);
   console.log(`client-large: 64 MiB result in ${elapsed.toFixed(0)} ms (profiler on)`);
-} else if (scenario === "http" || scenario === "http-sse") {
-  const mode: HttpMode = scenario === "http" ? "json" : "sse";
+} else if (scenario === "http" || scenario === "http-sse" || scenario === "http-per-post" || scenario === "http-modern") {
+  const mode: HttpMode = scenario === "http-sse" ? "sse" : "json";
+  const flavour = scenario === "http-per-post" ? "per-post" : scenario === "http-modern" ? "modern" : "session";
   const calls = 20_000;
-  const command = { ...HTTP_SERVERS[mode][target === "baseline" ? "baseline" : "ours"], nodeArgs: profilerArgs };
+  const ours = flavour === "session" ? HTTP_SERVERS[mode].ours : SESSIONLESS_SERVERS[flavour];
+  const command = { ...(target === "baseline" ? HTTP_SERVERS[mode].baseline : ours), nodeArgs: profilerArgs };
   // The bundle has no source map of its own; the unbundled program runs the same code with maps
   // that point into src/.
   if (command.script.endsWith("/dist/server.js")) command.script = `${root}dist/demo/main.js`;
-  const result = await httpLoad(command, mode, calls, 64);
+  const result = await httpLoad(command, mode, calls, 64, flavour);
   console.log(`${scenario}: ${calls} calls, 64 in flight, ${Math.round(result.callsPerSecond)} calls/s, ${result.cpuMicrosecondsPerCall.toFixed(1)} µs server CPU per call (profiler on)`);
 } else {
-  throw new Error(`profile: unknown scenario ${scenario}; use load, cold, large, client-load, client-large, http or http-sse`);
+  throw new Error(`profile: unknown scenario ${scenario}; use load, cold, large, client-load, client-large, http, http-sse, http-per-post or http-modern`);
 }
 
 const self = new Map<string, number>();

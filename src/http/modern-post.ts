@@ -13,7 +13,7 @@ import { ErrorCode } from "../mcp/errors.js";
 import { METHOD_ERA, type ClientRequestMethod } from "../mcp/methods.js";
 import { META } from "../mcp/modern.js";
 import { isModernVersion, LATEST_MODERN_VERSION } from "../mcp/versions.js";
-import { declaredCapabilities, refusedMethods } from "../server/capabilities.js";
+import { capabilityRefusal, declaredCapabilities } from "../server/capabilities.js";
 import type { McpServer } from "../server/definition.js";
 import { checkModernRequest, claimsModern, validModernClaim } from "../server/modern/envelope.js";
 import type { ServerConnection } from "../server/connection.js";
@@ -92,10 +92,9 @@ export async function serveModernPost(host: ModernHost, request: HttpRequest, bo
  */
 function judge(server: McpServer, message: { method: string; params?: unknown }, request: HttpRequest): { status: number; error: RpcError } | undefined {
   const meta = metaOf(message)!;
-  const refused = refusedMethods(LATEST_MODERN_VERSION, declaredCapabilities(server, LATEST_MODERN_VERSION));
   let error: RpcError | undefined;
   try {
-    checkModernRequest(message.method, meta, refused);
+    checkModernRequest(message.method, meta, (method) => capabilityRefusal(method, LATEST_MODERN_VERSION, declaredCapabilities(server, LATEST_MODERN_VERSION)));
   } catch (caught) {
     if (!(caught instanceof RpcError)) throw caught;
     error = caught;

@@ -15,7 +15,7 @@ import type { RequestClock } from "../jsonrpc/request-clock.js";
 import { SENT_AT_ONCE, type SendOptions, type Transport } from "./transport.js";
 import type { PeerLink, WirePolicy } from "./link.js";
 import type { RequestContext } from "./method-table.js";
-import { PeerRequests, type Dispatcher } from "./dispatch.js";
+import { PeerRequests, type Dispatching } from "./dispatch.js";
 import { OurRequests, wireParams, type ByName, type RequestOptions } from "./our-requests.js";
 import { Inbox } from "./inbox.js";
 import { BadInput } from "./bad-input.js";
@@ -24,7 +24,7 @@ export type { RequestContext } from "./method-table.js";
 export type { ByName, RequestOptions } from "./our-requests.js";
 
 export interface ConnectionOptions {
-  dispatcher: Dispatcher<RequestContext>;
+  dispatcher: Dispatching<RequestContext>;
   policy?: WirePolicy;
   /** Local problems worth a log line (garbage input, stray responses). Never sent to the peer. */
   onProblem?: (message: string) => void;
@@ -48,7 +48,7 @@ export const DEFAULT_MAX_IN_FLIGHT = 256;
 
 export class Connection implements PeerLink {
   readonly #transport: Transport;
-  readonly #dispatcher: Dispatcher<RequestContext>;
+  readonly #dispatcher: Dispatching<RequestContext>;
   readonly #peerRequests: PeerRequests;
   readonly #ourRequests: OurRequests;
   readonly #onProblem: (message: string) => void;

@@ -17,21 +17,40 @@ import type { NotificationHandlers, NotificationReaders, NotificationRow, Params
 type Json = { [key: string]: unknown };
 
 /** The rows for typed request handlers: each reads its params with the method's reader first. */
-export function requestRows<T extends RequestTable, C>(read: ParamsReaders<T>, handlers: RequestHandlers<T, C>): RequestRow<C>[] {
+export function requestRows<T extends RequestTable, C, O = void>(read: ParamsReaders<T>, handlers: RequestHandlers<T, C, O>): RequestRow<C, O>[] {
   return (Object.keys(handlers) as (keyof T & string)[]).map((method) => requestRow(method, read[method], handlers[method]!));
 }
 
-function requestRow<P, R extends Json, C>(method: string, read: (params: FieldReader) => P, handle: (params: P, context: C) => R | Promise<R>): RequestRow<C> {
-  return { method, kind: "request", handle: (params, context) => handle(read(params), context) };
+function requestRow<P, R extends Json, C, O>(method: string, read: (params: FieldReader) => P, handle: (params: P, context: C, owner: O) => R | Promise<R>): RequestRow<C, O> {
+  return { method, kind: "request", handle: (params, context, owner) => handle(read(params), context, owner) };
 }
 
 /** The rows for typed notification handlers, likewise. */
-export function notificationRows<T>(read: NotificationReaders<T>, handlers: NotificationHandlers<T>): NotificationRow[] {
+export function notificationRows<T, O = void>(read: NotificationReaders<T>, handlers: NotificationHandlers<T, O>): NotificationRow<O>[] {
   return (Object.keys(handlers) as (keyof T & string)[]).map((method) => notificationRow(method, read[method], handlers[method]!));
 }
 
-function notificationRow<P>(method: string, read: (params: FieldReader) => P, handle: (params: P) => void | Promise<void>): NotificationRow {
-  return { method, kind: "notification", handle: (params) => handle(readNotification(read, params)) };
+function notificationRow<P, O>(method: string, read: (params: FieldReader) => P, handle: (params: P, owner: O) => void | Promise<void>): NotificationRow<O> {
+  return { method, kind: "notification", handle: (params, owner) => handle(readNotification(read, params), owner) };
+}
+
+/**
+ * Rows by method, checked once: one table serves every dispatcher made with it (a server makes one
+ * for each connection, and with a session per HTTP POST that is one for each request).
+ */
+export class MethodTable<C, O = void> {
+  readonly #rows = new Map<string, Row<C, O>>();
+
+  constructor(rows: Row<C, O>[]) {
+    for (const row of rows) {
+      if (this.#rows.has(row.method)) throw new Error(`dispatcher: two rows for method "${row.method}"`);
+      this.#rows.set(row.method, row);
+    }
+  }
+
+  get(method: string): Row<C, O> | undefined {
+    return this.#rows.get(method);
+  }
 }
 
 /** A notification whose params its reader refused: dropped, and reported as that, not as a handler's failure. */
@@ -73,16 +92,23 @@ export function describeFailure(method: string, error: unknown): string {
   return `${method}: handler failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`;
 }
 
-export class Dispatcher<C> {
-  #rows = new Map<string, Row<C>>();
-  readonly #options: DispatcherOptions<C>;
+/** What a connection asks of its dispatcher, whatever its rows are run for. */
+export type Dispatching<C> = Pick<Dispatcher<C>, "run" | "errorResponse" | "handleNotification">;
 
-  constructor(rows: Row<C>[], options: DispatcherOptions<C> = {}) {
-    for (const row of rows) {
-      if (this.#rows.has(row.method)) throw new Error(`dispatcher: two rows for method "${row.method}"`);
-      this.#rows.set(row.method, row);
-    }
+export class Dispatcher<C, O = void> {
+  readonly #rows: MethodTable<C, O>;
+  readonly #options: DispatcherOptions<C>;
+  /** What every row is run for (RequestRow.owner). */
+  readonly #owner: O;
+
+  /** The rows, as a list or as a table shared with other dispatchers; `owner` is what they run for. */
+  constructor(rows: Row<C, void>[] | MethodTable<C, void>, options?: DispatcherOptions<C>);
+  constructor(rows: Row<C, O>[] | MethodTable<C, O>, options: DispatcherOptions<C>, owner: O);
+  constructor(rows: Row<C, O>[] | MethodTable<C, O>, options: DispatcherOptions<C> = {}, owner?: O) {
+    this.#rows = rows instanceof MethodTable ? rows : new MethodTable(rows);
     this.#options = options;
+    // Left out only by the first signature, whose rows take no owner (O is void).
+    this.#owner = owner as O;
   }
 
   /**
@@ -99,7 +125,7 @@ export class Dispatcher<C> {
       if (!row || row.kind !== "request") throw this.#options.unknownMethod?.(request.method, context) ?? new RpcError(ErrorCode.MethodNotFound, `method not found: ${request.method}`);
       const refusal = this.#options.gate?.(request.method, "request", context);
       if (refusal) throw refusal;
-      return row.handle(new FieldReader(request.method, request.params), context);
+      return row.handle(new FieldReader(request.method, request.params), context, this.#owner);
     } catch (error) {
       return Promise.reject(error);
     }
@@ -120,7 +146,7 @@ export class Dispatcher<C> {
     if (!row || row.kind !== "notification") return;
     try {
       if (this.#options.gate?.(notification.method, "notification")) return;
-      await row.handle(new FieldReader(notification.method, notification.params));
+      await row.handle(new FieldReader(notification.method, notification.params), this.#owner);
     } catch (error) {
       this.#report(notification.method, error);
     }
@@ -223,7 +249,7 @@ export class PeerRequests {
    * inbox counts the request as in flight until its answer is taken, and a returned promise would
    * cost one more promise and a thenable resolution per call.
    */
-  async handle(request: JSONRPCRequest, inBatch: boolean, dispatcher: Dispatcher<RequestContext>): Promise<JSONRPCResponse | undefined> {
+  async handle(request: JSONRPCRequest, inBatch: boolean, dispatcher: Dispatching<RequestContext>): Promise<JSONRPCResponse | undefined> {
     const key = request.id;
     // The connection closed while this request waited its turn: no answer can reach the peer, and
     // a handler started now would run for nobody, with nothing left to tell it to stop.

@@ -6,21 +6,24 @@
 import type { RequestId } from "../jsonrpc/messages.js";
 import type { FieldReader } from "../jsonrpc/field-reader.js";
 
-/** A row for a request: its handler returns the `result` object, or throws. */
-export interface RequestRow<C> {
+/**
+ * A row for a request: its handler returns the `result` object, or throws. `owner` is what the
+ * dispatcher serves for (the server's connection), so that one table of rows serves every connection.
+ */
+export interface RequestRow<C, O = void> {
   method: string;
   kind: "request";
-  handle(params: FieldReader, context: C): Promise<{ [key: string]: unknown }> | { [key: string]: unknown };
+  handle(params: FieldReader, context: C, owner: O): Promise<{ [key: string]: unknown }> | { [key: string]: unknown };
 }
 
 /** A row for a notification: it returns nothing, and nothing is ever sent back. */
-export interface NotificationRow {
+export interface NotificationRow<O = void> {
   method: string;
   kind: "notification";
-  handle(params: FieldReader): void | Promise<void>;
+  handle(params: FieldReader, owner: O): void | Promise<void>;
 }
 
-export type Row<C> = RequestRow<C> | NotificationRow;
+export type Row<C, O = void> = RequestRow<C, O> | NotificationRow<O>;
 
 type Json = { [key: string]: unknown };
 
@@ -39,10 +42,10 @@ export type RequestTable = { [method: string]: { params: object; result: Json } 
 export type Written<T> = { [K in keyof T as string extends K ? never : number extends K ? never : K]: T[K] };
 
 /** Handlers keyed by method: each gets the table's params type and must return its result type, as written. */
-export type RequestHandlers<T extends RequestTable, C> = {
-  [M in keyof T]?: (params: T[M]["params"], context: C) => Written<T[M]["result"]> | Promise<Written<T[M]["result"]>>;
+export type RequestHandlers<T extends RequestTable, C, O = void> = {
+  [M in keyof T]?: (params: T[M]["params"], context: C, owner: O) => Written<T[M]["result"]> | Promise<Written<T[M]["result"]>>;
 };
-export type NotificationHandlers<T> = { [M in keyof T]?: (params: T[M]) => void | Promise<void> };
+export type NotificationHandlers<T, O = void> = { [M in keyof T]?: (params: T[M], owner: O) => void | Promise<void> };
 
 /**
  * The arguments after the method of a role's typed request or notify: params of type `P`, which

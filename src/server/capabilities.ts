@@ -8,7 +8,7 @@
 
 import { ErrorCode, RpcError } from "../jsonrpc/messages.js";
 import type { ClientCapabilities, ServerCapabilities } from "../mcp/lifecycle.js";
-import { SERVER_CAPABILITY_NEEDED, type ServerRequestMethod, type ServerRequests } from "../mcp/methods.js";
+import type { ServerRequestMethod, ServerRequests } from "../mcp/methods.js";
 import { FIRST_VERSION_WITH, supports, undeclaredServerCapability, type ProtocolVersion } from "../mcp/versions.js";
 import type { Catalog } from "./catalog.js";
 import type { LifecycleState } from "./served.js";
@@ -21,8 +21,8 @@ import type { LifecycleState } from "./served.js";
  */
 export function declaredCapabilities(server: Catalog, version: ProtocolVersion, singleRequest = false): ServerCapabilities {
   const capabilities: ServerCapabilities = { logging: {} };
-  const hasPrompts = server.prompts().length > 0;
-  const hasResources = server.resources().length > 0 || server.templates().length > 0;
+  const hasPrompts = server.offers("prompts");
+  const hasResources = server.offers("resources") || server.offers("templates");
   if (hasPrompts || hasResources) {
     // 2024-11-05 has completion/complete but no capability flag for it.
     if (supports(version, "completionsCapability")) capabilities.completions = {};
@@ -30,24 +30,19 @@ export function declaredCapabilities(server: Catalog, version: ProtocolVersion, 
   const changes = singleRequest ? {} : { listChanged: true };
   if (hasPrompts) capabilities.prompts = { ...changes };
   if (hasResources) capabilities.resources = singleRequest ? {} : { subscribe: true, listChanged: true };
-  if (server.tools().length > 0) capabilities.tools = { ...changes };
+  if (server.offers("tools")) capabilities.tools = { ...changes };
   return capabilities;
 }
 
 /**
- * The client requests a session declaring `declared` at `version` refuses, each with its -32601
- * error, worked out once when the version is negotiated rather than per request.
+ * The -32601 error for a client request that a server declaring `declared` at `version` refuses
+ * for want of a capability; undefined when it may be called. Asked per request rather than worked
+ * out per session: the lookup costs less than making one error, and a session may last one POST.
  */
-export function refusedMethods(version: ProtocolVersion, declared: ServerCapabilities): Map<string, RpcError> {
-  const refused = new Map<string, RpcError>();
-  for (const method of Object.keys(SERVER_CAPABILITY_NEEDED)) {
-    const capability = undeclaredServerCapability(method, version, declared);
-    // Spec (basic/lifecycle#operation): only negotiated capabilities may be used; -32601 otherwise.
-    if (capability) {
-      refused.set(method, new RpcError(ErrorCode.MethodNotFound, `${method}: this server does not offer ${capability.name}`));
-    }
-  }
-  return refused;
+export function capabilityRefusal(method: string, version: ProtocolVersion, declared: ServerCapabilities): RpcError | undefined {
+  const capability = undeclaredServerCapability(method, version, declared);
+  // Spec (basic/lifecycle#operation): only negotiated capabilities may be used; -32601 otherwise.
+  return capability && new RpcError(ErrorCode.MethodNotFound, `${method}: this server does not offer ${capability.name}`);
 }
 
 /** The server tried a request its client cannot take. Local: never sent on the wire. */

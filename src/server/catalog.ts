@@ -183,6 +183,15 @@ export class Catalog {
   resources(): RegisteredResource[] { return [...this.#resources.values()]; }
   templates(): RegisteredTemplate[] { return [...this.#templates.values()]; }
   prompts(): RegisteredPrompt[] { return [...this.#prompts.values()]; }
+  /** Whether the server has any of `kind`, without copying the list (capabilities are declared per connection). */
+  offers(kind: "tools" | "resources" | "templates" | "prompts"): boolean {
+    switch (kind) {
+      case "tools": return this.#tools.size > 0;
+      case "resources": return this.#resources.size > 0;
+      case "templates": return this.#templates.size > 0;
+      case "prompts": return this.#prompts.size > 0;
+    }
+  }
   findTool(name: string): RegisteredTool | undefined { return this.#tools.get(name); }
   findResource(uri: string): RegisteredResource | undefined { return this.#resources.get(uri); }
   findTemplate(uriTemplate: string): RegisteredTemplate | undefined { return this.#templates.get(uriTemplate); }

@@ -21,9 +21,9 @@ import type { LoggingLevel, LoggingMessageNotificationParams } from "../mcp/logg
 import type { ChangingList, ServerNotificationMethod, ServerNotifications, ServerRequestMethod, ServerRequests } from "../mcp/methods.js";
 import { readServerResult } from "../mcp/read-server-requests.js";
 import { LATEST_MODERN_VERSION, LATEST_PROTOCOL_VERSION, supports, wirePolicy, type HandshakeVersion } from "../mcp/versions.js";
-import { ClientRequestError, declaredCapabilities, refusedMethods, requireClientCapability } from "./capabilities.js";
+import { capabilityRefusal, ClientRequestError, declaredCapabilities, requireClientCapability } from "./capabilities.js";
 import type { Catalog } from "./catalog.js";
-import { EraDispatcher } from "./era-dispatcher.js";
+import { EraDispatcher, EraTable } from "./era-dispatcher.js";
 import { completionHandlers } from "./features/completion.js";
 import { lifecycleHandlers } from "./features/lifecycle.js";
 import { LEVEL_RANK, loggingHandlers } from "./features/logging.js";
@@ -59,6 +59,20 @@ export interface ServerConnectionOptions {
   principal?: string;
 }
 
+/**
+ * Every feature's handlers, made into dispatch rows once for all connections: each handler gets
+ * the connection it serves with each request (ClientRequestHandlers), so opening a connection
+ * builds no tables (with a session per HTTP POST, one is opened for each request).
+ */
+const HANDSHAKE_HANDLERS: ClientRequestHandlers = {
+  ...lifecycleHandlers, ...toolHandlers, ...resourceHandlers, ...promptHandlers, ...completionHandlers, ...loggingHandlers,
+};
+const ERA_TABLE = new EraTable({
+  handshake: HANDSHAKE_HANDLERS,
+  modern: { ...HANDSHAKE_HANDLERS, ...modernHandlers },
+  notifications: { "notifications/initialized": (_params, connection) => connection.confirmInitialized() },
+});
+
 /** A settled promise, for the many log calls that send nothing. */
 const NOTHING: Promise<void> = Promise.resolve();
 
@@ -72,8 +86,6 @@ export class ServerConnection implements ServingConnection {
   #clientCapabilities: ClientCapabilities = {};
   /** What this session offers, fixed when initialize is answered. */
   #capabilities: ServerCapabilities = {};
-  /** The client requests refused for want of a declared capability, with their errors (server/capabilities.ts). */
-  #refused = new Map<string, RpcError>();
   /** Messages below this level are not sent; the client moves it with logging/setLevel. */
   logLevel: LoggingLevel = "info";
   /** URIs this client subscribed to with resources/subscribe. */
@@ -82,21 +94,17 @@ export class ServerConnection implements ServingConnection {
   readonly singleRequest: boolean;
   /** ServerConnectionOptions.principal: undefined when nobody authenticated its requests. */
   readonly principal: string | undefined;
-  /** The client requests a 2026-07-28 request is refused for want of a capability, worked out at first use. */
-  #modernRefused: Map<string, RpcError> | undefined;
+  /** What a 2026-07-28 request is offered (modernCapabilities), worked out at first use. */
+  #modernCapabilities: ServerCapabilities | undefined;
   #listens: Listens | undefined;
   readonly #onProblem: (message: string) => void;
 
   constructor(server: Catalog, transport: Transport, options: ServerConnectionOptions = {}) {
     this.server = server;
     this.#onProblem = options.onProblem ?? (() => {});
-    const handshake: ClientRequestHandlers = {
-      ...lifecycleHandlers(this), ...toolHandlers(this), ...resourceHandlers(this),
-      ...promptHandlers(this), ...completionHandlers(this), ...loggingHandlers(this),
-    };
     const dispatcher = new EraDispatcher(
       this,
-      { handshake, modern: { ...handshake, ...modernHandlers(this) }, notifications: { "notifications/initialized": () => this.#confirmInitialized() } },
+      ERA_TABLE,
       {
         gate: (method, kind, context) => this.#gate(method, kind, context),
         onInternalError: (method, error) => this.#onProblem(describeFailure(method, error)),
@@ -124,7 +132,7 @@ export class ServerConnection implements ServingConnection {
   get capabilities(): ServerCapabilities { return this.#capabilities; }
 
   /** What the server offers a 2026-07-28 request: listens carry changes on any transport, so list changes and subscriptions too. */
-  get modernCapabilities(): ServerCapabilities { return declaredCapabilities(this.server, LATEST_MODERN_VERSION); }
+  get modernCapabilities(): ServerCapabilities { return (this.#modernCapabilities ??= declaredCapabilities(this.server, LATEST_MODERN_VERSION)); }
 
   /** This connection's open listens (2026-07-28). */
   get listens(): Listens { return (this.#listens ??= new Listens(this)); }
@@ -144,7 +152,7 @@ export class ServerConnection implements ServingConnection {
   }
 
   /** notifications/initialized: the handshake is over (a stray one later changes nothing). */
-  #confirmInitialized(): void {
+  confirmInitialized(): void {
     if (this.#state === "awaiting-initialized") this.#state = "operating";
   }
 
@@ -152,7 +160,6 @@ export class ServerConnection implements ServingConnection {
     this.#protocolVersion = version;
     this.connection.setPolicy(wirePolicy(version));
     this.#capabilities = declaredCapabilities(this.server, version, this.singleRequest);
-    this.#refused = refusedMethods(version, this.#capabilities);
   }
 
   start(): void {
@@ -177,8 +184,8 @@ export class ServerConnection implements ServingConnection {
 
   /** The definition changed: tell the client, if it asked to hear about it. */
   listChanged(kind: ChangingList): void {
-    // What a 2026-07-28 request is refused depends on what the definition has: work it out again.
-    this.#modernRefused = undefined;
+    // What a 2026-07-28 request is offered depends on what the definition has: work it out again.
+    this.#modernCapabilities = undefined;
     this.#listens?.listChanged(kind);
     // Spec (basic/lifecycle#initialization): nothing but pings and logs before initialized.
     if (this.state !== "operating") return;
@@ -265,7 +272,7 @@ export class ServerConnection implements ServingConnection {
     if (this.#state === "awaiting-initialized" && method !== "logging/setLevel") {
       return new RpcError(ErrorCode.InvalidRequest, `${method}: the session is not initialized: send notifications/initialized first`);
     }
-    return this.#refused.get(method);
+    return capabilityRefusal(method, this.#protocolVersion, this.#capabilities);
   }
 
   /**
@@ -273,8 +280,7 @@ export class ServerConnection implements ServingConnection {
    * the RpcError to answer with (server/modern/envelope.ts). Called by modern/serve.ts.
    */
   checkModern(method: string, meta: { [key: string]: unknown }): CheckedEnvelope {
-    this.#modernRefused ??= refusedMethods(LATEST_MODERN_VERSION, this.modernCapabilities);
-    return checkModernRequest(method, meta, this.#modernRefused);
+    return checkModernRequest(method, meta, (refused) => capabilityRefusal(refused, LATEST_MODERN_VERSION, this.modernCapabilities));
   }
 
   /** Checked here, before initialize's params are read, so these answers do not depend on them. */

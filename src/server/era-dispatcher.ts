@@ -10,11 +10,11 @@
 import type { JSONRPCRequest } from "../jsonrpc/messages.js";
 import { readClientNotification, readClientRequestParams } from "../mcp/read-client-requests.js";
 import type { ClientNotifications, RoleNotifications } from "../mcp/methods.js";
-import { Dispatcher, notificationRows, requestRows, type DispatcherOptions } from "../protocol/dispatch.js";
+import { Dispatcher, MethodTable, notificationRows, requestRows, type DispatcherOptions } from "../protocol/dispatch.js";
 import type { NotificationHandlers, RequestContext } from "../protocol/method-table.js";
 import { isModernRequest } from "./modern/envelope.js";
 import { serveModernRequest, type ModernServing } from "./modern/serve.js";
-import type { ClientRequestHandlers } from "./serving.js";
+import type { ClientRequestHandlers, ServingConnection } from "./serving.js";
 
 type Json = { [key: string]: unknown };
 
@@ -24,18 +24,35 @@ export interface EraHandlers {
   /** Every method a 2026-07-28 request may name (modern/serve.ts refuses the handshake-only ones). */
   modern: ClientRequestHandlers;
   /** The client's notifications (of the handshake era; 2026-07-28 defines none a server acts on). */
-  notifications: NotificationHandlers<RoleNotifications<ClientNotifications>>;
+  notifications: NotificationHandlers<RoleNotifications<ClientNotifications>, ServingConnection>;
 }
 
-export class EraDispatcher extends Dispatcher<RequestContext> {
-  readonly #connection: ModernServing;
+/** What the rows of both eras are run for: the connection being served. */
+export type EraServing = ServingConnection & ModernServing;
+
+/**
+ * Both eras' handlers, the handshake era's made into rows: made once, shared by the dispatcher of
+ * every connection (a session per HTTP POST makes a connection for each request).
+ */
+export class EraTable {
+  readonly rows: MethodTable<RequestContext, EraServing>;
+  readonly modern: ClientRequestHandlers;
+
+  constructor(handlers: EraHandlers) {
+    this.rows = new MethodTable<RequestContext, EraServing>([...requestRows(readClientRequestParams, handlers.handshake), ...notificationRows(readClientNotification, handlers.notifications)]);
+    this.modern = handlers.modern;
+  }
+}
+
+export class EraDispatcher extends Dispatcher<RequestContext, EraServing> {
+  readonly #connection: EraServing;
   readonly #modern: ClientRequestHandlers;
 
   /** `options.gate` judges handshake-era requests only: a 2026-07-28 request never reaches it. */
-  constructor(connection: ModernServing, handlers: EraHandlers, options: DispatcherOptions<RequestContext>) {
-    super([...requestRows(readClientRequestParams, handlers.handshake), ...notificationRows(readClientNotification, handlers.notifications)], options);
+  constructor(connection: EraServing, table: EraTable, options: DispatcherOptions<RequestContext>) {
+    super(table.rows, options, connection);
     this.#connection = connection;
-    this.#modern = handlers.modern;
+    this.#modern = table.modern;
   }
 
   override run(request: JSONRPCRequest, context: RequestContext): Promise<Json> | Json {

@@ -13,8 +13,11 @@ import type { Catalog } from "./catalog.js";
 import type { Listens } from "./modern/listen.js";
 import type { HandlerContext, Served } from "./served.js";
 
-/** The server's handlers for the client's requests, over the method table: params typed, results checked. */
-export type ClientRequestHandlers = RequestHandlers<ClientRequests, RequestContext>;
+/**
+ * The server's handlers for the client's requests, over the method table: params typed, results
+ * checked. Each gets the connection it serves as its third argument, so that one table serves all.
+ */
+export type ClientRequestHandlers = RequestHandlers<ClientRequests, RequestContext, ServingConnection>;
 
 /** What the features use of the connection serving a request; each takes the part it needs. */
 export interface ServingConnection {
@@ -29,6 +32,8 @@ export interface ServingConnection {
   readonly capabilities: ServerCapabilities;
   /** initialize is being answered: the version and both sides' capabilities are fixed now. */
   acceptInitialize(version: HandshakeVersion, clientInfo: Implementation, clientCapabilities: ClientCapabilities): void;
+  /** notifications/initialized: the handshake is over (a stray one later changes nothing). */
+  confirmInitialized(): void;
   /** The handshake session's log threshold, which logging/setLevel moves. */
   logLevel: LoggingLevel;
   /** URIs the handshake session's client subscribed to. */

@@ -4,17 +4,15 @@
 // 2026-07-28 request, by its handler context (handler-context.ts).
 
 import { LOGGING_LEVELS, type LoggingLevel } from "../../mcp/logging.js";
-import type { ClientRequestHandlers, ServingConnection } from "../serving.js";
+import type { ClientRequestHandlers } from "../serving.js";
 
 /** Each level's place in that order, for comparing two levels. */
 export const LEVEL_RANK = Object.fromEntries(LOGGING_LEVELS.map((level, rank) => [level, rank])) as Record<LoggingLevel, number>;
 
-export function loggingHandlers(connection: Pick<ServingConnection, "logLevel">): ClientRequestHandlers {
-  return {
-    "logging/setLevel"({ level }) {
-      // The level was checked by its reader (mcp/read.ts): an invalid one gets -32602 there.
-      connection.logLevel = level;
-      return {};
-    },
-  };
-}
+export const loggingHandlers: ClientRequestHandlers = {
+  "logging/setLevel"({ level }, _context, connection) {
+    // The level was checked by its reader (mcp/read.ts): an invalid one gets -32602 there.
+    connection.logLevel = level;
+    return {};
+  },
+};

@@ -7,19 +7,17 @@
 import type { DiscoverResult } from "../../mcp/modern.js";
 import { MODERN_PROTOCOL_VERSIONS } from "../../mcp/versions.js";
 import type { Written } from "../../protocol/method-table.js";
-import type { ClientRequestHandlers, ServingConnection } from "../serving.js";
+import type { ClientRequestHandlers } from "../serving.js";
 
-export function modernHandlers(connection: Pick<ServingConnection, "server" | "modernCapabilities" | "listens">): ClientRequestHandlers {
-  return {
-    "server/discover"() {
-      // Spec (server/discover): the modern versions only; the handshake versions are initialize's to offer.
-      const result: Written<DiscoverResult> = { supportedVersions: [...MODERN_PROTOCOL_VERSIONS], capabilities: connection.modernCapabilities };
-      const instructions = connection.server.info.instructions;
-      if (instructions !== undefined) result.instructions = instructions;
-      return result;
-    },
-    "subscriptions/listen"({ notifications }, context) {
-      return connection.listens.listen(notifications, context, connection.modernCapabilities);
-    },
-  };
-}
+export const modernHandlers: ClientRequestHandlers = {
+  "server/discover"(_params, _context, connection) {
+    // Spec (server/discover): the modern versions only; the handshake versions are initialize's to offer.
+    const result: Written<DiscoverResult> = { supportedVersions: [...MODERN_PROTOCOL_VERSIONS], capabilities: connection.modernCapabilities };
+    const instructions = connection.server.info.instructions;
+    if (instructions !== undefined) result.instructions = instructions;
+    return result;
+  },
+  "subscriptions/listen"({ notifications }, context, connection) {
+    return connection.listens.listen(notifications, context, connection.modernCapabilities);
+  },
+};

@@ -10,50 +10,52 @@ import type { BlobResourceContents, ResourceContents, TextResourceContents } fro
 import { describedFor } from "../compat.js";
 import { paginate } from "../pagination.js";
 import type { HandlerContext } from "../served.js";
-import type { ClientRequestHandlers, ServingConnection } from "../serving.js";
+import type { ClientRequestHandlers } from "../serving.js";
 import type { Catalog } from "../catalog.js";
 
-export function resourceHandlers(connection: Pick<ServingConnection, "server" | "served" | "handlerContext" | "subscriptions">): ClientRequestHandlers {
-  const server = connection.server;
-  return {
-    "resources/list"(params, context) {
-      const version = connection.served(context).protocolVersion;
-      const all = server.resources().map(({ resource }) => describedFor({ ...resource }, version));
-      return paginate("resources", all, params, server.pageSize);
-    },
-    "resources/templates/list"(params, context) {
-      const version = connection.served(context).protocolVersion;
-      const all = server.templates().map(({ template }) => describedFor({ ...template }, version));
-      return paginate("resourceTemplates", all, params, server.pageSize);
-    },
-    async "resources/read"({ uri }, context) {
-      checkUri(server, "resources/read", uri);
-      const contents = await read(server, "resources/read", uri, connection.handlerContext(context));
-      const version = connection.served(context).protocolVersion;
-      return { contents: contents.map((item) => describedFor({ ...item }, version)) };
-    },
-    async "resources/subscribe"({ uri }, context) {
-      checkUri(server, "resources/subscribe", uri);
-      // Spec (server/resources#error-handling): a resource that does not exist is -32002, here
-      // as for resources/read. A template matches URIs of resources that may not exist, so only
-      // reading tells; what the read answers is what the subscription answers.
-      await read(server, "resources/subscribe", uri, connection.handlerContext(context)).catch((error: unknown) => {
-        throw error instanceof RpcError && error.code === ErrorCode.ResourceNotFound ? notFound("resources/subscribe", uri) : error;
-      });
-      const limit = server.maxSubscriptions;
-      if (!connection.subscriptions.has(uri) && connection.subscriptions.size >= limit) {
-        throw new RpcError(ErrorCode.InvalidParams, `resources/subscribe: this session already has ${limit} subscriptions, the most it may have: unsubscribe from one first`, { limit });
-      }
-      connection.subscriptions.add(uri);
-      return {};
-    },
-    "resources/unsubscribe"({ uri }) {
-      checkUri(server, "resources/unsubscribe", uri);
-      connection.subscriptions.delete(uri);
-      return {};
-    },
-  };
-}
+export const resourceHandlers: ClientRequestHandlers = {
+  "resources/list"(params, context, connection) {
+    const server = connection.server;
+    const version = connection.served(context).protocolVersion;
+    const all = server.resources().map(({ resource }) => describedFor({ ...resource }, version));
+    return paginate("resources", all, params, server.pageSize);
+  },
+  "resources/templates/list"(params, context, connection) {
+    const server = connection.server;
+    const version = connection.served(context).protocolVersion;
+    const all = server.templates().map(({ template }) => describedFor({ ...template }, version));
+    return paginate("resourceTemplates", all, params, server.pageSize);
+  },
+  async "resources/read"({ uri }, context, connection) {
+    const server = connection.server;
+    checkUri(server, "resources/read", uri);
+    const contents = await read(server, "resources/read", uri, connection.handlerContext(context));
+    const version = connection.served(context).protocolVersion;
+    return { contents: contents.map((item) => describedFor({ ...item }, version)) };
+  },
+  async "resources/subscribe"({ uri }, context, connection) {
+    const server = connection.server;
+    checkUri(server, "resources/subscribe", uri);
+    // Spec (server/resources#error-handling): a resource that does not exist is -32002, here
+    // as for resources/read. A template matches URIs of resources that may not exist, so only
+    // reading tells; what the read answers is what the subscription answers.
+    await read(server, "resources/subscribe", uri, connection.handlerContext(context)).catch((error: unknown) => {
+      throw error instanceof RpcError && error.code === ErrorCode.ResourceNotFound ? notFound("resources/subscribe", uri) : error;
+    });
+    const limit = server.maxSubscriptions;
+    if (!connection.subscriptions.has(uri) && connection.subscriptions.size >= limit) {
+      throw new RpcError(ErrorCode.InvalidParams, `resources/subscribe: this session already has ${limit} subscriptions, the most it may have: unsubscribe from one first`, { limit });
+    }
+    connection.subscriptions.add(uri);
+    return {};
+  },
+  "resources/unsubscribe"({ uri }, _context, connection) {
+    const server = connection.server;
+    checkUri(server, "resources/unsubscribe", uri);
+    connection.subscriptions.delete(uri);
+    return {};
+  },
+};
 
 /**
  * The server's bound on a request's uri. The spec sets none; ours keeps a hostile URI from

@@ -14,47 +14,45 @@ import { callToolResultFor, describedFor, TOOL_FIELDS } from "../compat.js";
 import { paginate } from "../pagination.js";
 import type { ClientRequestHandlers, ServingConnection } from "../serving.js";
 
-export function toolHandlers(connection: Pick<ServingConnection, "server" | "served" | "handlerContext" | "reportProblem">): ClientRequestHandlers {
-  return {
-    "tools/list"(params, context) {
-      const version = connection.served(context).protocolVersion;
-      const all = connection.server.tools().map(({ tool }) => describedFor({ ...tool }, version, TOOL_FIELDS));
-      return paginate("tools", all, params, connection.server.pageSize);
-    },
-    async "tools/call"({ name, arguments: args = {} }, context) {
-      const version = connection.served(context).protocolVersion;
-      const registered = connection.server.findTool(name);
-      // Spec (server/tools#error-handling): an unknown tool is a protocol error, -32602.
-      if (!registered) throw invalidParams("tools/call", "name", `names no tool of this server: ${JSON.stringify(name)}`, { name });
-      const { tool, handler } = registered;
+export const toolHandlers: ClientRequestHandlers = {
+  "tools/list"(params, context, connection) {
+    const version = connection.served(context).protocolVersion;
+    const all = connection.server.tools().map(({ tool }) => describedFor({ ...tool }, version, TOOL_FIELDS));
+    return paginate("tools", all, params, connection.server.pageSize);
+  },
+  async "tools/call"({ name, arguments: args = {} }, context, connection) {
+    const version = connection.served(context).protocolVersion;
+    const registered = connection.server.findTool(name);
+    // Spec (server/tools#error-handling): an unknown tool is a protocol error, -32602.
+    if (!registered) throw invalidParams("tools/call", "name", `names no tool of this server: ${JSON.stringify(name)}`, { name });
+    const { tool, handler } = registered;
 
-      const issues = validate(tool.inputSchema, args);
-      if (issues.length > 0) {
-        const message = `tools/call ${name}: invalid arguments: ${describeIssues(issues)}`;
-        // Spec (server/tools#error-handling, 2025-11-25): input validation errors are tool
-        // execution errors, returned with isError so the model can correct itself. Earlier
-        // versions list invalid arguments among the protocol errors.
-        if (!supports(version, "inputErrorsAsToolResults")) throw new RpcError(ErrorCode.InvalidParams, message, { issues });
-        return errorResult(message);
-      }
+    const issues = validate(tool.inputSchema, args);
+    if (issues.length > 0) {
+      const message = `tools/call ${name}: invalid arguments: ${describeIssues(issues)}`;
+      // Spec (server/tools#error-handling, 2025-11-25): input validation errors are tool
+      // execution errors, returned with isError so the model can correct itself. Earlier
+      // versions list invalid arguments among the protocol errors.
+      if (!supports(version, "inputErrorsAsToolResults")) throw new RpcError(ErrorCode.InvalidParams, message, { issues });
+      return errorResult(message);
+    }
 
-      let result: CallToolResult;
-      try {
-        result = await handler(args, connection.handlerContext(context));
-      } catch (error) {
-        if (error instanceof RpcError) throw error;
-        // Spec (server/tools#error-handling): failures inside the tool are reported in the result, as thrown.
-        return errorResult(thrownMessage(error));
-      }
-      // Checked here, for every version: the newest one sends the blocks on as they are.
-      if (!isObject(result) || !Array.isArray(result.content) || result.content.some((block) => !isObject(block) || typeof block.type !== "string")) {
-        throw new Error(`tool "${name}" returned no content array of blocks, each with a type`);
-      }
-      const broken = tool.outputSchema && !result.isError && checkStructuredContent(name, tool.outputSchema, result);
-      return broken ? brokenOutput(connection, broken) : callToolResultFor(result, version);
-    },
-  };
-}
+    let result: CallToolResult;
+    try {
+      result = await handler(args, connection.handlerContext(context));
+    } catch (error) {
+      if (error instanceof RpcError) throw error;
+      // Spec (server/tools#error-handling): failures inside the tool are reported in the result, as thrown.
+      return errorResult(thrownMessage(error));
+    }
+    // Checked here, for every version: the newest one sends the blocks on as they are.
+    if (!isObject(result) || !Array.isArray(result.content) || result.content.some((block) => !isObject(block) || typeof block.type !== "string")) {
+      throw new Error(`tool "${name}" returned no content array of blocks, each with a type`);
+    }
+    const broken = tool.outputSchema && !result.isError && checkStructuredContent(name, tool.outputSchema, result);
+    return broken ? brokenOutput(connection, broken) : callToolResultFor(result, version);
+  },
+};
 
 /**
  * Spec (server/tools#output-schema): with an outputSchema, the server MUST return

@@ -16,7 +16,7 @@ import { LATEST_MODERN_VERSION } from "../../mcp/versions.js";
 import type { RequestContext } from "../../protocol/method-table.js";
 import type { Catalog } from "../catalog.js";
 import { implementationFor } from "../compat.js";
-import type { ClientRequestHandlers } from "../serving.js";
+import type { ClientRequestHandlers, ServingConnection } from "../serving.js";
 import { envelopeRefusal, type CheckedEnvelope } from "./envelope.js";
 import { InputRounds } from "./input-rounds.js";
 import { ModernRequest } from "./request.js";
@@ -40,7 +40,7 @@ export interface ModernServing {
  * then the envelope, before the params are read (our order, PROTOCOL_NOTES.md, "The era of each
  * message"; the spec fixes none).
  */
-export function serveModernRequest(connection: ModernServing, handlers: ClientRequestHandlers, request: JSONRPCRequest, context: RequestContext, meta: Json): Promise<Json> {
+export function serveModernRequest(connection: ModernServing & ServingConnection, handlers: ClientRequestHandlers, request: JSONRPCRequest, context: RequestContext, meta: Json): Promise<Json> {
   const method = request.method;
   // Spec (basic#responses): an unknown method is -32601; its envelope (-32602) and version (-32022)
   // are judged first, as on HTTP.
@@ -52,17 +52,18 @@ export function serveModernRequest(connection: ModernServing, handlers: ClientRe
   const served = new ModernRequest(context, connection.checkModern(method, meta), connection.principal);
   const known = method as ClientRequestMethod;
   const serve = INPUT_REQUIRED_METHODS.includes(known) ? serveAsking : serveComplete;
-  return serve(connection.server, handlers, known, params, served);
+  return serve(connection, handlers, known, params, served);
 }
 
 /** The method's handler on its params, read as a 2026-07-28 request's. */
-function run<M extends ClientRequestMethod>(handlers: ClientRequestHandlers, method: M, params: FieldReader, request: ModernRequest): Promise<Json> | Json {
-  return handlers[method]!(readModernRequestParams[method](params), request);
+function run<M extends ClientRequestMethod>(connection: ServingConnection, handlers: ClientRequestHandlers, method: M, params: FieldReader, request: ModernRequest): Promise<Json> | Json {
+  return handlers[method]!(readModernRequestParams[method](params), request, connection);
 }
 
-async function serveComplete(server: Catalog, handlers: ClientRequestHandlers, method: ClientRequestMethod, params: FieldReader, request: ModernRequest): Promise<Json> {
+async function serveComplete(connection: ServingConnection, handlers: ClientRequestHandlers, method: ClientRequestMethod, params: FieldReader, request: ModernRequest): Promise<Json> {
+  const server = connection.server;
   try {
-    return completeResult(await run(handlers, method, params, request), serverInfoOf(server, method), cacheHint(server, method, params));
+    return completeResult(await run(connection, handlers, method, params, request), serverInfoOf(server, method), cacheHint(server, method, params));
   } catch (error) {
     throw modernError(error);
   }
@@ -74,7 +75,8 @@ async function serveComplete(server: Catalog, handlers: ClientRequestHandlers, m
  * once for a retry that carries a requestState, otherwise at the handler's first ask or look at its
  * signal. Most calls do neither and cost one promise, not the rounds' state (`npm run bench`).
  */
-function serveAsking(server: Catalog, handlers: ClientRequestHandlers, method: ClientRequestMethod, params: FieldReader, request: ModernRequest): Promise<Json> {
+function serveAsking(connection: ServingConnection, handlers: ClientRequestHandlers, method: ClientRequestMethod, params: FieldReader, request: ModernRequest): Promise<Json> {
+  const server = connection.server;
   return new Promise<Json>((resolve, reject) => {
     const fail = (error: unknown): void => reject(modernError(error));
     request.roundsWhenNeeded(() => {
@@ -91,7 +93,7 @@ function serveAsking(server: Catalog, handlers: ClientRequestHandlers, method: C
     try {
       // A forged, expired or used-up requestState is refused before the handler runs.
       if (params.value.requestState !== undefined) request.inputRounds()?.open();
-      Promise.resolve(run(handlers, method, params, request)).then((result) => {
+      Promise.resolve(run(connection, handlers, method, params, request)).then((result) => {
         try {
           const rounds = request.rounds;
           if (rounds && !rounds.answers()) return;
