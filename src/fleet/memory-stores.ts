@@ -15,7 +15,11 @@ export class MemoryStateUses implements SharedStateUses {
 
   async claim(nonce: string, expiresAt: number): Promise<boolean> {
     const now = this.#now();
-    for (const [known, expiry] of this.#uses) if (expiry <= now) this.#uses.delete(known);
+    // Uses come in about the order they expire (every state lives as long): the expired are at the front.
+    for (const [known, expiry] of this.#uses) {
+      if (expiry > now) break;
+      this.#uses.delete(known);
+    }
     if (this.#uses.has(nonce)) return false;
     this.#uses.set(nonce, expiresAt);
     return true;
