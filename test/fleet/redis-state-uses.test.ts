@@ -103,3 +103,13 @@ test("redis state uses: a retry answered with an error releases its claim, so th
   assert.equal(done.result?.content?.[0]?.text, "Hello, Ada!", JSON.stringify(done));
   assert.deepEqual((await greet(b, 4, retry)).error?.data, { reason: "replayed" });
 });
+
+test("redis state uses: a retry refused for a capability it lacks releases its claim", { skip: REDIS_MISSING }, async () => {
+  const [a, b] = await pair({ key: randomBytes(32), sharedUses: new RedisStateUses(fixture.client, { prefix: "t6:" }) });
+  const retry = await firstRound(a);
+  const bare = await postModern(b.url, modernRequest(2, "tools/call", { name: "greet", arguments: {}, ...retry }));
+  const refused = (await bare.json()) as Message;
+  assert.equal(refused.error?.code, -32021, JSON.stringify(refused));
+  const done = await greet(a, 3, retry);
+  assert.equal(done.result?.content?.[0]?.text, "Hello, Ada!", JSON.stringify(done));
+});
