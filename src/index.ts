@@ -106,7 +106,11 @@
 //      http/event-store.ts, http/responses.ts, http/security.ts, http/legacy-sse.ts,
 //      http/exchange.ts (the request and answer every handler works on), http/sse-sink.ts,
 //      http/web.ts (the Fetch API adapter), http/node-exchange.ts (the node:http adapter),
-//      http/node.ts (node:http), http/connections.ts (its limits)
+//      http/node.ts (node:http), http/connections.ts (its limits),
+//      http/shared-resume.ts (a fleet: resuming a stream of a session whose process is gone)
+//      A fleet behind a load balancer: fleet/stores.ts (what its processes share), fleet/memory-stores.ts,
+//      fleet/redis-commands.ts, fleet/redis-state-uses.ts, fleet/redis-change-fanout.ts,
+//      fleet/redis-event-log.ts, fleet/request-state-key.ts (the shared key, from a file or the environment)
 //      both sides, 2026-07-28: http/mcp-headers.ts (the headers that mirror the body, and their check)
 //      client side: http/client.ts (the one to use), http/client-transport.ts,
 //      http/client-session.ts, http/client-reconnect.ts, http/client-messages.ts,
@@ -224,6 +228,14 @@ export { LOOPBACK_NAMES, type SecurityOptions } from "./http/security.js";
 export { DEFAULT_MAX_BACKLOG_BYTES } from "./http/sse-sink.js";
 export { DEFAULT_MAX_BODY_BYTES, DEFAULT_SESSION_IDLE_MS, DEFAULT_KEEP_ALIVE_MS } from "./http/responses.js";
 export { DEFAULT_REPLAY_BUDGET, DEFAULT_SESSION_REPLAY } from "./http/event-store.js";
+// A fleet behind a load balancer (PROTOCOL_NOTES.md, "Running a fleet"): what its processes share.
+export type { SharedStateUses, ChangeFanout, CatalogChange, SharedEventLog, LoggedEvent } from "./fleet/stores.js";
+export { MemoryStateUses, MemoryChangeFanout, MemoryEventLog } from "./fleet/memory-stores.js";
+export { DEFAULT_REDIS_PREFIX, type RedisCommands, type RedisSetOptions, type RedisSubscriber } from "./fleet/redis-commands.js";
+export { RedisStateUses } from "./fleet/redis-state-uses.js";
+export { RedisChangeFanout } from "./fleet/redis-change-fanout.js";
+export { RedisEventLog, DEFAULT_EVENT_LOG_TTL_MS, DEFAULT_MAX_LOGGED_EVENTS, type RedisEventLogOptions } from "./fleet/redis-event-log.js";
+export { readRequestStateKey, RequestStateKeyError, REQUEST_STATE_KEY_VARIABLE } from "./fleet/request-state-key.js";
 export { StreamableHttpClientTransport, type StreamableHttpClientOptions } from "./http/client-transport.js";
 export { HttpClientTransport } from "./http/client.js";
 export { LegacySseClientTransport, type LegacySseClientOptions } from "./http/legacy-client.js";

@@ -11,10 +11,12 @@ import { serveStdio } from "../transports/stdio-server.js";
 import { DEFAULT_MAX_MESSAGE_BYTES } from "../jsonrpc/framing.js";
 import { isSecureUrl } from "../auth/metadata.js";
 import { DEFAULT_MAX_REMEMBERED_USES } from "../server/modern/request-state.js";
+import { readRequestStateKey, REQUEST_STATE_KEY_VARIABLE } from "../fleet/request-state-key.js";
 
 const USAGE = `usage: mcp-wire-server [--page-size N] [--max-message-bytes N] [--max-remembered-states N] [--notes FILE] [--roots-tool]
        mcp-wire-server --http [--port N] [--host H] [--allowed-host H]... [--allowed-origin O]...
                        [--session-per-post] [--page-size N] [--max-remembered-states N] [--http-adapter node|web]
+                       [--instance NAME] [--request-state-key-file FILE]
                        [--auth-issuer URL [--auth-resource URL] [--auth-scopes "a b"]]
 Serves the mcp-wire demo server over stdio (newline-delimited JSON-RPC on stdin/stdout), or with
 --http over Streamable HTTP at http://H:N/mcp (default 127.0.0.1:3000), plus the legacy HTTP+SSE
@@ -33,6 +35,10 @@ endpoint's own URL) carrying every scope of --auth-scopes; the metadata that say
 argument, plus 1 MiB for the message around it).
 --max-remembered-states bounds how many used 2026-07-28 requestStates are remembered to refuse their
 replay (default ${DEFAULT_MAX_REMEMBERED_USES}); when all are unexpired, the next retry is refused (-32603) until one expires.
+--request-state-key-file reads the key that seals 2026-07-28 requestStates from FILE (or set
+${REQUEST_STATE_KEY_VARIABLE}; never on the command line, where others can read it): at least 32 bytes,
+the same for every process behind one load balancer, so that a retry may land on any. --instance NAME
+(with --http) starts every MCP-Session-Id with NAME and a dot, for a balancer to route each session to its process.
 --notes serves FILE as the protocol notes (default: the package's PROTOCOL_NOTES.md), and watches it
 for edits, which subscribers hear of. --roots-tool adds the tool list_roots, which asks the client
 for its roots (roots/list); the walkthrough (npm start) uses both.`;
@@ -48,6 +54,8 @@ interface HttpFlags {
   allowedHosts: string[];
   /** Origin values accepted instead of loopback origins, if any are given. */
   allowedOrigins: string[];
+  /** StreamableHttpOptions.instance: the start of every session id. */
+  instance?: string;
   /** The OAuth resource server's settings, if --auth-issuer is given. */
   auth?: { issuer: string; resource?: string; scopes: string[] };
 }
@@ -57,6 +65,8 @@ interface Options {
   maxMessageBytes?: number;
   /** RequestStateOptions.maxRememberedUses. */
   maxRememberedStates?: number;
+  /** RequestStateOptions.key, from --request-state-key-file or the environment. */
+  requestStateKey?: Uint8Array;
   /** The notes file served and watched instead of the package's PROTOCOL_NOTES.md. */
   notesPath?: string;
   rootsTool?: boolean;
@@ -67,6 +77,7 @@ function parseArguments(argv: string[]): Options {
   const options: Options = {};
   const http: HttpFlags & { wanted: boolean } = { port: 3000, host: "127.0.0.1", sessionPerPost: false, adapter: "node", allowedHosts: [], allowedOrigins: [], wanted: false };
   const auth: { issuer?: string; resource?: string; scopes?: string[] } = {};
+  let keyFile: string | undefined;
   for (let i = 0; i < argv.length; i++) {
     const flag = argv[i];
     if (flag === "--help" || flag === "-h") {
@@ -87,10 +98,15 @@ function parseArguments(argv: string[]): Options {
     else if (flag === "--page-size") options.pageSize = wholeNumber(flag, argv[++i], 1);
     else if (flag === "--max-message-bytes") options.maxMessageBytes = wholeNumber(flag, argv[++i], 1);
     else if (flag === "--max-remembered-states") options.maxRememberedStates = wholeNumber(flag, argv[++i], 1);
+    else if (flag === "--instance") http.instance = instanceValue(argv[++i]);
+    else if (flag === "--request-state-key-file") keyFile = argv[++i] ?? fail("--request-state-key-file needs a file");
+    else if (flag === "--request-state-key") fail(`--request-state-key is not taken: a key on the command line is readable by every user of the machine; use --request-state-key-file FILE or ${REQUEST_STATE_KEY_VARIABLE}`);
     else if (flag === "--notes") options.notesPath = argv[++i] ?? fail("--notes needs a file");
     else if (flag === "--roots-tool") options.rootsTool = true;
     else fail(`unknown option ${flag}`);
   }
+  options.requestStateKey = requestStateKey(keyFile);
+  if (http.instance !== undefined && !http.wanted) fail("--instance needs --http (it names the process in session ids)");
   if (auth.issuer === undefined && (auth.resource !== undefined || auth.scopes !== undefined)) fail("--auth-resource and --auth-scopes need --auth-issuer");
   if (auth.issuer !== undefined) {
     if (!http.wanted) fail("--auth-issuer needs --http (stdio takes its credentials from the environment)");
@@ -148,6 +164,19 @@ function scopesValue(text: string | undefined): string[] {
   return scopes;
 }
 
+function instanceValue(text: string | undefined): string {
+  if (!text || !/^[A-Za-z0-9_-]{1,64}$/.test(text)) fail(`--instance needs a name of 1-64 characters of A-Z a-z 0-9 _ -, got ${JSON.stringify(text ?? "")}`);
+  return text;
+}
+
+function requestStateKey(file: string | undefined): Uint8Array | undefined {
+  try {
+    return readRequestStateKey({ file });
+  } catch (error) {
+    return fail(error instanceof Error ? error.message : String(error));
+  }
+}
+
 function adapterValue(text: string | undefined): "node" | "web" {
   if (text !== "node" && text !== "web") fail(`--http-adapter needs node or web, got ${JSON.stringify(text ?? "")}`);
   return text;
@@ -186,6 +215,7 @@ async function serveHttp(options: Options, http: HttpFlags): Promise<void> {
   const allowedHosts = [...LOOPBACK_NAMES, ...http.allowedHosts];
   const server = new McpHttpServer(demoServer(options), {
     sessionPerPost: http.sessionPerPost,
+    instance: http.instance,
     bearerToken: token,
     allowedHosts,
     allowedOrigins: http.allowedOrigins.length > 0 ? http.allowedOrigins : undefined,
@@ -211,7 +241,7 @@ async function serveHttp(options: Options, http: HttpFlags): Promise<void> {
 }
 
 function demoServer(options: Options): ReturnType<typeof createDemoServer> {
-  const server = createDemoServer({ pageSize: options.pageSize, requestState: { maxRememberedUses: options.maxRememberedStates }, notesPath: options.notesPath });
+  const server = createDemoServer({ pageSize: options.pageSize, requestState: { maxRememberedUses: options.maxRememberedStates, key: options.requestStateKey }, notesPath: options.notesPath });
   if (options.rootsTool) addRootsTool(server);
   return server;
 }

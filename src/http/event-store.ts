@@ -97,6 +97,16 @@ export class ReplayBudget {
 }
 
 /**
+ * A copy of one session's events kept elsewhere (fleet/stores.ts SharedEventLog, bound to the
+ * session by the handler), for a resume that reaches another process of a fleet.
+ */
+export interface EventMirror {
+  append(stream: string, event: { id: string; data: string }): void;
+  forget(stream: string): void;
+  clear(): void;
+}
+
+/**
  * The events sent on each stream of one session. Event ids are `<stream>:<number>`, so an id
  * names its stream. Spec (transports#resumability-and-redelivery): ids MUST be unique across the
  * session's streams, and a replay MUST NOT carry another stream's messages.
@@ -105,12 +115,14 @@ export class EventStore {
   readonly #streams = new Map<string, StoredEvent[]>();
   readonly #ledger: Ledger;
   readonly #budget: ReplayBudget | undefined;
+  readonly #mirror: EventMirror | undefined;
   /** One counter for the whole session, so an id is never given twice, even to a stream whose events were dropped. */
   #nextNumber = 1;
 
-  constructor(limits: { maxEvents?: number; maxBytes?: number; budget?: ReplayBudget } = {}) {
+  constructor(limits: { maxEvents?: number; maxBytes?: number; budget?: ReplayBudget; mirror?: EventMirror } = {}) {
     this.#ledger = new Ledger(limits.maxEvents ?? DEFAULT_SESSION_REPLAY.maxEvents, limits.maxBytes ?? DEFAULT_SESSION_REPLAY.maxBytes);
     this.#budget = limits.budget;
+    this.#mirror = limits.mirror;
   }
 
   /** Records an event on a stream and returns its id. Empty data marks a priming event. */
@@ -119,6 +131,7 @@ export class EventStore {
     if (!events) this.#streams.set(stream, (events = []));
     const event: StoredEvent = { id: `${stream}:${this.#nextNumber++}`, data, size: Buffer.byteLength(data), stream, store: this, dropped: false };
     events.push(event);
+    this.#mirror?.append(stream, { id: event.id, data });
     this.#ledger.add(event);
     this.#budget?.add(event);
     while (this.#ledger.over) this.drop(this.#ledger.oldest());
@@ -164,11 +177,13 @@ export class EventStore {
   /** The client took the whole stream: nothing of it needs replaying. */
   forget(stream: string): void {
     for (const event of [...(this.#streams.get(stream) ?? [])]) this.drop(event);
+    this.#mirror?.forget(stream);
   }
 
   /** The session ended: every event goes. */
   clear(): void {
     for (const stream of [...this.#streams.keys()]) this.forget(stream);
+    this.#mirror?.clear();
   }
 
   get size(): { events: number; bytes: number } {

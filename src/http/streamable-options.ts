@@ -6,6 +6,7 @@
 import { DEFAULT_MAX_BATCH_ITEMS } from "../jsonrpc/messages.js";
 import { DEFAULT_KEEP_ALIVE_MS, DEFAULT_MAX_BODY_BYTES, DEFAULT_SESSION_IDLE_MS } from "./responses.js";
 import type { SecurityOptions } from "./security.js";
+import type { SharedEventLog } from "../fleet/stores.js";
 
 export interface StreamableHttpOptions extends SecurityOptions {
   /** The endpoint path (default "/mcp"). */
@@ -73,6 +74,17 @@ export interface StreamableHttpOptions extends SecurityOptions {
   maxReplayEventsPerSession?: number;
   maxReplayBytes?: number;
   maxReplayEvents?: number;
+  /**
+   * This process's name in a fleet: session ids start with it and a dot (`<instance>.<random>`),
+   * so that a load balancer can send each session's requests to the process that holds it (the
+   * nginx configuration of scripts/fleet/nginx.ts). 1-64 characters of A-Z a-z 0-9 _ -.
+   */
+  instance?: string;
+  /**
+   * A fleet's shared copy of the sessions' SSE events (fleet/stores.ts; RedisEventLog): a resume of
+   * a session whose process is gone is served from it by another (shared-resume.ts).
+   */
+  sharedEvents?: SharedEventLog;
   /** How often open SSE streams get a keep-alive comment (default 15 s). */
   keepAliveMs?: number;
   /** The `retry` hint on SSE streams, in ms (default 1000). */
@@ -93,6 +105,9 @@ const DEFAULTS = {
   retryMs: 1000,
 };
 
+/** An instance name: it goes into session ids, which must be visible ASCII; the dot ends it. */
+export const INSTANCE_NAME = /^[A-Za-z0-9_-]{1,64}$/;
+
 /** The options with every bound and timer the handler reads directly filled in. */
 export type ResolvedOptions = typeof DEFAULTS & StreamableHttpOptions & { sessionPerPost: boolean };
 
@@ -102,6 +117,9 @@ export function servesSessionPerPost(options: StreamableHttpOptions): boolean {
 }
 
 export function withDefaults(options: StreamableHttpOptions): ResolvedOptions {
+  if (options.instance !== undefined && !INSTANCE_NAME.test(options.instance)) {
+    throw new RangeError(`StreamableHttpHandler: instance must be 1-64 characters of A-Z a-z 0-9 _ -, got ${JSON.stringify(options.instance)}`);
+  }
   const resolved = { ...DEFAULTS, ...options, sessionPerPost: servesSessionPerPost(options) };
   // A batch larger than the session may have in flight could never run: the bound follows it.
   if (options.maxRequestsInFlight === undefined) resolved.maxRequestsInFlight = Math.max(DEFAULTS.maxRequestsInFlight, resolved.maxBatchItems);

@@ -24,6 +24,7 @@ import { mediaType, wantsBoth, wantsEventStream } from "./responses.js";
 import { emptyAnswer, errorAnswer, HttpAnswer, jsonAnswer, streamAnswer, type HttpRequest } from "./exchange.js";
 import { requestOf, responseOf } from "./web.js";
 import { withDefaults, type ResolvedOptions, type StreamableHttpOptions } from "./streamable-options.js";
+import { resumeFromLog } from "./shared-resume.js";
 
 export type { StreamableHttpOptions } from "./streamable-options.js";
 
@@ -218,10 +219,10 @@ export class StreamableHttpHandler {
     // Spec (transports#listening-for-messages-from-the-server): GET needs Accept: text/event-stream.
     if (!wantsEventStream(request.header("accept"))) return errorAnswer(406, "not acceptable: Accept must list text/event-stream");
     const found = this.#session(request);
-    if (found instanceof HttpAnswer) return found;
+    const lastEventId = request.header("last-event-id");
+    if (found instanceof HttpAnswer) return (await this.#resumeElsewhere(found, request, lastEventId)) ?? found;
     const transport = found.transport;
     const sink = new SseSink(undefined, this.#sinkOptions);
-    const lastEventId = request.header("last-event-id");
     if (lastEventId !== null) {
       if (!transport.resume(lastEventId, sink)) return errorAnswer(400, `bad request: cannot resume after event ${JSON.stringify(lastEventId)}`);
       return streamAnswer(sink, SSE_HEADERS);
@@ -252,14 +253,30 @@ export class StreamableHttpHandler {
     return live;
   }
 
+  /** A 404 for a resume may yet be served from the fleet's shared event log (shared-resume.ts). */
+  async #resumeElsewhere(notFound: HttpAnswer, request: HttpRequest, lastEventId: string | null): Promise<HttpAnswer | undefined> {
+    const log = this.#options.sharedEvents;
+    const id = request.header("mcp-session-id");
+    if (!log || notFound.status !== 404 || lastEventId === null || id === null) return undefined;
+    return resumeFromLog(log, id, lastEventId, this.gate.owner(request), this.#sinkOptions);
+  }
+
   #open(options: Parameters<McpServer["connect"]>[1]): LiveSession {
-    const events = new EventStore({ budget: this.#replay, maxBytes: this.#options.maxReplayBytesPerSession, maxEvents: this.#options.maxReplayEventsPerSession });
-    const { session, transport } = this.#connect(events, options);
+    const limits = { budget: this.#replay, maxBytes: this.#options.maxReplayBytesPerSession, maxEvents: this.#options.maxReplayEventsPerSession };
     const now = Date.now();
-    if (this.#options.sessionPerPost) return { id: "", session, transport, opened: now, lastSeen: now };
+    if (this.#options.sessionPerPost) return { id: "", ...this.#connect(new EventStore(limits), options), opened: now, lastSeen: now };
     // Spec (transports#session-management): the id SHOULD be globally unique and cryptographically
-    // secure, and MUST be visible ASCII only.
-    const id = randomBytes(24).toString("base64url");
+    // secure, and MUST be visible ASCII only. In a fleet it names its process first.
+    const random = randomBytes(24).toString("base64url");
+    const id = this.#options.instance === undefined ? random : `${this.#options.instance}.${random}`;
+    const log = this.#options.sharedEvents;
+    log?.opened(id, options?.principal);
+    const mirror = log && {
+      append: (stream: string, event: { id: string; data: string }) => log.append(id, stream, event),
+      forget: (stream: string) => log.forget(id, stream),
+      clear: () => log.ended(id),
+    };
+    const { session, transport } = this.#connect(new EventStore({ ...limits, mirror }), options);
     const live = { id, session, transport, opened: now, lastSeen: now };
     this.#sessions.add(live);
     return live;

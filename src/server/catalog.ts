@@ -21,6 +21,7 @@ import { RequestStateCodec, type RequestStateOptions } from "./modern/request-st
 import { DEFAULT_MAX_INPUT_ASKS, DEFAULT_MAX_INPUT_ROUNDS } from "./modern/input-rounds.js";
 import type { JsonSchemaTool, PromptArguments, PromptDefinition, StandardSchemaTool, TemplateDefinition, TemplateVariables, ToolArguments, ToolResult } from "./typed-handlers.js";
 import { toolRegistration } from "./typed-standard-schema.js";
+import type { CatalogChange, ChangeFanout } from "../fleet/stores.js";
 
 /**
  * Runs a tool. Throwing (anything but an RpcError) makes an `isError` result for the model. The
@@ -62,6 +63,13 @@ export interface ServerOptions {
    * process is refused as forged.
    */
   requestState?: RequestStateOptions;
+  /**
+   * Carries the changes this catalog announces to the other processes of a fleet, and theirs to this
+   * one's connections (fleet/stores.ts; RedisChangeFanout for a fleet): a listen or GET stream on
+   * any process hears a change made on any. Only the notices travel: each process's definition is
+   * its own to bring up to date.
+   */
+  changes?: ChangeFanout;
   /** The most asks of the client one 2026-07-28 request may make over all its rounds (default DEFAULT_MAX_INPUT_ASKS). */
   maxInputAsks?: number;
   /**
@@ -106,6 +114,9 @@ export class Catalog {
   readonly #templates = new Map<string, RegisteredTemplate>();
   readonly #prompts = new Map<string, RegisteredPrompt>();
   readonly #listeners = new Set<CatalogListener>();
+  readonly #fanout: ChangeFanout | undefined;
+  /** Names this catalog on the fanout, so that its own changes coming back are not announced twice. */
+  readonly #origin: string = "";
 
   constructor(info: ServerInfo, options: ServerOptions = {}) {
     this.info = info;
@@ -118,6 +129,13 @@ export class Catalog {
     this.maxInputAsks = options.maxInputAsks ?? DEFAULT_MAX_INPUT_ASKS;
     this.maxInputRounds = options.maxInputRounds ?? DEFAULT_MAX_INPUT_ROUNDS;
     this.cache = { discover: options.cache?.discover ?? NO_CACHING, lists: options.cache?.lists ?? NO_CACHING };
+    this.#fanout = options.changes;
+    if (this.#fanout) {
+      this.#origin = globalThis.crypto.randomUUID();
+      this.#fanout.subscribe((origin, change) => {
+        if (origin !== this.#origin) this.#announce(change);
+      });
+    }
   }
 
   /** A live connection hears of every change until it closes. */
@@ -175,7 +193,8 @@ export class Catalog {
 
   /** A resource's content changed: subscribed sessions get notifications/resources/updated. */
   resourceUpdated(uri: string): void {
-    for (const listener of this.#listeners) listener.resourceUpdated(uri);
+    this.#announce({ resourceUpdated: uri });
+    this.#fanout?.publish(this.#origin, { resourceUpdated: uri });
   }
 
   /** Lists in registration order, so that pages and cursors stay stable. */
@@ -211,7 +230,14 @@ export class Catalog {
   }
 
   #changed(kind: ChangingList): this {
-    for (const listener of this.#listeners) listener.listChanged(kind);
+    this.#announce({ list: kind });
+    this.#fanout?.publish(this.#origin, { list: kind });
     return this;
+  }
+
+  /** Tells every live connection of this process. */
+  #announce(change: CatalogChange): void {
+    if ("list" in change) for (const listener of this.#listeners) listener.listChanged(change.list);
+    else for (const listener of this.#listeners) listener.resourceUpdated(change.resourceUpdated);
   }
 }

@@ -59,6 +59,9 @@ export class InputRounds {
   readonly #maxRounds: number;
   /** The retry's requestState, verified; used up only once this run produced an answer (#consume). */
   #opened: OpenedState | undefined;
+  /** Whether #opened was claimed in the fleet's shared store (claimShared), and used up since (#consume). */
+  #claimed = false;
+  #used = false;
   /** Earlier rounds' answers, from requestState, in ask order. */
   #earlier: readonly StoredAnswer[] = NO_ANSWERS;
   /** The answers this run was given, in ask order: the next requestState. */
@@ -103,10 +106,11 @@ export class InputRounds {
    * expired or used-up requestState is refused (-32602) before the handler runs. serve.ts does the
    * same with rounds made only once needed (serveAsking); this is the whole design in one call.
    */
-  run(handler: () => Promise<{ [key: string]: unknown }> | { [key: string]: unknown }): Promise<RoundOutcome> {
+  async run(handler: () => Promise<{ [key: string]: unknown }> | { [key: string]: unknown }): Promise<RoundOutcome> {
     this.open();
+    await this.claimShared();
     // Settled by whichever comes first: the handler's answer, or its asks (#setAside, a refusal).
-    return new Promise<RoundOutcome>((resolve, reject) => {
+    const outcome = new Promise<RoundOutcome>((resolve, reject) => {
       this.settleWith((needsInput) => resolve({ needsInput }), reject);
       Promise.resolve(handler()).then((result) => {
         try {
@@ -116,6 +120,7 @@ export class InputRounds {
         }
       }, reject);
     });
+    return outcome.finally(() => this.settled());
   }
 
   /**
@@ -126,6 +131,29 @@ export class InputRounds {
     if (this.#params.requestState === undefined) return;
     this.#opened = this.#codec.open(this.#params.requestState, this.#method, this.#params, this.#served.principal);
     this.#earlier = this.#opened.answers;
+  }
+
+  /**
+   * Claims the opened requestState in the fleet's shared store (RequestStateOptions.sharedUses), so
+   * that no other process accepts it too; undefined when there is nothing to claim. A run that is
+   * cancelled releases it (#consume); one that fails must call settled().
+   */
+  claimShared(): Promise<void> | undefined {
+    const opened = this.#opened;
+    if (!opened || !this.#codec.shared) return undefined;
+    return this.#codec.claimShared(opened, this.#method).then(() => {
+      this.#claimed = true;
+    });
+  }
+
+  /**
+   * The run ended without using up its token (it failed, or was cancelled): a claim is released for
+   * the client to retry with. A release that fails leaves it refused until it expires.
+   */
+  settled(): void {
+    if (!this.#claimed || this.#used) return;
+    this.#claimed = false;
+    this.#codec.releaseShared(this.#opened!).catch(() => {});
   }
 
   /** Where the handler's asks settle the request: with the asks to send (set aside), or a refusal. */
@@ -245,7 +273,10 @@ export class InputRounds {
    * retry with the same state.
    */
   #consume(): void {
-    if (this.#opened && !this.#served.signal.aborted) this.#codec.consume(this.#opened, this.#method);
+    if (!this.#opened) return;
+    if (this.#served.signal.aborted) return this.settled();
+    this.#codec.consume(this.#opened, this.#method);
+    this.#used = true;
   }
 }
 

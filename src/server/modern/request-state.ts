@@ -13,6 +13,7 @@ import { invalidParams, typeName } from "../../jsonrpc/field-reader.js";
 import { ErrorCode, isObject, RpcError } from "../../jsonrpc/messages.js";
 import { canonicalJson } from "../../schema/json-schema-values.js";
 import { ReplayMemory } from "./replay-memory.js";
+import type { SharedStateUses } from "../../fleet/stores.js";
 
 /** How long a sealed state may be presented back: long enough for a person to answer a form. */
 export const DEFAULT_REQUEST_STATE_TTL_MS = 10 * 60_000;
@@ -42,6 +43,11 @@ export interface RequestStateOptions {
    * rounded up); uses with no principal share the whole memory, nothing telling their callers apart.
    */
   maxRememberedUsesPerPrincipal?: number;
+  /**
+   * Where the processes sharing `key` record the uses, so that a token accepted by one is refused
+   * by all (fleet/stores.ts; RedisStateUses for a fleet). Each process's own memory is kept too.
+   */
+  sharedUses?: SharedStateUses;
   /** The clock, in ms since the epoch; tests pass their own. */
   now?: () => number;
 }
@@ -106,6 +112,7 @@ export class RequestStateCodec {
   readonly #now: () => number;
   /** The nonces of the tokens used up and not yet expired. */
   readonly #used: ReplayMemory;
+  readonly #shared: SharedStateUses | undefined;
 
   constructor(options: RequestStateOptions = {}) {
     if (options.key !== undefined) {
@@ -121,6 +128,34 @@ export class RequestStateCodec {
     const perPrincipal = positive("maxRememberedUsesPerPrincipal", options.maxRememberedUsesPerPrincipal ?? Math.ceil(remembered * DEFAULT_PRINCIPAL_SHARE));
     this.#used = new ReplayMemory(remembered, perPrincipal);
     this.#now = options.now ?? Date.now;
+    this.#shared = options.sharedUses;
+  }
+
+  /** Whether the uses are shared with other processes: a retry then waits for claimShared before it runs. */
+  get shared(): boolean {
+    return this.#shared !== undefined;
+  }
+
+  /**
+   * Claims an opened token's use in the shared store, before its handler runs: a claim made by
+   * another process (or another retry here) refuses it as replayed. If the run then produces no
+   * answer, releaseShared makes it usable again, as consume's wait does for one process. A store
+   * that cannot be reached refuses the retry (-32603): accepting it could accept a replay.
+   */
+  async claimShared(opened: OpenedState, method: string): Promise<void> {
+    if (!this.#shared) return;
+    let claimed: boolean;
+    try {
+      claimed = await this.#shared.claim(opened.nonce, opened.expiresAt);
+    } catch (error) {
+      throw new RpcError(ErrorCode.InternalError, `${method}: "requestState" cannot be checked now: the store of used states is unreachable (${error instanceof Error ? error.message : String(error)}); retry later`, { reason: "busy" });
+    }
+    if (!claimed) throw refuser(method)("replayed", REPLAYED);
+  }
+
+  /** The claimed use produced no answer (cancelled, failed): the token may be presented again. */
+  releaseShared(opened: OpenedState): Promise<void> {
+    return this.#shared?.release(opened.nonce) ?? Promise.resolve();
   }
 
   /** The token for a round's `input_required` result; throws RequestStateTooLargeError past the bounds. */
@@ -187,8 +222,8 @@ export class RequestStateCodec {
    * share): forgetting a live entry instead would let that token be used again. The error is -32603
    * (the server's own limit, as for maxListens), not -32602: the state is valid, and the same retry
    * succeeds once a remembered token that bound counts expires, not sooner than `retryAfterSeconds`.
-   * The memory is per process: processes that share a key behind a load balancer do not share it,
-   * so a token may be used once on each.
+   * The memory is per process: processes that share a key behind a load balancer share the uses
+   * only through `sharedUses` (claimShared); without it a token may be used once on each.
    */
   #refuseIfFull(method: string, now: number, principal: string | undefined): void {
     const full = this.#used.noRoom(now, principal);

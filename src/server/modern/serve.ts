@@ -91,9 +91,10 @@ function serveAsking(connection: ServingConnection, handlers: ClientRequestHandl
       return rounds;
     });
     try {
-      // A forged, expired or used-up requestState is refused before the handler runs.
-      if (params.value.requestState !== undefined) request.inputRounds()?.open();
-      Promise.resolve(run(connection, handlers, method, params, request)).then((result) => {
+      // A forged, expired or used-up requestState is refused before the handler runs; in a fleet, so is one claimed first elsewhere.
+      const claimed = params.value.requestState === undefined ? undefined : openRetry(request);
+      const serve = () => run(connection, handlers, method, params, request);
+      Promise.resolve(claimed ? afterClaim(claimed, request, serve) : serve()).then((result) => {
         try {
           const rounds = request.rounds;
           if (rounds && !rounds.answers()) return;
@@ -105,6 +106,24 @@ function serveAsking(connection: ServingConnection, handlers: ClientRequestHandl
     } catch (error) {
       fail(error);
     }
+  });
+}
+
+/**
+ * Opens a retry's requestState (throwing its refusal) and, in a fleet (RequestStateOptions.sharedUses),
+ * claims it in the store every process shares: the promise of that claim, else undefined.
+ */
+function openRetry(request: ModernRequest): Promise<void> | undefined {
+  const rounds = request.inputRounds();
+  rounds?.open();
+  return rounds?.claimShared();
+}
+
+/** Runs the handler once the claim holds; a run that fails releases it (InputRounds.settled), so the client may retry. */
+function afterClaim<T>(claimed: Promise<void>, request: ModernRequest, handler: () => T | Promise<T>): Promise<T> {
+  return claimed.then(handler).catch((error: unknown) => {
+    request.rounds?.settled();
+    throw error;
   });
 }
 
