@@ -5,7 +5,10 @@
 // (https://modelcontextprotocol.io/specification/2026-07-28/basic/versioning#backward-compatibility-with-initialization-based-versions).
 import assert from "node:assert/strict";
 import { CLI, runCommand, tailOf, type PeerContext, type Ran } from "../harness.js";
-import { startRmcpHttp } from "./processes.js";
+import { mkdtempSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { startRecorderProxy, startRmcpHttp } from "./processes.js";
 import { goldenPath, labelGolden } from "./goldens.js";
 import { RMCP } from "./their-client.js";
 
@@ -110,12 +113,36 @@ async function checksFor(ctx: PeerContext, binary: string, target: Target): Prom
   }
 }
 
+/** Our CLI's session through our recorder (stdio, or HTTP via the recording proxy): `mcp-wire check` must find no violation in it. */
+async function checkRecorded(ctx: PeerContext, binary: string, target: Target, scratch: string): Promise<void> {
+  const era = target.legacy ? "2025-11-25" : "2026-07-28";
+  const row = { ...RMCP, direction: "their server" as const, transport: target.transport, era };
+  await ctx.check(row, `mcp-wire check finds no violation in a recorded call countdown (rmcp server${target.legacy ? " --legacy" : ""})`, async () => {
+    const recording = join(scratch, `cli-${target.transport}-${target.legacy ? "legacy" : "modern"}.recording`);
+    const words = ["call", "countdown", "steps=3"];
+    let ran: Ran;
+    if (target.url) {
+      const proxy = await startRecorderProxy(recording, target.url);
+      try { ran = await runCommand("node", [CLI, "--url", proxy.url, ...words], { timeoutMs: 60_000 }); } finally { await proxy.stop(); }
+    } else {
+      const server = ["server", ...(target.legacy ? ["--legacy"] : [])];
+      ran = await runCommand("node", [CLI, ...words, "--", "node", CLI, "record", "--out", recording, "--", binary, ...server], { timeoutMs: 60_000 });
+    }
+    exited(ran, 0);
+    const checked = await runCommand("node", [CLI, "check", recording], { timeoutMs: 60_000 });
+    assert.equal(checked.code, 0, checked.stdout + checked.stderr);
+  });
+}
+
 export async function theirServer(ctx: PeerContext, binary: string): Promise<void> {
+  const scratch = mkdtempSync(join(tmpdir(), "mcp-wire-rmcp-server-"));
   for (const legacy of [false, true]) {
     await checksFor(ctx, binary, { transport: "stdio", legacy });
+    await checkRecorded(ctx, binary, { transport: "stdio", legacy }, scratch);
     const http = await startRmcpHttp(binary, legacy ? ["--legacy"] : []);
     try {
       await checksFor(ctx, binary, { transport: "streamable-http", legacy, url: http.url });
+      await checkRecorded(ctx, binary, { transport: "streamable-http", legacy, url: http.url }, scratch);
     } finally {
       await http.stop();
     }
@@ -140,6 +167,8 @@ async function recordGoldens(ctx: PeerContext, binary: string): Promise<void> {
       const server = ["server", ...(drive.legacy ? ["--legacy"] : [])];
       const ran = await runCommand("node", [CLI, ...drive.words, "--", "node", CLI, "record", "--out", path, "--", binary, ...server], { timeoutMs: 60_000 });
       exited(ran, 0);
+      const checked = await runCommand("node", [CLI, "check", path], { timeoutMs: 60_000 });
+      assert.equal(checked.code, 0, checked.stdout + checked.stderr);
       labelGolden(path, {
         peer: `${RMCP.peer} ${RMCP.version} (${RMCP.language})`,
         direction: "their server",
