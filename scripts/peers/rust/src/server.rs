@@ -148,6 +148,10 @@ pub async fn run(args: &[String]) -> i32 {
                 let _ = running.waiting().await;
                 0
             }
+            // rmcp's serve() waits for a first request other than server/discover: a client that
+            // only asked server/discover (mcp-wire discover, or its probe) closes before that, which
+            // is an ordinary end of the session.
+            Err(rmcp::service::ServerInitializeError::ConnectionClosed(_)) => 0,
             Err(error) => {
                 eprintln!("rmcp-peer server: {error}");
                 1
