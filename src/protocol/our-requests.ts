@@ -45,8 +45,15 @@ export class EndedByPeerError extends Error {
 }
 
 
-/** Ids kept for a late answer (RequestOptions.onLateAnswer): the dual-era probe needs two at most. */
+/**
+ * Ids kept for a late answer: the ones a caller takes (RequestOptions.onLateAnswer; the dual-era
+ * probe needs two at most) and the ones we cancelled, whose answer may cross the cancel. The oldest
+ * go first; an answer to one of those is reported as a stray again.
+ */
 export const MAX_LATE_ANSWERS = 16;
+
+/** The late answer to a request we cancelled: the caller has its error already, and wants nothing more. */
+function ignoreLateAnswer(): void {}
 
 type Json = { [key: string]: unknown };
 
@@ -91,9 +98,12 @@ export class OurRequests {
       timeouts: options.timeouts,
       release: (reason) => sendOptions.stop(reason),
       giveUp: (reason) => {
-        if (options.onLateAnswer) this.#awaitLate(id, options.onLateAnswer);
         // Spec (basic/utilities/cancellation): the client MUST NOT cancel initialize.
-        if (method !== "initialize") this.#cancel(id, reason, options.timeouts?.idleMs ?? DEFAULT_TIMEOUTS.idleMs);
+        const cancelled = method !== "initialize";
+        // Spec (basic/utilities/cancellation): an answer that crosses our cancel SHOULD be ignored,
+        // so a cancelled id stays reserved for it too: it is expected, not a stray to report.
+        if (options.onLateAnswer || cancelled) this.#awaitLate(id, options.onLateAnswer ?? ignoreLateAnswer);
+        if (cancelled) this.#cancel(id, reason, options.timeouts?.idleMs ?? DEFAULT_TIMEOUTS.idleMs);
       },
     });
     // Not awaited: an HTTP send lasts until the answer, and a timeout or abort must end the

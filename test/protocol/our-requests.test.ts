@@ -93,6 +93,23 @@ test("our requests: giving up tells the peer once, with the reason, but never fo
   assert.equal(notes[0]!.signal?.aborted, false, "the cancel's write has a bound of its own, not yet reached");
 });
 
+test("our requests: the answer to a request we cancelled, arriving after the cancel, is taken silently (not a stray)", async () => {
+  // Spec (2026-07-28 basic/patterns/cancellation): the client SHOULD ignore a response to a cancelled
+  // request that arrives afterward (the go-sdk server answers a cancelled subscriptions/listen).
+  const { ours } = setup();
+  const controller = new AbortController();
+  const call = ours.request("subscriptions/listen", {}, { signal: controller.signal });
+  controller.abort(new Error("closed by the client"));
+  await assert.rejects(call, RequestAbortedError);
+  assert.equal(ours.settle({ jsonrpc: "2.0", id: 0, result: { resultType: "complete" } }), true, "the late answer is expected");
+  assert.equal(ours.settle({ jsonrpc: "2.0", id: 0, result: {} }), false, "once only: a second answer is a stray");
+  const initialize = new AbortController();
+  const handshake = ours.request("initialize", {}, { signal: initialize.signal });
+  initialize.abort(new Error("stop"));
+  await assert.rejects(handshake, RequestAbortedError);
+  assert.equal(ours.settle({ jsonrpc: "2.0", id: 1, result: {} }), false, "initialize is never cancelled, so its late answer is not one we asked to end");
+});
+
 test("our requests: a failed write fails the call with the transport's error, and no cancel is sent", async () => {
   const { ours, notes } = setup({ failWrites: true });
   await assert.rejects(ours.request("ping", undefined, {}), /^Error: pipe broke$/);
