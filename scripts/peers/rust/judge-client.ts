@@ -1,7 +1,9 @@
 // What our servers must have answered rmcp's client, step by step (the steps: src/client.rs).
 // The expectations are our servers' exact outcomes, each the spec's rule for its era:
-// - bad tool arguments are a tool execution error (isError), not a JSON-RPC error
-//   (https://modelcontextprotocol.io/specification/2025-11-25/server/tools#error-handling);
+// - bad tool arguments are a tool execution error (isError), not a JSON-RPC error, from 2025-11-25
+//   (https://modelcontextprotocol.io/specification/2025-11-25/server/tools#error-handling); before,
+//   invalid arguments were a protocol error, -32602
+//   (https://modelcontextprotocol.io/specification/2025-06-18/server/tools#error-handling);
 // - an unknown tool is -32602;
 // - an unknown resource is -32002 in the handshake era and -32602 in 2026-07-28
 //   (https://modelcontextprotocol.io/specification/2026-07-28/basic#error-codes), which has no ping
@@ -35,6 +37,13 @@ function failed(step: Step | undefined, code: number): void {
   assert.ok(step, "the client never got to this step");
   assert.equal(step.ok, false, `expected JSON-RPC error ${code}, got ${JSON.stringify(step.value)}`);
   assert.equal(step.error?.code, code, JSON.stringify(step.error));
+}
+
+/** A call with bad arguments: isError from 2025-11-25, -32602 before; either way `text` says what is wrong. */
+function badArguments(step: Step | undefined, era: string, text: string): void {
+  if (era >= "2025-11-25") return assert.equal(toolText(step, true), text);
+  failed(step, -32602);
+  assert.equal(step!.error!.message, text);
 }
 
 function toolText(step: Step | undefined, isError: boolean): string {
@@ -78,20 +87,20 @@ export async function judgeSession(ctx: PeerContext, row: Row, session: Session,
   });
   await check("call echo, good and bad arguments", () => {
     assert.equal(toolText(get("call echo good"), false), "echo: hello from rmcp");
-    assert.equal(toolText(get("call echo bad"), true), "tools/call echo: invalid arguments: text: must be string, got number");
+    badArguments(get("call echo bad"), era, "tools/call echo: invalid arguments: text: must be string, got number");
   });
   await check("call add: structured content; bad arguments", () => {
     const result = ok<ToolResult>(get("call add good"));
     assert.deepEqual(result.structuredContent, { sum: 5.5 });
     assert.equal(toolText(get("call add good"), false), '{"sum":5.5}');
-    assert.equal(toolText(get("call add bad"), true), "tools/call add: invalid arguments: a: must be number, got string");
+    badArguments(get("call add bad"), era, "tools/call add: invalid arguments: a: must be number, got string");
   });
   await check("call get_time, good and bad arguments", () => {
     assert.match(toolText(get("call get_time good"), false), /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/);
-    assert.equal(toolText(get("call get_time bad"), true), 'tools/call get_time: invalid arguments: must NOT have additional property "zone"');
+    badArguments(get("call get_time bad"), era, 'tools/call get_time: invalid arguments: must NOT have additional property "zone"');
   });
   await check("call countdown with bad arguments; an unknown tool is -32602", () => {
-    assert.equal(toolText(get("call countdown bad"), true), "tools/call countdown: invalid arguments: steps: must be >= 1, got 0");
+    badArguments(get("call countdown bad"), era, "tools/call countdown: invalid arguments: steps: must be >= 1, got 0");
     failed(get("call unknown tool"), -32602);
   });
   await check(perPost ? "progress: none, the POST is answered with JSON" : "progress: countdown's three steps reach rmcp's on_progress", () => {

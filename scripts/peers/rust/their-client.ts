@@ -54,6 +54,8 @@ const SESSIONS: Session[] = [
     { server: "demo", transport: "streamable-http", era, serverArgs: [] },
     { server: "demo", transport: "streamable-http (session per post)", era, serverArgs: ["--session-per-post"] },
   ] satisfies Session[]),
+  // The last version before 2025-11-25 made bad arguments a tool error: the demo must answer -32602.
+  { server: "demo", transport: "stdio", era: "2025-06-18", serverArgs: [] },
 ];
 
 export async function theirClient(ctx: PeerContext, binary: string): Promise<void> {
