@@ -9,7 +9,6 @@ export type Context = { signal: AbortSignal; notify(method: string, params: Para
   logLevel?: string | null }; // undefined: the session's level; null: none
 export type Handler = (params: Params, context: Context) => Params | Promise<Params>;
 export type Route = (request: JSONRPCRequest, context: Context) => Params | Promise<Params>;
-
 /** The dispatcher's lookup in a method table: an unknown method is -32601 ([J] 5.1). */
 export function lookup(table: Record<string, Handler>, method: string): Handler {
   if (Object.hasOwn(table, method)) return table[method]!;
@@ -44,7 +43,6 @@ export class Connection {
       this.#send({ jsonrpc: "2.0", id, method, params }); // [B]#requests
     });
   }
-
   notify(method: string, params?: Params): void { // [B]#notifications
     this.#send({ jsonrpc: "2.0", method, ...(params ? { params } : {}) });
   }
@@ -60,28 +58,24 @@ export class Connection {
     if (method === "notifications/cancelled") return this.#running.get(params?.requestId)?.abort();
     this.hear(message as JSONRPCNotification); // [B]#notifications: never answered
   }
-
-  /** Runs a request: each line is handled before the next, so answers given at once keep arrival
-   * order, and one given later (countdown) goes when it is ready. */
+  /** Runs a request. Each line is handled before the next is read, so the answers given at once
+   * keep arrival order; one given later (countdown) goes when it is ready. */
   #serve(request: JSONRPCRequest): void {
-    const cancel = new AbortController();
+    const abort = new AbortController(), { id, method } = request;
     // [B]/utilities/cancellation: any request but initialize may be cancelled.
-    if (request.method !== "initialize") this.#running.set(request.id, cancel);
+    if (method !== "initialize") this.#running.set(id, abort);
     const answer = (result?: Params, error?: unknown) => {
-      this.#running.delete(request.id);
+      this.#running.delete(id);
       const { code, message, data } = error instanceof RpcError ? error
-        : new RpcError(INTERNAL_ERROR, `${request.method}: internal error`);
-      if (!cancel.signal.aborted) this.#send(result
-        ? { jsonrpc: "2.0", id: request.id, result } // [B]#responses: a result, or else
-        // an error response: a thrown error becomes one, with its code, message and data.
-        : { jsonrpc: "2.0", id: request.id, error: { code, message, ...(data ? { data } : {}) } });
+        : new RpcError(INTERNAL_ERROR, `${method}: internal error`);
+      if (!abort.signal.aborted) this.#send(result ? { jsonrpc: "2.0", id, result } // [B]#responses
+        // or an error response: a thrown error becomes one, with its code, message and data.
+        : { jsonrpc: "2.0", id, error: { code, message, ...(data ? { data } : {}) } });
     };
     try {
-      const result = this.route(request, { signal: cancel.signal, notify: this.notify.bind(this) });
+      const result = this.route(request, { signal: abort.signal, notify: this.notify.bind(this) });
       if (result instanceof Promise) result.then((r) => answer(r), (e) => answer(undefined, e));
       else answer(result);
-    } catch (error) {
-      answer(undefined, error);
-    }
+    } catch (error) { answer(undefined, error); }
   }
 }

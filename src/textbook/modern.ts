@@ -15,17 +15,16 @@ const HANDSHAKE_ONLY = ["initialize", "ping", "logging/setLevel", "resources/sub
   "resources/unsubscribe"];
 // [M]/basic/utilities/caching: how long a result may be reused, and by whom.
 const FOREVER = { ttlMs: 60_000, cacheScope: "public" }, STALE = { ttlMs: 0, cacheScope: "public" };
-const UNSAID = { ttlMs: 0, cacheScope: "private" }; // what no hint covers: a template's read
 const CACHED: Record<string, Params> = { "server/discover": FOREVER, "tools/list": STALE,
   "prompts/list": STALE, "resources/list": STALE, "resources/templates/list": STALE,
   "resources/read": STALE };
 
 /** A route for both generations: what claims 2026-07-28 is served here, the rest by `server`. */
 export function modern(server: Server): Route {
-  const { serverInfo, instructions, resources } = server.definition;
+  const { serverInfo } = server.definition;
   const discover = () => ({ // [M]/server/discover
     supportedVersions: [MODERN], // [M]/basic/versioning: the versions served without a handshake
-    capabilities: server.capabilities, instructions, // what initialize used to say
+    capabilities: server.capabilities, // what initialize used to say
     _meta: { [`${NS}serverInfo`]: serverInfo } }); // [M]/basic#meta: who answers, in full
   return (request, context) => {
     const { method, params = {} } = request;
@@ -50,8 +49,7 @@ export function modern(server: Server): Route {
     const complete = (result: Params) => ({ ...result,
       _meta: { [`${NS}serverInfo`]: { name: serverInfo.name, version: serverInfo.version } },
       resultType: "complete", // [M]/basic#results: complete (input_required: not this edition)
-      ...(method !== "resources/read" || resources.some(({ uri }) => uri === params.uri)
-        ? CACHED[method] : UNSAID) }); // [M]/basic/utilities/caching
+      ...CACHED[method] }); // [M]/basic/utilities/caching
     const translate = (error: unknown): never => { // [M]/basic#error-codes: no -32002 any more
       if (!(error instanceof RpcError) || error.code !== RESOURCE_NOT_FOUND) throw error;
       throw new RpcError(INVALID_PARAMS, error.message, error.data);

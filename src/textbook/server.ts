@@ -8,11 +8,9 @@ export const VERSION = "2025-11-25"; // the one handshake version this edition s
 export const LEVELS = "debug info notice warning error critical alert emergency".split(" ");
 export type ToolContext = { signal: AbortSignal; log(level: string, text: string, by: string): void;
   progress(done: number, total: number, message: string): void };
-// The lists' wire fields; a tool's run, a prompt's get: functions, which JSON.stringify leaves out.
-export type Definition = { serverInfo: Params; instructions: string;
+// The lists' wire fields, and the work behind each: functions, which JSON.stringify leaves out.
+export type Definition = { serverInfo: Params; resources: (Params & { read(): string })[];
   tools: (Params & { run(args: Params, context: ToolContext): Params | Promise<Params> })[];
-  check(schema: Params, args: Params): string[]; // what a tool's inputSchema says of its arguments
-  resources: Params[]; resourceTemplates: Params[]; read(uri: string): Params[] | undefined;
   prompts: (Params & { get(args: Params): Params })[] };
 
 export const text = (text: string) => ({ type: "text", text }); // [S]/tools#text-content
@@ -21,10 +19,10 @@ export const invalid = (method: string, field: string, problem: string, data?: u
 /** A field that must be a string (or, `of` "object", an object); `path` names it. */
 export function need<T = string>(params: Params, field: string, method: string, path = field,
   of = "string"): T {
-  const value = params[field], wrong = `must be a string, got ${typeName(value)}`;
+  const value = params[field], object = of === "object";
   if (value === undefined) throw invalid(method, path, "is required");
-  if (of === "object" && !isObject(value)) throw invalid(method, path, "must be an object");
-  if (of === "string" && typeof value !== "string") throw invalid(method, path, wrong);
+  const wrong = object ? "must be an object" : `must be a ${of}, got ${typeName(value)}`;
+  if (object ? !isObject(value) : typeof value !== of) throw invalid(method, path, wrong);
   return value as T;
 }
 /** The tool or prompt `params.name` names, and its arguments (absent is {}; null is not). */
@@ -35,6 +33,24 @@ function named<T extends Params>(list: T[], kind: string, params: Params, method
   const { arguments: args = {} } = params, wrong = `must be an object, got ${typeName(args)}`;
   if (!isObject(args)) throw invalid(method, "arguments", wrong);
   return { found, args };
+}
+/** A tool's arguments against its inputSchema: the keywords the demo's tools use, in the words of
+ * the production edition's JSON Schema validator (src/schema/, which knows them all). */
+function check(schema: Params, args: Params): string {
+  const rules = (schema.properties ?? {}) as Record<string, Params>, quote = JSON.stringify;
+  const problems = ((schema.required ?? []) as string[]).filter((key) => !Object.hasOwn(args, key))
+    .map((key) => `missing required property ${quote(key)}`);
+  for (const [key, value] of Object.entries(args)) {
+    const rule = Object.hasOwn(rules, key) ? rules[key] : undefined; // never Object.prototype's
+    const { type, minimum = -Infinity, maximum = Infinity } = rule ?? {}, n = value as number;
+    const got = typeName(value) === "integer" && type !== "integer" ? "number" : typeName(value);
+    const extra = `must NOT have additional property ${quote(key)}`;
+    if (!rule) problems.push(...(schema.additionalProperties === false ? [extra] : []));
+    else if (type !== got) problems.push(`${key}: must be ${type}, got ${got}`);
+    else if (n < (minimum as number)) problems.push(`${key}: must be >= ${minimum}, got ${n}`);
+    else if (n > (maximum as number)) problems.push(`${key}: must be <= ${maximum}, got ${n}`);
+  }
+  return problems.join("; ");
 }
 
 export class Server {
@@ -49,7 +65,7 @@ export class Server {
     "tools/list": () => ({ tools: this.definition.tools }), // [S]/tools#listing-tools
     "tools/call": (params, context) => this.#call(params, context), // [S]/tools#calling-tools
     "resources/list": () => ({ resources: this.definition.resources }), // [S]/resources#listing
-    "resources/templates/list": () => ({ resourceTemplates: this.definition.resourceTemplates }),
+    "resources/templates/list": () => ({ resourceTemplates: [] }), // [S]/resources: none here
     "resources/read": (params) => this.#read(params), // [S]/resources#reading-resources
     "prompts/list": () => ({ prompts: this.definition.prompts }), // [S]/prompts#listing-prompts
     "prompts/get": (params) => this.#prompt(params), // [S]/prompts#getting-a-prompt
@@ -79,44 +95,39 @@ export class Server {
     this.state = "initializing";
     return { protocolVersion: VERSION, // [B]/lifecycle#version-negotiation: ours, if not theirs
       capabilities: this.capabilities, // [B]/lifecycle#capability-negotiation
-      serverInfo: this.definition.serverInfo, // [B]/lifecycle#initialization: Implementation
-      instructions: this.definition.instructions }; // [B]/lifecycle#initialization: for the model
+      serverInfo: this.definition.serverInfo }; // [B]/lifecycle#initialization: Implementation
   }
-
   #setLevel(params: Params): Params {
     const level = need(params, "level", "logging/setLevel");
     const choices = `must be one of ${LEVELS.join(", ")}, got "${level}"`;
     if (!LEVELS.includes(level)) throw invalid("logging/setLevel", "level", choices);
     return (this.level = level), {};
   }
-
   #call(params: Params, context: Context): Params | Promise<Params> {
     const { found: tool, args } = named(this.definition.tools, "tool", params, "tools/call");
-    const problems = this.definition.check(tool.inputSchema as Params, args);
     // [S]/tools#error-handling: arguments the tool refuses are its error (isError), for the model.
-    const refused = `tools/call ${tool.name}: invalid arguments: ${problems.join("; ")}`;
-    if (problems.length > 0) return { content: [text(refused)], isError: true };
-    const { signal, notify, logLevel } = context, least = () => // the least severe level heard
-      logLevel === null ? Infinity : LEVELS.indexOf(logLevel ?? this.level); // null: none
+    const problems = check(tool.inputSchema as Params, args);
+    const refused = `tools/call ${tool.name}: invalid arguments: ${problems}`;
+    if (problems) return { content: [text(refused)], isError: true };
+    const { signal, notify, logLevel } = context; // logLevel null: no logs (modern.ts)
     const token = isObject(params._meta) ? params._meta.progressToken : undefined;
-    return tool.run(args, { signal,
-      // [S]/utilities/logging#log-message-notifications: at or above the level asked for.
-      log: (at, data, logger) => LEVELS.indexOf(at) >= least()
-        && notify("notifications/message", { level: at, data, logger }),
+    return tool.run(args, { signal, // [S]/utilities/logging: at or above the level asked for
+      log: (level, data, logger) => logLevel !== null && LEVELS.indexOf(level)
+        >= LEVELS.indexOf(logLevel ?? this.level) && notify("notifications/message",
+        { level, data, logger }), // [S]/utilities/logging#log-message-notifications
       // [B]/utilities/progress: under the request's token, increasing, before its answer.
       progress: (progress, total, message) => ["string", "number"].includes(typeof token)
         && notify("notifications/progress", { progressToken: token, progress, total, message }),
     });
   }
-
   #read(params: Params): Params {
-    const uri = need(params, "uri", "resources/read"), contents = this.definition.read(uri);
+    const uri = need(params, "uri", "resources/read");
+    const found = this.definition.resources.find((resource) => resource.uri === uri);
     // [S]/resources#error-handling: an unknown resource is -32002, with its uri.
     const unknown = `resources/read: no resource at ${JSON.stringify(uri)}`;
-    if (!contents) throw new RpcError(RESOURCE_NOT_FOUND, unknown, { uri });
-    return { contents }; // [S]/resources#reading-resources: each { uri, mimeType, text }
+    if (!found) throw new RpcError(RESOURCE_NOT_FOUND, unknown, { uri });
+    return { contents: [{ uri, mimeType: found.mimeType, text: found.read() }] }; // [S]/resources
   }
-
   #prompt(params: Params): Params {
     const { found: prompt, args } = named(this.definition.prompts, "prompt", params, "prompts/get");
     // [S]/prompts#getting-a-prompt: the arguments are strings, and the required ones are there.

@@ -1,16 +1,14 @@
-// The textbook edition of mcp-wire: MCP in a few short files, read in this order: wire.ts (the
-// messages), connection.ts (who answers what), server.ts (the session, the method table),
-// demo-texts.ts and demo.ts (what `node dist/textbook/demo.js` serves), client.ts; then modern.ts
-// (2026-07-28, same connection). Node built-ins only; fixtures/transcripts/ judge it and the
-// production edition alike. Left out, with the production file that adds it: versions before
-// 2025-11-25 (src/mcp/versions.ts); bounds on lines and work in flight, backpressure, batched
-// writes (src/jsonrpc/framing.ts, src/protocol/inbox.ts, src/transports/stdio.ts); batches
-// (src/protocol/bad-input.ts); pagination (src/server/pagination.ts); JSON Schema (src/schema/);
-// completion, subscriptions, list changes (src/server/features/); asking the client (sampling,
-// elicitation, roots, input rounds: src/server/handler-context.ts, src/server/modern/); HTTP and
-// listen (src/http/); OAuth (src/auth/). Spec sections: [J] https://www.jsonrpc.org/specification,
-// [B] https://modelcontextprotocol.io/specification/2025-11-25/basic, [S] .../2025-11-25/server,
-// [M] https://modelcontextprotocol.io/specification/2026-07-28/ (its basic/ and server/ pages).
+// The textbook edition of mcp-wire, Node built-ins only, judged by fixtures/transcripts/ as the
+// production edition is. Read wire.ts (the messages), connection.ts (who answers what), server.ts
+// (the session, the method table), demo.ts (`node dist/textbook/demo.js`), client.ts, modern.ts
+// (2026-07-28). Left out, and where the production edition has it: versions before 2025-11-25
+// (src/mcp/versions.ts); bounds, backpressure, batched writes (src/jsonrpc/framing.ts,
+// src/protocol/inbox.ts, src/transports/stdio.ts); batches (src/protocol/bad-input.ts); pagination
+// (src/server/pagination.ts); JSON Schema (src/schema/); completion, templates, subscriptions, list
+// changes (src/server/features/); asking the client (sampling, elicitation, roots, input rounds:
+// src/server/handler-context.ts, src/server/modern/); HTTP, listen (src/http/); OAuth (src/auth/).
+// [J] https://www.jsonrpc.org/specification, [B] https://modelcontextprotocol.io/specification/
+// 2025-11-25/basic, [S] .../2025-11-25/server, [M] .../2026-07-28/ (its basic/ and server/ pages).
 export type Id = string | number; // [B]#requests: never null
 export type Params = { [key: string]: unknown };
 export type JSONRPCRequest = { jsonrpc: "2.0"; id: Id; method: string; params?: Params };
