@@ -13,12 +13,15 @@ const notes = () => readFileSync(new URL("../../PROTOCOL_NOTES.md", import.meta.
 
 export const demo: Definition = { // [S]/tools#tool, [S]/resources#resource, [S]/prompts#prompt
   serverInfo: { name: "mcp-wire-demo", version: "0.1.0" }, // [B]/lifecycle#initialization
-  tools: [{ name: "echo", title: "Echo", description: "Repeats the text (and logs at debug).",
+  tools: [{
+    name: "echo", title: "Echo", description: "Repeats the text (and logs at debug).",
     inputSchema: { type: "object", properties: { text: { type: "string" } }, required: ["text"] },
     run: ({ text: said }, context) => {
       context.log("debug", `echo: repeating ${(said as string).length} characters`, "echo");
       return { content: [text(`echo: ${said}`)] };
-    } }, { name: "add", title: "Add two numbers", description: "Adds a and b, as { sum }.",
+    },
+  }, {
+    name: "add", title: "Add two numbers", description: "Adds a and b, as { sum }.",
     inputSchema: { type: "object", properties: { a: number, b: number }, required: ["a", "b"] },
     outputSchema: { type: "object", // [S]/tools#output-schema: what structuredContent holds
       properties: { sum: { ...number, description: "a + b" } }, required: ["sum"] },
@@ -28,10 +31,13 @@ export const demo: Definition = { // [S]/tools#tool, [S]/resources#resource, [S]
       if (!Number.isFinite(sum)) return { content: [text(overflow)], isError: true };
       // [S]/tools#structured-content: with its JSON as text too, for clients that read only text.
       return { content: [text(JSON.stringify({ sum }))], structuredContent: { sum } };
-    } }, { name: "get_time", title: "Current time", description: "The time now, in ISO 8601.",
+    },
+  }, {
+    name: "get_time", title: "Current time", description: "The time now, in ISO 8601.",
     inputSchema: { type: "object", additionalProperties: false },
     run: () => ({ content: [text(new Date().toISOString())] }),
-  }, { name: "countdown", title: "Count down", description: "Counts down, reporting progress.",
+  }, {
+    name: "countdown", title: "Count down", description: "Counts down, reporting progress.",
     inputSchema: { type: "object", properties: { steps: step(100), intervalMs: step(1000) },
       required: ["steps"], additionalProperties: false },
     run: async ({ steps: count, intervalMs = 100 }, context) => {
@@ -43,7 +49,8 @@ export const demo: Definition = { // [S]/tools#tool, [S]/resources#resource, [S]
         context.progress(n - left, n, `${left} to go`);
       }
       return { content: [text(`countdown: done after ${steps(n)}`)] };
-    } }],
+    },
+  }],
   resources: [{ uri: "docs://demo/protocol-notes", name: "protocol-notes", read: notes,
     title: "MCP protocol notes", mimeType: "text/markdown", description: "mcp-wire's notes on " +
       "the Model Context Protocol: messages, lifecycle, features, versions." }],
