@@ -4,9 +4,10 @@
 // (2026-07-28). Left out, and where the production edition has it: versions before 2025-11-25
 // (src/mcp/versions.ts); bounds, backpressure, batched writes (src/jsonrpc/framing.ts,
 // src/protocol/inbox.ts, src/transports/stdio.ts); batches (src/protocol/bad-input.ts); pagination
-// (src/server/pagination.ts); JSON Schema (src/schema/); completion, templates, subscriptions, list
-// changes (src/server/features/); asking the client (sampling, elicitation, roots, input rounds:
-// src/server/handler-context.ts, src/server/modern/); HTTP, listen (src/http/); OAuth (src/auth/).
+// (src/server/pagination.ts); JSON Schema but the demo's keywords (src/schema/); completion,
+// templates, subscriptions, list changes (src/server/features/); asking the client (sampling,
+// elicitation, roots, input rounds: src/server/handler-context.ts, src/server/modern/); HTTP,
+// listen (src/http/); OAuth (src/auth/).
 // [J] https://www.jsonrpc.org/specification, [B] https://modelcontextprotocol.io/specification/
 // 2025-11-25/basic, [S] .../2025-11-25/server, [M] .../2026-07-28/ (its basic/ and server/ pages).
 export type Id = string | number; // [B]#requests: never null
