@@ -4,8 +4,8 @@
 // (src/server/modern/).
 import { lookup, type Route } from "./connection.js";
 import { INVALID_PARAMS, isObject, METHOD_NOT_FOUND, RESOURCE_NOT_FOUND } from "./wire.js";
-import { RpcError, typeName, type Params } from "./wire.js";
-import { invalid, LEVELS, need, VERSION, type Server } from "./server.js";
+import { RpcError, type Params } from "./wire.js";
+import { LEVELS, need, VERSION, type Server } from "./server.js";
 
 export const MODERN = "2026-07-28";
 const NS = "io.modelcontextprotocol/"; // [M]/basic#meta: the protocol's own _meta keys
@@ -67,23 +67,18 @@ function tryEnvelope(method: string, meta: Params) {
   try { return envelope(method, meta); } catch { return undefined; }
 }
 
-/** The request's envelope, each field checked ([M]/basic/versioning#request-metadata). */
+/** The request's envelope in _meta, each field checked ([M]/basic/versioning#request-metadata). */
 function envelope(method: string, meta: Params): { version: string; logLevel?: string } {
-  const key = (name: string) => `_meta.${NS}${name}`, version = meta[`${NS}protocolVersion`];
-  if (typeof version !== "string") {
-    throw invalid(method, key("protocolVersion"), `must be a string, got ${typeName(version)}`);
+  const [version, info, logLevel] = [meta[`${NS}protocolVersion`], meta[`${NS}clientInfo`],
+    meta[`${NS}logLevel`]];
+  need(method, meta, { [`${NS}protocolVersion`]: "string", [`${NS}clientCapabilities`]: "object" });
+  if (info !== undefined) { // optional, but whole if there
+    need(method, meta, { [`${NS}clientInfo`]: "object" });
+    need(method, info as Params, { name: "string", version: "string" });
   }
-  need(meta, `${NS}clientCapabilities`, method, key("clientCapabilities"), "object");
-  if (meta[`${NS}clientInfo`] !== undefined) { // optional, but whole if there
-    const info = need<Params>(meta, `${NS}clientInfo`, method, key("clientInfo"), "object");
-    for (const field of ["name", "version"]) {
-      need(info, field, method, `${key("clientInfo")}.${field}`);
-    }
-  }
-  const logLevel = meta[`${NS}logLevel`];
   if (logLevel !== undefined && !LEVELS.includes(logLevel as string)) {
     const choices = `must be one of ${LEVELS.join(", ")}, got ${JSON.stringify(logLevel)}`;
-    throw invalid(method, key("logLevel"), choices);
+    throw new RpcError(INVALID_PARAMS, `${method}: "_meta.${NS}logLevel" ${choices}`);
   }
-  return { version, logLevel: logLevel as string | undefined };
+  return { version: version as string, logLevel: logLevel as string | undefined };
 }

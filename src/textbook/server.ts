@@ -14,43 +14,41 @@ export type Definition = { serverInfo: Params; resources: (Params & { read(): st
   prompts: (Params & { get(args: Params): Params })[] };
 
 export const text = (text: string) => ({ type: "text", text }); // [S]/tools#text-content
-export const invalid = (method: string, field: string, problem: string, data?: unknown) =>
-  new RpcError(INVALID_PARAMS, `${method}: "${field}" ${problem}`, data); // [J] 5.1
-/** A field that must be a string (or, `of` "object", an object); `path` names it. */
-export function need<T = string>(params: Params, field: string, method: string, path = field,
-  of = "string"): T {
-  const value = params[field], object = of === "object";
-  if (value === undefined) throw invalid(method, path, "is required");
-  const wrong = object ? "must be an object" : `must be a ${of}, got ${typeName(value)}`;
-  if (object ? !isObject(value) : typeof value !== of) throw invalid(method, path, wrong);
-  return value as T;
-}
-/** The tool or prompt `params.name` names, and its arguments (absent is {}; null is not). */
-function named<T extends Params>(list: T[], kind: string, params: Params, method: string) {
-  const name = need(params, "name", method), found = list.find((item) => item.name === name);
-  const none = `names no ${kind} of this server: ${JSON.stringify(name)}`;
-  if (!found) throw invalid(method, "name", none, { name });
-  const { arguments: args = {} } = params, wrong = `must be an object, got ${typeName(args)}`;
-  if (!isObject(args)) throw invalid(method, "arguments", wrong);
-  return { found, args };
-}
+// [S]/tools#error-handling: a tool's own error (isError) is a result, for the model to read.
+export const failed = (why: string) => ({ content: [text(why)], isError: true });
 /** A tool's arguments against its inputSchema: the keywords the demo's tools use, in the words of
  * the production edition's JSON Schema validator (src/schema/, which knows them all). */
 function check(schema: Params, args: Params): string {
   const rules = (schema.properties ?? {}) as Record<string, Params>, quote = JSON.stringify;
   const problems = ((schema.required ?? []) as string[]).filter((key) => !Object.hasOwn(args, key))
     .map((key) => `missing required property ${quote(key)}`);
-  for (const [key, value] of Object.entries(args)) {
-    const rule = Object.hasOwn(rules, key) ? rules[key] : undefined; // never Object.prototype's
+  for (const [key, value] of Object.entries(args)) { // its own keys, never Object.prototype's
+    const rule = Object.hasOwn(rules, key) ? rules[key] : undefined;
     const { type, minimum = -Infinity, maximum = Infinity } = rule ?? {}, n = value as number;
     const got = typeName(value) === "integer" && type !== "integer" ? "number" : typeName(value);
-    const extra = `must NOT have additional property ${quote(key)}`;
-    if (!rule) problems.push(...(schema.additionalProperties === false ? [extra] : []));
-    else if (type !== got) problems.push(`${key}: must be ${type}, got ${got}`);
+    if (!rule && schema.additionalProperties === false) {
+      problems.push(`must NOT have additional property ${quote(key)}`);
+    } else if (rule && type !== got) problems.push(`${key}: must be ${type}, got ${got}`);
     else if (n < (minimum as number)) problems.push(`${key}: must be >= ${minimum}, got ${n}`);
     else if (n > (maximum as number)) problems.push(`${key}: must be <= ${maximum}, got ${n}`);
   }
   return problems.join("; ");
+}
+/** Params whose fields must each be there, of its JSON type ("string", "object"): else -32602. */
+export function need(method: string, params: Params, types: Record<string, string>): Params {
+  for (const [field, type] of Object.entries(types)) { // [J] 5.1: invalid method parameters
+    const got = `${method}: "${field}" must be of type ${type}, got ${typeName(params[field])}`;
+    if (typeName(params[field]) !== type) throw new RpcError(INVALID_PARAMS, got);
+  }
+  return params;
+}
+/** The tool or prompt `params.name` names, and its arguments (absent is {}). */
+function named<T extends Params>(list: T[], kind: string, params: Params, method: string) {
+  const { name, arguments: args } = need(method, { arguments: {}, ...params },
+    { name: "string", arguments: "object" });
+  const found = list.find((item) => item.name === name), none = `no ${kind} ${JSON.stringify(name)}`;
+  if (!found) throw new RpcError(INVALID_PARAMS, `${method}: ${none}`, { name });
+  return { found, args: args as Params };
 }
 
 export class Server {
@@ -76,44 +74,39 @@ export class Server {
   route: Route = ({ method, params = {} }, context) => {
     const handler = lookup(this.table, method);
     // [B]/lifecycle#operation: only ping before initialize; only logging too before initialized.
-    const early = `send ${this.state === "new" ? "initialize" : "notifications/initialized"} first`;
     const allowed = ["ping", "initialize", ...(this.state === "new" ? [] : ["logging/setLevel"])];
     if (this.state === "ready" || allowed.includes(method)) return handler(params, context);
-    throw new RpcError(INVALID_REQUEST, `${method}: the session is not initialized: ${early}`);
+    throw new RpcError(INVALID_REQUEST, `${method}: the session is not initialized`);
   };
   hear = ({ method }: Notification): void => { // [B]/lifecycle: initialized opens the operation
     if (method === "notifications/initialized" && this.state !== "new") this.state = "ready";
   };
 
   #initialize(params: Params): Params {
-    const again = "initialize: the session is already initialized";
-    if (this.state !== "new") throw new RpcError(INVALID_REQUEST, again);
-    need(params, "protocolVersion", "initialize");
-    need(params, "capabilities", "initialize", "capabilities", "object");
-    const info = need<Params>(params, "clientInfo", "initialize", "clientInfo", "object");
-    for (const field of ["name", "version"]) need(info, field, "initialize", `clientInfo.${field}`);
+    if (this.state !== "new") throw new RpcError(INVALID_REQUEST, "initialize: done already");
+    const fields = { protocolVersion: "string", capabilities: "object", clientInfo: "object" };
+    const { clientInfo } = need("initialize", params, fields); // [B]/lifecycle#initialization
+    need("initialize", clientInfo as Params, { name: "string", version: "string" });
     this.state = "initializing";
     return { protocolVersion: VERSION, // [B]/lifecycle#version-negotiation: ours, if not theirs
       capabilities: this.capabilities, // [B]/lifecycle#capability-negotiation
       serverInfo: this.definition.serverInfo }; // [B]/lifecycle#initialization: Implementation
   }
   #setLevel(params: Params): Params {
-    const level = need(params, "level", "logging/setLevel");
-    const choices = `must be one of ${LEVELS.join(", ")}, got "${level}"`;
-    if (!LEVELS.includes(level)) throw invalid("logging/setLevel", "level", choices);
+    const level = String(need("logging/setLevel", params, { level: "string" }).level);
+    const among = `logging/setLevel: "level" must be one of ${LEVELS.join(", ")}`;
+    if (!LEVELS.includes(level)) throw new RpcError(INVALID_PARAMS, among);
     return (this.level = level), {};
   }
   #call(params: Params, context: Context): Params | Promise<Params> {
     const { found: tool, args } = named(this.definition.tools, "tool", params, "tools/call");
-    // [S]/tools#error-handling: arguments the tool refuses are its error (isError), for the model.
-    const problems = check(tool.inputSchema as Params, args);
-    const refused = `tools/call ${tool.name}: invalid arguments: ${problems}`;
-    if (problems) return { content: [text(refused)], isError: true };
-    const { signal, notify, logLevel } = context; // logLevel null: no logs (modern.ts)
+    const problems = check(tool.inputSchema as Params, args); // the model may do better: isError
+    if (problems) return failed(`tools/call ${tool.name}: invalid arguments: ${problems}`);
+    const { signal, notify, logLevel = this.level } = context; // logLevel null: none (modern.ts)
     const token = isObject(params._meta) ? params._meta.progressToken : undefined;
     return tool.run(args, { signal, // [S]/utilities/logging: at or above the level asked for
       log: (level, data, logger) => logLevel !== null && LEVELS.indexOf(level)
-        >= LEVELS.indexOf(logLevel ?? this.level) && notify("notifications/message",
+        >= LEVELS.indexOf(logLevel) && notify("notifications/message",
         { level, data, logger }), // [S]/utilities/logging#log-message-notifications
       // [B]/utilities/progress: under the request's token, increasing, before its answer.
       progress: (progress, total, message) => ["string", "number"].includes(typeof token)
@@ -121,7 +114,7 @@ export class Server {
     });
   }
   #read(params: Params): Params {
-    const uri = need(params, "uri", "resources/read");
+    const { uri } = need("resources/read", params, { uri: "string" });
     const found = this.definition.resources.find((resource) => resource.uri === uri);
     // [S]/resources#error-handling: an unknown resource is -32002, with its uri.
     const unknown = `resources/read: no resource at ${JSON.stringify(uri)}`;
@@ -131,11 +124,9 @@ export class Server {
   #prompt(params: Params): Params {
     const { found: prompt, args } = named(this.definition.prompts, "prompt", params, "prompts/get");
     // [S]/prompts#getting-a-prompt: the arguments are strings, and the required ones are there.
-    for (const name of Object.keys(args)) need(args, name, "prompts/get", `arguments.${name}`);
-    for (const { name, required } of prompt.arguments as { name: string; required: boolean }[]) {
-      const by = `is required by prompt ${JSON.stringify(prompt.name)}`, path = `arguments.${name}`;
-      if (required && !Object.hasOwn(args, name)) throw invalid("prompts/get", path, by);
-    }
+    const required = (prompt.arguments as Params[]).filter((argument) => argument.required);
+    const names = [...required.map(({ name }) => String(name)), ...Object.keys(args)];
+    need("prompts/get", args, Object.fromEntries(names.map((name) => [name, "string"])));
     return prompt.get(args); // [S]/prompts#getting-a-prompt: { description, messages }
   }
 }
