@@ -3,7 +3,6 @@ import { spawn } from "node:child_process";
 import { once } from "node:events";
 import { Connection, lookup } from "./connection.js";
 import { VERSION } from "./server.js";
-
 export async function connect(command: string, args: string[] = []) {
   const child = spawn(command, args, { stdio: ["pipe", "pipe", "inherit"] });
   // The server may ask too: this client answers ping ([B]/utilities/ping), and -32601 to the rest.

@@ -6,15 +6,13 @@ import { Connection } from "./connection.js";
 import { modern } from "./modern.js";
 import { failed, Server, text, type Definition } from "./server.js";
 import type { Params } from "./wire.js";
-
 // [S]/tools#tool: inputSchema and outputSchema are JSON Schema objects (required: all, by default).
 const object = (properties: Params, required = Object.keys(properties), more = {}) =>
   ({ type: "object", properties, required, ...more });
 const string = { type: "string" }, number = { type: "number" };
 const step = (maximum: number) => ({ type: "integer", minimum: 1, maximum });
 const steps = (n: number) => `${n} step${n === 1 ? "" : "s"}`;
-
-const server = new Server({ // [S]/tools#tool, [S]/resources#resource, [S]/prompts#prompt
+const demo: Definition = { // [S]/tools#tool, [S]/resources#resource, [S]/prompts#prompt
   serverInfo: { name: "mcp-wire-demo", version: "0.1.0" }, // [B]/lifecycle#initialization
   tools: [{ name: "echo", title: "Echo", description: "Repeats the text (and logs at debug).",
     inputSchema: object({ text: string }),
@@ -56,5 +54,6 @@ const server = new Server({ // [S]/tools#tool, [S]/resources#resource, [S]/promp
     messages: [{ role: "user", content: text("Here is an MCP message sent under protocol " +
       `version ${version}:\n${message}\nIs it valid? Name each field, what it means, and any ` +
       "rule it breaks.") }] }) }], // [S]/prompts#getting-a-prompt: PromptMessage
-} satisfies Definition);
+};
+const server = new Server(demo);
 new Connection(process.stdin, process.stdout, modern(server), server.hear);

@@ -2,7 +2,6 @@
 import { lookup, type Context, type Handler, type Route } from "./connection.js";
 import { INVALID_PARAMS, INVALID_REQUEST, isObject, RESOURCE_NOT_FOUND, RpcError } from "./wire.js";
 import { typeName, type JSONRPCNotification as Notification, type Params } from "./wire.js";
-
 export const VERSION = "2025-11-25"; // the one handshake version this edition speaks
 // [S]/utilities/logging: the levels of RFC 5424, least severe first.
 export const LEVELS = "debug info notice warning error critical alert emergency".split(" ");
@@ -12,7 +11,6 @@ export type ToolContext = { signal: AbortSignal; log(level: string, text: string
 export type Definition = { serverInfo: Params; resources: (Params & { read(): string })[];
   tools: (Params & { run(args: Params, context: ToolContext): Params | Promise<Params> })[];
   prompts: (Params & { get(args: Params): Params })[] };
-
 export const text = (text: string) => ({ type: "text", text }); // [S]/tools#text-content
 // [S]/tools#error-handling: a tool's own error (isError) is a result, for the model to read.
 export const failed = (why: string) => ({ content: [text(why)], isError: true });
@@ -26,9 +24,9 @@ function check(schema: Params, args: Params): string {
     const rule = Object.hasOwn(rules, key) ? rules[key] : undefined;
     const { type, minimum = -Infinity, maximum = Infinity } = rule ?? {}, n = value as number;
     const got = typeName(value) === "integer" && type !== "integer" ? "number" : typeName(value);
-    if (!rule && schema.additionalProperties === false) {
-      problems.push(`must NOT have additional property ${quote(key)}`);
-    } else if (rule && type !== got) problems.push(`${key}: must be ${type}, got ${got}`);
+    const extra = `must NOT have additional property ${quote(key)}`;
+    if (!rule) problems.push(...(schema.additionalProperties === false ? [extra] : []));
+    else if (type !== got) problems.push(`${key}: must be ${type}, got ${got}`);
     else if (n < (minimum as number)) problems.push(`${key}: must be >= ${minimum}, got ${n}`);
     else if (n > (maximum as number)) problems.push(`${key}: must be <= ${maximum}, got ${n}`);
   }
@@ -46,11 +44,10 @@ export function need(method: string, params: Params, types: Record<string, strin
 function named<T extends Params>(list: T[], kind: string, params: Params, method: string) {
   const { name, arguments: args } = need(method, { arguments: {}, ...params },
     { name: "string", arguments: "object" });
-  const found = list.find((item) => item.name === name), none = `no ${kind} ${JSON.stringify(name)}`;
-  if (!found) throw new RpcError(INVALID_PARAMS, `${method}: ${none}`, { name });
+  const found = list.find((item) => item.name === name);
+  if (!found) throw new RpcError(INVALID_PARAMS, `${method}: no ${kind} named ${name}`, { name });
   return { found, args: args as Params };
 }
-
 export class Server {
   state: "new" | "initializing" | "ready" = "new"; // [B]/lifecycle: the three phases
   level = "info"; // [S]/utilities/logging: what the session hears until logging/setLevel
@@ -69,7 +66,6 @@ export class Server {
     "prompts/get": (params) => this.#prompt(params), // [S]/prompts#getting-a-prompt
   };
   constructor(readonly definition: Definition) {}
-
   /** The handshake generation's route: the method table behind the lifecycle gate. */
   route: Route = ({ method, params = {} }, context) => {
     const handler = lookup(this.table, method);
@@ -81,7 +77,6 @@ export class Server {
   hear = ({ method }: Notification): void => { // [B]/lifecycle: initialized opens the operation
     if (method === "notifications/initialized" && this.state !== "new") this.state = "ready";
   };
-
   #initialize(params: Params): Params {
     if (this.state !== "new") throw new RpcError(INVALID_REQUEST, "initialize: done already");
     const fields = { protocolVersion: "string", capabilities: "object", clientInfo: "object" };
@@ -94,20 +89,18 @@ export class Server {
   }
   #setLevel(params: Params): Params {
     const level = String(need("logging/setLevel", params, { level: "string" }).level);
-    const among = `logging/setLevel: "level" must be one of ${LEVELS.join(", ")}`;
-    if (!LEVELS.includes(level)) throw new RpcError(INVALID_PARAMS, among);
+    if (!LEVELS.includes(level)) throw new RpcError(INVALID_PARAMS, `no log level ${level}`);
     return (this.level = level), {};
   }
-  #call(params: Params, context: Context): Params | Promise<Params> {
+  #call(params: Params, { signal, notify, logLevel = this.level }: Context) {
     const { found: tool, args } = named(this.definition.tools, "tool", params, "tools/call");
     const problems = check(tool.inputSchema as Params, args); // the model may do better: isError
     if (problems) return failed(`tools/call ${tool.name}: invalid arguments: ${problems}`);
-    const { signal, notify, logLevel = this.level } = context; // logLevel null: none (modern.ts)
     const token = isObject(params._meta) ? params._meta.progressToken : undefined;
+    const least = logLevel === null ? Infinity : LEVELS.indexOf(logLevel); // null: none (modern)
     return tool.run(args, { signal, // [S]/utilities/logging: at or above the level asked for
-      log: (level, data, logger) => logLevel !== null && LEVELS.indexOf(level)
-        >= LEVELS.indexOf(logLevel) && notify("notifications/message",
-        { level, data, logger }), // [S]/utilities/logging#log-message-notifications
+      log: (level, data, logger) => LEVELS.indexOf(level) >= least
+        && notify("notifications/message", { level, data, logger }), // [S]/utilities/logging
       // [B]/utilities/progress: under the request's token, increasing, before its answer.
       progress: (progress, total, message) => ["string", "number"].includes(typeof token)
         && notify("notifications/progress", { progressToken: token, progress, total, message }),
@@ -117,8 +110,7 @@ export class Server {
     const { uri } = need("resources/read", params, { uri: "string" });
     const found = this.definition.resources.find((resource) => resource.uri === uri);
     // [S]/resources#error-handling: an unknown resource is -32002, with its uri.
-    const unknown = `resources/read: no resource at ${JSON.stringify(uri)}`;
-    if (!found) throw new RpcError(RESOURCE_NOT_FOUND, unknown, { uri });
+    if (!found) throw new RpcError(RESOURCE_NOT_FOUND, `no resource at ${uri}`, { uri });
     return { contents: [{ uri, mimeType: found.mimeType, text: found.read() }] }; // [S]/resources
   }
   #prompt(params: Params): Params {
@@ -126,7 +118,7 @@ export class Server {
     // [S]/prompts#getting-a-prompt: the arguments are strings, and the required ones are there.
     const required = (prompt.arguments as Params[]).filter((argument) => argument.required);
     const names = [...required.map(({ name }) => String(name)), ...Object.keys(args)];
-    need("prompts/get", args, Object.fromEntries(names.map((name) => [name, "string"])));
-    return prompt.get(args); // [S]/prompts#getting-a-prompt: { description, messages }
+    const strings = Object.fromEntries(names.map((name) => [name, "string"]));
+    return prompt.get(need("prompts/get", args, strings)); // [S]/prompts: description, messages
   }
 }

@@ -2,6 +2,8 @@
 // invalid lines in any order, both generations) are fed to both editions, `node dist/server.js`
 // and `node dist/textbook/demo.js`, and their answers must be the same but for the declared
 // differences: the pointers of the transcripts' "# differs in textbook:" lines, and the time.
+// One of them is a rule of its own, ERROR_WORDING: an error's message is each edition's own words
+// (the spec fixes the code, the id and the data, which are still compared).
 // What only the production edition serves is not generated (PRODUCTION_ONLY, below).
 // MCP_WIRE_DIFF_SEED and MCP_WIRE_DIFF_SESSIONS choose another run; the figures are printed.
 import { test } from "node:test";
@@ -25,6 +27,8 @@ export const PRODUCTION_ONLY = ["completion/complete", "resources/subscribe", "r
 const transcripts = fileURLToPath(new URL("../../fixtures/transcripts/", import.meta.url));
 const DECLARED = [...new Set(readdirSync(transcripts).filter((file) => file.endsWith(".transcript"))
   .flatMap((file) => editions(parseRecording(readFileSync(transcripts + file, "utf8"), file)).differs.get("textbook") ?? []))];
+
+export const ERROR_WORDING = "/error/message";
 
 /** mulberry32: a small seeded PRNG, so a run can be repeated from its seed. */
 function prng(seed: number): () => number {
@@ -164,6 +168,11 @@ function canonical(value: unknown): string {
     ? Object.fromEntries(Object.entries(node).sort(([a], [b]) => (a < b ? -1 : 1)).map(([key, inner]) => [key, sorted(inner)])) : node;
   return JSON.stringify(sorted(copy));
 }
+
+test("differential: error wording is the one declared rule about errors (code, id and data are compared)", () => {
+  assert.ok(DECLARED.includes(ERROR_WORDING), "a transcript declares /error/message");
+  assert.deepEqual(DECLARED.filter((pointer) => pointer.startsWith("/error")).sort(), ["/error/data/supported", ERROR_WORDING]);
+});
 
 test(`differential: ${SESSIONS} generated sessions get the same answers from both editions (seed ${SEED})`, async () => {
   const random = prng(SEED);
