@@ -112,6 +112,14 @@ function expectNotes(result: ReadResourceResult, notes: string): string {
   return `${notes.length} characters, equal to PROTOCOL_NOTES.md`;
 }
 
+/** The textbook edition has one prompt, review_message, and the notes only whole (no sections). */
+const isTextbook = (server: string) => server.endsWith(join("textbook", "demo.js"));
+
+function expectReview(result: GetPromptResult): string {
+  assert.match(result.messages[0]?.content.text ?? "", /^Here is an MCP message sent under protocol version 2025-11-25:\n\{\}\n/);
+  return `${result.messages.length} message, ${JSON.stringify(result.description)}`;
+}
+
 function expectPrompt(result: GetPromptResult, slug: string): string {
   assert.ok(result.messages.length > 0, "prompts/get: no messages");
   const attached = result.messages.find((m) => m.content.type === "resource")?.content.resource?.uri;
@@ -259,11 +267,16 @@ async function driveWithSdk(peersDir: string, server: string, notes: string, che
     await step("resources/read docs://demo/protocol-notes", async () => expectNotes(await client.readResource({ uri: "docs://demo/protocol-notes" }, limit), notes));
     await step("prompts/list", async () => {
       const names = (await client.listPrompts(undefined, limit)).prompts.map((p) => p.name);
-      for (const name of ["explain_topic", "review_message"]) assert.ok(names.includes(name), `prompts/list: no "${name}" in ${JSON.stringify(names)}`);
+      const expected = isTextbook(server) ? ["review_message"] : ["explain_topic", "review_message"];
+      for (const name of expected) assert.ok(names.includes(name), `prompts/list: no "${name}" in ${JSON.stringify(names)}`);
       return names.join(", ");
     });
-    await step("prompts/get explain_topic {topic:\"lifecycle\"}", async () =>
-      expectPrompt(await client.getPrompt({ name: "explain_topic", arguments: { topic: "lifecycle" } }, limit), "lifecycle"));
+    if (!isTextbook(server)) {
+      await step("prompts/get explain_topic {topic:\"lifecycle\"}", async () =>
+        expectPrompt(await client.getPrompt({ name: "explain_topic", arguments: { topic: "lifecycle" } }, limit), "lifecycle"));
+    }
+    await step("prompts/get review_message {message:\"{}\"}", async () =>
+      expectReview(await client.getPrompt({ name: "review_message", arguments: { message: "{}" } }, limit)));
     await step("ping", async () => assert.deepEqual(await client.ping(limit), {}));
   } finally {
     // The SDK ends the child's stdin, waits up to 2 s for it to exit, then sends SIGTERM; so
@@ -303,7 +316,8 @@ async function driveWithInspector(peersDir: string, server: string, notes: strin
     { method: "tools/list", args: [], verify: expectTools },
     { method: "tools/call add", args: ["--tool-name", "add", "--tool-arg", "a=3", "b=4"], verify: expectSum },
     { method: "resources/read", args: ["--uri", "docs://demo/protocol-notes"], verify: (result: ReadResourceResult) => expectNotes(result, notes) },
-    { method: "prompts/get explain_topic topic=tools", args: ["--prompt-name", "explain_topic", "--prompt-args", "topic=tools"], verify: (result: GetPromptResult) => expectPrompt(result, "tools") },
+    ...(isTextbook(server) ? [] : [{ method: "prompts/get explain_topic topic=tools", args: ["--prompt-name", "explain_topic", "--prompt-args", "topic=tools"], verify: (result: GetPromptResult) => expectPrompt(result, "tools") }]),
+    { method: "prompts/get review_message message={}", args: ["--prompt-name", "review_message", "--prompt-args", "message={}"], verify: expectReview },
   ];
   for (const c of cases) {
     await checks.run(`inspector-cli: ${c.method}`, async () => {

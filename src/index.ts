@@ -10,7 +10,7 @@
 //      textbook/wire.ts           the messages under the spec's names, the error codes, decode, encode
 //      textbook/connection.ts     the correlator, the dispatcher, cancellation, either side
 //      textbook/server.ts         the lifecycle, the capability gate, the method table, the features
-//      textbook/demo-texts.ts     the demo's words; textbook/demo.ts its work (node dist/textbook/demo.js)
+//      textbook/demo.ts           four tools, the notes, a prompt (node dist/textbook/demo.js)
 //      textbook/client.ts         spawn, initialize, initialized, list, call, close
 //      textbook/modern.ts         2026-07-28 on the same connection
 //   1. JSON-RPC, no MCP in it

@@ -95,7 +95,7 @@ async function echoAndAdd() {
   });
 }
 
-/** The textbook edition's session (src/textbook/demo.ts): its four tools, its notes, its prompts. */
+/** The textbook edition's session (src/textbook/demo.ts): its four tools, its notes, its prompt. */
 async function textbookSession() {
   if (report.era === "modern") await step("discover", async () => client.getDiscoverResult() ?? (await client.discover()));
   await step("tools/list", async () => {
@@ -128,10 +128,12 @@ async function textbookSession() {
     expect(/^## /m.test(contents[0].text ?? ""), "the notes have no ## section");
     return { uri: contents[0].uri, mimeType: contents[0].mimeType, characters: contents[0].text.length };
   });
+  // Its one prompt, review_message (the production demo's explain_topic is not in the textbook).
   await step("prompts/get", async () => {
-    const result = await client.getPrompt({ name: "explain_topic", arguments: { topic: "lifecycle", audience: "expert" } });
-    expect(result.description === 'Explain "Lifecycle" at expert level', `prompts/get returned ${JSON.stringify(result.description)}`);
-    expect(result.messages?.length === 2 && result.messages[1].content?.type === "resource", `prompts/get returned ${JSON.stringify(result.messages?.map((m) => m.content?.type))}`);
+    const result = await client.getPrompt({ name: "review_message", arguments: { message: "{}", version: "2024-11-05" } });
+    expect(result.description === "Review one MCP message", `prompts/get returned ${JSON.stringify(result.description)}`);
+    const text = result.messages?.length === 1 ? result.messages[0].content?.text ?? "" : "";
+    expect(text.startsWith("Here is an MCP message sent under protocol version 2024-11-05:\n{}\n"), `prompts/get returned ${JSON.stringify(result.messages)}`);
     return { description: result.description, messages: result.messages.length };
   });
   // ping is a handshake-era method: 2026-07-28 has none, and SDK v2 refuses to send it there, so a

@@ -3,19 +3,16 @@
 import { createInterface } from "node:readline";
 import { decode, encode, INTERNAL_ERROR, isObject, METHOD_NOT_FOUND, RpcError } from "./wire.js";
 import type { Id, JSONRPCMessage, JSONRPCNotification, JSONRPCRequest, Params } from "./wire.js";
-
 /** What a handler knows of its request: cancelled or not, how to notify, what logs it hears. */
 export type Context = { signal: AbortSignal; notify(method: string, params: Params): void;
   logLevel?: string | null }; // undefined: the session's level; null: none
 export type Handler = (params: Params, context: Context) => Params | Promise<Params>;
 export type Route = (request: JSONRPCRequest, context: Context) => Params | Promise<Params>;
-
 /** The dispatcher's lookup in a method table: an unknown method is -32601 ([J] 5.1). */
 export function lookup(table: Record<string, Handler>, method: string): Handler {
   if (Object.hasOwn(table, method)) return table[method]!;
   throw new RpcError(METHOD_NOT_FOUND, `method not found: ${method}`);
 }
-
 export class Connection {
   #nextId = 0;
   #pending = new Map<Id, (response: Params) => void>(); // our requests, awaiting answers
@@ -25,7 +22,6 @@ export class Connection {
     createInterface({ input, crlfDelay: Infinity }) // [B]/transports#stdio: a message a line
       .on("line", (line) => line.trim() !== "" && this.#receive(line));
   }
-
   /** Sends a request and waits for its answer; gives up after timeoutMs, telling the peer. */
   request(method: string, params: Params = {}, timeoutMs = 30_000): Promise<Params> {
     const id = this.#nextId++; // [B]#requests: unique among this side's requests
@@ -44,12 +40,10 @@ export class Connection {
       this.#send({ jsonrpc: "2.0", id, method, params }); // [B]#requests
     });
   }
-
   notify(method: string, params?: Params): void { // [B]#notifications
     this.#send({ jsonrpc: "2.0", method, ...(params ? { params } : {}) });
   }
   #send(message: JSONRPCMessage): void { this.output.write(encode(message)); }
-
   #receive(line: string): void {
     const decoded = decode(line);
     if ("bad" in decoded) return this.#send(decoded.bad);
@@ -60,28 +54,22 @@ export class Connection {
     if (method === "notifications/cancelled") return this.#running.get(params?.requestId)?.abort();
     this.hear(message as JSONRPCNotification); // [B]#notifications: never answered
   }
-
-  /** Runs a request: each line is handled before the next, so answers given at once keep arrival
-   * order, and one given later (countdown) goes when it is ready. */
+  // Each line is handled before the next is read: answers given at once keep arrival order.
   #serve(request: JSONRPCRequest): void {
-    const cancel = new AbortController();
+    const abort = new AbortController(), { id, method } = request;
     // [B]/utilities/cancellation: any request but initialize may be cancelled.
-    if (request.method !== "initialize") this.#running.set(request.id, cancel);
+    if (method !== "initialize") this.#running.set(id, abort);
     const answer = (result?: Params, error?: unknown) => {
-      this.#running.delete(request.id);
+      this.#running.delete(id);
       const { code, message, data } = error instanceof RpcError ? error
-        : new RpcError(INTERNAL_ERROR, `${request.method}: internal error`);
-      if (!cancel.signal.aborted) this.#send(result
-        ? { jsonrpc: "2.0", id: request.id, result } // [B]#responses: a result, or else
-        // an error response: a thrown error becomes one, with its code, message and data.
-        : { jsonrpc: "2.0", id: request.id, error: { code, message, ...(data ? { data } : {}) } });
+        : new RpcError(INTERNAL_ERROR, `${method}: internal error`);
+      if (!abort.signal.aborted) this.#send(result ? { jsonrpc: "2.0", id, result } // [B]#responses
+        : { jsonrpc: "2.0", id, error: { code, message, ...(data ? { data } : {}) } }); // or error
     };
     try {
-      const result = this.route(request, { signal: cancel.signal, notify: this.notify.bind(this) });
+      const result = this.route(request, { signal: abort.signal, notify: this.notify.bind(this) });
       if (result instanceof Promise) result.then((r) => answer(r), (e) => answer(undefined, e));
       else answer(result);
-    } catch (error) {
-      answer(undefined, error);
-    }
+    } catch (error) { answer(undefined, error); }
   }
 }

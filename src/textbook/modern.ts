@@ -4,8 +4,8 @@
 // (src/server/modern/).
 import { lookup, type Route } from "./connection.js";
 import { INVALID_PARAMS, isObject, METHOD_NOT_FOUND, RESOURCE_NOT_FOUND } from "./wire.js";
-import { RpcError, typeName, type Params } from "./wire.js";
-import { invalid, LEVELS, need, VERSION, type Server } from "./server.js";
+import { RpcError, type Params } from "./wire.js";
+import { LEVELS, need, VERSION, type Server } from "./server.js";
 
 export const MODERN = "2026-07-28";
 const NS = "io.modelcontextprotocol/"; // [M]/basic#meta: the protocol's own _meta keys
@@ -15,17 +15,16 @@ const HANDSHAKE_ONLY = ["initialize", "ping", "logging/setLevel", "resources/sub
   "resources/unsubscribe"];
 // [M]/basic/utilities/caching: how long a result may be reused, and by whom.
 const FOREVER = { ttlMs: 60_000, cacheScope: "public" }, STALE = { ttlMs: 0, cacheScope: "public" };
-const UNSAID = { ttlMs: 0, cacheScope: "private" }; // what no hint covers: a template's read
 const CACHED: Record<string, Params> = { "server/discover": FOREVER, "tools/list": STALE,
   "prompts/list": STALE, "resources/list": STALE, "resources/templates/list": STALE,
   "resources/read": STALE };
 
 /** A route for both generations: what claims 2026-07-28 is served here, the rest by `server`. */
 export function modern(server: Server): Route {
-  const { serverInfo, instructions, resources } = server.definition;
+  const { serverInfo } = server.definition;
   const discover = () => ({ // [M]/server/discover
     supportedVersions: [MODERN], // [M]/basic/versioning: the versions served without a handshake
-    capabilities: server.capabilities, instructions, // what initialize used to say
+    capabilities: server.capabilities, // what initialize used to say
     _meta: { [`${NS}serverInfo`]: serverInfo } }); // [M]/basic#meta: who answers, in full
   return (request, context) => {
     const { method, params = {} } = request;
@@ -50,8 +49,7 @@ export function modern(server: Server): Route {
     const complete = (result: Params) => ({ ...result,
       _meta: { [`${NS}serverInfo`]: { name: serverInfo.name, version: serverInfo.version } },
       resultType: "complete", // [M]/basic#results: complete (input_required: not this edition)
-      ...(method !== "resources/read" || resources.some(({ uri }) => uri === params.uri)
-        ? CACHED[method] : UNSAID) }); // [M]/basic/utilities/caching
+      ...CACHED[method] }); // [M]/basic/utilities/caching
     const translate = (error: unknown): never => { // [M]/basic#error-codes: no -32002 any more
       if (!(error instanceof RpcError) || error.code !== RESOURCE_NOT_FOUND) throw error;
       throw new RpcError(INVALID_PARAMS, error.message, error.data);
@@ -69,23 +67,18 @@ function tryEnvelope(method: string, meta: Params) {
   try { return envelope(method, meta); } catch { return undefined; }
 }
 
-/** The request's envelope, each field checked ([M]/basic/versioning#request-metadata). */
+/** The request's envelope in _meta, each field checked ([M]/basic/versioning#request-metadata). */
 function envelope(method: string, meta: Params): { version: string; logLevel?: string } {
-  const key = (name: string) => `_meta.${NS}${name}`, version = meta[`${NS}protocolVersion`];
-  if (typeof version !== "string") {
-    throw invalid(method, key("protocolVersion"), `must be a string, got ${typeName(version)}`);
+  const [version, info, logLevel] = [meta[`${NS}protocolVersion`], meta[`${NS}clientInfo`],
+    meta[`${NS}logLevel`]];
+  need(method, meta, { [`${NS}protocolVersion`]: "string", [`${NS}clientCapabilities`]: "object" });
+  if (info !== undefined) { // optional, but whole if there
+    need(method, meta, { [`${NS}clientInfo`]: "object" });
+    need(method, info as Params, { name: "string", version: "string" });
   }
-  need(meta, `${NS}clientCapabilities`, method, key("clientCapabilities"), "object");
-  if (meta[`${NS}clientInfo`] !== undefined) { // optional, but whole if there
-    const info = need<Params>(meta, `${NS}clientInfo`, method, key("clientInfo"), "object");
-    for (const field of ["name", "version"]) {
-      need(info, field, method, `${key("clientInfo")}.${field}`);
-    }
-  }
-  const logLevel = meta[`${NS}logLevel`];
   if (logLevel !== undefined && !LEVELS.includes(logLevel as string)) {
     const choices = `must be one of ${LEVELS.join(", ")}, got ${JSON.stringify(logLevel)}`;
-    throw invalid(method, key("logLevel"), choices);
+    throw new RpcError(INVALID_PARAMS, `${method}: "_meta.${NS}logLevel" ${choices}`);
   }
-  return { version, logLevel: logLevel as string | undefined };
+  return { version: version as string, logLevel: logLevel as string | undefined };
 }

@@ -1,16 +1,12 @@
-// The textbook edition of mcp-wire: MCP in a few short files, read in this order: wire.ts (the
-// messages), connection.ts (who answers what), server.ts (the session, the method table),
-// demo-texts.ts and demo.ts (what `node dist/textbook/demo.js` serves), client.ts; then modern.ts
-// (2026-07-28, same connection). Node built-ins only; fixtures/transcripts/ judge it and the
-// production edition alike. Left out, with the production file that adds it: versions before
-// 2025-11-25 (src/mcp/versions.ts); bounds on lines and work in flight, backpressure, batched
-// writes (src/jsonrpc/framing.ts, src/protocol/inbox.ts, src/transports/stdio.ts); batches
-// (src/protocol/bad-input.ts); pagination (src/server/pagination.ts); JSON Schema (src/schema/);
-// completion, subscriptions, list changes (src/server/features/); asking the client (sampling,
-// elicitation, roots, input rounds: src/server/handler-context.ts, src/server/modern/); HTTP and
-// listen (src/http/); OAuth (src/auth/). Spec sections: [J] https://www.jsonrpc.org/specification,
-// [B] https://modelcontextprotocol.io/specification/2025-11-25/basic, [S] .../2025-11-25/server,
-// [M] https://modelcontextprotocol.io/specification/2026-07-28/ (its basic/ and server/ pages).
+// The textbook edition of mcp-wire: Node built-ins only, judged by fixtures/transcripts/ as the
+// production edition is. Read wire.ts, connection.ts, server.ts, demo.ts, client.ts, then modern.ts
+// (2026-07-28). Left out, with the production file that has it: versions before 2025-11-25
+// (src/mcp/versions.ts); bounds, backpressure, batched writes (src/jsonrpc/framing.ts,
+// src/transports/stdio.ts); pagination (src/server/pagination.ts); JSON Schema but the demo's
+// keywords (src/schema/); completion, templates, subscriptions (src/server/features/); asking the
+// client, input rounds (src/server/handler-context.ts, src/server/modern/); HTTP, listen
+// (src/http/); OAuth (src/auth/). [J] https://www.jsonrpc.org/specification; [B], [S], [M]:
+// https://modelcontextprotocol.io/specification/ + 2025-11-25/basic, 2025-11-25/server, 2026-07-28
 export type Id = string | number; // [B]#requests: never null
 export type Params = { [key: string]: unknown };
 export type JSONRPCRequest = { jsonrpc: "2.0"; id: Id; method: string; params?: Params };
@@ -33,8 +29,8 @@ export const typeName = (value: unknown): string => value === null ? "null"
 const isId = (id: unknown): id is Id => typeof id === "string" || Number.isSafeInteger(id);
 /** One line of input: the message it holds, or the error response it gets instead. */
 export function decode(line: string): { message: JSONRPCMessage } | { bad: JSONRPCErrorResponse } {
-  const reject = (code: number, message: string, id?: unknown) => // [J] 5: no id if unreadable
-    ({ bad: { jsonrpc: "2.0" as const, ...(isId(id) ? { id } : {}), error: { code, message } } });
+  const reject = (code: number, message: string, id?: unknown) => ({ bad: // [J] 5: its id, if read
+    { jsonrpc: "2.0" as const, ...(isId(id) ? { id } : {}), error: { code, message } } });
   const no = (why: string, id?: unknown) => reject(INVALID_REQUEST, `invalid request: ${why}`, id);
   let value: unknown;
   try { value = JSON.parse(line); } catch {
@@ -45,10 +41,10 @@ export function decode(line: string): { message: JSONRPCMessage } | { bad: JSONR
   if (!isObject(value)) return no(Array.isArray(value) ? batches : "message must be a JSON object");
   const { jsonrpc, id, method, params } = value;
   if (jsonrpc !== "2.0") return no('"jsonrpc" must be exactly "2.0"', id);
-  if ("method" in value) {
+  if ("method" in value) { // [B]#requests: params by name (an object), if any
     if (typeof method !== "string") return no('"method" must be a string', id);
     if ("id" in value && !isId(id)) return no(`${method}: "id" must be a string or an integer`);
-    const object = isObject(params) || params === undefined; // [B]#requests: by-name, if any
+    const object = isObject(params) || params === undefined;
     if (!object) return no(`${method}: "params" must be an object`, id);
   } else if (!("result" in value) && !("error" in value)) {
     return no('message has neither "method", "result" nor "error"', id);

@@ -18,8 +18,11 @@ test("textbook client: a whole session with the textbook server, closed with exi
   assert.deepEqual((await client.call("add", { a: 2, b: 40 })).structuredContent, { sum: 42 });
   assert.equal((await client.call("add", { a: "two", b: 2 })).isError, true);
   await assert.rejects(client.call("no_such_tool"), (error: RpcError) => error.code === -32602);
-  const read = await client.request("resources/read", { uri: "docs://demo/protocol-notes/lifecycle" });
-  assert.match((read.contents as { text: string }[])[0]!.text, /^## Lifecycle/);
+  const read = await client.request("resources/read", { uri: "docs://demo/protocol-notes" });
+  assert.match((read.contents as { text: string }[])[0]!.text, /^## Lifecycle/m);
+  const prompts = (await client.list("prompts")).prompts as { name: string; arguments: { name: string; required: boolean }[] }[];
+  assert.deepEqual(prompts.map((prompt) => [prompt.name, prompt.arguments.map((argument) => [argument.name, argument.required])]),
+    [["review_message", [["message", true], ["version", false]]]]);
   const prompt = await client.request("prompts/get", { name: "review_message", arguments: { message: "{}" } });
   assert.equal(prompt.description, "Review one MCP message");
   assert.deepEqual(await client.request("ping"), {});
