@@ -40,7 +40,7 @@ function runView(html: string) {
   const ids = ["calculator", "a", "b", "add", "sum", "status"];
   const elements: { [id: string]: FakeElement } = Object.fromEntries(ids.map((id) => [id, new FakeElement()]));
   elements.add!.disabled = true;
-  const root = { scrollWidth: 320, scrollHeight: 90, style: {} as Json };
+  const root = { width: 320, height: 90, style: {} as Json, getBoundingClientRect() { return { width: this.width, height: this.height - 0.4 }; } };
   const messageListeners: Listener[] = [];
   const observers: (() => void)[] = [];
   const window = { parent, addEventListener: (type: string, listener: Listener) => type === "message" && messageListeners.push(listener) };
@@ -115,7 +115,7 @@ test("calculator view: found through add's _meta.ui, it initializes, shows the t
 test("calculator view: it answers the host's ping and teardown, refuses unknown requests, ignores other senders, and reports size only on a change", async () => {
   const view = runView(readFileSync(CALCULATOR_PATH, "utf8"));
   // Before the host answers ui/initialize the view reports nothing.
-  view.root.scrollHeight = 100;
+  view.root.height = 100;
   assert.equal(view.posted.length, 1);
   view.deliver({ jsonrpc: "2.0", id: 1, result: { protocolVersion: "2026-01-26", hostCapabilities: {}, hostInfo: { name: "h", version: "1" } } }, { postMessage() {} });
   await settle();
@@ -127,7 +127,7 @@ test("calculator view: it answers the host's ping and teardown, refuses unknown 
   assert.equal(view.observers.length, 1);
   view.observers[0]!();
   assert.deepEqual(sized(), [{ width: 320, height: 100 }], "no change, no notification");
-  view.root.scrollHeight = 140;
+  view.root.height = 140;
   view.observers[0]!();
   assert.deepEqual(sized(), [{ width: 320, height: 100 }, { width: 320, height: 140 }]);
 
