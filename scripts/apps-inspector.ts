@@ -8,7 +8,7 @@
 // - reads the view and must get the HTML file the build ships, with its _meta.ui;
 // - without the extension, must find no app at all (the server shows apps only to clients that
 //   declared them: PROTOCOL_NOTES.md "MCP Apps"), and add still answers with its sum.
-// Rendering the view in the Inspector's web page needs a browser; that is the browser tests' part.
+// scripts/apps-inspector-web.ts renders the view in the Inspector's web page, in headless Chromium.
 // Run: `npm run build && npx tsx scripts/apps-inspector.ts`. Exit 0 when every check passes.
 
 import { spawnSync } from "node:child_process";
@@ -21,23 +21,34 @@ const ROOT = fileURLToPath(new URL("../", import.meta.url));
 /** The Inspector release these checks were written against. */
 export const INSPECTOR_VERSION = "2.12.0";
 const PACKAGE = "@modelcontextprotocol/inspector";
-const CACHE = join(tmpdir(), "mcp-wire-peers", `apps-inspector-${INSPECTOR_VERSION}`);
+/** Its web client needs Node >= 22.19: a pinned Node 22 (npm package node-<platform>-<arch>), as scripts/conformance.ts runs its suite. */
+export const NODE_VERSION = "22.23.5";
+const NODE_PACKAGE = `node-${process.platform}-${process.arch}`;
+export const CACHE = join(tmpdir(), "mcp-wire-peers", `apps-inspector-${INSPECTOR_VERSION}_node-${NODE_VERSION}`);
 const CLI = join(CACHE, "node_modules", PACKAGE, "clients", "cli", "build", "index.js");
-const SERVER = join(ROOT, "dist", "server.js");
-const VIEW_FILE = join(ROOT, "dist", "demo", "apps", "calculator.html");
+export const WEB = join(CACHE, "node_modules", PACKAGE, "clients", "web", "build", "index.js");
+export const NODE_22 = join(CACHE, "node_modules", NODE_PACKAGE, "bin", "node");
+export const SERVER = join(ROOT, "dist", "server.js");
+export const VIEW_FILE = join(ROOT, "dist", "demo", "apps", "calculator.html");
 const VIEW_URI = "ui://mcp-wire-demo/calculator";
 const MIME = "text/html;profile=mcp-app";
 
 type Json = { [key: string]: any };
 
-function install(): void {
-  const installed = join(CACHE, "node_modules", PACKAGE, "package.json");
-  if (existsSync(installed) && (JSON.parse(readFileSync(installed, "utf8")) as Json).version === INSPECTOR_VERSION) return;
+/** Installs the pinned Inspector and Node 22 into the cache, unless they are there. */
+export function install(): void {
+  const pinned = { [PACKAGE]: INSPECTOR_VERSION, [NODE_PACKAGE]: NODE_VERSION };
+  const version = (name: string) => {
+    const manifest = join(CACHE, "node_modules", name, "package.json");
+    return existsSync(manifest) ? (JSON.parse(readFileSync(manifest, "utf8")) as Json).version : undefined;
+  };
+  if (Object.entries(pinned).every(([name, wanted]) => version(name) === wanted)) return;
   mkdirSync(CACHE, { recursive: true });
-  writeFileSync(join(CACHE, "package.json"), JSON.stringify({ name: "mcp-wire-apps-inspector", private: true, dependencies: { [PACKAGE]: INSPECTOR_VERSION } }, null, 2) + "\n");
+  writeFileSync(join(CACHE, "package.json"), JSON.stringify({ name: "mcp-wire-apps-inspector", private: true, dependencies: pinned }, null, 2) + "\n");
   // Its postinstall only installs a source checkout's clients; the published builds need none.
   const npm = spawnSync("npm", ["install", "--prefix", CACHE, "--no-audit", "--no-fund", "--ignore-scripts"], { cwd: CACHE, encoding: "utf8", timeout: 600_000 });
   if (npm.status !== 0) throw new Error(`apps-inspector: npm install ${PACKAGE}@${INSPECTOR_VERSION} in ${CACHE} failed: ${npm.stderr.trim().split("\n").slice(-5).join("\n")}`);
+  for (const [name, wanted] of Object.entries(pinned)) if (version(name) !== wanted) throw new Error(`apps-inspector: npm install did not install ${name}@${wanted}`);
 }
 
 /** One Inspector CLI run against the demo over stdio: its stdout. */
