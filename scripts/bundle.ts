@@ -39,7 +39,7 @@
 // Run after tsc: `npm run build` does both.
 
 import { spawnSync } from "node:child_process";
-import { chmodSync, existsSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { chmodSync, copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { dirname, join, relative, resolve } from "node:path";
 import ts from "typescript";
 
@@ -258,6 +258,16 @@ for (const file of readdirSync(dist)) {
   const generated = (file.endsWith(".cjs") && readFileSync(join(dist, file), "utf8").startsWith(GENERATED)) || file.endsWith(CACHE_SUFFIX);
   if (generated) rmSync(join(dist, file));
 }
+// Files the programs read at run time, which tsc does not copy: the demo's MCP Apps views
+// (src/demo/apps.ts reads them next to its module; package.json "files" ships them).
+const ASSETS = [{ from: "src/demo/apps", to: "demo/apps", ends: ".html" }];
+for (const asset of ASSETS) {
+  mkdirSync(join(dist, asset.to), { recursive: true });
+  for (const file of readdirSync(join(dist, "..", asset.from)).filter((name) => name.endsWith(asset.ends))) {
+    copyFileSync(join(dist, "..", asset.from, file), join(dist, asset.to, file));
+  }
+}
+
 for (const program of programs) {
   setAside(program);
   const modules = collect(join(dist, program.entry));

@@ -41,6 +41,8 @@
 //      mcp/utilities.ts           ping, cancellation, progress
 //      mcp/client-features.ts     roots and sampling; mcp/elicitation.ts elicitation (and -32042)
 //      mcp/tasks.ts               tasks (experimental; types only: mcp-wire offers none)
+//      mcp/apps.ts                MCP Apps (io.modelcontextprotocol/ui): a tool's view, the view's
+//                                 _meta.ui, the capability; mcp/apps-bridge.ts the view's messages
 //      mcp/modern.ts              2026-07-28: the envelope, discover, input rounds, listen
 //      mcp/versions.ts            the versions, which feature each one has, and which capability a request needs
 //      mcp/methods.ts             the method table: each method's params and result, per direction
@@ -66,6 +68,7 @@
 //      server/features/modern.ts  server/discover and subscriptions/listen (2026-07-28)
 //      server/pagination.ts       pages behind opaque cursors
 //    * server/compat.ts           fitting results to older protocol versions
+//      apps/server.ts             MCP Apps: views and tools' _meta.ui checked, the extension negotiated
 //      The 2026-07-28 generation, served beside the handshake: server/modern/envelope.ts (*) (the era
 //      and checks of one request), server/modern/serve.ts (serving one modern request: results, input rounds),
 //      server/modern/results.ts, server/modern/input-rounds.ts (Multi Round-Trip Requests),
@@ -149,6 +152,7 @@
 //    * demo/server-definition.ts  the demo server's tools, resources and prompts
 //      demo/two-way-tools.ts      its tools that ask the client (elicitation, sampling) or change the list
 //      demo/notes.ts              PROTOCOL_NOTES.md as a resource
+//      demo/apps.ts               its MCP Apps view for add (demo/apps/calculator.html)
 //      demo/main.ts               `node dist/server.js`: flags, then stdio or HTTP
 //      walkthrough.ts             `npm start`: one session in both generations, side by side
 //                                 (walkthrough-steps.ts: the core steps; walkthrough-steps-asks.ts: the server
@@ -283,6 +287,11 @@ export type * from "./mcp/utilities.js";
 export type * from "./mcp/tasks.js";
 export type * from "./mcp/methods.js";
 export type * from "./mcp/modern.js";
+export type * from "./mcp/apps.js";
+export type * from "./mcp/apps-bridge.js";
+export { UI_EXTENSION_ID, UI_MIME_TYPE } from "./mcp/apps.js";
+export { UI_BRIDGE_VERSION, UI_METHODS } from "./mcp/apps-bridge.js";
+export { rendersApps } from "./apps/server.js";
 export { LIST_METHODS, METHOD_ERA, INPUT_REQUIRED_METHODS, CACHEABLE_METHODS } from "./mcp/methods.js";
 export { META } from "./mcp/modern.js";
 export { NO_CACHING, type CacheHint } from "./server/modern/results.js";

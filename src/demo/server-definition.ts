@@ -4,13 +4,14 @@
 // of the protocol. Spec: https://modelcontextprotocol.io/specification/2025-11-25/server
 // Tools echo, add, get_time, countdown (progress and cancellation), and in two-way-tools.ts the
 // tools that make the server speak first; the protocol notes as a resource and as a template of
-// sections; two prompts with arguments and completion.
+// sections; two prompts with arguments and completion; an MCP Apps view for add (apps.ts).
 
 import { RpcError } from "../jsonrpc/messages.js";
 import { ErrorCode } from "../mcp/errors.js";
 import { McpServer, text, type ServerOptions } from "../server/definition.js";
 import { readNotes, sections, watchNotes } from "./notes.js";
 import { addTwoWayTools } from "./two-way-tools.js";
+import { addCalculatorView, CALCULATOR_URI } from "./apps.js";
 
 export const NOTES_URI = "docs://demo/protocol-notes";
 export const SECTION_TEMPLATE = "docs://demo/protocol-notes/{section}";
@@ -54,6 +55,7 @@ export function createDemoServer(options: ServerOptions & { notesPath?: string }
     },
   );
 
+  addCalculatorView(server);
   server.tool(
     {
       name: "add",
@@ -66,6 +68,8 @@ export function createDemoServer(options: ServerOptions & { notesPath?: string }
       },
       outputSchema: { type: "object", properties: { sum: { type: "number", description: "a + b" } }, required: ["sum"] },
       annotations: { title: "Add two numbers", ...SAFE },
+      // MCP Apps: a host that renders views shows add's results in the calculator (demo/apps.ts).
+      _meta: { ui: { resourceUri: CALCULATOR_URI } },
     },
     (args) => {
       const sum = args.a + args.b;

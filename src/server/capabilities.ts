@@ -12,14 +12,18 @@ import type { ServerRequestMethod, ServerRequests } from "../mcp/methods.js";
 import { FIRST_VERSION_WITH, supports, undeclaredServerCapability, type ProtocolVersion } from "../mcp/versions.js";
 import type { Catalog } from "./catalog.js";
 import type { LifecycleState } from "./served.js";
+import { appsExtension } from "../apps/server.js";
 
 /**
  * What this server offers a client of `version`: each primitive the definition has, with
  * listChanged (the definition may change at run time), plus logging and, where the version has
  * the flag, completions. A `singleRequest` connection has no channel to send anything on its own, so it
  * offers neither list_changed notifications nor resource subscriptions: it could not deliver them.
+ * A server with MCP Apps views declares that extension to a `client` that declared it (apps/server.ts):
+ * Spec (extensions/overview#negotiation): each side advertises an extension in `capabilities.extensions`,
+ * in initialize (SEP-2133) and in server/discover.
  */
-export function declaredCapabilities(server: Catalog, version: ProtocolVersion, singleRequest = false): ServerCapabilities {
+export function declaredCapabilities(server: Catalog, version: ProtocolVersion, singleRequest = false, client: ClientCapabilities = {}): ServerCapabilities {
   const capabilities: ServerCapabilities = { logging: {} };
   const hasPrompts = server.offers("prompts");
   const hasResources = server.offers("resources") || server.offers("templates");
@@ -31,6 +35,8 @@ export function declaredCapabilities(server: Catalog, version: ProtocolVersion, 
   if (hasPrompts) capabilities.prompts = { ...changes };
   if (hasResources) capabilities.resources = singleRequest ? {} : { subscribe: true, listChanged: true };
   if (server.offers("tools")) capabilities.tools = { ...changes };
+  const extensions = appsExtension(server.resources(), client);
+  if (extensions) capabilities.extensions = extensions;
   return capabilities;
 }
 

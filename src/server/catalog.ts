@@ -22,6 +22,8 @@ import { DEFAULT_MAX_INPUT_ASKS, DEFAULT_MAX_INPUT_ROUNDS } from "./modern/input
 import type { JsonSchemaTool, PromptArguments, PromptDefinition, StandardSchemaTool, TemplateDefinition, TemplateVariables, ToolArguments, ToolResult } from "./typed-handlers.js";
 import { toolRegistration } from "./typed-standard-schema.js";
 import type { CatalogChange, ChangeFanout } from "../fleet/stores.js";
+import { checkToolUi, checkViewMeta, checkViewResource, toolUi } from "../apps/server.js";
+import { UI_MIME_TYPE, type McpUiResourceMeta } from "../mcp/apps.js";
 
 /**
  * Runs a tool. Throwing (anything but an RpcError) makes an `isError` result for the model. The
@@ -154,14 +156,28 @@ export class Catalog {
     if (tool.inputSchema?.type !== "object") throw new Error(`server: tool "${tool.name}" needs an inputSchema of type "object"`);
     checkSchema(tool.inputSchema);
     if (tool.outputSchema) checkSchema(tool.outputSchema);
+    checkToolUi(tool, (uri) => this.#resources.get(uri)?.resource);
     this.#tools.set(tool.name, { tool, handler });
     return this.#changed("tools");
   }
 
   /** `cache`: what 2026-07-28 reads of it say about caching (default NO_CACHING). */
   resource(resource: Resource, read: ResourceReader, cache: CacheHint = NO_CACHING): this {
+    checkViewResource(resource);
     this.#resources.set(resource.uri, { resource, read, cache });
     return this.#changed("resources");
+  }
+
+  /**
+   * An MCP Apps view (apps/server.ts): a `ui://` resource of type text/html;profile=mcp-app whose
+   * reads carry `ui` (its CSP origins, permissions, border) as `_meta.ui`. Register it before the
+   * tools that name it in their `_meta.ui.resourceUri`.
+   */
+  view(view: Omit<Resource, "mimeType"> & { ui?: McpUiResourceMeta }, html: (context: HandlerContext) => string | Promise<string>, cache: CacheHint = NO_CACHING): this {
+    const { ui, ...resource } = view;
+    if (ui !== undefined) checkViewMeta(view.uri, ui);
+    const _meta = ui === undefined ? {} : { _meta: { ui } };
+    return this.resource({ ...resource, mimeType: UI_MIME_TYPE }, async (uri, context) => [{ uri, mimeType: UI_MIME_TYPE, text: await html(context), ..._meta }], cache);
   }
 
   /** The reader's variables are typed from the text of `template.uriTemplate`. */
@@ -184,6 +200,9 @@ export class Catalog {
   }
 
   removeResource(uri: string): boolean {
+    const user = this.tools().find(({ tool }) => toolUi(tool)?.resourceUri === uri);
+    // Spec (MCP Apps, Resource Discovery): the view a tool names MUST exist on the server.
+    if (user) throw new Error(`server: view ${uri} is named by tool "${user.tool.name}": remove the tool first`);
     return this.#resources.delete(uri) && !!this.#changed("resources");
   }
 

@@ -159,7 +159,7 @@ export class ServerConnection implements ServingConnection {
   #negotiated(version: HandshakeVersion): void {
     this.#protocolVersion = version;
     this.connection.setPolicy(wirePolicy(version));
-    this.#capabilities = declaredCapabilities(this.server, version, this.singleRequest);
+    this.#capabilities = declaredCapabilities(this.server, version, this.singleRequest, this.#clientCapabilities);
   }
 
   start(): void {

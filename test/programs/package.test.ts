@@ -34,8 +34,9 @@ test("package: every file that `exports` and the bins load is in the tarball", (
   t.diagnostic(`tarball: ${report.entryCount} files, ${KiB(report.size)} packed, ${KiB(report.unpackedSize)} unpacked`);
 });
 
-// What npm always ships, and the notes the demo server serves (read at run time: the installed test below).
-const DOCUMENTS = new Set(["package.json", "README.md", "LICENSE", "PROTOCOL_NOTES.md"]);
+// What npm always ships, and what the demo server serves from files (read at run time: the
+// installed test below): the notes and its MCP Apps view.
+const DOCUMENTS = new Set(["package.json", "README.md", "LICENSE", "PROTOCOL_NOTES.md", "dist/demo/apps/calculator.html"]);
 
 test("package: the tarball holds nothing an entry point does not load: no repository files, no unbundled programs", () => {
   const loaded = loadedFiles(entryPoints());
@@ -77,14 +78,16 @@ function runBin(name: string, args: string[], input = "") {
   return spawnSync(process.execPath, [bin, ...args], { cwd: dir, input, encoding: "utf8", timeout: 15_000 });
 }
 
-test("package: installed, mcp-wire-server answers a session over stdio and serves the protocol notes from the package", () => {
-  const session = [INITIALIZE, { jsonrpc: "2.0", method: "notifications/initialized" }, { jsonrpc: "2.0", id: 2, method: "resources/read", params: { uri: "docs://demo/protocol-notes" } }];
+test("package: installed, mcp-wire-server answers a session over stdio and serves the protocol notes and its MCP Apps view from the package", () => {
+  const view = { jsonrpc: "2.0", id: 3, method: "resources/read", params: { uri: "ui://mcp-wire-demo/calculator" } };
+  const session = [INITIALIZE, { jsonrpc: "2.0", method: "notifications/initialized" }, { jsonrpc: "2.0", id: 2, method: "resources/read", params: { uri: "docs://demo/protocol-notes" } }, view];
   const run = runBin("mcp-wire-server", [], session.map((message) => JSON.stringify(message) + "\n").join(""));
   assert.equal(run.status, 0, run.stderr);
-  const [initialized, read] = run.stdout.trim().split("\n").map((line) => JSON.parse(line) as { id: number; result: { serverInfo?: { name: string }; contents?: { text: string }[] } });
+  const [initialized, read, calculator] = run.stdout.trim().split("\n").map((line) => JSON.parse(line) as { id: number; result: { serverInfo?: { name: string }; contents?: { text: string }[] } });
   assert.equal(initialized!.result.serverInfo!.name, "mcp-wire-demo");
   assert.equal(read!.id, 2);
   assert.equal(read!.result.contents![0]!.text, readFileSync(join(installed, "PROTOCOL_NOTES.md"), "utf8"));
+  assert.equal(calculator!.result.contents![0]!.text, readFileSync(join(installed, "dist/demo/apps/calculator.html"), "utf8"));
 });
 
 test("package: installed, mcp-wire --help prints its usage, and a call through it reaches the installed server", () => {

@@ -8,11 +8,15 @@ import type { DiscoverResult } from "../../mcp/modern.js";
 import { MODERN_PROTOCOL_VERSIONS } from "../../mcp/versions.js";
 import type { Written } from "../../protocol/method-table.js";
 import type { ClientRequestHandlers } from "../serving.js";
+import { appsExtension } from "../../apps/server.js";
 
 export const modernHandlers: ClientRequestHandlers = {
-  "server/discover"(_params, _context, connection) {
+  "server/discover"(_params, context, connection) {
+    // MCP Apps, for a request whose envelope declares it (apps/server.ts; capabilities.ts says why).
+    const extensions = appsExtension(connection.server.resources(), connection.served(context).clientCapabilities);
+    const capabilities = extensions ? { ...connection.modernCapabilities, extensions } : connection.modernCapabilities;
     // Spec (server/discover): the modern versions only; the handshake versions are initialize's to offer.
-    const result: Written<DiscoverResult> = { supportedVersions: [...MODERN_PROTOCOL_VERSIONS], capabilities: connection.modernCapabilities };
+    const result: Written<DiscoverResult> = { supportedVersions: [...MODERN_PROTOCOL_VERSIONS], capabilities };
     const instructions = connection.server.info.instructions;
     if (instructions !== undefined) result.instructions = instructions;
     return result;

@@ -12,12 +12,18 @@ import { paginate } from "../pagination.js";
 import type { HandlerContext } from "../served.js";
 import type { ClientRequestHandlers } from "../serving.js";
 import type { Catalog } from "../catalog.js";
+import { rendersApps, uiMetaFor } from "../../apps/server.js";
+import { UI_MIME_TYPE, UI_SCHEME } from "../../mcp/apps.js";
 
 export const resourceHandlers: ClientRequestHandlers = {
   "resources/list"(params, context, connection) {
     const server = connection.server;
-    const version = connection.served(context).protocolVersion;
-    const all = server.resources().map(({ resource }) => describedFor({ ...resource }, version));
+    const { protocolVersion: version, clientCapabilities } = connection.served(context);
+    const renders = rendersApps(clientCapabilities);
+    // Spec (MCP Apps, Resource Discovery): servers MAY leave views out of resources/list; ours
+    // does for a client that does not render them (apps/server.ts).
+    const all = server.resources().filter(({ resource }) => renders || !resource.uri.startsWith(UI_SCHEME))
+      .map(({ resource }) => uiMetaFor(describedFor({ ...resource }, version), resource, renders));
     return paginate("resources", all, params, server.pageSize);
   },
   "resources/templates/list"(params, context, connection) {
@@ -30,8 +36,9 @@ export const resourceHandlers: ClientRequestHandlers = {
     const server = connection.server;
     checkUri(server, "resources/read", uri);
     const contents = await read(server, "resources/read", uri, connection.handlerContext(context));
-    const version = connection.served(context).protocolVersion;
-    return { contents: contents.map((item) => describedFor({ ...item }, version)) };
+    const { protocolVersion: version, clientCapabilities } = connection.served(context);
+    const renders = rendersApps(clientCapabilities);
+    return { contents: contents.map((item) => uiMetaFor(describedFor({ ...item }, version), item, renders)) };
   },
   async "resources/subscribe"({ uri }, context, connection) {
     const server = connection.server;
@@ -81,7 +88,13 @@ async function read(server: Catalog, method: string, uri: string, context: Handl
     }
   }
   if (!contents) throw notFound(method, uri);
-  return contents.map((item) => checkContents(uri, item));
+  return contents.map((item) => checkView(checkContents(uri, item)));
+}
+
+/** Spec (MCP Apps, Content Requirements): a ui:// view's contents MUST have mimeType text/html;profile=mcp-app. */
+function checkView<T extends ResourceContents>(item: T): T {
+  if (item.uri.startsWith(UI_SCHEME) && item.mimeType !== UI_MIME_TYPE) throw new Error(`view ${item.uri} returned contents whose mimeType is not "${UI_MIME_TYPE}"`);
+  return item;
 }
 
 /** Spec (server/resources#error-handling): an unknown resource SHOULD get -32002 with the uri in data. */

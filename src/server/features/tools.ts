@@ -13,11 +13,15 @@ import { describeIssues, validate, type JsonSchema } from "../../schema/json-sch
 import { callToolResultFor, describedFor, TOOL_FIELDS } from "../compat.js";
 import { paginate } from "../pagination.js";
 import type { ClientRequestHandlers, ServingConnection } from "../serving.js";
+import { appOnly, rendersApps, uiMetaFor } from "../../apps/server.js";
 
 export const toolHandlers: ClientRequestHandlers = {
   "tools/list"(params, context, connection) {
-    const version = connection.served(context).protocolVersion;
-    const all = connection.server.tools().map(({ tool }) => describedFor({ ...tool }, version, TOOL_FIELDS));
+    const { protocolVersion: version, clientCapabilities } = connection.served(context);
+    const renders = rendersApps(clientCapabilities);
+    // A tool only views may call is left out for a client without them (apps/server.ts).
+    const all = connection.server.tools().filter(({ tool }) => renders || !appOnly(tool))
+      .map(({ tool }) => uiMetaFor(describedFor({ ...tool }, version, TOOL_FIELDS), tool, renders));
     return paginate("tools", all, params, connection.server.pageSize);
   },
   async "tools/call"({ name, arguments: args = {} }, context, connection) {
