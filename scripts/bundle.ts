@@ -39,7 +39,7 @@
 // Run after tsc: `npm run build` does both.
 
 import { spawnSync } from "node:child_process";
-import { chmodSync, existsSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { chmodSync, copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { dirname, join, relative, resolve } from "node:path";
 import ts from "typescript";
 
@@ -258,6 +258,10 @@ for (const file of readdirSync(dist)) {
   const generated = (file.endsWith(".cjs") && readFileSync(join(dist, file), "utf8").startsWith(GENERATED)) || file.endsWith(CACHE_SUFFIX);
   if (generated) rmSync(join(dist, file));
 }
+// The page of `mcp-wire inspect` (src/inspect/: hand-written HTML, CSS and JavaScript, which tsc
+// does not compile): copied as it is to dist/inspect/, where the CLI serves it from (the package ships it).
+mkdirSync(join(dist, "inspect"), { recursive: true });
+for (const file of readdirSync(join(dist, "../src/inspect"))) copyFileSync(join(dist, "../src/inspect", file), join(dist, "inspect", file));
 for (const program of programs) {
   setAside(program);
   const modules = collect(join(dist, program.entry));
