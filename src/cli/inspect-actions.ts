@@ -22,7 +22,8 @@ export class PageActions {
   readonly #questions = new Map<number, (answer: unknown) => void>();
   #questionSeq = 0;
 
-  constructor(private readonly client: () => McpClient, private readonly session: InspectSession, private readonly stop: () => void) {}
+  /** @param client resolves once the client is connected: an action sent sooner waits for that. */
+  constructor(private readonly client: () => Promise<McpClient>, private readonly session: InspectSession, private readonly stop: () => void) {}
 
   /** One action's answer: `{ ok: true, result }`, or `{ ok: false, error }` for anything that failed. */
   async run(body: unknown): Promise<{ ok: boolean; result?: unknown; error?: string; code?: number }> {
@@ -35,7 +36,8 @@ export class PageActions {
   }
 
   async #run(body: { [key: string]: unknown }): Promise<unknown> {
-    const client = this.client();
+    if (body.action === "answer") return this.#answer(body);
+    const client = await this.client();
     switch (body.action) {
       case "tools": return { tools: await client.listAllTools() };
       case "call": return this.#call(client, text(body, "name"), objectOf(body, "arguments"), text(body, "callId"));
@@ -62,7 +64,6 @@ export class PageActions {
         return {};
       }
       case "ping": return (await client.ping(), {});
-      case "answer": return this.#answer(body);
       case "save": return { recording: this.session.recordingText() };
       case "close":
         // Answered first: the page hears that it worked before the server goes.

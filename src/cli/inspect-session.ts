@@ -64,7 +64,8 @@ export class InspectSession {
 
   /** A message crossed (`message`: its parsed value, undefined when it is not JSON). */
   record(dir: Direction, text: string, message: unknown): void {
-    const at = this.elapsed();
+    // Whole milliseconds, as a recording writes them (and the diagram draws them).
+    const at = Math.round(this.elapsed());
     const entry: WireEntry = { dir, text, message, at };
     this.#entries.push(entry);
     this.#keptBytes += text.length;

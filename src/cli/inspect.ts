@@ -63,14 +63,16 @@ async function inspect({ options, server }: SessionLine, open: boolean): Promise
   const say = (text: string): void => printError(terminalSafe(redactor.redact(text)));
   let client: McpClient | undefined;
   const era = (): string => client?.protocolVersion ?? "probing";
+  let connectedOrNot!: (ready: boolean) => void;
+  const ready = new Promise<boolean>((resolve) => { connectedOrNot = resolve; });
   const session = new InspectSession(
     "url" in server ? { transport: "http", url: server.url } : { transport: "stdio", command: [server.command, ...server.args].map(quoteArgument).join(" ") },
     era,
   );
   let stopped!: () => void;
   const done = new Promise<void>((resolve) => { stopped = resolve; });
-  const actions = new PageActions(() => {
-    if (client === undefined) throw new Error("the client is not connected yet");
+  const actions = new PageActions(async () => {
+    if (!(await ready) || client === undefined) throw new Error("the client could not connect to the server (the terminal says why)");
     return client;
   }, session, () => stopped());
   client = new McpClient({ name: "mcp-wire inspect", version: "0.1.0" }, {
@@ -117,9 +119,11 @@ async function inspect({ options, server }: SessionLine, open: boolean): Promise
       else session.push({ type: "closed", text: event.kind === "closed" ? event.cause?.message ?? "the connection closed" : "the server's output ended" });
     });
     await connected.connect(traced);
+    connectedOrNot(true);
     session.push({ type: "state", era: connected.era, protocolVersion: connected.protocolVersion, reason: connected.eraReason, serverInfo: connected.serverInfo, capabilities: connected.serverCapabilities });
     await done;
   } catch (error) {
+    connectedOrNot(false);
     say(`mcp-wire inspect: ${describeFailure(error)}`);
     session.push({ type: "problem", text: describeFailure(error) });
     exitCode = ExitCode.failed;

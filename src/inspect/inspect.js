@@ -73,6 +73,8 @@ function scheduleDiagram() {
     diagramTimer = undefined;
     // An image, not markup: the SVG cannot run anything in the page.
     $("diagram").src = `diagram.svg?at=${Date.now()}`;
+    // The newest arrows are at the bottom: kept in sight.
+    $("diagram").onload = () => { const box = $("diagram-box"); box.scrollTop = box.scrollHeight; };
   }, 200);
 }
 
