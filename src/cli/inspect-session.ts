@@ -79,7 +79,7 @@ export class InspectSession {
     this.push({
       type: "message", seq: ++this.#seq, dir, at, era: this.era(),
       kind: described.kind, label: described.label, note: described.note, isError: described.isError === true,
-      size, truncated, text: truncated ? Buffer.from(text).subarray(0, INSPECT_LIMITS.shownBytes).toString() : text,
+      size, truncated, text: truncated ? cut(text, INSPECT_LIMITS.shownBytes) : text,
     });
   }
 
@@ -122,4 +122,10 @@ export class InspectSession {
     const lines = headerLines({ prose, ...this.header });
     return { form: "session", header: { lines, ignore: [], args: [], ...this.header }, entries, exchanges: new Map() };
   }
+}
+
+/** The first `bytes` bytes of `text` in UTF-8, less a character the cut split (decoded as U+FFFD). */
+function cut(text: string, bytes: number): string {
+  const start = Buffer.from(text).subarray(0, bytes).toString("utf8");
+  return start.endsWith("\uFFFD") ? start.slice(0, -1) : start;
 }

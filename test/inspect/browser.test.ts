@@ -78,6 +78,13 @@ for (const generation of ["auto", "2025-11-25"] as const) {
       if (generation === "auto") await page.screenshot({ path: join(screenshots, "inspect-session.png") });
     });
 
+    it("shows a server's text as text, never as markup", async () => {
+      await tool("echo").locator('input[name="text"]').fill('<img id="injected" src="x"><b id="bold">hi</b>');
+      await tool("echo").locator('button[type="submit"]').click();
+      await tool("echo").locator("pre.result", { hasText: '<img id=\\"injected\\"' }).waitFor();
+      assert.equal(await page.locator("#injected, #bold").count(), 0);
+    });
+
     it("shows a countdown's progress, and Cancel cancels it", async () => {
       await tool("countdown").locator('input[name="steps"]').fill("100");
       await tool("countdown").locator('input[name="intervalMs"]').fill("300");

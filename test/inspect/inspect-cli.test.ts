@@ -81,6 +81,19 @@ describe("mcp-wire inspect", () => {
     assert.match(diagram.stdout, /tools\/call add/);
   });
 
+  it("saves a handshake-era session that mcp-wire replay plays back unchanged", async () => {
+    const handshake = await startInspect(["node", "dist/server.js"], ["--protocol-version", "2025-11-25"]);
+    try {
+      await handshake.act({ action: "call", name: "add", arguments: { a: 3, b: 4 }, callId: "c1" });
+      const file = join(mkdtempSync(join(tmpdir(), "mcp-wire-inspect-")), "session.recording");
+      writeFileSync(file, String((await handshake.act({ action: "save" })).result?.recording));
+      const replay = spawnSync(process.execPath, ["dist/cli.cjs", "replay", file], { encoding: "utf8" });
+      assert.equal(replay.status, 0, replay.stdout + replay.stderr);
+    } finally {
+      await handshake.stop();
+    }
+  });
+
   it("stops on Ctrl-C, and stops its server", async () => {
     const second = await startInspect();
     assert.equal(await second.stop(), 0);
