@@ -148,6 +148,13 @@ for (const generation of ["auto", "2025-11-25"] as const) {
         evil.close();
       }
     });
+
+    it("stops, and stops its server, when the page's Stop button is pressed", async () => {
+      const exited = new Promise<number | null>((resolve) => inspect.child.once("exit", resolve));
+      await page.locator("#stop").click();
+      await page.locator("p", { hasText: "The session has ended" }).waitFor();
+      assert.equal(await exited, 0);
+    });
   });
 }
 

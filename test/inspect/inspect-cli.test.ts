@@ -94,6 +94,16 @@ describe("mcp-wire inspect", () => {
     }
   });
 
+  it("stops once its page has gone (and stayed gone: a reload comes back in time)", async () => {
+    const closing = await startInspect();
+    const exited = new Promise<number | null>((resolve) => closing.child.once("exit", resolve));
+    const page = new AbortController();
+    const events = await fetch(new URL("events", closing.url), { signal: page.signal });
+    assert.equal(events.headers.get("content-type"), "text/event-stream");
+    page.abort();
+    assert.equal(await exited, 0);
+  });
+
   it("stops on Ctrl-C, and stops its server", async () => {
     const second = await startInspect();
     assert.equal(await second.stop(), 0);
