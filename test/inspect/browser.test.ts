@@ -111,6 +111,21 @@ for (const generation of ["auto", "2025-11-25"] as const) {
       assert.equal(await page.locator("form.question").count(), 0);
     });
 
+    it("answers summarize's sampling request by hand, and declines it clearly", async () => {
+      const summarize = tool("summarize");
+      await summarize.locator('input[name="text"]').fill("A long text.");
+      await summarize.locator('button[type="submit"]').click();
+      const question = page.locator("form.question");
+      await question.locator("textarea").fill("A text, summarized by a person.");
+      await question.locator('button[data-answer="send reply"]').click();
+      await summarize.locator("pre.result", { hasText: "A text, summarized by a person." }).waitFor();
+      await summarize.locator('button[type="submit"]').click();
+      await question.locator('button[data-answer="decline"]').click();
+      await summarize.locator("pre.result", { hasText: /rejected|declined/i }).waitFor();
+      // The handshake era answers the server's request with the error a user's refusal gets (client/sampling).
+      if (generation !== "auto") await page.locator(".msg.c2s .label", { hasText: "error -1" }).first().waitFor();
+    });
+
     it("refuses a wrong token", async () => {
       const other = await browser.context.newPage();
       const wrong = inspect.url.replace(/\/[A-Za-z0-9_-]+\/$/, "/not-the-token-not-the-token-abcd/");
