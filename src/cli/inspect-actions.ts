@@ -6,6 +6,7 @@
 // server/prompts, server/utilities/completion, server/utilities/logging, basic/utilities/cancellation,
 // client/elicitation, client/sampling
 
+import { pathToFileURL } from "node:url";
 import type { McpClient } from "../client/client.js";
 import type { ClientHandlers } from "../client/handlers.js";
 import { ErrorCode, isObject, RpcError } from "../jsonrpc/messages.js";
@@ -91,7 +92,7 @@ export class PageActions {
   handlers(): ClientHandlers {
     return {
       // Spec (client/roots): the roots a client offers are its to choose; inspect offers the directory it runs in.
-      roots: () => [{ uri: new URL(`file://${process.cwd()}/`).href, name: "the directory mcp-wire inspect runs in" }],
+      roots: () => [{ uri: pathToFileURL(`${process.cwd()}/`).href, name: "the directory mcp-wire inspect runs in" }],
       elicitation: {
         form: async (params, { signal }) => elicitResult(await this.#ask("elicitation", params, signal)),
         url: async (params, { signal }) => elicitResult(await this.#ask("elicitation", params, signal)),

@@ -17,6 +17,8 @@ const FILES: { [name: string]: string } = {
   "inspect.js": "text/javascript; charset=utf-8",
 };
 const FILE_ON_DISK: { [name: string]: string } = { "": "index.html" };
+/** What one page's event stream may hold unread before it is ended. */
+const MAX_UNREAD_EVENT_BYTES = 8 * 1024 * 1024;
 /** An action's JSON body is small: a tool's arguments, an answer to a form. */
 const MAX_BODY_BYTES = 1024 * 1024;
 /**
@@ -79,7 +81,12 @@ export async function startInspectServer(routes: InspectRoutes, pageDirectory: U
   const openStream = (response: ServerResponse): void => {
     response.writeHead(200, { ...SAFE_HEADERS, "content-type": "text/event-stream", "cache-control": "no-store" });
     streams.add(response);
-    const stop = routes.events((event) => response.write(`data: ${JSON.stringify(event)}\n\n`));
+    const stop = routes.events((event) => {
+      // A page that stops reading does not make us buffer without end: its stream is ended, and
+      // EventSource opens it again, getting the latest events (the page skips those it has).
+      if (response.writableLength > MAX_UNREAD_EVENT_BYTES) return void response.end();
+      response.write(`data: ${JSON.stringify(event)}\n\n`);
+    });
     response.on("close", () => {
       streams.delete(response);
       stop();

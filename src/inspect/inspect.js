@@ -9,6 +9,9 @@ const LEVELS = ["debug", "info", "notice", "warning", "error", "critical", "aler
 const $ = (id) => document.getElementById(id);
 let shownCount = 0;
 let callSeq = 0;
+// A stream opened again (EventSource does, after a break) starts with the latest events: those seen are skipped.
+let lastSeq = 0;
+let lastQuestion = 0;
 
 /** An element with text (never markup) and attributes. */
 function el(tag, attributes = {}, ...children) {
@@ -251,9 +254,15 @@ function showQuestion(event) {
 
 function onEvent(event) {
   switch (event.type) {
-    case "message": return showMessage(event);
+    case "message":
+      if (event.seq <= lastSeq) return;
+      lastSeq = event.seq;
+      return showMessage(event);
     case "progress": return showProgress(event);
-    case "question": return showQuestion(event);
+    case "question":
+      if (event.id <= lastQuestion) return;
+      lastQuestion = event.id;
+      return showQuestion(event);
     case "question-done": return document.querySelector(`[data-question="${event.id}"]`)?.remove();
     case "state": {
       const info = event.serverInfo || {};
