@@ -258,9 +258,10 @@ for (const file of readdirSync(dist)) {
   const generated = (file.endsWith(".cjs") && readFileSync(join(dist, file), "utf8").startsWith(GENERATED)) || file.endsWith(CACHE_SUFFIX);
   if (generated) rmSync(join(dist, file));
 }
-// Files the programs read at run time, which tsc does not copy: the demo's MCP Apps views
-// (src/demo/apps.ts reads them next to its module; package.json "files" ships them).
-const ASSETS = [{ from: "src/demo/apps", to: "demo/apps", ends: ".html" }];
+// Files the programs read at run time, which tsc does not copy (package.json "files" ships them):
+// the demo's MCP Apps views (src/demo/apps.ts reads them next to its module), and the page of
+// `mcp-wire inspect` (src/inspect/: hand-written HTML, CSS and JavaScript, served by the CLI).
+const ASSETS = [{ from: "src/demo/apps", to: "demo/apps", ends: ".html" }, { from: "src/inspect", to: "inspect", ends: "" }];
 for (const asset of ASSETS) {
   mkdirSync(join(dist, asset.to), { recursive: true });
   for (const file of readdirSync(join(dist, "..", asset.from)).filter((name) => name.endsWith(asset.ends))) {

@@ -28,6 +28,8 @@ const WIRE_TOOLS: { [name in WireToolName]: () => Promise<{ run(argv: string[]):
   diagram: () => import("./recordings/diagram.js"),
   replay: () => import("./recordings/replay-cli.js"),
   check: () => import("./recordings/check-cli.js"),
+  // Not a recording tool, but like them it has a command line of its own (and a server it stays connected to).
+  inspect: () => import("./cli/inspect.js"),
 };
 
 async function main(argv: string[]): Promise<number> {

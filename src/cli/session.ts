@@ -107,7 +107,7 @@ export async function runSession({ options, command, server }: SessionLine): Pro
 }
 
 /** How the run writes on stderr, what it must free at its end, and a hint for a failure. */
-interface Output {
+export interface Output {
   say: (line: string) => void;
   redactor: Redactor;
   elapsedMs: () => number;
@@ -132,7 +132,7 @@ async function connect(client: McpClient, transport: Transport): Promise<void> {
  * The one place that knows how the server is reached: a process on stdio, or a URL. The HTTP
  * client and the CLI's OAuth parts are loaded only for a URL, so that a stdio run does not pay for them.
  */
-async function openTransport(server: ServerLocation, options: CliOptions, output: Output): Promise<Transport> {
+export async function openTransport(server: ServerLocation, options: CliOptions, output: Output): Promise<Transport> {
   if ("url" in server) {
     const { HttpClientTransport } = await import("../http/client.js");
     const { authorizationHint, cliAuthorization, countedFetch } = await import("./authorization.js");

@@ -24,6 +24,9 @@ export const USAGE = `usage: mcp-wire [options] <command> [arguments] -- <server
        mcp-wire check FILE [--json]           check a recording against the spec of the version it
                                               negotiated, one line per violation; exit 1 if any
        (the recording tools above work on recordings of sessions; each has its own --help)
+       mcp-wire inspect [--open] [options] -- <server command> | --url URL
+                                              show the session live on a local web page, with
+                                              forms for tools, resources and prompts (--help)
 
 Starts an MCP server over stdio (or, with --url, reaches one over HTTP), finds out which protocol
 generation it speaks (--protocol-version auto: 2026-07-28 if it answers server/discover, else the

@@ -31,6 +31,7 @@ export const WIRE_TOOL_COMMANDS = [
   { name: "diagram", about: "draw a recording as a sequence diagram" },
   { name: "replay", about: "play a recording against a server" },
   { name: "check", about: "check a recording against the spec" },
+  { name: "inspect", about: "show a live session on a local web page" },
 ] as const satisfies readonly CommandWord[];
 
 export const COMMANDS: readonly CommandWord[] = [

@@ -37,6 +37,12 @@ test("package: every file that `exports` and the bins load is in the tarball", (
 // What npm always ships, and what the demo server serves from files (read at run time: the
 // installed test below): the notes and its MCP Apps view.
 const DOCUMENTS = new Set(["package.json", "README.md", "LICENSE", "PROTOCOL_NOTES.md", "dist/demo/apps/calculator.html"]);
+/** The page `mcp-wire inspect` serves (src/inspect/, copied by the build): read at run time, not loaded. */
+const INSPECT_PAGE = ["dist/inspect/index.html", "dist/inspect/inspect.css", "dist/inspect/inspect.js"];
+
+test("package: the page of mcp-wire inspect ships", () => {
+  assert.deepEqual(INSPECT_PAGE.filter((file) => !shipped.has(file)), []);
+});
 
 test("package: the tarball holds nothing an entry point does not load: no repository files, no unbundled programs", () => {
   const loaded = loadedFiles(entryPoints());
@@ -45,7 +51,7 @@ test("package: the tarball holds nothing an entry point does not load: no reposi
   // the walkthrough), not the user's.
   const loadedFolders = new Set([...loaded].map((file) => posix.dirname(file)).filter((folder) => folder !== "dist"));
   const unwanted = [...shipped].filter((file) =>
-    !DOCUMENTS.has(file) && !loaded.has(file) && !loaded.has(file.replace(/\.map$/, "")) && !loadedFolders.has(posix.dirname(file)));
+    !DOCUMENTS.has(file) && !INSPECT_PAGE.includes(file) && !loaded.has(file) && !loaded.has(file.replace(/\.map$/, "")) && !loadedFolders.has(posix.dirname(file)));
   assert.deepEqual(unwanted, []);
   const sources = [...shipped].filter((file) => /^(src|test|scripts|fixtures)\//.test(file) || (file.endsWith(".ts") && !file.endsWith(".d.ts")));
   assert.deepEqual(sources, []);
