@@ -8,7 +8,7 @@
 
 import { ErrorCode, RpcError } from "../jsonrpc/messages.js";
 import type { ClientCapabilities, ServerCapabilities } from "../mcp/lifecycle.js";
-import type { ServerRequestMethod, ServerRequests } from "../mcp/methods.js";
+import { SERVER_CAPABILITY_NEEDED, type ServerRequestMethod, type ServerRequests } from "../mcp/methods.js";
 import { FIRST_VERSION_WITH, supports, undeclaredServerCapability, type ProtocolVersion } from "../mcp/versions.js";
 import type { Catalog } from "./catalog.js";
 import type { LifecycleState } from "./served.js";
@@ -34,15 +34,46 @@ export function declaredCapabilities(server: Catalog, version: ProtocolVersion, 
   return capabilities;
 }
 
+/** What a server offers a client of one version: its capabilities, and the client requests they refuse. */
+export interface Offer {
+  readonly capabilities: ServerCapabilities;
+  /** Each client request refused for want of a capability, with its -32601 error: one lookup per request. */
+  readonly refused: ReadonlyMap<string, RpcError>;
+}
+
 /**
- * The -32601 error for a client request that a server declaring `declared` at `version` refuses
- * for want of a capability; undefined when it may be called. Asked per request rather than worked
- * out per session: the lookup costs less than making one error, and a session may last one POST.
+ * What an offer depends on is few: the version, whether the connection is for one request, and
+ * which kinds the definition has. So each is worked out once and shared, frozen, by every
+ * connection that gets it (with a session per POST, or for a 2026-07-28 request, one per request).
  */
-export function capabilityRefusal(method: string, version: ProtocolVersion, declared: ServerCapabilities): RpcError | undefined {
-  const capability = undeclaredServerCapability(method, version, declared);
-  // Spec (basic/lifecycle#operation): only negotiated capabilities may be used; -32601 otherwise.
-  return capability && new RpcError(ErrorCode.MethodNotFound, `${method}: this server does not offer ${capability.name}`);
+const OFFERS = new Map<string, Offer>();
+
+/** The offer to a client of `version` (declaredCapabilities), and what it refuses, from the shared cache. */
+export function offerOf(server: Catalog, version: ProtocolVersion, singleRequest = false): Offer {
+  const key = `${version} ${singleRequest} ${server.offers("tools")} ${server.offers("resources") || server.offers("templates")} ${server.offers("prompts")}`;
+  let offer = OFFERS.get(key);
+  if (!offer) {
+    const capabilities = deepFreeze(declaredCapabilities(server, version, singleRequest));
+    offer = { capabilities, refused: refusedMethods(version, capabilities) };
+    OFFERS.set(key, offer);
+  }
+  return offer;
+}
+
+function refusedMethods(version: ProtocolVersion, declared: ServerCapabilities): Map<string, RpcError> {
+  const refused = new Map<string, RpcError>();
+  for (const method of Object.keys(SERVER_CAPABILITY_NEEDED)) {
+    const capability = undeclaredServerCapability(method, version, declared);
+    // Spec (basic/lifecycle#operation): only negotiated capabilities may be used; -32601 otherwise.
+    if (capability) refused.set(method, new RpcError(ErrorCode.MethodNotFound, `${method}: this server does not offer ${capability.name}`));
+  }
+  return refused;
+}
+
+/** Shared by every connection offered it, so no one of them may change it for the others. */
+function deepFreeze<T extends object>(value: T): T {
+  for (const inner of Object.values(value)) if (typeof inner === "object" && inner !== null) deepFreeze(inner);
+  return Object.freeze(value);
 }
 
 /** The server tried a request its client cannot take. Local: never sent on the wire. */
