@@ -46,16 +46,18 @@ export interface Offer {
  * which kinds the definition has. So each is worked out once and shared, frozen, by every
  * connection that gets it (with a session per POST, or for a 2026-07-28 request, one per request).
  */
-const OFFERS = new Map<string, Offer>();
+const OFFERS = new Map<ProtocolVersion, Offer[]>();
 
 /** The offer to a client of `version` (declaredCapabilities), and what it refuses, from the shared cache. */
 export function offerOf(server: Catalog, version: ProtocolVersion, singleRequest = false): Offer {
-  const key = `${version} ${singleRequest} ${server.offers("tools")} ${server.offers("resources") || server.offers("templates")} ${server.offers("prompts")}`;
-  let offer = OFFERS.get(key);
+  // What the offer depends on as four bits: a number to index by, where a string key cost a concatenation per request.
+  const kinds = (singleRequest ? 1 : 0) | (server.offers("tools") ? 2 : 0) | (server.offers("resources") || server.offers("templates") ? 4 : 0) | (server.offers("prompts") ? 8 : 0);
+  let byKinds = OFFERS.get(version);
+  if (!byKinds) OFFERS.set(version, (byKinds = []));
+  let offer = byKinds[kinds];
   if (!offer) {
     const capabilities = deepFreeze(declaredCapabilities(server, version, singleRequest));
-    offer = { capabilities, refused: refusedMethods(version, capabilities) };
-    OFFERS.set(key, offer);
+    offer = byKinds[kinds] = { capabilities, refused: refusedMethods(version, capabilities) };
   }
   return offer;
 }
