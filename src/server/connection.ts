@@ -187,7 +187,7 @@ export class ServerConnection implements ServingConnection {
 
   /** The definition changed: tell the client, if it asked to hear about it. */
   listChanged(kind: ChangingList): void {
-    // What a 2026-07-28 request is offered depends on what the definition has: work it out again.
+    // What a 2026-07-28 request is offered depends on what the definition has: look it up again.
     this.#modernOffer = undefined;
     this.#listens?.listChanged(kind);
     // Spec (basic/lifecycle#initialization): nothing but pings and logs before initialized.
