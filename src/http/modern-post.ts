@@ -13,7 +13,7 @@ import { ErrorCode } from "../mcp/errors.js";
 import { METHOD_ERA, type ClientRequestMethod } from "../mcp/methods.js";
 import { META } from "../mcp/modern.js";
 import { isModernVersion, LATEST_MODERN_VERSION } from "../mcp/versions.js";
-import { capabilityRefusal, declaredCapabilities } from "../server/capabilities.js";
+import { offerOf } from "../server/capabilities.js";
 import type { McpServer } from "../server/definition.js";
 import { checkModernRequest, claimsModern, validModernClaim } from "../server/modern/envelope.js";
 import type { ServerConnection } from "../server/connection.js";
@@ -94,7 +94,7 @@ function judge(server: McpServer, message: { method: string; params?: unknown },
   const meta = metaOf(message)!;
   let error: RpcError | undefined;
   try {
-    checkModernRequest(message.method, meta, (method) => capabilityRefusal(method, LATEST_MODERN_VERSION, declaredCapabilities(server, LATEST_MODERN_VERSION)));
+    checkModernRequest(message.method, meta, offerOf(server, LATEST_MODERN_VERSION).refused);
   } catch (caught) {
     if (!(caught instanceof RpcError)) throw caught;
     error = caught;

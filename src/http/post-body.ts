@@ -5,7 +5,7 @@
 // and https://www.jsonrpc.org/specification#batch. Version rules (batches at all) need the session,
 // so the handlers apply them.
 
-import { batchRefusal, classify, ErrorCode, errorResponseTo, isObject, RpcError, type JSONRPCResponse, type RequestId } from "../jsonrpc/messages.js";
+import { batchRefusal, classify, ErrorCode, errorResponseTo, isObject, RpcError, type Incoming, type JSONRPCResponse, type RequestId } from "../jsonrpc/messages.js";
 import { errorAnswer, HttpAnswer, jsonAnswer, type HttpRequest } from "./exchange.js";
 import { readJsonText } from "./responses.js";
 
@@ -24,6 +24,8 @@ export interface PostBody {
   invalid: { error: RpcError; id?: RequestId }[];
   /** The body's text while it still holds exactly `items`, so that it is handed on without a new JSON.stringify. */
   text: string | undefined;
+  /** A body of one message: that message as classified here, so that its session does not classify it again. */
+  single: Incoming | undefined;
 }
 
 /** Reads one POST body; an answer when the whole body is refused, with the reason. */
@@ -51,16 +53,21 @@ export function judgePostText(text: string, limits: { maxBatchItems: number; omi
     const checked = classify(parsed);
     // A broken response is never answered: the session drops it and fails the call it was for.
     if (checked.kind === "invalid" && checked.looksLike !== "response") return jsonAnswer(400, errorResponseTo(checked.id, checked.error, limits.omitUnreadableId ?? true));
-    return judged(false, [parsed], text);
+    const body: PostBody = { isBatch: false, items: [parsed], requestIds: [], isInitialize: false, invalid: [], text, single: checked };
+    if (checked.kind === "request") {
+      body.requestIds.push(checked.message.id);
+      body.isInitialize = checked.message.method === "initialize";
+    }
+    return body;
   }
   // Refused before any item runs, so a large batch costs nothing but its parse.
   const refusal = batchRefusal(parsed.length, limits.maxBatchItems);
   if (refusal) return jsonAnswer(400, { jsonrpc: "2.0", error: refusal.toErrorObject() });
-  return judged(true, parsed, text);
+  return judgedBatch(parsed, text);
 }
 
-function judged(isBatch: boolean, all: unknown[], text: string): PostBody {
-  const body: PostBody = { isBatch, items: [], requestIds: [], isInitialize: false, invalid: [], text };
+function judgedBatch(all: unknown[], text: string): PostBody {
+  const body: PostBody = { isBatch: true, items: [], requestIds: [], isInitialize: false, invalid: [], text, single: undefined };
   for (const item of all) {
     const checked = classify(item);
     if (checked.kind === "invalid" && checked.looksLike !== "response") {
@@ -88,6 +95,7 @@ export function itemsText(body: PostBody): string {
 export function refuseReusedIds(body: PostBody, inUse: (id: RequestId) => boolean): void {
   if (!body.requestIds.some(inUse)) return;
   body.text = undefined;
+  body.single = undefined;
   body.items = body.items.filter((item) => {
     const reused = isObject(item) && "method" in item && (typeof item.id === "string" || typeof item.id === "number") && inUse(item.id);
     // Spec (basic#requests): a sender MUST NOT reuse an id within a session.

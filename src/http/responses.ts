@@ -34,6 +34,8 @@ export async function readJsonText(request: HttpRequest, maxBodyBytes: number): 
 
 /** The bare media type of a Content-Type value: "Application/JSON; charset=utf-8" -> "application/json". */
 export function mediaType(header: string | null): string {
+  // What nearly every client sends, answered without the three strings the general case makes.
+  if (header === "application/json") return header;
   return (header ?? "").split(";")[0]!.trim().toLowerCase();
 }
 

@@ -38,7 +38,7 @@ export class HttpSessionTransport implements Transport {
 
   /** Hands a POST body (one message or a batch) to the session: its text, and its items as read. */
   receive(body: PostBody): void {
-    this.#handlers?.message(itemsText(body), body.isBatch ? body.items : body.items[0]);
+    this.#handlers?.message(itemsText(body), body.isBatch ? body.items : body.items[0], body.single);
   }
 
   /** Opens the stream that will carry the answers to `ids` (registered before the body is delivered). */

@@ -93,8 +93,8 @@ export class Connection implements PeerLink {
   /** Starts reading from the transport. */
   start(): void {
     this.#transport.start({
-      message: (text, value) => {
-        const incoming = value === undefined ? decodeMessage(text) : Array.isArray(value) ? { kind: "batch" as const, items: value } : classify(value);
+      message: (text, value, classified) => {
+        const incoming = classified ?? (value === undefined ? decodeMessage(text) : Array.isArray(value) ? { kind: "batch" as const, items: value } : classify(value));
         // The inbox's ordering policy (protocol/inbox.ts): arrival order, each message until it is
         // answered or the event loop turns. Relied on here: a request answered without waiting is
         // answered before the next message is looked at (quick answers keep their requests' order),

@@ -22,9 +22,9 @@ export function traceTransport(inner: Transport, listener: TraceListener): Trans
     start(handlers) {
       const inputEnded = handlers.inputEnded;
       inner.start({
-        message(text, value) {
+        message(text, value, classified) {
           listener({ kind: "received", text, message: parseOrUndefined(text) });
-          handlers.message(text, value);
+          handlers.message(text, value, classified);
         },
         unreadable(problem) {
           listener({ kind: "unreadable", problem });

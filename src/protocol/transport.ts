@@ -3,7 +3,7 @@
 // A transport moves JSON texts; it never interprets them. The connection does the decoding, so
 // parse errors are answered the same way whatever the transport.
 
-import type { RequestId } from "../jsonrpc/messages.js";
+import type { Incoming, RequestId } from "../jsonrpc/messages.js";
 import { encodeMessage, type JSONRPCMessage } from "../jsonrpc/messages.js";
 
 /** What a transport reports to its connection. */
@@ -11,9 +11,10 @@ export interface TransportHandlers {
   /**
    * One JSON text: a message, or a batch array. `value` is that text already parsed, where the
    * transport had to parse it for its own rules (an HTTP POST body): the connection then reads
-   * it from there rather than parsing the same bytes twice.
+   * it from there rather than parsing the same bytes twice; `classified` is that value classified,
+   * where the transport had to classify it too (one HTTP POST message), so that is not done twice either.
    */
-  message(text: string, value?: unknown): void;
+  message(text: string, value?: unknown, classified?: Incoming): void;
   /** Input that never became a JSON text: a line over the size limit, or invalid UTF-8. */
   unreadable(problem: UnreadableInput): void;
   /**

@@ -8,11 +8,11 @@
 
 import { ErrorCode, RpcError } from "../jsonrpc/messages.js";
 import type { ClientCapabilities, ServerCapabilities } from "../mcp/lifecycle.js";
-import type { ServerRequestMethod, ServerRequests } from "../mcp/methods.js";
+import { SERVER_CAPABILITY_NEEDED, type ServerRequestMethod, type ServerRequests } from "../mcp/methods.js";
 import { FIRST_VERSION_WITH, supports, undeclaredServerCapability, type ProtocolVersion } from "../mcp/versions.js";
 import type { Catalog } from "./catalog.js";
 import type { LifecycleState } from "./served.js";
-import { appsExtension } from "../apps/server.js";
+import { appsExtension, rendersApps } from "../apps/server.js";
 
 /**
  * What this server offers a client of `version`: each primitive the definition has, with
@@ -40,15 +40,51 @@ export function declaredCapabilities(server: Catalog, version: ProtocolVersion, 
   return capabilities;
 }
 
+/** What a server offers a client of one version: its capabilities, and the client requests they refuse. */
+export interface Offer {
+  readonly capabilities: ServerCapabilities;
+  /** Each client request refused for want of a capability, with its -32601 error: one lookup per request. */
+  readonly refused: ReadonlyMap<string, RpcError>;
+}
+
 /**
- * The -32601 error for a client request that a server declaring `declared` at `version` refuses
- * for want of a capability; undefined when it may be called. Asked per request rather than worked
- * out per session: the lookup costs less than making one error, and a session may last one POST.
+ * What an offer depends on is few: the version, whether the connection is for one request, and
+ * which kinds the definition has, and whether MCP Apps is declared. So each is worked out once and shared, frozen, by every
+ * connection that gets it (with a session per POST, or for a 2026-07-28 request, one per request).
  */
-export function capabilityRefusal(method: string, version: ProtocolVersion, declared: ServerCapabilities): RpcError | undefined {
-  const capability = undeclaredServerCapability(method, version, declared);
-  // Spec (basic/lifecycle#operation): only negotiated capabilities may be used; -32601 otherwise.
-  return capability && new RpcError(ErrorCode.MethodNotFound, `${method}: this server does not offer ${capability.name}`);
+const OFFERS = new Map<ProtocolVersion, Offer[]>();
+
+/** The offer to a client of `version` (declaredCapabilities), and what it refuses, from the shared cache. */
+export function offerOf(server: Catalog, version: ProtocolVersion, singleRequest = false, client: ClientCapabilities = {}): Offer {
+  // MCP Apps: declared to a client that renders views, by a server that has some (asked in that
+  // order, so a client without the extension costs no look at the resources).
+  const apps = rendersApps(client) && appsExtension(server.resources(), client) !== undefined;
+  // What the offer depends on as five bits: a number to index by, where a string key cost a concatenation per request.
+  const kinds = (singleRequest ? 1 : 0) | (server.offers("tools") ? 2 : 0) | (server.offers("resources") || server.offers("templates") ? 4 : 0) | (server.offers("prompts") ? 8 : 0) | (apps ? 16 : 0);
+  let byKinds = OFFERS.get(version);
+  if (!byKinds) OFFERS.set(version, (byKinds = []));
+  let offer = byKinds[kinds];
+  if (!offer) {
+    const capabilities = deepFreeze(declaredCapabilities(server, version, singleRequest, apps ? client : {}));
+    offer = byKinds[kinds] = { capabilities, refused: refusedMethods(version, capabilities) };
+  }
+  return offer;
+}
+
+function refusedMethods(version: ProtocolVersion, declared: ServerCapabilities): Map<string, RpcError> {
+  const refused = new Map<string, RpcError>();
+  for (const method of Object.keys(SERVER_CAPABILITY_NEEDED)) {
+    const capability = undeclaredServerCapability(method, version, declared);
+    // Spec (basic/lifecycle#operation): only negotiated capabilities may be used; -32601 otherwise.
+    if (capability) refused.set(method, new RpcError(ErrorCode.MethodNotFound, `${method}: this server does not offer ${capability.name}`));
+  }
+  return refused;
+}
+
+/** Shared by every connection offered it, so no one of them may change it for the others. */
+function deepFreeze<T extends object>(value: T): T {
+  for (const inner of Object.values(value)) if (typeof inner === "object" && inner !== null) deepFreeze(inner);
+  return Object.freeze(value);
 }
 
 /** The server tried a request its client cannot take. Local: never sent on the wire. */

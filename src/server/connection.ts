@@ -21,7 +21,7 @@ import type { LoggingLevel, LoggingMessageNotificationParams } from "../mcp/logg
 import type { ChangingList, ServerNotificationMethod, ServerNotifications, ServerRequestMethod, ServerRequests } from "../mcp/methods.js";
 import { readServerResult } from "../mcp/read-server-requests.js";
 import { LATEST_MODERN_VERSION, LATEST_PROTOCOL_VERSION, supports, wirePolicy, type HandshakeVersion } from "../mcp/versions.js";
-import { capabilityRefusal, ClientRequestError, declaredCapabilities, requireClientCapability } from "./capabilities.js";
+import { ClientRequestError, offerOf, requireClientCapability, type Offer } from "./capabilities.js";
 import type { Catalog } from "./catalog.js";
 import { EraDispatcher, EraTable } from "./era-dispatcher.js";
 import { completionHandlers } from "./features/completion.js";
@@ -73,6 +73,9 @@ const ERA_TABLE = new EraTable({
   notifications: { "notifications/initialized": (_params, connection) => connection.confirmInitialized() },
 });
 
+/** Before initialize is answered: nothing is offered, and the gate refuses every method itself. */
+const NOTHING_OFFERED: Offer = { capabilities: Object.freeze({}), refused: new Map() };
+
 /** A settled promise, for the many log calls that send nothing. */
 const NOTHING: Promise<void> = Promise.resolve();
 
@@ -84,8 +87,8 @@ export class ServerConnection implements ServingConnection {
   #protocolVersion: HandshakeVersion = LATEST_PROTOCOL_VERSION;
   #clientInfo: Implementation = { name: "unknown", version: "unknown" };
   #clientCapabilities: ClientCapabilities = {};
-  /** What this session offers, fixed when initialize is answered. */
-  #capabilities: ServerCapabilities = {};
+  /** What this session offers, and so refuses, fixed when initialize is answered. */
+  #offer: Offer = NOTHING_OFFERED;
   /** Messages below this level are not sent; the client moves it with logging/setLevel. */
   logLevel: LoggingLevel = "info";
   /** URIs this client subscribed to with resources/subscribe. */
@@ -94,8 +97,8 @@ export class ServerConnection implements ServingConnection {
   readonly singleRequest: boolean;
   /** ServerConnectionOptions.principal: undefined when nobody authenticated its requests. */
   readonly principal: string | undefined;
-  /** What a 2026-07-28 request is offered (modernCapabilities), worked out at first use. */
-  #modernCapabilities: ServerCapabilities | undefined;
+  /** What a 2026-07-28 request is offered (modernCapabilities), looked up at first use. */
+  #modernOffer: Offer | undefined;
   #listens: Listens | undefined;
   readonly #onProblem: (message: string) => void;
 
@@ -129,10 +132,10 @@ export class ServerConnection implements ServingConnection {
   get protocolVersion(): HandshakeVersion { return this.#protocolVersion; }
   get clientInfo(): Implementation { return this.#clientInfo; }
   get clientCapabilities(): ClientCapabilities { return this.#clientCapabilities; }
-  get capabilities(): ServerCapabilities { return this.#capabilities; }
+  get capabilities(): ServerCapabilities { return this.#offer.capabilities; }
 
   /** What the server offers a 2026-07-28 request: listens carry changes on any transport, so list changes and subscriptions too. */
-  get modernCapabilities(): ServerCapabilities { return (this.#modernCapabilities ??= declaredCapabilities(this.server, LATEST_MODERN_VERSION)); }
+  get modernCapabilities(): ServerCapabilities { return (this.#modernOffer ??= offerOf(this.server, LATEST_MODERN_VERSION)).capabilities; }
 
   /** This connection's open listens (2026-07-28). */
   get listens(): Listens { return (this.#listens ??= new Listens(this)); }
@@ -159,7 +162,7 @@ export class ServerConnection implements ServingConnection {
   #negotiated(version: HandshakeVersion): void {
     this.#protocolVersion = version;
     this.connection.setPolicy(wirePolicy(version));
-    this.#capabilities = declaredCapabilities(this.server, version, this.singleRequest, this.#clientCapabilities);
+    this.#offer = offerOf(this.server, version, this.singleRequest, this.#clientCapabilities);
   }
 
   start(): void {
@@ -184,8 +187,8 @@ export class ServerConnection implements ServingConnection {
 
   /** The definition changed: tell the client, if it asked to hear about it. */
   listChanged(kind: ChangingList): void {
-    // What a 2026-07-28 request is offered depends on what the definition has: work it out again.
-    this.#modernCapabilities = undefined;
+    // What a 2026-07-28 request is offered depends on what the definition has: look it up again.
+    this.#modernOffer = undefined;
     this.#listens?.listChanged(kind);
     // Spec (basic/lifecycle#initialization): nothing but pings and logs before initialized.
     if (this.state !== "operating") return;
@@ -272,7 +275,7 @@ export class ServerConnection implements ServingConnection {
     if (this.#state === "awaiting-initialized" && method !== "logging/setLevel") {
       return new RpcError(ErrorCode.InvalidRequest, `${method}: the session is not initialized: send notifications/initialized first`);
     }
-    return capabilityRefusal(method, this.#protocolVersion, this.#capabilities);
+    return this.#offer.refused.get(method);
   }
 
   /**
@@ -280,7 +283,7 @@ export class ServerConnection implements ServingConnection {
    * the RpcError to answer with (server/modern/envelope.ts). Called by modern/serve.ts.
    */
   checkModern(method: string, meta: { [key: string]: unknown }): CheckedEnvelope {
-    return checkModernRequest(method, meta, (refused) => capabilityRefusal(refused, LATEST_MODERN_VERSION, this.modernCapabilities));
+    return checkModernRequest(method, meta, (this.#modernOffer ??= offerOf(this.server, LATEST_MODERN_VERSION)).refused);
   }
 
   /** Checked here, before initialize's params are read, so these answers do not depend on them. */

@@ -51,10 +51,10 @@ export interface CheckedEnvelope extends RequestEnvelope {
 
 /**
  * Checks a request that claims the modern era, in our order (PROTOCOL_NOTES.md, "The era of each
- * message"), and returns its envelope; throws the RpcError to answer with. `refusal` gives the error for a method the server's
- * modern capabilities do not cover (server/capabilities.ts, capabilityRefusal).
+ * message"), and returns its envelope; throws the RpcError to answer with. `refused` holds the methods the server's
+ * modern capabilities do not cover, with their errors (server/capabilities.ts, Offer).
  */
-export function checkModernRequest(method: string, meta: { [key: string]: unknown }, refusal: (method: string) => RpcError | undefined): CheckedEnvelope {
+export function checkModernRequest(method: string, meta: { [key: string]: unknown }, refused: ReadonlyMap<string, RpcError>): CheckedEnvelope {
   const envelope = readModernEnvelope(method, meta);
   const requested = envelope.protocolVersion;
   const era = METHOD_ERA[method as ClientRequestMethod];
@@ -63,8 +63,8 @@ export function checkModernRequest(method: string, meta: { [key: string]: unknow
   if (era === "legacy") {
     throw new RpcError(ErrorCode.MethodNotFound, `${method}: not a method of protocol ${requested} (it belongs to the handshake era, 2025-11-25 and before)`);
   }
-  const refused = refusal(method);
-  if (refused) throw refused;
+  const refusal = refused.get(method);
+  if (refusal) throw refusal;
   return envelope;
 }
 

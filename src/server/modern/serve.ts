@@ -91,10 +91,8 @@ function serveAsking(connection: ServingConnection, handlers: ClientRequestHandl
       return rounds;
     });
     try {
-      // A forged, expired or used-up requestState is refused before the handler runs; in a fleet, so is one claimed first elsewhere.
-      const claimed = params.value.requestState === undefined ? undefined : openRetry(request);
       const serve = () => run(connection, handlers, method, params, request);
-      Promise.resolve(claimed ? afterClaim(claimed, request, serve) : serve()).then((result) => {
+      Promise.resolve(params.value.requestState === undefined ? serve() : runRetry(request, serve)).then((result) => {
         try {
           const rounds = request.rounds;
           if (rounds && !rounds.answers()) return;
@@ -110,17 +108,16 @@ function serveAsking(connection: ServingConnection, handlers: ClientRequestHandl
 }
 
 /**
- * Opens a retry's requestState (throwing its refusal) and, in a fleet (RequestStateOptions.sharedUses),
- * claims it in the store every process shares: the promise of that claim, else undefined.
+ * Runs a retry's handler once its requestState is opened and, in a fleet (RequestStateOptions.sharedUses),
+ * claimed in the store every process shares: a forged, expired or used-up one is refused (thrown)
+ * before the handler runs, and so is one claimed first elsewhere. A run that fails releases the
+ * claim (InputRounds.settled), so the client may retry.
  */
-function openRetry(request: ModernRequest): Promise<void> | undefined {
+function runRetry<T>(request: ModernRequest, handler: () => T | Promise<T>): T | Promise<T> {
   const rounds = request.inputRounds();
   rounds?.open();
-  return rounds?.claimShared();
-}
-
-/** Runs the handler once the claim holds; a run that fails releases it (InputRounds.settled), so the client may retry. */
-function afterClaim<T>(claimed: Promise<void>, request: ModernRequest, handler: () => T | Promise<T>): Promise<T> {
+  const claimed = rounds?.claimShared();
+  if (!claimed) return handler();
   return claimed.then(handler).catch((error: unknown) => {
     request.rounds?.settled();
     throw error;
