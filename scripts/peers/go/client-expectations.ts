@@ -59,11 +59,23 @@ const perPost = (shape: SessionShape) => shape.transport === "streamable-http (s
 
 const DEMO_TOOLS = ["echo", "add", "get_time", "countdown", "greet", "summarize", "toggle_extra", "list_roots"];
 const TEXTBOOK_TOOLS = ["echo", "add", "get_time", "countdown"];
+
+/** The prompt a session gets, per server (the textbook has only review_message): client.go's flags. */
+export function promptFlags(server: SessionShape["server"]): string[] {
+  if (server === "demo") return [];
+  return ["-prompt", "review_message", "-prompt-args", JSON.stringify({ message: '{"jsonrpc":"2.0","id":1,"method":"ping"}' })];
+}
+
+/** What each server answers for its prompts (src/demo/ and src/textbook/demo.ts; the textbook's error words are its own). */
+const PROMPTS = {
+  demo: { names: ["explain_topic", "review_message"], description: 'Explain "Lifecycle" at beginner level', roles: ["user", "user"], missing: '"arguments.topic" is required by prompt "explain_topic"' },
+  textbook: { names: ["review_message"], description: "Review one MCP message", roles: ["user"], missing: 'prompts/get: "message" must be of type string, got undefined' },
+};
 const NO_CHANNEL = "a server that answers each HTTP request on its own (session per POST, or a 2026-07-28 request) has no channel back to the client";
 
 /** Elicitation came with 2025-06-18: an older session's client capability means nothing. */
 function greet(step: StepLine, shape: SessionShape): string {
-  if (shape.era < "2025-06-18") return expectText(step, "elicitation/create: the client did not declare the elicitation capability", true);
+  if (shape.era < "2025-06-18") return expectText(step, `elicitation/create: protocol ${shape.era} has no elicitation (it arrived in 2025-06-18)`, true);
   return expectText(step, "Hello, Gopher!");
 }
 
@@ -92,22 +104,24 @@ export const STEP_CHECKS: StepCheck[] = [
   ["call get_time bad", (step, shape) => expectInvalidArguments(step, 'must NOT have additional property "zone"', shape)],
   ["call countdown good", (step) => expectText(step, "countdown: done after 2 steps")],
   ["call countdown bad", (step, shape) => expectInvalidArguments(step, "steps: must be >= 1, got 0", shape)],
-  ["call unknown tool", (step) => expectError(step, -32602, '"name" names no tool of this server: "no_such_tool"')],
+  ["call unknown tool", (step, shape) => expectError(step, -32602, shape.server === "demo" ? '"name" names no tool of this server: "no_such_tool"' : "tools/call: no tool named no_such_tool")],
   ["resources/read", (step) => {
     const read = step.value as { uri?: string; mimeType?: string; startsWith?: string; textLength?: number } | undefined;
     if (read?.uri !== "docs://demo/protocol-notes" || read.mimeType !== "text/markdown" || !read.startsWith?.startsWith("# mcp-wire protocol notes")) fail("expected the protocol notes as text/markdown", step);
     return `${read.textLength} characters of text/markdown`;
   }],
-  ["prompts/list", (step) => {
-    if (JSON.stringify(step.value) !== JSON.stringify(["explain_topic", "review_message"])) fail("expected explain_topic, review_message", step);
-    return "explain_topic, review_message";
+  ["prompts/list", (step, shape) => {
+    const { names } = PROMPTS[shape.server];
+    if (JSON.stringify(step.value) !== JSON.stringify(names)) fail(`expected ${names.join(", ")}`, step);
+    return names.join(", ");
   }],
-  ["prompts/get good", (step) => {
+  ["prompts/get good", (step, shape) => {
+    const { description, roles } = PROMPTS[shape.server];
     const got = step.value as { description?: string; roles?: string[] } | undefined;
-    if (got?.description !== 'Explain "Lifecycle" at beginner level' || got.roles?.length !== 2) fail("expected the lifecycle explanation in two user messages", step);
-    return got.description;
+    if (got?.description !== description || JSON.stringify(got.roles) !== JSON.stringify(roles)) fail(`expected ${JSON.stringify(description)} in ${roles.length} user message(s)`, step);
+    return `${description} (${roles.length} message(s))`;
   }],
-  ["prompts/get bad", (step) => expectError(step, -32602, '"arguments.topic" is required by prompt "explain_topic"')],
+  ["prompts/get bad", (step, shape) => expectError(step, -32602, PROMPTS[shape.server].missing)],
   ["progress", (step, shape) => {
     const seen = step.value as { notifications?: number; result?: ToolResult } | undefined;
     const want = perPost(shape) ? 0 : 3;

@@ -53,7 +53,14 @@ func runClient(args []string) int {
 	script := flags.String("script", "full", "full: every step; golden: the steps whose answers are the same on every run (no get_time, no cancellation); short: connect, tools/list, one call, close")
 	skipPing := flags.Bool("skip-ping", false, "leave out the last step, ping")
 	twoWay := flags.Bool("two-way", false, "also call the tools that ask the client (greet, summarize, list_roots)")
+	prompt := flags.String("prompt", "explain_topic", "the prompt to get: with -prompt-args, then with no arguments")
+	promptArgs := flags.String("prompt-args", `{"topic":"lifecycle"}`, "the prompt's arguments, as a JSON object of strings")
 	if err := flags.Parse(args); err != nil {
+		return 2
+	}
+	promptArguments := map[string]string{}
+	if err := json.Unmarshal([]byte(*promptArgs), &promptArguments); err != nil {
+		fmt.Fprintln(os.Stderr, "client: -prompt-args:", err)
 		return 2
 	}
 
@@ -137,7 +144,7 @@ func runClient(args []string) int {
 
 		promptNames, err := namesOf(session.Prompts(ctx, nil), func(prompt *mcp.Prompt) string { return prompt.Name })
 		report("prompts/list", promptNames, err)
-		got, err := session.GetPrompt(ctx, &mcp.GetPromptParams{Name: "explain_topic", Arguments: map[string]string{"topic": "lifecycle"}})
+		got, err := session.GetPrompt(ctx, &mcp.GetPromptParams{Name: *prompt, Arguments: promptArguments})
 		if err == nil {
 			roles := []string{}
 			for _, message := range got.Messages {
@@ -147,7 +154,7 @@ func runClient(args []string) int {
 		} else {
 			report("prompts/get good", nil, err)
 		}
-		_, err = session.GetPrompt(ctx, &mcp.GetPromptParams{Name: "explain_topic", Arguments: map[string]string{}})
+		_, err = session.GetPrompt(ctx, &mcp.GetPromptParams{Name: *prompt, Arguments: map[string]string{}})
 		report("prompts/get bad", nil, err)
 
 		before := progressSeen.Load()

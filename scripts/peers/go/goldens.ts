@@ -7,6 +7,7 @@
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { CLI, PEER_FIXTURES, runCommand, tailOf, type PeerContext } from "../harness.js";
+import { promptFlags } from "./client-expectations.js";
 import { GO_SDK_VERSION, LANGUAGE, peerBinary, runPeer, startDemoHttp, startListening } from "./toolchain.js";
 
 const FOLDER = join(PEER_FIXTURES, "go");
@@ -40,7 +41,7 @@ async function recordClient(ctx: PeerContext, golden: ClientGolden): Promise<voi
   const file = join(FOLDER, `${golden.name}.recording`);
   const command = golden.server === "demo" ? "node dist/server.js" : "node dist/textbook/demo.js";
   const args = golden.server === "demo" ? ["--roots-tool"] : [];
-  const script = ["client", "-script", "golden", ...(golden.server === "demo" ? ["-two-way"] : []), ...(golden.version ? ["-version", golden.version] : [])];
+  const script = ["client", "-script", "golden", ...(golden.server === "demo" ? ["-two-way"] : []), ...(golden.version ? ["-version", golden.version] : []), ...promptFlags(golden.server)];
   let ran;
   if (golden.http) {
     const demo = await startDemoHttp(args);

@@ -3,7 +3,7 @@
 // server/discover first) and with every handshake version the SDK offers. Each session is one run
 // of `peer client`, whose JSON lines client-expectations.ts judges, one check per step.
 import { DEMO_SERVER, TEXTBOOK_SERVER, tailOf, type PeerContext } from "../harness.js";
-import { STEP_CHECKS, type SessionShape, type StepLine } from "./client-expectations.js";
+import { promptFlags, STEP_CHECKS, type SessionShape, type StepLine } from "./client-expectations.js";
 import { GO_SDK_VERSION, LANGUAGE, runPeer, startDemoHttp } from "./toolchain.js";
 
 const PEER = "go-sdk (mcp.Client)";
@@ -45,7 +45,7 @@ async function runSession(ctx: PeerContext, session: Session): Promise<void> {
   const era = negotiated(session.server, session.version);
   const row = { peer: PEER, version: GO_SDK_VERSION, language: LANGUAGE, direction: "their client" as const, transport: session.transport, era };
   const label = `${session.server}${session.version ? `, asks ${session.version}` : ", SDK default"}`;
-  const args = ["client", "-script", session.script, ...(session.server === "demo" && session.script === "full" ? ["-two-way"] : []), ...(session.version ? ["-version", session.version] : []), ...session.reach];
+  const args = ["client", "-script", session.script, ...(session.server === "demo" && session.script === "full" ? ["-two-way"] : []), ...(session.version ? ["-version", session.version] : []), ...promptFlags(session.server), ...session.reach];
   const ran = await runPeer(ctx.cacheDir, args);
   let steps: Map<string, StepLine>;
   try {

@@ -69,7 +69,7 @@ export async function theirClients(ctx: PeerContext, jar: string): Promise<void>
   for (const version of ["2024-11-05", "2025-03-26", "2025-06-18"]) await sdkStdio(ctx, jar, "textbook", version, ["--version", version, "--expect-refusal"]);
   // What a user of the SDK can do about it: a transport may name its own versions (McpTransport's
   // protocolVersions()); offered 2025-11-25, the SDK's session with the textbook goes through.
-  await sdkStdio(ctx, jar, "textbook", "2025-11-25", ["--version", "2025-11-25"], "sdk-client-stdio-textbook-2025-11-25");
+  await sdkStdio(ctx, jar, "textbook", "2025-11-25", ["--version", "2025-11-25", "--textbook"], "sdk-client-stdio-textbook-2025-11-25");
 
   const sdkHttp = (transport: string, flags: string[]) => (origin: string) =>
     checksFromJava(ctx, { ...SDK, transport }, jar, ["sdk-client", ...flags, "--url", flags[1] === "sse" ? origin : `${origin}/mcp`]);

@@ -59,11 +59,13 @@ def expect_tool_error(result: types.CallToolResult, words: str) -> str:
     return text_of(result)
 
 
-async def expect_rpc_error(code: int, call: Any) -> str:
+async def expect_rpc_error(code: int, call: Any, message: str | None = None) -> str:
+    """The call must fail with this JSON-RPC code (and, when given, exactly this message)."""
     try:
         await call()
     except MCPError as error:
         assert error.code == code, f"expected JSON-RPC error {code}, got {error.code} {error}"
+        assert message is None or str(error) == message, f"expected {message!r}, got {str(error)!r}"
         return f"{error.code} {error}"
     raise AssertionError(f"expected JSON-RPC error {code}, got a result")
 
@@ -147,8 +149,11 @@ async def session_checks(client: Client, args: argparse.Namespace) -> None:
         assert result.is_error is not True and text_of(result), f"{result}"
         return text_of(result)
     await check("tools/call get_time", get_time)
+    # The textbook's error messages are its own shorter words (same codes and data).
+    unknown_tool = ('tools/call: "name" names no tool of this server: "no_such_tool"' if demo
+                    else "tools/call: no tool named no_such_tool")
     await check("tools/call of an unknown tool: -32602",
-                lambda: expect_rpc_error(types.INVALID_PARAMS, lambda: client.call_tool("no_such_tool", {})))
+                lambda: expect_rpc_error(types.INVALID_PARAMS, lambda: client.call_tool("no_such_tool", {}), unknown_tool))
 
     async def countdown_progress() -> str:
         seen: list[float] = []
@@ -200,13 +205,32 @@ async def session_checks(client: Client, args: argparse.Namespace) -> None:
 
     async def prompts() -> str:
         names = sorted(p.name for p in (await client.list_prompts()).prompts)
-        assert {"explain_topic", "review_message"} <= set(names), names
+        assert names == ["explain_topic", "review_message"], names
         got = await client.get_prompt("explain_topic", {"topic": "lifecycle"})
         assert got.messages and got.messages[0].role == "user", f"{got}"
         return f"{', '.join(names)}; explain_topic gave {len(got.messages)} message(s)"
-    await check("prompts/list and prompts/get explain_topic", prompts)
-    await check("prompts/get explain_topic without topic: -32602",
-                lambda: expect_rpc_error(types.INVALID_PARAMS, lambda: client.get_prompt("explain_topic", {})))
+
+    ping_line = '{"jsonrpc":"2.0","id":1,"method":"ping"}'
+
+    async def textbook_prompts() -> str:  # the textbook's one prompt (src/textbook/demo.ts)
+        names = [p.name for p in (await client.list_prompts()).prompts]
+        assert names == ["review_message"], names
+        got = await client.get_prompt("review_message", {"message": ping_line})
+        assert got.description == "Review one MCP message" and len(got.messages) == 1, f"{got}"
+        said = got.messages[0].content
+        assert got.messages[0].role == "user" and isinstance(said, types.TextContent), f"{got}"
+        assert said.text.startswith(f"Here is an MCP message sent under protocol version 2025-11-25:\n{ping_line}\n"), said.text
+        return f"{', '.join(names)}; review_message gave 1 message"
+    if demo:
+        await check("prompts/list and prompts/get explain_topic", prompts)
+        await check("prompts/get explain_topic without topic: -32602",
+                    lambda: expect_rpc_error(types.INVALID_PARAMS, lambda: client.get_prompt("explain_topic", {}),
+                                             'prompts/get: "arguments.topic" is required by prompt "explain_topic"'))
+    else:
+        await check("prompts/list and prompts/get review_message", textbook_prompts)
+        await check("prompts/get review_message without message: -32602",
+                    lambda: expect_rpc_error(types.INVALID_PARAMS, lambda: client.get_prompt("review_message", {}),
+                                             'prompts/get: "message" must be of type string, got undefined'))
 
     if version == MODERN:
         # The SDK still sends it when asked (with an MCPDeprecationWarning); a modern server refuses it.

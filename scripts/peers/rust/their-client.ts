@@ -29,7 +29,7 @@ async function runSession(binary: string, session: Session, recording: string, c
     const exitFile = join(mkdtempSync(join(tmpdir(), "mcp-wire-rmcp-exit-")), "code");
     // rmcp closes the child's stdin and waits; sh keeps the server's exit code for the close check.
     const command = ["sh", "-c", 'f=$1; shift; "$@"; echo $? > "$f"', "sh", exitFile, "node", relative(CLI), "record", "--out", recording, "node", server, ...session.serverArgs];
-    const steps = await runRmcpClient(binary, [...lifecycle(session.era), ...clientFlags, "--", ...command]);
+    const steps = await runRmcpClient(binary, [...lifecycle(session.era), ...clientFlags, ...(session.server === "textbook" ? ["--textbook"] : []), "--", ...command]);
     let exit: string | undefined;
     try { exit = readFileSync(exitFile, "utf8").trim(); } catch { exit = "(no exit code: the server was killed)"; }
     return { steps, exit };

@@ -130,7 +130,7 @@ pub async fn run(args: &[String]) -> i32 {
     if has_flag(args, "--two-way-only") {
         two_way(&client, &host).await;
     } else if !has_flag(args, "--only-initialize") {
-        steps(&client, &host, has_flag(args, "--golden")).await;
+        steps(&client, &host, has_flag(args, "--golden"), has_flag(args, "--textbook")).await;
     }
     // Closing: rmcp closes the child's stdin and waits for it (TokioChildProcess::graceful_shutdown).
     let closed = client.cancel().await;
@@ -138,7 +138,11 @@ pub async fn run(args: &[String]) -> i32 {
     0
 }
 
-async fn steps(client: &RunningService<RoleClient, Host>, host: &Host, golden: bool) {
+/// The message the textbook's review_message prompt is given to review.
+const PING_LINE: &str = r#"{"jsonrpc":"2.0","id":1,"method":"ping"}"#;
+
+/// textbook: the server is the textbook edition, whose notes are whole only and whose one prompt is review_message.
+async fn steps(client: &RunningService<RoleClient, Host>, host: &Host, golden: bool, textbook: bool) {
     report("ping", client.send_request(ClientRequest::PingRequest(PingRequest::default())).await);
     report("tools/list", client.list_all_tools().await);
 
@@ -167,14 +171,24 @@ async fn steps(client: &RunningService<RoleClient, Host>, host: &Host, golden: b
     let notes = client.list_all_resources().await;
     report("resources/list", notes);
     // A golden reads one short section, not the whole notes: smaller, and its text is ignored on replay.
+    // The textbook serves the notes whole only: its golden reads none of them.
     let (notes, topic) = if golden { ("docs://demo/protocol-notes/prompts", "prompts") } else { ("docs://demo/protocol-notes", "lifecycle") };
-    report("resources/read notes", client.read_resource(ReadResourceRequestParams::new(notes)).await);
+    if !(golden && textbook) {
+        report("resources/read notes", client.read_resource(ReadResourceRequestParams::new(if textbook { "docs://demo/protocol-notes" } else { notes })).await);
+    }
     report("resources/read missing", client.read_resource(ReadResourceRequestParams::new("docs://demo/protocol-notes/no-such-section")).await);
     report("prompts/list", client.list_all_prompts().await);
-    let topic = GetPromptRequestParams::new("explain_topic").with_arguments(object(json!({ "topic": topic, "audience": "expert" })));
-    report("prompts/get explain_topic", client.get_prompt(topic).await);
-    let bad = GetPromptRequestParams::new("explain_topic").with_arguments(object(json!({ "topic": "no-such-topic" })));
-    report("prompts/get bad topic", client.get_prompt(bad).await);
+    if textbook {
+        let review = GetPromptRequestParams::new("review_message").with_arguments(object(json!({ "message": PING_LINE })));
+        report("prompts/get review_message", client.get_prompt(review).await);
+        let bad = GetPromptRequestParams::new("review_message").with_arguments(object(json!({})));
+        report("prompts/get without message", client.get_prompt(bad).await);
+    } else {
+        let topic = GetPromptRequestParams::new("explain_topic").with_arguments(object(json!({ "topic": topic, "audience": "expert" })));
+        report("prompts/get explain_topic", client.get_prompt(topic).await);
+        let bad = GetPromptRequestParams::new("explain_topic").with_arguments(object(json!({ "topic": "no-such-topic" })));
+        report("prompts/get bad topic", client.get_prompt(bad).await);
+    }
 
     two_way(client, host).await;
     report("ping after all", client.send_request(ClientRequest::PingRequest(PingRequest::default())).await);

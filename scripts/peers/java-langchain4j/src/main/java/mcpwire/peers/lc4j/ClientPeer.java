@@ -133,7 +133,7 @@ public final class ClientPeer {
         if (client == null) return 1;
 
         toolChecks(client, textbook, perPost ? "2025-03-26" : version);
-        resourceAndPromptChecks(client);
+        resourceAndPromptChecks(client, textbook);
         check("ping (checkHealth)", () -> {
             client.checkHealth();
             return "answered";
@@ -239,9 +239,10 @@ public final class ClientPeer {
         check("tools/call echo without text: " + outcome + " (" + badArguments.getSimpleName() + ")", () ->
                 failure(badArguments, () -> client.executeTool(request("echo", "{}")),
                         "tools/call echo: invalid arguments: missing required property \"text\""));
+        // The textbook's error messages are its own shorter words (same code and data).
         check("tools/call of an unknown tool: -32602 (ToolArgumentsException)", () -> {
             String said = failure(ToolArgumentsException.class, () -> client.executeTool(request("no_such_tool", "{}")),
-                    "tools/call: \"name\" names no tool of this server: \"no_such_tool\"");
+                    textbook ? "tools/call: no tool named no_such_tool" : "tools/call: \"name\" names no tool of this server: \"no_such_tool\"");
             return said;
         });
     }
@@ -262,7 +263,7 @@ public final class ClientPeer {
         }
     }
 
-    private void resourceAndPromptChecks(McpClient client) {
+    private void resourceAndPromptChecks(McpClient client, boolean textbook) {
         check("resources/read the protocol notes", () -> {
             McpReadResourceResult result = client.readResource(NOTES_URI);
             expect(result.contents().size() == 1, "contents: " + result.contents().size());
@@ -273,12 +274,27 @@ public final class ClientPeer {
         });
         // -32002, resource not found: https://modelcontextprotocol.io/specification/2025-11-25/server/resources#error-handling
         check("resources/read of an unknown URI: -32002 (McpException)", () -> mcpError(-32002, () -> client.readResource("docs://demo/no-such-thing")));
+        // The demo's prompts are explain_topic and review_message; the textbook's only review_message.
+        List<String> prompts = textbook ? List.of("review_message") : List.of("explain_topic", "review_message");
         check("prompts/list", () -> {
             Set<String> names = new TreeSet<>();
             for (McpPrompt prompt : client.listPrompts()) names.add(prompt.name());
-            expect(names.contains("explain_topic"), "prompts: " + names);
+            expect(names.equals(new TreeSet<>(prompts)), "prompts: " + names);
             return String.join(", ", names);
         });
+        if (textbook) {
+            check("prompts/get review_message message=<a ping>", () -> {
+                McpGetPromptResult result = client.getPrompt("review_message", Map.of("message", PING_LINE));
+                expect(result.messages().size() == 1, "messages: " + result.messages().size());
+                String first = ((McpTextContent) result.messages().get(0).content()).text();
+                expect(first.startsWith("Here is an MCP message sent under protocol version 2025-11-25:\n" + PING_LINE + "\n"), "first message " + first);
+                expect("Review one MCP message".equals(result.description()), "description " + result.description());
+                return result.messages().size() + " message: " + result.description();
+            });
+            check("prompts/get without its required argument: -32602 (McpException)", () -> mcpError(-32602,
+                    "prompts/get: \"message\" must be of type string, got undefined", () -> client.getPrompt("review_message", Map.of())));
+            return;
+        }
         check("prompts/get explain_topic topic=lifecycle", () -> {
             McpGetPromptResult result = client.getPrompt("explain_topic", Map.of("topic", "lifecycle"));
             expect(!result.messages().isEmpty(), "no messages");
@@ -286,7 +302,17 @@ public final class ClientPeer {
             expect(first.contains("Lifecycle"), "first message " + first);
             return result.messages().size() + " messages: " + result.description();
         });
-        check("prompts/get without its required argument: -32602 (McpException)", () -> mcpError(-32602, () -> client.getPrompt("explain_topic", Map.of())));
+        check("prompts/get without its required argument: -32602 (McpException)", () -> mcpError(-32602,
+                "prompts/get: \"arguments.topic\" is required by prompt \"explain_topic\"", () -> client.getPrompt("explain_topic", Map.of())));
+    }
+
+    private static final String PING_LINE = "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"ping\"}";
+
+    /** The call must fail with an McpException of this code and exactly this message. */
+    private static String mcpError(int code, String message, Call call) throws Exception {
+        String said = mcpError(code, call);
+        expect(said.endsWith(": " + message), said);
+        return said;
     }
 
     private static String mcpError(int code, Call call) throws Exception {

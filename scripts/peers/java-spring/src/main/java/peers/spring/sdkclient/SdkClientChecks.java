@@ -32,6 +32,7 @@ import peers.spring.Checks;
  *   --handshake-only (initialize and close)   --two-way (the demo's greet, summarize, list_roots)
  *   --expect-refusal (the server answers a version the SDK does not offer: initialize must fail)
  *   --stateless (our demo's --session-per-post: each POST a session answered with JSON)
+ *   --textbook (the server is our textbook edition: its one prompt, its own error words)
  */
 public final class SdkClientChecks {
 	static final String ROOT_URI = "file:///tmp/java-spring-root";
@@ -46,6 +47,7 @@ public final class SdkClientChecks {
 		boolean handshakeOnly = argv.subList(0, commandAt < 0 ? argv.size() : commandAt).contains("--handshake-only");
 		boolean twoWay = argv.subList(0, commandAt < 0 ? argv.size() : commandAt).contains("--two-way");
 		boolean stateless = argv.subList(0, commandAt < 0 ? argv.size() : commandAt).contains("--stateless");
+		boolean textbook = argv.subList(0, commandAt < 0 ? argv.size() : commandAt).contains("--textbook");
 		boolean expectRefusal = argv.subList(0, commandAt < 0 ? argv.size() : commandAt).contains("--expect-refusal");
 
 		JacksonMcpJsonMapper mapper = new JacksonMcpJsonMapper(new ObjectMapper());
@@ -105,7 +107,7 @@ public final class SdkClientChecks {
 			if (expectedVersion != null) expect(expectedVersion.equals(result.protocolVersion()), "negotiated " + result.protocolVersion());
 			return "negotiated " + result.protocolVersion() + " with " + result.serverInfo().name();
 		});
-		if (up && !handshakeOnly) new SessionChecks(client, transport, progress, checks).all(twoWay, stateless);
+		if (up && !handshakeOnly) new SessionChecks(client, transport, progress, checks).all(twoWay, stateless, textbook);
 		checks.check("close" + ("stdio".equals(transportName) ? ": the server exits 0 (or by the SDK's SIGTERM)" : ""), () -> {
 			boolean graceful = client.closeGracefully();
 			if (!"stdio".equals(transportName)) return "closed (graceful: " + graceful + ")";

@@ -31,7 +31,7 @@ final class SessionChecks {
 	}
 
 	/** stateless: our demo with --session-per-post, every POST a session of its own, answered with JSON. */
-	void all(boolean twoWay, boolean stateless) {
+	void all(boolean twoWay, boolean stateless, boolean textbook) {
 		checks.check("tools/list", () -> {
 			List<String> names = client.listTools().tools().stream().map(McpSchema.Tool::name).toList();
 			expect(names.containsAll(List.of("echo", "add", "get_time", "countdown")), "tools " + names);
@@ -62,11 +62,14 @@ final class SessionChecks {
 			}
 			catch (McpError error) {
 				expect(error.getJsonRpcError().code() == -32602, "code " + error.getJsonRpcError().code());
+				// The textbook's error messages are its own shorter words (same code and data).
+				String said = textbook ? "tools/call: no tool named no_such_tool" : "tools/call: \"name\" names no tool of this server: \"no_such_tool\"";
+				expect(said.equals(error.getJsonRpcError().message()), "message " + error.getJsonRpcError().message());
 				return "-32602 " + error.getJsonRpcError().message();
 			}
 			throw new AssertionError("no error");
 		});
-		DemoChecks.notesPromptsPing(checks, client);
+		DemoChecks.notesPromptsPing(checks, client, textbook);
 		checks.check("progress: countdown with a progress token" + (stateless ? " (answered with JSON: no progress)" : ""), () -> {
 			progress.clear();
 			transport.wireProgress.clear();

@@ -77,7 +77,7 @@ public class SpringClientApp {
 			expect(said.contains("echo: hi"), "said " + said);
 			return said;
 		});
-		DemoChecks.notesPromptsPing(checks, client);
+		DemoChecks.notesPromptsPing(checks, client, false);
 		checks.check("close: the context closes its clients" + (servers.isEmpty() ? "" : " and the server process ends"), () -> {
 			context[0].close();
 			for (ProcessHandle server : servers) {
