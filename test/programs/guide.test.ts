@@ -108,7 +108,9 @@ for (const block of blocks) {
     // and must neither reach for the registry nor wait on it while other test files use npm.
     // And outside coverage (NODE_V8_COVERAGE, set by c8 in npm test): it would follow the block into
     // npx and npm, whose coverage at exit, hundreds of modules each, is most of a slow block's time.
-    const env = { ...process.env, NODE_TEST_CONTEXT: undefined, NODE_V8_COVERAGE: undefined, npm_config_offline: "true", npm_config_update_notifier: "false", npm_config_audit: "false", npm_config_fund: "false" };
+    // And without lifecycle scripts: under `npm test`, npx in the project may install the project
+    // itself, whose "prepare" rebuilt dist/ while other test files were running its programs.
+    const env = { ...process.env, NODE_TEST_CONTEXT: undefined, NODE_V8_COVERAGE: undefined, npm_config_ignore_scripts: "true", npm_config_offline: "true", npm_config_update_notifier: "false", npm_config_audit: "false", npm_config_fund: "false" };
     const { stdout } = await run(process.execPath, ["--test-reporter=tap", program], { cwd: ROOT, env, timeout: 180_000 });
     const printed = stdout.split("\n").filter((line) => line !== "");
     if (block.code.includes("node:test")) {
