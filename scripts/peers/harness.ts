@@ -4,6 +4,7 @@
 // scripts/peers/run.ts finds them, runs them and prints one line per check.
 import { spawn } from "node:child_process";
 import { mkdirSync } from "node:fs";
+import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -83,4 +84,16 @@ export function runCommand(command: string, args: string[], options: { cwd?: str
 /** The last lines of a tool's output, for a failed check's detail. */
 export function tailOf(text: string, lines = 12): string {
   return text.trimEnd().split("\n").slice(-lines).join("\n");
+}
+
+/** A port nobody listens on now, for a peer that takes a number, not 0 (the OS picks it; suites run side by side). */
+export function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const probe = createServer();
+    probe.once("error", reject);
+    probe.listen(0, "127.0.0.1", () => {
+      const address = probe.address();
+      probe.close(() => (typeof address === "object" && address ? resolve(address.port) : reject(new Error("no port"))));
+    });
+  });
 }

@@ -16,7 +16,7 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { after, before, describe, it } from "node:test";
 import { chromium, type BrowserContext, type Page } from "playwright-core";
-import { startInspect, type RunningInspect } from "./inspect-program.js";
+import { startInspect, type RunningInspect } from "../helpers/inspect-program.js";
 
 const CHROMIUM = "/usr/bin/chromium";
 const missing = existsSync(CHROMIUM) ? false : `${CHROMIUM} is absent (apt-get install -y chromium; .ci/run does)`;

@@ -8,7 +8,7 @@ import { request } from "node:http";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
-import { startInspect, type RunningInspect } from "./inspect-program.js";
+import { startInspect, type RunningInspect } from "../helpers/inspect-program.js";
 
 /** A raw request, so that Host and Origin can be anything (fetch sets Host itself). */
 function get(url: string, headers: { [name: string]: string } = {}, path?: string): Promise<number> {

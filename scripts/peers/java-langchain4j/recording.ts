@@ -5,7 +5,6 @@
 // placeholders, since every edit of PROTOCOL_NOTES.md would change it).
 import { spawn, type ChildProcess } from "node:child_process";
 import { readFileSync, writeFileSync } from "node:fs";
-import { createServer } from "node:net";
 import { join } from "node:path";
 import { sections } from "../../../src/demo/notes.js";
 import { CLI, ROOT, runCommand } from "../harness.js";
@@ -25,18 +24,6 @@ export function linesOf(file: string): Line[] {
 /** The `# >` notes of an HTTP recording: one per request, "METHOD PATH headers". */
 export function requestNotes(file: string): string[] {
   return readFileSync(file, "utf8").split("\n").filter((line) => line.startsWith("# > ")).map((line) => line.slice(4));
-}
-
-/** A free port on the loopback interface (the OS picks it; other helpers share this machine). */
-export function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const probe = createServer();
-    probe.once("error", reject);
-    probe.listen(0, "127.0.0.1", () => {
-      const address = probe.address();
-      probe.close(() => (typeof address === "object" && address ? resolve(address.port) : reject(new Error("no port"))));
-    });
-  });
 }
 
 /** A node process of ours that serves HTTP, started and awaited until it says where it listens. */

@@ -9,8 +9,8 @@
 import { existsSync, mkdirSync, readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { PEER_FIXTURES, runCommand, tailOf, type PeerContext, type PeerSuite } from "../harness.js";
-import { freePort, linesOf, requestNotes, startListening, stop, violations, writeGolden, type Line } from "./recording.js";
+import { freePort, PEER_FIXTURES, runCommand, tailOf, type PeerContext, type PeerSuite } from "../harness.js";
+import { linesOf, requestNotes, startListening, stop, violations, writeGolden, type Line } from "./recording.js";
 
 const HERE = fileURLToPath(new URL(".", import.meta.url));
 /** The seed chapter pins 1.22.0-beta32, which the registry does not serve; see pom.xml. */

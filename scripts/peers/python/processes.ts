@@ -4,7 +4,6 @@
 // server, command relative to the repository).
 import { spawn, type ChildProcess } from "node:child_process";
 import { readFileSync, writeFileSync } from "node:fs";
-import { createServer } from "node:net";
 import { ROOT } from "../harness.js";
 
 export interface Running { url: string; stop(): Promise<void> }
@@ -36,19 +35,6 @@ function stopped(child: ChildProcess): Promise<void> {
     const kill = setTimeout(() => child.kill("SIGKILL"), 5_000);
     child.once("exit", () => { clearTimeout(kill); resolve(); });
     child.kill("SIGTERM");
-  });
-}
-
-/** A port nobody listens on now (the Python server takes a number, not 0). */
-export function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const probe = createServer();
-    probe.once("error", reject);
-    probe.listen(0, "127.0.0.1", () => {
-      const address = probe.address();
-      const port = typeof address === "object" && address ? address.port : 0;
-      probe.close(() => resolve(port));
-    });
   });
 }
 

@@ -8,8 +8,8 @@ import { mkdtempSync, renameSync, rmSync } from "node:fs";
 import { connect } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { CLI, PEER_FIXTURES, ROOT, runCommand, tailOf, type PeerContext, type Ran } from "../harness.js";
-import { freePort, setHeader } from "./processes.js";
+import { CLI, freePort, PEER_FIXTURES, ROOT, runCommand, tailOf, type PeerContext, type Ran } from "../harness.js";
+import { setHeader } from "./processes.js";
 
 const MODERN = "2026-07-28";
 
