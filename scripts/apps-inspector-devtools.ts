@@ -33,12 +33,22 @@ function printed(child: ChildProcess, pattern: RegExp, what: string): Promise<st
   });
 }
 
-/** Ends a child and resolves when it has exited. */
-function stop(child: ChildProcess | undefined): Promise<void> {
+/** Resolves when a child has exited; signals it first unless `graceMs` is given, then only once that has passed. */
+function stop(child: ChildProcess | undefined, graceMs = 0): Promise<void> {
   if (!child || child.exitCode !== null || child.signalCode !== null) return Promise.resolve();
   return new Promise((resolve) => {
-    child.on("exit", () => resolve());
-    child.kill();
+    const timer = setTimeout(() => child.kill(), graceMs);
+    child.on("exit", () => { clearTimeout(timer); resolve(); });
+  });
+}
+
+/** Asks Chromium to quit (Browser.close), which ends its helper processes too, unlike a signal to the first one. */
+async function quitBrowser(endpoint: string | undefined): Promise<void> {
+  if (!endpoint) return;
+  const socket = new WebSocket(endpoint);
+  await new Promise((resolve) => {
+    socket.addEventListener("open", () => { socket.send(JSON.stringify({ id: 1, method: "Browser.close" })); resolve(undefined); });
+    socket.addEventListener("error", resolve);
   });
 }
 
@@ -124,17 +134,20 @@ export async function openInspector(server: StdioServer): Promise<InspectorPage>
   const profile = mkdtempSync(join(tmpdir(), "mcp-wire-apps-chromium-"));
   let chromium: ChildProcess | undefined;
   let tools: DevTools | undefined;
+  let browser: string | undefined;
   const close = async () => {
     tools?.close();
-    // The profile is removed once Chromium has exited: until then it still writes there.
-    await Promise.all([chromium, web].map((child) => stop(child)));
-    rmSync(profile, { recursive: true, force: true });
+    // The profile is removed once Chromium has exited: until then it still writes there. Asked
+    // to quit, it ends its helpers and itself; a signal after 5 s if it has not.
+    await quitBrowser(browser);
+    await Promise.all([stop(chromium, 5_000), stop(web)]);
+    rmSync(profile, { recursive: true, force: true, maxRetries: 5, retryDelay: 200 });
   };
   try {
     const page = await printed(web, /(http:\/\/127\.0\.0\.1:\d+\?MCP_INSPECTOR_API_TOKEN=[0-9a-f]+)/, "the Inspector's web client");
     chromium = spawn(CHROMIUM, ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking",
       "--disable-component-update", "--disable-sync", `--user-data-dir=${profile}`, "--remote-debugging-port=0", "--window-size=1400,900", "about:blank"], { stdio: ["ignore", "ignore", "pipe"] });
-    const browser = await printed(chromium, /DevTools listening on (ws:\S+)/, "Chromium");
+    browser = await printed(chromium, /DevTools listening on (ws:\S+)/, "Chromium");
     const targets = (await (await fetch(new URL("/json/list", browser.replace(/^ws/, "http")))).json()) as Json[];
     tools = await DevTools.open(targets.find((target) => target.type === "page")!.webSocketDebuggerUrl);
     await tools.send("Page.navigate", { url: page });

@@ -13,6 +13,7 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import ts from "typescript";
 import { cacheDirFor } from "../harness.js";
+import { withoutNpmConfig } from "../../interop.js";
 import { TOOL, VIEW_URI } from "./server.js";
 
 const HERE = fileURLToPath(new URL(".", import.meta.url));
@@ -42,7 +43,7 @@ function install(): void {
   if (same && existsSync(installed) && existsSync(sdk) && JSON.parse(readFileSync(sdk, "utf8")).version === EXT_APPS_VERSION) return;
   for (const file of ["package.json", "package-lock.json"]) copyFileSync(join(HERE, file), join(CACHE, file));
   // No lifecycle scripts: esbuild's JavaScript API finds its binary in its @esbuild/<platform> package.
-  const npm = spawnSync("npm", ["ci", "--no-audit", "--no-fund", "--ignore-scripts"], { cwd: CACHE, encoding: "utf8", timeout: 300_000 });
+  const npm = spawnSync("npm", ["ci", "--no-audit", "--no-fund", "--ignore-scripts"], { cwd: CACHE, env: withoutNpmConfig(), encoding: "utf8", timeout: 300_000 });
   if (npm.status !== 0) throw new Error(`ext-apps peer: npm ci in ${CACHE} failed: ${(npm.stderr || npm.stdout).trim().split("\n").slice(-5).join("\n")}`);
 }
 
