@@ -34,6 +34,11 @@ export interface PreparedPeer {
   tool: string;
 }
 
+/** The part of esbuild's API used here (the package is the cache's, not the project's, so are its types). */
+interface Esbuild {
+  build(options: { entryPoints: string[]; bundle: true; format: "esm"; platform: "browser" | "node"; target: string; minify?: boolean; write: false; logLevel: "silent" }): Promise<{ outputFiles: { text: string }[] }>;
+}
+
 /** `npm ci` of the pinned lockfile into the cache, unless the cache already holds that lockfile's install. */
 function install(): void {
   const lock = readFileSync(join(HERE, "package-lock.json"), "utf8");
@@ -75,7 +80,7 @@ export async function prepareExtAppsPeer(): Promise<PreparedPeer> {
   const entry = join(CACHE, "app", "mcp-app.ts");
   copyFileSync(join(HERE, "app", "mcp-app.ts"), entry);
   typecheck(entry);
-  const esbuild = createRequire(join(CACHE, "package.json"))("esbuild") as typeof import("esbuild");
+  const esbuild = createRequire(join(CACHE, "package.json"))("esbuild") as Esbuild;
   const view = await esbuild.build({ entryPoints: [entry], bundle: true, format: "esm", platform: "browser", target: "es2022", minify: true, write: false, logLevel: "silent" });
   // Inline in a <script>: no "</script" may appear in it (JavaScript reads "<\/" as "</").
   const script = view.outputFiles[0]!.text.replaceAll("</script", "<\\/script");
