@@ -1,118 +1,32 @@
-// The demo's MCP Apps view rendered by the official MCP Inspector's web client (the version pinned
-// in apps-inspector.ts, run under its pinned Node 22), in Debian's headless Chromium driven over
-// the DevTools protocol by hand (no browser package): the page connects to `node dist/server.js`,
-// its Apps tab lists add, "Open App" with a = 2 and b = 3 renders the calculator in the Inspector's
-// sandbox, which must show the sum 5 (tool-input and tool-result reached it), and the view's own
-// tools/call through the Inspector (a = 40) must show 43. A screenshot goes to --screenshot PATH
-// (default: the OS temp dir). Ports are random; every process started here is stopped at the end.
+// MCP Apps views served by our library, rendered by the official MCP Inspector's web client in
+// headless Chromium (apps-inspector-devtools.ts starts both), one scenario per server:
+// - calculator: `node dist/server.js`; its Apps tab lists add, "Open App" with a = 2 and b = 3
+//   renders the hand-written calculator in the Inspector's sandbox, which must show the sum 5
+//   (tool-input and tool-result reached it), and the view's own tools/call through the Inspector
+//   (a = 40) must show 43;
+// - ext-apps: the view built with the official SDK (scripts/peers/ext-apps/), served by our
+//   McpServer.view(); steps in scripts/peers/ext-apps/inspector-steps.ts.
+// One line per scenario, a screenshot each in the OS temp dir (or --screenshots DIR); exit 1 when
+// any fails. --only NAME runs one scenario.
 // Run: `npm run build && node --experimental-websocket --import tsx scripts/apps-inspector-web.ts`
 // (Node 20 needs the flag for its WebSocket; Node 22 has it anyway).
 
-import { spawn, type ChildProcess } from "node:child_process";
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { install, INSPECTOR_VERSION, NODE_22, SERVER, WEB } from "./apps-inspector.js";
+import { INSPECTOR_VERSION, SERVER } from "./apps-inspector.js";
+import { click, openInspector, type DevTools, type StdioServer } from "./apps-inspector-devtools.js";
+import { extAppsScenario } from "./peers/ext-apps/inspector-steps.js";
 
-const ROOT = fileURLToPath(new URL("../", import.meta.url));
-const CHROMIUM = process.env.CHROMIUM ?? "/usr/bin/chromium";
-const STEP_TIMEOUT_MS = 30_000;
-
-type Json = { [key: string]: any };
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-const port = () => 20_000 + Math.floor(Math.random() * 40_000);
-
-/** Resolves with the first match of `pattern` in what `child` prints, or rejects when it exits first. */
-function printed(child: ChildProcess, pattern: RegExp, what: string): Promise<string> {
-  return new Promise((resolve, reject) => {
-    let said = "";
-    const look = (chunk: Buffer) => {
-      said += chunk.toString("utf8");
-      const found = pattern.exec(said)?.[1];
-      if (found) resolve(found);
-    };
-    child.stdout?.on("data", look);
-    child.stderr?.on("data", look);
-    child.on("exit", (code) => reject(new Error(`${what} exited (${code}) first: ${said.slice(-2000)}`)));
-  });
+/** One server with a view, and what must happen to it in the Inspector's page. */
+export interface InspectorScenario {
+  name: string;
+  server: () => Promise<StdioServer>;
+  /** Opens the app and drives it; resolves with the outcome's line, throws when a step never happens. */
+  drive(tools: DevTools): Promise<{ ok: boolean; said: string }>;
 }
 
-/** Ends a child and resolves when it has exited. */
-function stop(child: ChildProcess | undefined): Promise<void> {
-  if (!child || child.exitCode !== null || child.signalCode !== null) return Promise.resolve();
-  return new Promise((resolve) => {
-    child.on("exit", () => resolve());
-    child.kill();
-  });
-}
-
-/** A DevTools protocol connection to one page, and to the frames attached to it (the app's sandbox is out of process). */
-class DevTools {
-  readonly #socket: WebSocket;
-  #next = 0;
-  readonly #waiting = new Map<number, (message: Json) => void>();
-  readonly contexts: { id: number; sessionId?: string }[] = [];
-
-  constructor(socket: WebSocket) {
-    this.#socket = socket;
-    socket.addEventListener("message", (event) => {
-      const message = JSON.parse(String(event.data)) as Json;
-      if (message.id !== undefined) this.#waiting.get(message.id)?.(message);
-      if (message.method === "Runtime.executionContextCreated") this.contexts.push({ id: message.params.context.id, sessionId: message.sessionId });
-      if (message.method === "Target.attachedToTarget") void this.#attach(message.params.sessionId);
-    });
-  }
-
-  static async open(url: string): Promise<DevTools> {
-    const socket = new WebSocket(url);
-    await new Promise((resolve, reject) => { socket.addEventListener("open", resolve); socket.addEventListener("error", reject); });
-    const tools = new DevTools(socket);
-    await tools.send("Page.enable");
-    await tools.#attach(undefined);
-    return tools;
-  }
-
-  async #attach(sessionId: string | undefined): Promise<void> {
-    await this.send("Runtime.enable", {}, sessionId);
-    await this.send("Target.setAutoAttach", { autoAttach: true, waitForDebuggerOnStart: false, flatten: true }, sessionId);
-  }
-
-  send(method: string, params: Json = {}, sessionId?: string): Promise<Json> {
-    const id = ++this.#next;
-    this.#socket.send(JSON.stringify({ id, method, params, ...(sessionId ? { sessionId } : {}) }));
-    return new Promise((resolve) => this.#waiting.set(id, (message) => { this.#waiting.delete(id); resolve(message); }));
-  }
-
-  /** The value of `expression` in the first context (page or frame) where it is not null. */
-  async evaluate(expression: string): Promise<unknown> {
-    for (const context of [...this.contexts]) {
-      const answer = await this.send("Runtime.evaluate", { expression, contextId: context.id, returnByValue: true }, context.sessionId);
-      const value = answer.result?.result?.value;
-      if (value !== undefined && value !== null) return value;
-    }
-    return null;
-  }
-
-  /** Polls `expression` until it is truthy; its value. */
-  async until(expression: string, what: string): Promise<any> {
-    const deadline = Date.now() + STEP_TIMEOUT_MS;
-    while (Date.now() < deadline) {
-      const value = await this.evaluate(expression);
-      if (value) return value;
-      await sleep(200);
-    }
-    throw new Error(`apps-inspector-web: gave up waiting for ${what}`);
-  }
-
-  close(): void { this.#socket.close(); }
-}
-
-// What the steps do in the Inspector's page (its own markup, as of the pinned version).
-const click = (selector: string, text: string) =>
-  `(() => { const e = [...document.querySelectorAll(${JSON.stringify(selector)})].find((e) => e.textContent.trim().startsWith(${JSON.stringify(text)})); if (!e || e.disabled) return null; e.click(); return true; })()`;
-const CONNECT = `(() => { const s = document.querySelector('[role=switch]'); if (!s) return null; s.click(); return true; })()`;
-const CONNECTED = `document.body.innerText.includes("Connected") && !document.body.innerText.includes("Disconnected") || null`;
+// The calculator's steps (the Inspector's markup and the view's, as of the pinned version).
 const FILL = `(() => { const inputs = [...document.querySelectorAll('.mantine-NumberInput-input')]; if (inputs.length < 2) return null;
   const set = Object.getOwnPropertyDescriptor(HTMLInputElement.prototype, 'value').set;
   inputs.slice(0, 2).forEach((input, i) => { input.focus(); set.call(input, i === 0 ? '2' : '3'); input.dispatchEvent(new Event('input', { bubbles: true })); input.blur(); });
@@ -120,50 +34,49 @@ const FILL = `(() => { const inputs = [...document.querySelectorAll('.mantine-Nu
 const VIEW_SUM = `(() => { const sum = document.getElementById('sum'); return sum && document.getElementById('calculator') && sum.textContent || null; })()`;
 const ADD_AGAIN = `(() => { const form = document.getElementById('calculator'); if (!form) return null; document.getElementById('a').value = '40'; form.requestSubmit(); return true; })()`;
 
-export async function main(screenshot = join(tmpdir(), "mcp-wire-apps-inspector.png")): Promise<number> {
-  if (typeof WebSocket !== "function") throw new Error("apps-inspector-web: no WebSocket: run it with node --experimental-websocket (Node 20) or Node 22");
-  if (!existsSync(CHROMIUM)) throw new Error(`apps-inspector-web: no Chromium at ${CHROMIUM} (apt-get install chromium, or set CHROMIUM)`);
-  install();
-  const ports = { CLIENT_PORT: port(), MCP_SANDBOX_PORT: port(), MCP_APP_ORIGIN_PORT: port() };
-  const env = { ...process.env, ...Object.fromEntries(Object.entries(ports).map(([k, v]) => [k, String(v)])), MCP_AUTO_OPEN_ENABLED: "false", MCP_INSPECTOR_SECRET_STORE: "memory" };
-  const web = spawn(NODE_22, [WEB, "--transport", "stdio", "--", process.execPath, SERVER], { cwd: ROOT, env, stdio: ["ignore", "pipe", "pipe"] });
-  const profile = mkdtempSync(join(tmpdir(), "mcp-wire-apps-chromium-"));
-  let chromium: ChildProcess | undefined;
-  let tools: DevTools | undefined;
-  try {
-    const page = await printed(web, /(http:\/\/127\.0\.0\.1:\d+\?MCP_INSPECTOR_API_TOKEN=[0-9a-f]+)/, "the Inspector's web client");
-    chromium = spawn(CHROMIUM, ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking",
-      "--disable-component-update", "--disable-sync", `--user-data-dir=${profile}`, "--remote-debugging-port=0", "--window-size=1400,900", "about:blank"], { stdio: ["ignore", "ignore", "pipe"] });
-    const browser = await printed(chromium, /DevTools listening on (ws:\S+)/, "Chromium");
-    const targets = (await (await fetch(new URL("/json/list", browser.replace(/^ws/, "http")))).json()) as Json[];
-    tools = await DevTools.open(targets.find((target) => target.type === "page")!.webSocketDebuggerUrl);
-    await tools.send("Page.navigate", { url: page });
-    await tools.until(CONNECT, "the server's connect switch");
-    await tools.until(CONNECTED, "the connection to node dist/server.js");
-    await tools.until(click("label", "Apps"), "the Apps tab");
+const calculator: InspectorScenario = {
+  name: "calculator",
+  server: async () => ({ command: process.execPath, args: [SERVER] }),
+  async drive(tools) {
     await tools.until(click("button", "Add two numbers"), "add in the Apps list");
     await tools.until(FILL, "add's form");
     await tools.until(click("button", "Open App"), "Open App");
     const first = await tools.until(VIEW_SUM, "the calculator's sum for a = 2, b = 3");
     await tools.until(ADD_AGAIN, "the calculator's form");
     const again = await tools.until(`(${VIEW_SUM}) === "43" || null`, "the sum of the view's own tools/call (a = 40)") && "43";
-    const shot = await tools.send("Page.captureScreenshot", { format: "png" });
-    writeFileSync(screenshot, Buffer.from(shot.result.data, "base64"));
-    const ok = first === "5" && again === "43";
-    console.log(`${ok ? "ok  " : "FAIL"} Inspector ${INSPECTOR_VERSION} web client: the calculator rendered with the call's sum ${first}, and its own tools/call through the Inspector gave ${again}`);
-    console.log(`apps-inspector-web: screenshot ${screenshot}`);
-    return ok ? 0 : 1;
-  } finally {
-    tools?.close();
-    // The profile is removed once Chromium has exited: until then it still writes there.
-    await Promise.all([chromium, web].map((child) => stop(child)));
-    rmSync(profile, { recursive: true, force: true });
+    return { ok: first === "5" && again === "43", said: `the calculator rendered with the call's sum ${first}, and its own tools/call through the Inspector gave ${again}` };
+  },
+};
+
+export const SCENARIOS: InspectorScenario[] = [calculator, extAppsScenario];
+
+/** Runs the scenarios, each in a web client and a browser of its own; 0 when all pass. */
+export async function main(names: string[] = SCENARIOS.map((s) => s.name), screenshots = tmpdir()): Promise<number> {
+  const chosen = SCENARIOS.filter((s) => names.includes(s.name));
+  if (chosen.length !== names.length) throw new Error(`apps-inspector-web: the scenarios are ${SCENARIOS.map((s) => s.name).join(", ")}, not ${names.join(", ")}`);
+  let failed = 0;
+  for (const scenario of chosen) {
+    const started = Date.now();
+    const page = await openInspector(await scenario.server());
+    try {
+      const { ok, said } = await scenario.drive(page.tools);
+      const shot = join(screenshots, `mcp-wire-apps-inspector-${scenario.name}.png`);
+      await page.screenshot(shot);
+      if (!ok) failed++;
+      console.log(`${ok ? "ok  " : "FAIL"} Inspector ${INSPECTOR_VERSION} web client, ${scenario.name}: ${said} (${Date.now() - started} ms; screenshot ${shot})`);
+    } catch (error) {
+      failed++;
+      console.log(`FAIL Inspector ${INSPECTOR_VERSION} web client, ${scenario.name}: ${error instanceof Error ? error.message : String(error)}`);
+    } finally {
+      await page.close();
+    }
   }
+  return failed === 0 ? 0 : 1;
 }
 
 if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
-  const at = process.argv.indexOf("--screenshot");
-  main(at > 0 ? process.argv[at + 1] : undefined).then((code) => { process.exitCode = code; }, (error: unknown) => {
+  const flag = (name: string) => { const at = process.argv.indexOf(name); return at > 0 ? process.argv[at + 1] : undefined; };
+  main(flag("--only")?.split(","), flag("--screenshots")).then((code) => { process.exitCode = code; }, (error: unknown) => {
     console.error(error instanceof Error ? error.message : error);
     process.exitCode = 1;
   });

@@ -1,14 +1,16 @@
-// The demo's MCP Apps view as the official MCP Inspector sees it: its CLI (@modelcontextprotocol/
-// inspector, pinned below, installed into a cache under the OS temp dir, never into the project)
-// runs `node dist/server.js` over stdio in both protocol eras and
+// MCP Apps views served by our library, as the official MCP Inspector's CLI sees them
+// (@modelcontextprotocol/inspector, pinned below, installed into a cache under the OS temp dir,
+// never into the project). For each server, over stdio in both protocol eras:
 // - with --advertise-apps (the extension io.modelcontextprotocol/ui declared with the view MIME
-//   type, as its web client does by default), probes each tool's app (--app-info: it reads the view
-//   the tool names) and must find add's ui://mcp-wire-demo/calculator, served as
+//   type, as its web client does by default), it probes each tool's app (--app-info: it reads the
+//   view the tool names) and must find the app on the one tool that has it, served as
 //   text/html;profile=mcp-app with prefersBorder, and no app on any other tool;
-// - reads the view and must get the HTML file the build ships, with its _meta.ui;
-// - without the extension, must find no app at all (the server shows apps only to clients that
-//   declared them: PROTOCOL_NOTES.md "MCP Apps"), and add still answers with its sum.
-// scripts/apps-inspector-web.ts renders the view in the Inspector's web page, in headless Chromium.
+// - it reads the view and must get the very HTML file the server serves, with its _meta.ui;
+// - without the extension, it must find no app at all (the server shows apps only to clients that
+//   declared them: PROTOCOL_NOTES.md "MCP Apps"), and the tool still answers with its text.
+// The servers: the demo (`node dist/server.js`, add's hand-written calculator) and the peer whose
+// view is built with the official MCP Apps SDK (scripts/peers/ext-apps/).
+// scripts/apps-inspector-web.ts renders both views in the Inspector's web page, in headless Chromium.
 // Run: `npm run build && npx tsx scripts/apps-inspector.ts`. Exit 0 when every check passes.
 
 import { spawnSync } from "node:child_process";
@@ -16,6 +18,7 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
+import { prepareExtAppsPeer } from "./peers/ext-apps/prepare.js";
 
 const ROOT = fileURLToPath(new URL("../", import.meta.url));
 /** The Inspector release these checks were written against. */
@@ -30,7 +33,6 @@ export const WEB = join(CACHE, "node_modules", PACKAGE, "clients", "web", "build
 export const NODE_22 = join(CACHE, "node_modules", NODE_PACKAGE, "bin", "node");
 export const SERVER = join(ROOT, "dist", "server.js");
 export const VIEW_FILE = join(ROOT, "dist", "demo", "apps", "calculator.html");
-const VIEW_URI = "ui://mcp-wire-demo/calculator";
 const MIME = "text/html;profile=mcp-app";
 
 type Json = { [key: string]: any };
@@ -51,9 +53,22 @@ export function install(): void {
   for (const [name, wanted] of Object.entries(pinned)) if (version(name) !== wanted) throw new Error(`apps-inspector: npm install did not install ${name}@${wanted}`);
 }
 
-/** One Inspector CLI run against the demo over stdio: its stdout. */
-function inspector(args: string[]): string {
-  const run = spawnSync(process.execPath, [CLI, ...args, "--", process.execPath, SERVER], { cwd: ROOT, encoding: "utf8", timeout: 60_000 });
+/** A server with one app: how to start it, its tool with the view, what the view is, and a call of the tool. */
+interface AppServer {
+  name: string;
+  command: string[];
+  tool: string;
+  viewUri: string;
+  viewFile: string;
+  /** True when the server has tools besides `tool` (which must then have no app); false: `tool` is its only one. */
+  others: boolean;
+  /** --tool-arg values, and a check of the text the tool answers with. */
+  call: { args: string[]; answers: (text: string) => boolean };
+}
+
+/** One Inspector CLI run against `server` over stdio: its stdout. */
+function inspector(server: AppServer, args: string[]): string {
+  const run = spawnSync(process.execPath, [CLI, ...args, "--", ...server.command], { cwd: ROOT, encoding: "utf8", timeout: 60_000 });
   if (run.status !== 0 && !args.includes("--app-info")) throw new Error(`inspector ${args.join(" ")}: exit ${run.status}: ${run.stderr.trim() || run.stdout.trim()}`);
   return run.stdout;
 }
@@ -63,32 +78,50 @@ function check(name: string, ok: boolean, detail: unknown): void {
   checks.push({ name, ok, detail: typeof detail === "string" ? detail : JSON.stringify(detail) });
 }
 
-function appInfo(era: string, advertise: boolean): Json[] {
-  const out = inspector(["--protocol-era", era, ...(advertise ? ["--advertise-apps"] : []), "--app-info", "--method", "tools/list"]);
+function appInfo(server: AppServer, era: string, advertise: boolean): Json[] {
+  const out = inspector(server, ["--protocol-era", era, ...(advertise ? ["--advertise-apps"] : []), "--app-info", "--method", "tools/list"]);
   return out.trim().split("\n").filter((line) => line.startsWith("{")).map((line) => JSON.parse(line) as Json);
 }
 
-export function main(): number {
+function checkServer(server: AppServer): void {
+  const html = readFileSync(server.viewFile, "utf8");
+  for (const era of ["legacy", "modern"]) {
+    const at = `${server.name}, ${era}`;
+    const tools = appInfo(server, era, true);
+    const tool = tools.find((t) => t.toolName === server.tool);
+    check(`${at}: with the extension, ${server.tool} has the app ${server.viewUri}`, tool?.hasApp === true && tool.resourceUri === server.viewUri && tool.resourceMimeType === MIME && tool.prefersBorder === true, tool ?? `no ${server.tool}`);
+    const others = tools.filter((t) => t.toolName !== server.tool && t.hasApp !== false);
+    check(`${at}: with the extension, no other tool has an app`, (server.others ? tools.length > 1 : tools.length === 1) && others.length === 0, others.length ? others : `${tools.length} tools`);
+    const read = JSON.parse(inspector(server, ["--protocol-era", era, "--advertise-apps", "--method", "resources/read", "--uri", server.viewUri])) as Json;
+    const [content] = read.contents as Json[];
+    check(`${at}: resources/read of the view gives the served HTML as ${MIME} with _meta.ui`, content?.mimeType === MIME && content.text === html && content._meta?.ui?.prefersBorder === true, { mimeType: content?.mimeType, _meta: content?._meta, sameHtml: content?.text === html });
+    const plain = appInfo(server, era, false);
+    check(`${at}: without the extension, no tool has an app`, plain.length === tools.length && plain.every((t) => t.hasApp === false), plain.filter((t) => t.hasApp !== false));
+    const called = JSON.parse(inspector(server, ["--protocol-era", era, "--method", "tools/call", "--tool-name", server.tool, "--tool-arg", ...server.call.args])) as Json;
+    check(`${at}: without the extension, ${server.tool} answers with text`, called.content?.[0]?.type === "text" && server.call.answers(called.content[0].text), called.content);
+  }
+}
+
+export async function main(): Promise<number> {
   if (!existsSync(SERVER) || !existsSync(VIEW_FILE)) throw new Error("apps-inspector: run `npm run build` first (dist/server.js and dist/demo/apps/ are missing)");
   install();
-  const html = readFileSync(VIEW_FILE, "utf8");
-  for (const era of ["legacy", "modern"]) {
-    const tools = appInfo(era, true);
-    const add = tools.find((tool) => tool.toolName === "add");
-    check(`${era}: with the extension, add has the calculator app`, add?.hasApp === true && add.resourceUri === VIEW_URI && add.resourceMimeType === MIME && add.prefersBorder === true, add ?? "no add");
-    const others = tools.filter((tool) => tool.toolName !== "add" && tool.hasApp !== false);
-    check(`${era}: with the extension, no other tool has an app`, tools.length > 1 && others.length === 0, others.length ? others : `${tools.length} tools`);
-    const read = JSON.parse(inspector(["--protocol-era", era, "--advertise-apps", "--method", "resources/read", "--uri", VIEW_URI])) as Json;
-    const [content] = read.contents as Json[];
-    check(`${era}: resources/read of the view gives the shipped HTML as ${MIME} with _meta.ui`, content?.mimeType === MIME && content.text === html && content._meta?.ui?.prefersBorder === true, { mimeType: content?.mimeType, _meta: content?._meta, sameHtml: content?.text === html });
-    const plain = appInfo(era, false);
-    check(`${era}: without the extension, no tool has an app`, plain.length > 1 && plain.every((tool) => tool.hasApp === false), plain.filter((tool) => tool.hasApp !== false));
-    const called = JSON.parse(inspector(["--protocol-era", era, "--method", "tools/call", "--tool-name", "add", "--tool-arg", "a=2", "b=3"])) as Json;
-    check(`${era}: without the extension, add answers with text`, called.content?.[0]?.type === "text" && JSON.parse(called.content[0].text).sum === 5, called.content);
-  }
+  const peer = await prepareExtAppsPeer();
+  const servers: AppServer[] = [
+    { name: "demo", command: [process.execPath, SERVER], tool: "add", viewUri: "ui://mcp-wire-demo/calculator", viewFile: VIEW_FILE, others: true, call: { args: ["a=2", "b=3"], answers: (text) => JSON.parse(text).sum === 5 } },
+    {
+      name: "ext-apps peer", command: [peer.server.command, ...peer.server.args], tool: peer.tool, viewUri: peer.viewUri, viewFile: peer.html, others: false,
+      call: { args: ["text=Hello world"], answers: (text) => JSON.stringify(JSON.parse(text)) === JSON.stringify({ text: "Hello world", letters: 10, vowels: 3 }) },
+    },
+  ];
+  for (const server of servers) checkServer(server);
   for (const { name, ok, detail } of checks) console.log(`${ok ? "ok  " : "FAIL"} ${name}${ok ? "" : `: ${detail}`}`);
   console.log(`apps-inspector: ${PACKAGE}@${INSPECTOR_VERSION} CLI under Node ${process.version}: ${checks.filter((c) => c.ok).length}/${checks.length} checks passed`);
   return checks.every((c) => c.ok) ? 0 : 1;
 }
 
-if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) process.exitCode = main();
+if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
+  main().then((code) => { process.exitCode = code; }, (error: unknown) => {
+    console.error(error instanceof Error ? error.message : error);
+    process.exitCode = 1;
+  });
+}
