@@ -52,6 +52,12 @@ test("replay: 2026-07-28, a retry echoes the requestState this run's server seal
   assert.equal(code, 0);
 });
 
+test("replay: 2026-07-28, a session saved with its listen open passes; the server's end of the listen once its input ends is no difference", async () => {
+  const { code, stdout } = await replay([fixture("demo-listen-open-2026.recording"), "--", process.execPath, SERVER]);
+  assert.match(stdout, /replay matches/, stdout);
+  assert.equal(code, 0);
+});
+
 test("replay: notifications match per method, and the server's own request is answered under the id that came", async () => {
   const { code, stdout } = await replay([SCRIPTED, ...against({ serverIdPrefix: "srv-" })]);
   assert.match(stdout, /replay matches/, stdout);
