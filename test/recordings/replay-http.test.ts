@@ -1,10 +1,10 @@
 // mcp-wire replay --url (src/recordings/replay-http.ts): the recordings made against node dist/server.js
 // over stdio replay as matching against the same demo server over Streamable HTTP (JSON and SSE
 // answers, the server's own request answered on a POST, the session id and protocol version
-// headers, 2026-07-28 mirrored headers; a listen the recording leaves open closed at the end); recordings
-// made with record --listen replay with their GET
-// stream and over the legacy HTTP+SSE transport; a changed one fails with the path; an unreachable
-// URL is a clear error (exit 3), as is an answer past --max-line-bytes.
+// headers, 2026-07-28 mirrored headers, a listen the recording leaves open closed at the end);
+// recordings made with record --listen replay with their GET stream and over the legacy HTTP+SSE
+// transport; a changed one fails with the path; an unreachable URL is a clear error (exit 3), as is
+// an answer past --max-line-bytes.
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { spawn } from "node:child_process";
