@@ -1,7 +1,8 @@
 // mcp-wire replay (src/recordings/replay*.ts) from the command line, as a user runs it: a recording made
 // against node dist/server.js passes; a changed server fails with a diff naming the JSON path; the
 // server's own requests are answered under the ids that came; a server that exits or goes quiet
-// stops the replay with a clear error; Ctrl-C stops the server too; --ignore and --update; bad input is exit 2.
+// stops the replay with a clear error, Ctrl-C stops the server too; --ignore and --update; bad input
+// is exit 2.
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { spawn } from "node:child_process";
