@@ -19,6 +19,8 @@ export class RedisChangeFanout implements ChangeFanout {
   readonly #onProblem: ((message: string) => void) | undefined;
   readonly #listeners = new Set<(origin: string, change: CatalogChange) => void>();
   #subscribed: Promise<unknown> | undefined;
+  /** The last UNSUBSCRIBE, until it is answered. */
+  #unsubscribing: Promise<unknown> = Promise.resolve();
 
   constructor(redis: RedisCommands, subscriber: RedisSubscriber, options: { prefix?: string; onProblem?: (message: string) => void } = {}) {
     this.#redis = redis;
@@ -38,13 +40,20 @@ export class RedisChangeFanout implements ChangeFanout {
 
   subscribe(listener: (origin: string, change: CatalogChange) => void): () => void {
     this.#listeners.add(listener);
-    this.#subscribed ??= this.#subscriber.subscribe(this.#channel, (message) => this.#deliver(message));
-    this.#subscribed.catch(reportFailure(this.#onProblem, "subscribing to list changes"));
+    if (!this.#subscribed) {
+      // A SUBSCRIBE sent while the last UNSUBSCRIBE is unanswered is undone by it (node-redis then
+      // holds no subscription, and says nothing): a new first listener waits for it.
+      this.#subscribed = this.#unsubscribing.then(() => this.#subscriber.subscribe(this.#channel, (message) => this.#deliver(message)));
+      this.#subscribed.catch(reportFailure(this.#onProblem, "subscribing to list changes"));
+    }
     return () => {
-      this.#listeners.delete(listener);
-      if (this.#listeners.size > 0 || !this.#subscribed) return;
+      if (!this.#listeners.delete(listener) || this.#listeners.size > 0) return;
+      const subscribed = this.#subscribed;
       this.#subscribed = undefined;
-      this.#subscriber.unsubscribe(this.#channel).catch(reportFailure(this.#onProblem, "unsubscribing from list changes"));
+      this.#unsubscribing = (async () => {
+        await subscribed?.catch(() => {});
+        await this.#subscriber.unsubscribe(this.#channel);
+      })().catch(reportFailure(this.#onProblem, "unsubscribing from list changes"));
     };
   }
 

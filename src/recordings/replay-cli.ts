@@ -34,7 +34,9 @@ the server sends with the recording (ids of server requests mapped, notification
 method). Values that change from run to run are ignored: ISO 8601 timestamps, /result/requestState,
 the file's "# ignore:" pointers and --ignore; the file's "# placeholder:" lines name the others
 (the time, a file's text). The file's "# args:" go after the server command. Prints each difference
-on stdout with its JSON path.
+on stdout with its JSON path. A 2026-07-28 subscriptions/listen the recording leaves open (a session
+saved live) had not closed yet: the server ending it once its input ends (its result, or
+notifications/cancelled for it) is no difference.
 Exit 0 when all matches, 1 on a difference (a recorded notification or server request that never
 came counts as one), 2 on a usage error or an unreadable recording, 3 when the server failed: it
 exited or left an answer owed past --timeout, could not be started or

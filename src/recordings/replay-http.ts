@@ -93,7 +93,7 @@ export function httpPeer(url: string, headers: Record<string, string> = {}, opti
   let listener: (line: string) => void = () => {};
   const hear = (line: string) => listener(line);
   const abort = new AbortController();
-  /** The GET stream (Streamable HTTP) or the event stream (legacy): open until the end. */
+  /** The GET stream (Streamable HTTP), the event stream (legacy) and 2026-07-28 listens: open until the end. */
   const streams = new AbortController();
   let sessionId: string | undefined;
   let protocolVersion: string | undefined;
@@ -155,9 +155,13 @@ export function httpPeer(url: string, headers: Record<string, string> = {}, opti
   const post = async (line: string): Promise<void> => {
     if (written++ === plan.getStream?.before) await openGetStream();
     const message = parseLine(line);
+    // A 2026-07-28 listen answers only when the server ends it: its stream is not an answer owed,
+    // and closing it at the end is the client's end of it (replay-open-listens.ts).
+    // Spec: https://modelcontextprotocol.io/specification/2026-07-28/basic/patterns/subscriptions
+    const listen = (message as { method?: unknown } | undefined)?.method === "subscriptions/listen";
     const response = await fetch(legacy ? (await legacy).endpoint : url, {
       method: "POST",
-      signal: abort.signal,
+      signal: listen ? AbortSignal.any([abort.signal, streams.signal]) : abort.signal,
       body: line,
       headers: {
         ...headers,
@@ -176,6 +180,7 @@ export function httpPeer(url: string, headers: Record<string, string> = {}, opti
       if (text !== "") noteAndHear(text);
       else if (response.status >= 400) hear(`HTTP ${response.status} (no body)`);
     })());
+    if (listen) return;
     reading.add(body);
     void body.then(() => reading.delete(body));
   };

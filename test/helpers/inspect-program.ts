@@ -1,9 +1,11 @@
-// Runs `mcp-wire inspect` (dist/cli.cjs) against the demo server (dist/server.js) for the inspect
-// tests: the page's address as the program prints it, the page's actions, and the program's end.
+// Runs `mcp-wire inspect` (dist/cli.unbundled.js, test/cli/program.ts's CLI, so that coverage reaches
+// src/cli/inspect*.ts) against the demo server (dist/server.js) for the inspect tests: the page's
+// address as the program prints it, the page's actions, and the program's end.
 
 import { spawn, type ChildProcess } from "node:child_process";
 import { once } from "node:events";
 import { fileURLToPath } from "node:url";
+import { CLI } from "../cli/program.js";
 
 const root = fileURLToPath(new URL("../..", import.meta.url));
 
@@ -19,8 +21,9 @@ export interface RunningInspect {
   stop: () => Promise<number | null>;
 }
 
-export async function startInspect(serverArgs: string[] = ["node", "dist/server.js"], flags: string[] = []): Promise<RunningInspect> {
-  const child = spawn(process.execPath, ["dist/cli.cjs", "inspect", ...flags, "--", ...serverArgs], { cwd: root, stdio: ["ignore", "pipe", "pipe"] });
+/** `program`: another build of the CLI (test/programs/bundle.test.ts runs the bin's bundle), run in `cwd`. */
+export async function startInspect(serverArgs: string[] = ["node", "dist/server.js"], flags: string[] = [], program = CLI, cwd = root): Promise<RunningInspect> {
+  const child = spawn(process.execPath, [program, "inspect", ...flags, "--", ...serverArgs], { cwd, stdio: ["ignore", "pipe", "pipe"] });
   let stderr = "";
   child.stderr.setEncoding("utf8");
   const url = await new Promise<string>((resolve, reject) => {

@@ -9,6 +9,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
 import { startInspect, type RunningInspect } from "../helpers/inspect-program.js";
+import { CLI } from "../cli/program.js";
 
 /** A raw request, so that Host and Origin can be anything (fetch sets Host itself). */
 function get(url: string, headers: { [name: string]: string } = {}, path?: string): Promise<number> {
@@ -74,9 +75,9 @@ describe("mcp-wire inspect", () => {
     assert.match(text, /"method":"tools\/call"/);
     const file = join(mkdtempSync(join(tmpdir(), "mcp-wire-inspect-")), "session.recording");
     writeFileSync(file, text);
-    const check = spawnSync(process.execPath, ["dist/cli.cjs", "check", file], { encoding: "utf8" });
+    const check = spawnSync(process.execPath, [CLI, "check", file], { encoding: "utf8" });
     assert.equal(check.status, 0, check.stdout + check.stderr);
-    const diagram = spawnSync(process.execPath, ["dist/cli.cjs", "diagram", file], { encoding: "utf8" });
+    const diagram = spawnSync(process.execPath, [CLI, "diagram", file], { encoding: "utf8" });
     assert.equal(diagram.status, 0, diagram.stderr);
     assert.match(diagram.stdout, /tools\/call add/);
   });
@@ -87,7 +88,7 @@ describe("mcp-wire inspect", () => {
       await handshake.act({ action: "call", name: "add", arguments: { a: 3, b: 4 }, callId: "c1" });
       const file = join(mkdtempSync(join(tmpdir(), "mcp-wire-inspect-")), "session.recording");
       writeFileSync(file, String((await handshake.act({ action: "save" })).result?.recording));
-      const replay = spawnSync(process.execPath, ["dist/cli.cjs", "replay", file], { encoding: "utf8" });
+      const replay = spawnSync(process.execPath, [CLI, "replay", file], { encoding: "utf8" });
       assert.equal(replay.status, 0, replay.stdout + replay.stderr);
     } finally {
       await handshake.stop();

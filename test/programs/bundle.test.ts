@@ -11,6 +11,7 @@ import { copyFileSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
+import { startInspect } from "../helpers/inspect-program.js";
 
 const DIST = fileURLToPath(new URL("../../dist/", import.meta.url));
 const PACKAGE = JSON.parse(readFileSync(new URL("../../package.json", import.meta.url), "utf8")) as { bin: { [name: string]: string } };
@@ -167,6 +168,26 @@ test("bundle: the mcp-wire bin and its chunks alone answer --help, and with dist
     assert.deepEqual((JSON.parse(overHttp.stdout) as { structuredContent: unknown }).structuredContent, { sum: 3 });
   } finally {
     stop();
+  }
+}));
+
+test("bundle: the bin's chunk of mcp-wire inspect finds its page next to it (dist/inspect/), and runs a session from it", inEmptyDirectory(async (dir) => {
+  // The chunk reads the page's files by its own import.meta.url (src/cli/inspect.ts), which the
+  // bundle must keep meaning the chunk's file; the other inspect tests run the unbundled CLI.
+  const bin = PACKAGE.bin["mcp-wire"]!.replace(/^(\.\/)?dist\//, "");
+  copyProgram(dir, bin);
+  copyProgram(dir, "server.js");
+  mkdirSync(join(dir, "dist", "inspect"));
+  for (const file of readdirSync(join(DIST, "inspect"))) copyFileSync(join(DIST, "inspect", file), join(dir, "dist", "inspect", file));
+  const inspect = await startInspect([process.execPath, join(dir, "dist", "server.js")], [], join(dir, "dist", bin), dir);
+  try {
+    const page = await fetch(inspect.url);
+    assert.equal(page.status, 200);
+    assert.equal(await page.text(), readFileSync(join(DIST, "inspect", "index.html"), "utf8"));
+    const answer = await inspect.act({ action: "call", name: "add", arguments: { a: 3, b: 4 }, callId: "c1" });
+    assert.deepEqual(answer.result?.structuredContent, { sum: 7 }, inspect.stderr());
+  } finally {
+    assert.equal(await inspect.stop(), 0);
   }
 }));
 

@@ -1,14 +1,15 @@
 // mcp-wire replay --url (src/recordings/replay-http.ts): the recordings made against node dist/server.js
 // over stdio replay as matching against the same demo server over Streamable HTTP (JSON and SSE
 // answers, the server's own request answered on a POST, the session id and protocol version
-// headers, 2026-07-28 mirrored headers); recordings made with record --listen replay with their GET
-// stream and over the legacy HTTP+SSE transport; a changed one fails with the path; an unreachable
-// URL is a clear error (exit 3), as is an answer past --max-line-bytes.
+// headers, 2026-07-28 mirrored headers, a listen the recording leaves open closed at the end);
+// recordings made with record --listen replay with their GET stream and over the legacy HTTP+SSE
+// transport; a changed one fails with the path; an unreachable URL is a clear error (exit 3), as is
+// an answer past --max-line-bytes.
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { spawn } from "node:child_process";
 import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
-import { createServer, type IncomingMessage } from "node:http";
+import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -51,6 +52,21 @@ test("replay --url: a recording whose notes show a GET stream opens it where the
     assert.equal(code, 0);
     assert.equal(gets.length, 1, "one GET stream, in the session");
     assert.notEqual(gets[0], "undefined");
+  } finally {
+    await served.close();
+  }
+});
+
+test("replay --url: a 2026-07-28 listen the recording leaves open is no answer owed: the replay closes its stream at the end (the client's end of it), not waiting", async () => {
+  const served = await serve();
+  let cut = 0;
+  served.listening.server.on("request", (_request: IncomingMessage, response: ServerResponse) => response.on("close", () => void (response.writableFinished || cut++)));
+  try {
+    const { code, stdout } = await replay([fixture("demo-listen-open-2026.recording"), "--timeout", "3000", "--url", served.url]);
+    assert.match(stdout, /replay matches/, stdout);
+    assert.doesNotMatch(stdout, /was stopped/);
+    assert.equal(code, 0);
+    assert.equal(cut, 1, "the listen's stream, closed by the client");
   } finally {
     await served.close();
   }

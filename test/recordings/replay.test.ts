@@ -1,7 +1,8 @@
 // mcp-wire replay (src/recordings/replay*.ts) from the command line, as a user runs it: a recording made
 // against node dist/server.js passes; a changed server fails with a diff naming the JSON path; the
 // server's own requests are answered under the ids that came; a server that exits or goes quiet
-// stops the replay with a clear error; --ignore and --update; bad input is exit 2.
+// stops the replay with a clear error, Ctrl-C stops the server too; --ignore and --update; bad input
+// is exit 2.
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { spawn } from "node:child_process";
@@ -48,6 +49,12 @@ test("replay: a recording made against node dist/server.js passes against it (th
 
 test("replay: 2026-07-28, a retry echoes the requestState this run's server sealed (it changes from run to run)", async () => {
   const { code, stdout } = await replay([fixture("demo-greet-2026.recording"), "--", process.execPath, SERVER]);
+  assert.match(stdout, /replay matches/, stdout);
+  assert.equal(code, 0);
+});
+
+test("replay: 2026-07-28, a session saved with its listen open passes; the server's end of the listen once its input ends is no difference", async () => {
+  const { code, stdout } = await replay([fixture("demo-listen-open-2026.recording"), "--", process.execPath, SERVER]);
   assert.match(stdout, /replay matches/, stdout);
   assert.equal(code, 0);
 });
@@ -130,6 +137,45 @@ test("replay --update: rewrites the server side with what came, in the same form
   assert.match(text, /^< \+\d+ .*"ECHO: hi"/m);
   assert.equal((await replay([path, ...against({ prefix: "ECHO: " })])).code, 0);
   assert.equal((await replay([path, ...against()])).code, 1, "and the old server now differs");
+});
+
+test("replay --update: a replay that stopped early rewrites nothing, and says so", async () => {
+  const path = scriptedWith([
+    '> {"jsonrpc":"2.0","id":4,"method":"tools/call","params":{"name":"exit","arguments":{}}}',
+    '< {"jsonrpc":"2.0","id":4,"result":{"content":[]}}',
+  ]);
+  const before = readFileSync(path, "utf8");
+  const { code, stdout } = await replay([path, "--update", ...against()]);
+  assert.equal(code, 3);
+  assert.match(stdout, /session\.recording: not rewritten: the replay did not get to the end\n$/);
+  assert.equal(readFileSync(path, "utf8"), before);
+});
+
+test("replay: Ctrl-C (SIGINT) stops the server too, which runs in its own process group, and exits 130", async () => {
+  const dir = mkdtempSync(join(tmpdir(), "mcp-wire-replay-"));
+  const pidFile = join(dir, "server.pid");
+  // A server that never answers, nor ends when its input does: only the replay's stop ends it.
+  const server = `require("fs").writeFileSync(${JSON.stringify(pidFile)}, String(process.pid)); setInterval(() => {}, 60000)`;
+  const path = scriptedWith([]);
+  const child = spawn(process.execPath, [CLI, "replay", path, "--timeout", "30000", "--", process.execPath, "-e", server], { stdio: "ignore" });
+  const exited = new Promise<number | null>((resolve) => child.on("close", resolve));
+  let pid = 0;
+  while (pid === 0) {
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    try { pid = Number(readFileSync(pidFile, "utf8")); } catch { /* not started yet */ }
+  }
+  child.kill("SIGINT");
+  assert.equal(await exited, 130);
+  const gone = async () => {
+    for (let tries = 0; tries < 100; tries++) {
+      try { process.kill(pid, 0); } catch { return true; }
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+    return false;
+  };
+  const stopped = await gone();
+  if (!stopped) process.kill(pid, "SIGKILL");
+  assert.ok(stopped, `the server (pid ${pid}) still ran`);
 });
 
 const bad = [
