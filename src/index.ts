@@ -188,6 +188,7 @@
 //                                 or the legacy HTTP+SSE transport; recordings/replay-cli.ts: its command line;
 //                                 recordings/directives.ts: a recording's placeholders and editions;
 //                                 recordings/replay-setup.ts: what a replay reads from its recording;
+//                                 recordings/replay-open-listens.ts: a 2026-07-28 listen the recording left open;
 //                                 recordings/replay-report.ts: its report and verdict, as a person reads them)
 //      recordings/check.ts        `mcp-wire check`, the spec linter: one walk over what recordings/check-state.ts keeps;
 //                                 the rules in recordings/check-rules-jsonrpc.ts, recordings/check-rules-session.ts,
