@@ -1,5 +1,5 @@
 // `mcp-wire inspect` without a browser: the guard every request passes (token, Host, Origin), the
-// actions the page sends, and the recording it saves, which `mcp-wire check` and `diagram` accept.
+// actions the page sends, and the recording it saves, which `mcp-wire check`, `diagram` and `replay` accept.
 
 import assert from "node:assert/strict";
 import { spawnSync } from "node:child_process";
@@ -80,6 +80,17 @@ describe("mcp-wire inspect", () => {
     const diagram = spawnSync(process.execPath, [CLI, "diagram", file], { encoding: "utf8" });
     assert.equal(diagram.status, 0, diagram.stderr);
     assert.match(diagram.stdout, /tools\/call add/);
+  });
+
+  it("saves a 2026-07-28 session, its listen still open, that mcp-wire replay plays back unchanged", async () => {
+    await inspect.act({ action: "call", name: "add", arguments: { a: 1, b: 2 }, callId: "c2" });
+    const text = String((await inspect.act({ action: "save" })).result?.recording);
+    // The page's session keeps a subscriptions/listen open for list changes: saved unanswered.
+    assert.match(text, /"method":"subscriptions\/listen"/);
+    const file = join(mkdtempSync(join(tmpdir(), "mcp-wire-inspect-")), "session.recording");
+    writeFileSync(file, text);
+    const replay = spawnSync(process.execPath, [CLI, "replay", file], { encoding: "utf8" });
+    assert.equal(replay.status, 0, replay.stdout + replay.stderr);
   });
 
   it("saves a handshake-era session that mcp-wire replay plays back unchanged", async () => {
