@@ -4,17 +4,21 @@
 // server's own loopback address (a DNS-rebinding page sends its own name: 403), and a request that
 // carries an Origin must come from the page itself (a cross-site request: 403).
 // The page's files are hand-written (src/inspect/), copied next to the compiled code by the build.
+// An MCP Apps view is served once from view/<random>, with the policy its resource declares
+// (cli/inspect-views.ts), not the page's.
 
 import { randomBytes, timingSafeEqual } from "node:crypto";
 import { readFile } from "node:fs/promises";
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
+import type { ServableView } from "./inspect-views.js";
 
 /** The page's files, by the name it asks for them under, and their types. */
 const FILES: { [name: string]: string } = {
   "": "text/html; charset=utf-8",
   "inspect.css": "text/css; charset=utf-8",
   "inspect.js": "text/javascript; charset=utf-8",
+  "apps-host.js": "text/javascript; charset=utf-8",
 };
 const FILE_ON_DISK: { [name: string]: string } = { "": "index.html" };
 /** What one page's event stream may hold unread before it is ended. */
@@ -24,14 +28,17 @@ const MAX_BODY_BYTES = 1024 * 1024;
 /**
  * Only our own files run in the page; the diagram is an image; the page talks to us alone. No
  * server text ever becomes markup (the page uses textContent), this is the net under that rule.
+ * Frames from this server only: the views, each sandboxed and under its own policy.
  */
-const PAGE_POLICY = "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self'; connect-src 'self'; frame-src 'none'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'";
+const PAGE_POLICY = "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self'; connect-src 'self'; frame-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'";
 
 export interface InspectRoutes {
   /** A page opened the event stream; `send` writes one event, the returned function is called when it goes. */
   events(send: (event: unknown) => void): () => void;
   /** The diagram as SVG. */
   diagram(): string;
+  /** The view at view/<id>, once (ViewStore.take). */
+  view(id: string): ServableView | undefined;
   /** An action the page asked for (its parsed JSON body); resolves to what is sent back as JSON. */
   action(body: unknown): Promise<unknown>;
 }
@@ -63,6 +70,18 @@ export async function startInspectServer(routes: InspectRoutes, pageDirectory: U
     }
     if (request.method === "GET" && name === "diagram.svg") return respond(response, 200, "image/svg+xml", routes.diagram());
     if (request.method === "GET" && name === "events") return openStream(response);
+    if (request.method === "GET" && name.startsWith("view/")) {
+      const view = routes.view(name.slice("view/".length));
+      if (view === undefined) return respond(response, 404, "text/plain", "inspect: no such view (each view's address works once)");
+      response.writeHead(200, {
+        "content-type": "text/html; charset=utf-8",
+        "x-content-type-options": "nosniff",
+        "referrer-policy": "no-referrer",
+        "cache-control": "no-store",
+        "content-security-policy": view.policy,
+      });
+      return void response.end(view.html);
+    }
     if (request.method === "POST" && name === "api") {
       // JSON only: a form another site could post is text/plain or form-encoded.
       if (!(request.headers["content-type"] ?? "").startsWith("application/json")) return respond(response, 415, "text/plain", "inspect: actions are JSON");
@@ -115,6 +134,7 @@ export function refused(request: IncomingMessage, port: number, token: string): 
   // A DNS-rebinding page reaches 127.0.0.1 under its own name, which its Host header carries.
   if (host === undefined || !ours.includes(host)) return { status: 403, reason: "inspect: this server answers to 127.0.0.1 and localhost only" };
   const origin = request.headers.origin;
+  // A sandboxed view's own requests carry `Origin: null`: refused like any other site's.
   if (origin !== undefined && origin !== `http://${host}`) return { status: 403, reason: "inspect: requests from other sites are refused" };
   const path = new URL(request.url ?? "/", "http://127.0.0.1").pathname;
   const given = Buffer.from(path.slice(1, 1 + token.length));

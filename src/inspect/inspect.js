@@ -145,7 +145,8 @@ function showTools(tools) {
   for (const tool of tools) {
     const form = el("form", { className: "card", "data-tool": tool.name },
       el("h3", { text: tool.name }),
-      el("p", { text: tool.description || "" }));
+      el("p", { text: tool.description || "" }),
+      viewUriOf(tool) ? el("p", { className: "app-note", text: `MCP Apps: results open the view ${viewUriOf(tool)}` }) : undefined);
     const read = schemaFields(tool.inputSchema, form);
     const result = el("pre", { className: "result" });
     const running = el("div", { className: "running" });
@@ -163,6 +164,8 @@ function showTools(tools) {
       const answer = await act({ action: "call", name: tool.name, arguments: args, callId });
       running.replaceChildren();
       showResult(result, answer);
+      // MCP Apps (apps-host.js): a tool that names a view shows its result in it too.
+      if (answer.ok) void openView(tool, args, form, answer.result);
     });
     box.append(form);
   }

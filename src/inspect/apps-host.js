@@ -1,0 +1,224 @@
+// The page of `mcp-wire inspect` as an MCP Apps host: a tool result whose tool names a `ui://` view
+// opens that view in an iframe sandboxed to scripts and forms (no same origin: it cannot touch the page),
+// loaded once from the path the CLI serves it under with the policy its resource declares
+// (cli/inspect-views.ts). This file speaks the host's side of the bridge, JSON-RPC 2.0 over
+// postMessage: ui/initialize answered with the host context, the tool's input and result, size
+// changes, the view's tools/call and resources/read sent on through the CLI (which checks the tool's
+// visibility), the requests a page without a chat or a model declines, and ui/resource-teardown.
+// Each bridge message is shown in the wire list, marked as the bridge's. Bounds: APP_LIMITS.
+// Spec: https://github.com/modelcontextprotocol/ext-apps/blob/main/specification/2026-01-26/apps.mdx
+// Uses el, act and appendRow from inspect.js (both files are the page's classic scripts).
+"use strict";
+
+/** PROTOCOL_NOTES.md "Limits" lists these. */
+const APP_LIMITS = {
+  /** Characters of one message from a view (its JSON); a bigger one is refused. */
+  messageChars: 1024 * 1024,
+  /** Messages one view may send per second; the rest of that second's are dropped. */
+  messagesPerSecond: 50,
+  /** Views open at once; opening one more tears down the oldest. */
+  openViews: 4,
+  /** How long a teardown waits for the view's answer before removing it. */
+  teardownWaitMs: 2000,
+  /** The tallest a view is drawn, whatever size it asks for (containerDimensions.maxHeight). */
+  maxHeight: 600,
+  /** Characters of a bridge message the wire list shows. */
+  shownChars: 16 * 1024,
+};
+const BRIDGE_VERSION = "2026-01-26";
+/** Open views by their frame's window: a message whose source is none of these is not a view's. */
+const views = new Map();
+let hostRequestSeq = 0;
+
+/** The view a tool names (Resource Discovery), the flat deprecated key as a fallback. */
+function viewUriOf(tool) {
+  const meta = tool && tool._meta;
+  const uri = meta && meta.ui && typeof meta.ui.resourceUri === "string" ? meta.ui.resourceUri : meta && meta["ui/resourceUri"];
+  return typeof uri === "string" && uri.startsWith("ui://") ? uri : undefined;
+}
+
+function bridgeRow(view, dir, message, note) {
+  const method = message && typeof message.method === "string" ? message.method : undefined;
+  const label = method ?? (message && message.error ? `error ${message.error.code}` : "result");
+  let text;
+  try { text = JSON.stringify(message, null, 2) ?? String(message); } catch { text = String(message); }
+  const raw = el("details", {}, el("summary", { text: "raw JSON" }), el("pre", { text: text.slice(0, APP_LIMITS.shownChars) }));
+  appendRow(el("div", { className: `msg bridge ${dir}${message && message.error ? " error" : ""}`, "data-view": String(view.id) },
+    el("div", { className: "head" },
+      el("span", { className: "dir", text: dir === "to-view" ? "→ view" : "← view" }),
+      el("span", { className: "label", text: label }),
+      el("span", { className: "era", text: `bridge ${view.uri}` })),
+    note ? el("div", { className: "note", text: note }) : undefined,
+    raw));
+}
+
+/** A line about a view: what happened to it (`notice`), or what it was refused (`problem`). */
+function bridgeNote(view, text, kind = "notice") {
+  appendRow(el("div", { className: `msg bridge ${kind}`, "data-view": String(view.id), text: `bridge ${view.uri}: ${text}` }));
+}
+
+function post(view, message, note) {
+  if (!views.has(view.window)) return;
+  bridgeRow(view, "to-view", message, note);
+  // The view's origin is opaque (sandboxed without allow-same-origin): there is no origin to name.
+  view.window.postMessage(message, "*");
+}
+
+/** Opens the view of `tool` for a call's result, in `card`; a view already there goes first. */
+async function openView(tool, args, card, result) {
+  const uri = viewUriOf(tool);
+  if (uri === undefined) return;
+  for (const open of [...views.values()]) if (open.card === card) await teardown(open, "the tool was called again");
+  while (views.size >= APP_LIMITS.openViews) await teardown(views.values().next().value, `at most ${APP_LIMITS.openViews} views are open at once`);
+  const answer = await act({ action: "view", uri });
+  const id = ++hostRequestSeq;
+  if (!answer.ok) return bridgeNote({ id, uri }, `could not open the view: ${answer.error}`, "problem");
+  const opened = answer.result;
+  const iframe = el("iframe", {
+    // Spec (Security Implications, Iframe Sandboxing): scripts, and forms (without allow-forms a
+    // sandboxed form never fires submit, and the demo's calculator is a form; the view's policy,
+    // form-action 'none', lets no form send anything anywhere). No allow-same-origin, no popups, no
+    // top navigation. Nothing granted of _meta.ui.permissions (an empty allow).
+    sandbox: "allow-scripts allow-forms", allow: "", referrerpolicy: "no-referrer",
+    src: opened.path, title: `MCP Apps view ${uri}`, "data-view-frame": String(id),
+  });
+  const close = el("button", { type: "button", text: "Close view" });
+  const box = el("div", { className: "app" + (opened.prefersBorder === false ? " borderless" : "") },
+    el("div", { className: "app-head" }, el("span", { text: `view ${uri} (sandboxed; bridge messages in the wire list)` }), close), iframe);
+  card.append(box);
+  const view = { id, uri, csp: opened.csp, tool, args, result, card, box, iframe, window: iframe.contentWindow, initialized: false, pending: new Map(), second: 0, count: 0, dropped: 0, loads: 0 };
+  views.set(view.window, view);
+  close.addEventListener("click", () => teardown(view, "closed from the page"));
+  // A view that navigates its frame elsewhere is no longer the view that was read: it goes.
+  iframe.addEventListener("load", () => { if (++view.loads > 1) remove(view, "the view navigated away from its document"); });
+  // Spec (UI Resource Format, Host Behavior): the host SHOULD log CSP configurations for review.
+  bridgeNote(view, `opened; its Content-Security-Policy: ${opened.policy}`);
+}
+
+/** The host context (Host Context in McpUiInitializeResult): where and how the view is shown. */
+function hostContext(view) {
+  const media = (query) => window.matchMedia(query).matches;
+  return {
+    toolInfo: { tool: view.tool },
+    theme: media("(prefers-color-scheme: dark)") ? "dark" : "light",
+    displayMode: "inline",
+    availableDisplayModes: ["inline"],
+    // A fixed width (the card's), a height the view chooses up to maxHeight (Container Dimensions).
+    containerDimensions: { width: view.iframe.clientWidth, maxHeight: APP_LIMITS.maxHeight },
+    locale: navigator.language,
+    timeZone: Intl.DateTimeFormat().resolvedOptions().timeZone,
+    userAgent: "mcp-wire inspect",
+    platform: "web",
+    deviceCapabilities: { touch: media("(pointer: coarse)"), hover: media("(hover: hover)") },
+    safeAreaInsets: { top: 0, right: 0, bottom: 0, left: 0 },
+  };
+}
+
+class BridgeError extends Error {
+  constructor(code, message) { super(message); this.code = code; }
+}
+
+/** A view's request: its result, or a BridgeError. */
+async function answerRequest(view, method, params) {
+  switch (method) {
+    case "ui/initialize":
+      return {
+        protocolVersion: BRIDGE_VERSION,
+        // No openLinks: the page opens nothing for a view (ui/open-link is declined below).
+        hostCapabilities: { serverTools: {}, serverResources: {}, logging: {}, sandbox: { permissions: {}, csp: view.csp || {} } },
+        hostInfo: { name: "mcp-wire inspect", version: "0.1.0" },
+        hostContext: hostContext(view),
+      };
+    case "ping": return {};
+    case "tools/call":
+    case "resources/read": {
+      // Spec (Sandbox proxy, 8): the host MAY forward the view's non-ui/ requests to the server; the
+      // CLI refuses a tool not visible to apps (Resource Discovery, Visibility).
+      const answer = await act({ action: "app", method, params });
+      if (!answer.ok) throw new BridgeError(typeof answer.code === "number" ? answer.code : -32603, answer.error);
+      return answer.result;
+    }
+    case "ui/request-display-mode":
+      // Spec (Display Modes): the host returns the resulting mode; inline is the only one here.
+      return { mode: "inline" };
+    case "ui/open-link":
+      bridgeNote(view, `the view asks to open ${String(params && params.url).slice(0, 2000)} (not opened: copy it into a browser if you trust it)`);
+      throw new BridgeError(-32000, "Link opening denied: mcp-wire inspect opens no links for a view");
+    case "ui/message": throw new BridgeError(-32000, "Message sending denied: mcp-wire inspect has no conversation");
+    case "ui/update-model-context": throw new BridgeError(-32000, "Context update denied: mcp-wire inspect has no model");
+    default: throw new BridgeError(-32601, `mcp-wire inspect does not handle ${method} from a view`);
+  }
+}
+
+function onNotification(view, method, params) {
+  if (method === "ui/notifications/initialized" && !view.initialized) {
+    view.initialized = true;
+    // Spec (Notifications, Host -> View): tool-input after the initialize request, then the result.
+    post(view, { jsonrpc: "2.0", method: "ui/notifications/tool-input", params: { arguments: view.args || {} } });
+    post(view, { jsonrpc: "2.0", method: "ui/notifications/tool-result", params: view.result });
+  } else if (method === "ui/notifications/size-changed" && params && Number.isFinite(params.height)) {
+    // Spec (Container Dimensions, Host Behavior): a flexible height follows size-changed.
+    view.iframe.style.height = `${Math.max(16, Math.min(APP_LIMITS.maxHeight, Math.ceil(params.height)))}px`;
+  }
+}
+
+/** Within the view's budget for this second? Each second's drops are said once, when it ends. */
+function withinRate(view) {
+  const second = Math.floor(performance.now() / 1000);
+  if (second !== view.second) {
+    if (view.dropped > 0) bridgeNote(view, `${view.dropped} messages dropped: a view may send ${APP_LIMITS.messagesPerSecond} a second`, "problem");
+    view.second = second;
+    view.count = 0;
+    view.dropped = 0;
+  }
+  if (++view.count <= APP_LIMITS.messagesPerSecond) return true;
+  view.dropped++;
+  return false;
+}
+
+window.addEventListener("message", (event) => {
+  // Spec (Security Implications, Auditable Communication): only a view's own frame is heard.
+  const view = event.source === null ? undefined : views.get(event.source);
+  if (view === undefined || !withinRate(view)) return;
+  const message = event.data;
+  let text;
+  try { text = JSON.stringify(message); } catch { text = undefined; }
+  const isObject = typeof message === "object" && message !== null && !Array.isArray(message);
+  const hasId = isObject && (typeof message.id === "string" || typeof message.id === "number");
+  if (text === undefined || text.length > APP_LIMITS.messageChars) {
+    bridgeNote(view, `a message of ${text === undefined ? "no JSON" : `${text.length} characters`} refused (at most ${APP_LIMITS.messageChars})`, "problem");
+    if (hasId) post(view, { jsonrpc: "2.0", id: message.id, error: { code: -32600, message: `a view's message is at most ${APP_LIMITS.messageChars} characters` } });
+    return;
+  }
+  if (!isObject || message.jsonrpc !== "2.0") return bridgeNote(view, `not a JSON-RPC 2.0 message, ignored: ${text.slice(0, 200)}`, "problem");
+  bridgeRow(view, "from-view", message);
+  if (typeof message.method !== "string") {
+    // An answer to one of our requests (ui/resource-teardown).
+    const waiting = hasId ? view.pending.get(message.id) : undefined;
+    if (waiting) { view.pending.delete(message.id); waiting(message); }
+    return;
+  }
+  if (!hasId) return onNotification(view, message.method, message.params);
+  answerRequest(view, message.method, message.params).then(
+    (result) => post(view, { jsonrpc: "2.0", id: message.id, result }),
+    (error) => post(view, { jsonrpc: "2.0", id: message.id, error: { code: error instanceof BridgeError ? error.code : -32603, message: String(error.message) } }),
+  );
+});
+
+/** Spec (ui/resource-teardown): sent before the view goes, its answer awaited (a bounded wait). */
+async function teardown(view, reason) {
+  if (!views.has(view.window)) return;
+  if (view.initialized) {
+    const id = `host-${++hostRequestSeq}`;
+    const answered = new Promise((resolve) => view.pending.set(id, resolve));
+    post(view, { jsonrpc: "2.0", id, method: "ui/resource-teardown", params: { reason } });
+    await Promise.race([answered, new Promise((resolve) => setTimeout(resolve, APP_LIMITS.teardownWaitMs))]);
+  }
+  remove(view, reason);
+}
+
+function remove(view, reason) {
+  if (!views.delete(view.window)) return;
+  view.box.remove();
+  bridgeNote(view, `torn down: ${reason}`);
+}

@@ -1,0 +1,138 @@
+// The MCP Apps host in `mcp-wire inspect`'s page (src/inspect/apps-host.js, cli/inspect-apps.ts),
+// in headless Chromium: `add` called from its form opens the demo's calculator view in a frame
+// sandboxed to scripts and forms (no same origin), under the policy its own one-time path is served with; the view gets
+// the call's input and result, and calls add again through the page; every bridge message is in
+// the wire list, marked as the bridge's. Both generations. And a hostile view
+// (test/helpers/hostile-app-server.ts) cannot reach the page's DOM, fetch the page's address with
+// its token, call a tool hidden from apps, or flood the page into silence.
+// Spec: https://github.com/modelcontextprotocol/ext-apps/blob/main/specification/2026-01-26/apps.mdx
+// The CSP header builder without a browser: test/inspect/inspect-views.test.ts.
+
+import assert from "node:assert/strict";
+import { join } from "node:path";
+import { after, before, describe, it } from "node:test";
+import type { Page } from "playwright-core";
+import { launch, missing, screenshots, until } from "../helpers/inspect-browser.js";
+import { startInspect, type RunningInspect } from "../helpers/inspect-program.js";
+
+const bridgeLabels = (page: Page) => page.locator(".msg.bridge .label").allInnerTexts();
+
+for (const generation of ["auto", "2025-11-25"] as const) {
+  describe(`inspect hosts the demo's calculator view (--protocol-version ${generation})`, { skip: missing }, () => {
+    let inspect: RunningInspect;
+    let browser: Awaited<ReturnType<typeof launch>>;
+    let page: Page;
+    const add = () => page.locator('form[data-tool="add"]');
+    before(async () => {
+      inspect = await startInspect(["node", "dist/server.js"], ["--protocol-version", generation]);
+      browser = await launch();
+      page = await browser.context.newPage();
+      await page.goto(inspect.url);
+    });
+    after(async () => {
+      await browser?.close();
+      await inspect?.stop();
+    });
+
+    it("declares the extension, so add names its view", async () => {
+      await add().locator(".app-note", { hasText: "ui://mcp-wire-demo/calculator" }).waitFor();
+    });
+
+    it("calls add from the form: the view opens sandboxed, under its own policy, and shows the sum", async () => {
+      await add().locator('input[name="a"]').fill("3");
+      await add().locator('input[name="b"]').fill("4");
+      await add().locator('button[type="submit"]').click();
+      const frame = add().locator("iframe");
+      await frame.waitFor();
+      assert.equal(await frame.getAttribute("sandbox"), "allow-scripts allow-forms");
+      const src = await frame.getAttribute("src");
+      assert.match(src ?? "", /^view\/[A-Za-z0-9_-]{24}$/);
+      const view = page.frameLocator('form[data-tool="add"] iframe');
+      await view.locator("#sum", { hasText: "7" }).waitFor();
+      assert.equal(await view.locator("#a").inputValue(), "3");
+      assert.match(await view.locator("#status").innerText(), /^$|ready/);
+      // The path worked once: asked again, it is gone.
+      const again = await browser.context.request.get(new URL(src!, inspect.url).href);
+      assert.equal(again.status(), 404);
+      // The policy the CLI served it with, as logged for review: the spec's default, without 'self'.
+      const opened = page.locator(".msg.bridge.notice", { hasText: "Content-Security-Policy" }).first();
+      assert.match(await opened.innerText(), /default-src 'none'; script-src 'unsafe-inline'; .*connect-src 'none'; frame-src 'none'/);
+      assert.doesNotMatch((await opened.innerText()).replace("frame-ancestors 'self'", ""), /'self'/);
+      const labels = await bridgeLabels(page);
+      for (const method of ["ui/initialize", "ui/notifications/initialized", "ui/notifications/tool-input", "ui/notifications/tool-result", "ui/notifications/size-changed"]) {
+        assert.ok(labels.includes(method), `${method} is in the wire list as a bridge message`);
+      }
+      // The frame follows the view's size (size-changed), within the page's bound.
+      await until(() => frame.evaluate((node) => Reflect.get(Reflect.get(node, "style"), "height") !== ""));
+      if (generation === "auto") {
+        // The view in its card, and its bridge messages in the wire list beside it.
+        await add().locator(".app").scrollIntoViewIfNeeded();
+        await page.screenshot({ path: join(screenshots, "inspect-app.png") });
+      }
+    });
+
+    it("the view calls add again through the page, which sends it to the server", async () => {
+      const view = page.frameLocator('form[data-tool="add"] iframe');
+      await view.locator("#a").fill("40");
+      await view.locator("#add").click();
+      await view.locator("#sum", { hasText: "44" }).waitFor();
+      // The view's tools/call crossed the wire as the client's own request.
+      await page.locator(".msg.c2s .label", { hasText: "tools/call add" }).nth(1).waitFor();
+      const fromView = page.locator(".msg.bridge.from-view .label", { hasText: "tools/call" });
+      assert.equal(await fromView.count(), 1);
+    });
+
+    it("tears the view down (ui/resource-teardown, answered) when it is closed", async () => {
+      await add().locator("button", { hasText: "Close view" }).click();
+      await page.locator(".msg.bridge.notice", { hasText: "torn down: closed from the page" }).waitFor();
+      assert.equal(await add().locator("iframe").count(), 0);
+      const labels = await bridgeLabels(page);
+      assert.ok(labels.includes("ui/resource-teardown"));
+    });
+  });
+}
+
+describe("inspect against a hostile view", { skip: missing }, () => {
+  let inspect: RunningInspect;
+  let browser: Awaited<ReturnType<typeof launch>>;
+  let page: Page;
+  before(async () => {
+    inspect = await startInspect(["node", "--import", "tsx", "test/helpers/hostile-app-server.ts"]);
+    browser = await launch();
+    page = await browser.context.newPage();
+    await page.goto(inspect.url);
+  });
+  after(async () => {
+    await browser?.close();
+    await inspect?.stop();
+  });
+
+  it("refuses the view the page's DOM, the token's address, a hidden tool and a flood; the page stays responsive", async () => {
+    const attack = page.locator('form[data-tool="attack"]');
+    await attack.locator('button[type="submit"]').click();
+    const view = page.frameLocator('form[data-tool="attack"] iframe');
+    await view.locator("#report", { hasText: "done" }).waitFor({ timeout: 20_000 });
+    const report = await view.locator("#report").innerText();
+    assert.match(report, /parent-dom: refused SecurityError/);
+    assert.match(report, /fetch-token: refused TypeError/);
+    assert.match(report, /secret: refused -32000 tools\/call: "secret" is not visible to apps/);
+    // A tool visible to apps (the default) is passed on.
+    assert.match(report, /attack-again: answered/);
+    // The hidden tool never reached the server.
+    const wire = await inspect.act({ action: "save" });
+    assert.doesNotMatch(String(wire.result?.recording), /"method":"tools\/call","params":\{"name":"secret"/);
+    // The flood: most of it dropped, and said; the huge message refused.
+    await page.locator(".msg.bridge.problem", { hasText: /\d+ messages dropped: a view may send 50 a second/ }).first().waitFor();
+    const flood = await page.locator(".msg.bridge pre", { hasText: "flood " }).count();
+    assert.ok(flood <= 100, `at most two seconds' worth of the flood is shown (${flood})`);
+    await page.locator(".msg.bridge.problem", { hasText: /refused \(at most 1048576\)/ }).waitFor();
+    // The page still answers: a tool call from its form.
+    const echo = page.locator('form[data-tool="attack"]');
+    assert.equal(await echo.count(), 1);
+    await page.locator("#list-tools").click();
+    const answer = await page.evaluate(async () => (await fetch("api", { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ action: "ping" }) })).status);
+    assert.equal(answer, 200);
+  });
+});
+
+if (missing) console.log(`# browser tests skipped: ${missing}`);
