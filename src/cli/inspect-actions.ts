@@ -63,8 +63,11 @@ export class PageActions {
       case "complete": {
         const ref = objectOf(body, "ref");
         const argument = { name: text(body, "argument"), value: text(body, "value") };
-        if (ref?.type === "ref/prompt") return client.complete({ ref: { type: "ref/prompt", name: String(ref.name) }, argument });
-        return client.complete({ ref: { type: "ref/resource", uri: String(ref?.uri) }, argument });
+        // Spec (server/utilities/completion, since 2025-06-18): the values already chosen for the other variables.
+        const chosen = stringsOf(objectOf(body, "context") ?? {}, "arguments");
+        const context = chosen === undefined || Object.keys(chosen).length === 0 ? {} : { context: { arguments: chosen } };
+        if (ref?.type === "ref/prompt") return client.complete({ ref: { type: "ref/prompt", name: String(ref.name) }, argument, ...context });
+        return client.complete({ ref: { type: "ref/resource", uri: String(ref?.uri) }, argument, ...context });
       }
       case "setLevel": {
         const asked = text(body, "level");

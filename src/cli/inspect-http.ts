@@ -19,6 +19,7 @@ const FILES: { [name: string]: string } = {
   "inspect.css": "text/css; charset=utf-8",
   "inspect.js": "text/javascript; charset=utf-8",
   "apps-host.js": "text/javascript; charset=utf-8",
+  "templates.js": "text/javascript; charset=utf-8",
 };
 const FILE_ON_DISK: { [name: string]: string } = { "": "index.html" };
 /** What one page's event stream may hold unread before it is ended. */

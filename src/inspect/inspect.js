@@ -190,7 +190,7 @@ function showResources(items, key) {
       const read = el("button", { type: "button", text: "Read" });
       read.addEventListener("click", () => { $("read-uri").value = uri; $("read-form").requestSubmit(); });
       card.append(read);
-    }
+    } else card.append(templateForm(item)); // templates.js: its variables, completed, and Read
     box.append(card);
   }
 }
