@@ -4,7 +4,8 @@
 // the call's input and result, and calls add again through the page; every bridge message is in
 // the wire list, marked as the bridge's. Both generations. And a hostile view
 // (test/helpers/hostile-app-server.ts) cannot reach the page's DOM, fetch the page's address with
-// its token, call a tool hidden from apps, or flood the page into silence.
+// its token, navigate the top window, have a link opened, call a tool hidden from apps, flood the
+// page into silence, or stay once it has navigated its frame away.
 // Spec: https://github.com/modelcontextprotocol/ext-apps/blob/main/specification/2026-01-26/apps.mdx
 // The CSP header builder without a browser: test/inspect/inspect-views.test.ts.
 
@@ -107,7 +108,7 @@ describe("inspect against a hostile view", { skip: missing }, () => {
     await inspect?.stop();
   });
 
-  it("refuses the view the page's DOM, the token's address, a hidden tool and a flood; the page stays responsive", async () => {
+  it("refuses the view the page's DOM, the token's address, top navigation, links and chat, a hidden tool, a flood, and a frame navigated away; the page stays responsive", async () => {
     const attack = page.locator('form[data-tool="attack"]');
     await attack.locator('button[type="submit"]').click();
     const view = page.frameLocator('form[data-tool="attack"] iframe');
@@ -116,6 +117,10 @@ describe("inspect against a hostile view", { skip: missing }, () => {
     assert.match(report, /parent-dom: refused SecurityError/);
     assert.match(report, /fetch-token: refused TypeError/);
     assert.match(report, /secret: refused -32000 tools\/call: "secret" is not visible to apps/);
+    assert.match(report, /top-nav: refused/);
+    assert.match(report, /open-link: refused -32000/);
+    assert.match(report, /message: refused -32000/);
+    await page.locator(".msg.bridge.notice", { hasText: "the view asks to open https://example.com/phish (not opened" }).waitFor();
     // A tool visible to apps (the default) is passed on.
     assert.match(report, /attack-again: answered/);
     // The hidden tool never reached the server.
@@ -126,10 +131,13 @@ describe("inspect against a hostile view", { skip: missing }, () => {
     const flood = await page.locator(".msg.bridge pre", { hasText: "flood " }).count();
     assert.ok(flood <= 100, `at most two seconds' worth of the flood is shown (${flood})`);
     await page.locator(".msg.bridge.problem", { hasText: /refused \(at most 1048576\)/ }).waitFor();
-    // The page still answers: a tool call from its form.
-    const echo = page.locator('form[data-tool="attack"]');
-    assert.equal(await echo.count(), 1);
+    // The frame navigated itself to the page's address: the host removed it, the page stayed.
+    await page.locator(".msg.bridge.notice", { hasText: "torn down: the view navigated away from its document" }).waitFor();
+    assert.equal(await attack.locator("iframe").count(), 0);
+    assert.equal(page.url(), inspect.url);
+    // The page still answers.
     await page.locator("#list-tools").click();
+    await attack.waitFor();
     const answer = await page.evaluate(async () => (await fetch("api", { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ action: "ping" }) })).status);
     assert.equal(answer, 200);
   });
