@@ -37,6 +37,18 @@ function viewUriOf(tool) {
   return typeof uri === "string" && uri.startsWith("ui://") ? uri : undefined;
 }
 
+/** What the tool's card says of its `_meta.ui`: the view its results open, and who may call it. */
+function appNote(tool) {
+  const uri = viewUriOf(tool);
+  const visibility = tool && tool._meta && tool._meta.ui && Array.isArray(tool._meta.ui.visibility) ? tool._meta.ui.visibility : undefined;
+  const words = [];
+  if (uri) words.push(`results open the view ${uri}`);
+  // Spec (Resource Discovery, Visibility): a host's model never sees a tool without "model"; a person here does.
+  if (visibility && !visibility.includes("model")) words.push("for views only (a model is not shown it)");
+  if (visibility && !visibility.includes("app")) words.push("views may not call it");
+  return words.length === 0 ? undefined : el("p", { className: "app-note", text: `MCP Apps: ${words.join("; ")}` });
+}
+
 function bridgeRow(view, dir, message, note) {
   const method = message && typeof message.method === "string" ? message.method : undefined;
   const label = method ?? (message && message.error ? `error ${message.error.code}` : "result");
@@ -203,6 +215,17 @@ window.addEventListener("message", (event) => {
     (result) => post(view, { jsonrpc: "2.0", id: message.id, result }),
     (error) => post(view, { jsonrpc: "2.0", id: message.id, error: { code: error instanceof BridgeError ? error.code : -32603, message: String(error.message) } }),
   );
+});
+
+/** Spec (ui/notifications/host-context-changed): the host MAY say what changed; here the theme and the width. */
+function contextChanged(change) {
+  for (const view of views.values()) if (view.initialized) post(view, { jsonrpc: "2.0", method: "ui/notifications/host-context-changed", params: change(view) });
+}
+window.matchMedia("(prefers-color-scheme: dark)").addEventListener("change", (event) => contextChanged(() => ({ theme: event.matches ? "dark" : "light" })));
+let resizeTimer;
+window.addEventListener("resize", () => {
+  clearTimeout(resizeTimer);
+  resizeTimer = setTimeout(() => contextChanged((view) => ({ containerDimensions: { width: view.iframe.clientWidth, maxHeight: APP_LIMITS.maxHeight } })), 200);
 });
 
 /** Spec (ui/resource-teardown): sent before the view goes, its answer awaited (a bounded wait). */

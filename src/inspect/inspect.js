@@ -146,7 +146,7 @@ function showTools(tools) {
     const form = el("form", { className: "card", "data-tool": tool.name },
       el("h3", { text: tool.name }),
       el("p", { text: tool.description || "" }),
-      viewUriOf(tool) ? el("p", { className: "app-note", text: `MCP Apps: results open the view ${viewUriOf(tool)}` }) : undefined);
+      appNote(tool));
     const read = schemaFields(tool.inputSchema, form);
     const result = el("pre", { className: "result" });
     const running = el("div", { className: "running" });

@@ -83,6 +83,14 @@ for (const generation of ["auto", "2025-11-25"] as const) {
       assert.equal(await fromView.count(), 1);
     });
 
+    it("tells the view when the theme changes (host-context-changed)", async () => {
+      await page.emulateMedia({ colorScheme: "dark" });
+      await page.locator(".msg.bridge.to-view .label", { hasText: "ui/notifications/host-context-changed" }).first().waitFor();
+      const view = page.frameLocator('form[data-tool="add"] iframe');
+      await until(async () => (await view.locator("html").evaluate((root) => Reflect.get(Reflect.get(root, "style"), "colorScheme"))) === "dark");
+      await page.emulateMedia({ colorScheme: "light" });
+    });
+
     it("tears the view down (ui/resource-teardown, answered) when it is closed", async () => {
       await add().locator("button", { hasText: "Close view" }).click();
       await page.locator(".msg.bridge.notice", { hasText: "torn down: closed from the page" }).waitFor();
@@ -110,6 +118,7 @@ describe("inspect against a hostile view", { skip: missing }, () => {
 
   it("refuses the view the page's DOM, the token's address, top navigation, links and chat, a hidden tool, a flood, and a frame navigated away; the page stays responsive", async () => {
     const attack = page.locator('form[data-tool="attack"]');
+    await page.locator('form[data-tool="secret"] .app-note', { hasText: "views may not call it" }).waitFor();
     await attack.locator('button[type="submit"]').click();
     const view = page.frameLocator('form[data-tool="attack"] iframe');
     await view.locator("#report", { hasText: "done" }).waitFor({ timeout: 20_000 });
