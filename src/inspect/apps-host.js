@@ -203,7 +203,7 @@ window.addEventListener("message", (event) => {
     return;
   }
   if (!isObject || message.jsonrpc !== "2.0") return bridgeNote(view, `not a JSON-RPC 2.0 message, ignored: ${text.slice(0, 200)}`, "problem");
-  bridgeRow(view, "from-view", message);
+  bridgeRow(view, "from-view", message, typeof message.method === "string" ? undefined : "the view's answer to the host's request");
   if (typeof message.method !== "string") {
     // An answer to one of our requests (ui/resource-teardown).
     const waiting = hasId ? view.pending.get(message.id) : undefined;
@@ -212,8 +212,8 @@ window.addEventListener("message", (event) => {
   }
   if (!hasId) return onNotification(view, message.method, message.params);
   answerRequest(view, message.method, message.params).then(
-    (result) => post(view, { jsonrpc: "2.0", id: message.id, result }),
-    (error) => post(view, { jsonrpc: "2.0", id: message.id, error: { code: error instanceof BridgeError ? error.code : -32603, message: String(error.message) } }),
+    (result) => post(view, { jsonrpc: "2.0", id: message.id, result }, `the answer to ${message.method}`),
+    (error) => post(view, { jsonrpc: "2.0", id: message.id, error: { code: error instanceof BridgeError ? error.code : -32603, message: String(error.message) } }, `the answer to ${message.method}`),
   );
 });
 
