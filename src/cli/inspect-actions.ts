@@ -53,7 +53,7 @@ export class PageActions {
         return {};
       }
       // MCP Apps: a tool's view read for the page, and a view's request sent on (cli/inspect-apps.ts).
-      case "view": return this.apps.open(client, text(body, "uri"));
+      case "view": return this.apps.open(client, text(body, "uri"), text(body, "origin"));
       case "app": return this.apps.proxy(client, body.method, body.params);
       case "resources": return { resources: await client.listAllResources() };
       case "templates": return { resourceTemplates: await client.listAllResourceTemplates() };

@@ -1,5 +1,6 @@
 // The CLI's half of the MCP Apps host in `mcp-wire inspect`: it reads a tool's view for the page
-// (resources/read, then a one-time path with the view's own policy, cli/inspect-views.ts), and it
+// (resources/read, its policy from `_meta.ui.csp`, cli/inspect-views.ts, and a one-time sandbox
+// proxy document of another origin served under that policy, cli/inspect-sandbox.ts), and it
 // sends a view's requests on to the server, as the page's bridge (src/inspect/apps-host.js) passes
 // them: `tools/call` only for a tool visible to apps, and `resources/read`. The page checks the
 // view's messages first; the visibility rule is enforced here, where the server's tools are known.
@@ -11,15 +12,19 @@ import type { McpClient } from "../client/client.js";
 import { ErrorCode, isObject, RpcError } from "../jsonrpc/messages.js";
 import type { McpUiResourceCsp } from "../mcp/apps.js";
 import type { Tool } from "../mcp/tools.js";
-import { appliedCsp, viewContent, viewPolicy, ViewStore } from "./inspect-views.js";
+import type { SandboxServer } from "./inspect-sandbox.js";
+import { appliedCsp, viewContent, viewPolicy } from "./inspect-views.js";
 
 /** Requests of views running at once; more are refused until one ends (a view cannot queue without end). */
 export const MAX_RUNNING_APP_REQUESTS = 8;
 
 /** What the page is told about a view it may now load. */
 export interface OpenedView {
-  /** Relative to the page: view/<random>, valid once. */
-  path: string;
+  /** The sandbox proxy document's address, valid once, and its origin (the only one the page hears from). */
+  proxy: string;
+  proxyOrigin: string;
+  /** The view's HTML, which the page sends the proxy in sandbox-resource-ready. */
+  html: string;
   uri: string;
   /** The CSP lists applied (the declared ones, less any refused), and the whole header. */
   csp: McpUiResourceCsp;
@@ -28,27 +33,32 @@ export interface OpenedView {
 }
 
 export class AppRequests {
-  readonly store = new ViewStore();
   /** The server's tools as last listed, by name: whose visibility an app's call is checked against. */
   #tools = new Map<string, Tool>();
   #running = 0;
 
-  /** @param ownOrigins the inspector's own origins, which no view's policy may name. */
-  constructor(private readonly ownOrigins: () => string[]) {}
+  /**
+   * @param pageOrigins the page's own origins: a proxy document is made for one of these only.
+   * @param sandbox the proxy's listener; its origins, like the page's, no view's policy may name.
+   */
+  constructor(private readonly pageOrigins: () => string[], private readonly sandbox: () => Pick<SandboxServer, "origins" | "add">) {}
 
   /** The tools the page listed: kept for the visibility check. */
   remember(tools: Tool[]): void {
     this.#tools = new Map(tools.map((tool) => [tool.name, tool]));
   }
 
-  /** Reads the view `uri` and keeps it to be served once. */
-  async open(client: McpClient, uri: string): Promise<OpenedView> {
+  /** Reads the view `uri` for the page at `pageOrigin`, and makes the proxy document it is to be loaded in. */
+  async open(client: McpClient, uri: string, pageOrigin: string): Promise<OpenedView> {
+    const pages = this.pageOrigins();
+    if (!pages.includes(pageOrigin)) throw new Error(`the page's origin ${pageOrigin} is not the inspector's (${pages.join(", ")})`);
     // Spec (Resource Discovery, Behavior): the host MUST use resources/read to fetch the view.
     const { html, ui } = viewContent(uri, await client.readResource(uri));
-    const csp = appliedCsp(ui.csp, this.ownOrigins());
+    const sandbox = this.sandbox();
+    const csp = appliedCsp(ui.csp, [...pages, ...sandbox.origins]);
     const policy = viewPolicy(csp);
-    const path = this.store.add({ html, policy });
-    return { path, uri, csp, policy, ...(typeof ui.prefersBorder === "boolean" ? { prefersBorder: ui.prefersBorder } : {}) };
+    const proxy = sandbox.add(policy, pageOrigin);
+    return { proxy, proxyOrigin: new URL(proxy).origin, html, uri, csp, policy, ...(typeof ui.prefersBorder === "boolean" ? { prefersBorder: ui.prefersBorder } : {}) };
   }
 
   /** A view's request, sent on to the server; anything but tools/call and resources/read is not ours to send. */

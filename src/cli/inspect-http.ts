@@ -4,14 +4,13 @@
 // server's own loopback address (a DNS-rebinding page sends its own name: 403), and a request that
 // carries an Origin must come from the page itself (a cross-site request: 403).
 // The page's files are hand-written (src/inspect/), copied next to the compiled code by the build.
-// An MCP Apps view is served once from view/<random>, with the policy its resource declares
-// (cli/inspect-views.ts), not the page's.
+// MCP Apps views are not served here: each is framed from the sandbox proxy's listener, another
+// origin (cli/inspect-sandbox.ts), which is the one origin the page's policy lets it frame.
 
 import { randomBytes, timingSafeEqual } from "node:crypto";
 import { readFile } from "node:fs/promises";
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
-import type { ServableView } from "./inspect-views.js";
 
 /** The page's files, by the name it asks for them under, and their types. */
 const FILES: { [name: string]: string } = {
@@ -29,17 +28,20 @@ const MAX_BODY_BYTES = 1024 * 1024;
 /**
  * Only our own files run in the page; the diagram is an image; the page talks to us alone. No
  * server text ever becomes markup (the page uses textContent), this is the net under that rule.
- * Frames from this server only: the views, each sandboxed and under its own policy.
+ * Frames from the sandbox proxy's origins only (`frameOrigins`): the views' proxies.
  */
-const PAGE_POLICY = "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self'; connect-src 'self'; frame-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'";
+export function pagePolicy(frameOrigins: readonly string[]): string {
+  const frames = frameOrigins.length > 0 ? frameOrigins.join(" ") : "'none'";
+  return `default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self'; connect-src 'self'; frame-src ${frames}; base-uri 'none'; form-action 'none'; frame-ancestors 'none'`;
+}
 
 export interface InspectRoutes {
   /** A page opened the event stream; `send` writes one event, the returned function is called when it goes. */
   events(send: (event: unknown) => void): () => void;
   /** The diagram as SVG. */
   diagram(): string;
-  /** The view at view/<id>, once (ViewStore.take). */
-  view(id: string): ServableView | undefined;
+  /** The origins the page may frame: the sandbox proxy's (cli/inspect-sandbox.ts). */
+  frameOrigins: readonly string[];
   /** An action the page asked for (its parsed JSON body); resolves to what is sent back as JSON. */
   action(body: unknown): Promise<unknown>;
 }
@@ -53,6 +55,11 @@ export interface InspectServer {
 
 export async function startInspectServer(routes: InspectRoutes, pageDirectory: URL): Promise<InspectServer> {
   const token = randomBytes(24).toString("base64url");
+  const headers = { ...SAFE_HEADERS, "content-security-policy": pagePolicy(routes.frameOrigins) };
+  const respond = (response: ServerResponse, status: number, type: string, body: string | Buffer): void => {
+    response.writeHead(status, { ...headers, "content-type": type, "cache-control": "no-store" });
+    response.end(body);
+  };
   const streams = new Set<ServerResponse>();
   let port = 0;
   const server: Server = createServer((request, response) => {
@@ -71,18 +78,6 @@ export async function startInspectServer(routes: InspectRoutes, pageDirectory: U
     }
     if (request.method === "GET" && name === "diagram.svg") return respond(response, 200, "image/svg+xml", routes.diagram());
     if (request.method === "GET" && name === "events") return openStream(response);
-    if (request.method === "GET" && name.startsWith("view/")) {
-      const view = routes.view(name.slice("view/".length));
-      if (view === undefined) return respond(response, 404, "text/plain", "inspect: no such view (each view's address works once)");
-      response.writeHead(200, {
-        "content-type": "text/html; charset=utf-8",
-        "x-content-type-options": "nosniff",
-        "referrer-policy": "no-referrer",
-        "cache-control": "no-store",
-        "content-security-policy": view.policy,
-      });
-      return void response.end(view.html);
-    }
     if (request.method === "POST" && name === "api") {
       // JSON only: a form another site could post is text/plain or form-encoded.
       if (!(request.headers["content-type"] ?? "").startsWith("application/json")) return respond(response, 415, "text/plain", "inspect: actions are JSON");
@@ -99,7 +94,7 @@ export async function startInspectServer(routes: InspectRoutes, pageDirectory: U
     respond(response, 404, "text/plain", "inspect: no such page");
   };
   const openStream = (response: ServerResponse): void => {
-    response.writeHead(200, { ...SAFE_HEADERS, "content-type": "text/event-stream", "cache-control": "no-store" });
+    response.writeHead(200, { ...headers, "content-type": "text/event-stream", "cache-control": "no-store" });
     streams.add(response);
     const stop = routes.events((event) => {
       // A page that stops reading does not make us buffer without end: its stream is ended, and
@@ -148,13 +143,7 @@ const SAFE_HEADERS = {
   "x-content-type-options": "nosniff",
   // The token is in the URL: a link the page follows must not carry it away.
   "referrer-policy": "no-referrer",
-  "content-security-policy": PAGE_POLICY,
 };
-
-function respond(response: ServerResponse, status: number, type: string, body: string | Buffer): void {
-  response.writeHead(status, { ...SAFE_HEADERS, "content-type": type, "cache-control": "no-store" });
-  response.end(body);
-}
 
 async function readBody(request: IncomingMessage): Promise<string | undefined> {
   const chunks: Buffer[] = [];

@@ -1,13 +1,12 @@
-// MCP Apps views in `mcp-wire inspect`: a tool's `ui://` view, read from the server, is served to
-// the page's sandboxed iframe once, from a path of its own (view/<random> behind the page's token),
-// with a Content-Security-Policy header built from the resource's `_meta.ui.csp`. A header, not a
-// srcdoc frame: a srcdoc document inherits the page's own policy, which is not the view's.
+// MCP Apps views in `mcp-wire inspect`: a tool's `ui://` view, read from the server and checked,
+// and the Content-Security-Policy built from the resource's `_meta.ui.csp`. The sandbox proxy's
+// document is served with that policy as its header (cli/inspect-sandbox.ts), and the view's
+// srcdoc frame inside it inherits it.
 // Spec: https://github.com/modelcontextprotocol/ext-apps/blob/main/specification/2026-01-26/apps.mdx
 // (UI Resource Format: Host Behavior; Security Implications: Content Security Policy Enforcement).
 // Leaves out `_meta.ui.domain` (a dedicated origin: every view here has the same opaque one) and
 // `permissions` (none is granted: the iframe's `allow` is empty, which the spec lets a host do).
 
-import { randomBytes } from "node:crypto";
 import { isObject } from "../jsonrpc/messages.js";
 import { UI_CSP_LISTS, UI_MIME_TYPE, UI_SCHEME, type McpUiResourceCsp } from "../mcp/apps.js";
 import type { ReadResourceResult } from "../mcp/resources.js";
@@ -16,8 +15,6 @@ import type { ReadResourceResult } from "../mcp/resources.js";
 export const VIEW_LIMITS = {
   /** Bytes of one view's HTML; a bigger one is refused. */
   htmlBytes: 4 * 1024 * 1024,
-  /** Views read but not yet loaded by the page; past this the oldest path stops working. */
-  unservedViews: 8,
   /** Origins one CSP list may name; the rest are left out. */
   originsPerList: 32,
 } as const;
@@ -29,14 +26,14 @@ export const VIEW_LIMITS = {
  */
 const ORIGIN = /^(https?|wss?):\/\/(\*\.)?[a-z0-9-]+(\.[a-z0-9-]+)*(:\d{1,5})?$/i;
 
-/** A view's CSP lists as applied: each declared origin that is well formed and not the inspector's own. */
+/** A view's CSP lists as applied: each declared origin that is well formed and not the inspector's own (the page's, the proxy's). */
 export function appliedCsp(declared: unknown, ownOrigins: readonly string[]): McpUiResourceCsp {
   const applied: McpUiResourceCsp = {};
   if (!isObject(declared)) return applied;
   for (const list of UI_CSP_LISTS) {
     const given = declared[list];
     if (!Array.isArray(given)) continue;
-    // The inspector's own origin is left out whatever a view declares: the page's session is there.
+    // The inspector's own origins are left out whatever a view declares: the page's session, the proxy's documents.
     const kept = given.filter((origin): origin is string => typeof origin === "string" && ORIGIN.test(origin) && !ownOrigins.includes(origin.toLowerCase()));
     if (kept.length > 0) applied[list] = kept.slice(0, VIEW_LIMITS.originsPerList);
   }
@@ -46,10 +43,11 @@ export function appliedCsp(declared: unknown, ownOrigins: readonly string[]): Mc
 /**
  * The view's Content-Security-Policy. The spec's construction (Content Security Policy
  * Enforcement) with one restriction more, which the spec allows (No Loosening: a host MAY further
- * restrict): no `'self'` anywhere. A view's document is served from the inspector's origin but has
- * no files there; `'self'` would only let it reach the inspector's own pages. So the default
- * without `ui.csp` is the spec's restrictive one less `'self'`: inline script and style, `data:`
- * images and media, no network, no frames, no objects, no base URI.
+ * restrict): no `'self'` anywhere. The policy is the proxy document's, which the view's srcdoc
+ * frame inherits; the view has no files at the proxy's origin, and `'self'` would only reach other
+ * proxy documents. So the default without `ui.csp` is the spec's restrictive one less `'self'`:
+ * inline script and style, `data:` images and media, no network, no frames, no objects, no base
+ * URI. The proxy's server adds `frame-ancestors`, naming the page.
  */
 export function viewPolicy(csp: McpUiResourceCsp): string {
   const list = (origins: string[] | undefined, otherwise: string): string => (origins && origins.length > 0 ? origins.join(" ") : otherwise);
@@ -71,16 +69,10 @@ export function viewPolicy(csp: McpUiResourceCsp): string {
     `base-uri ${list(csp.baseUriDomains, "'none'")}`,
     // The frame allows forms for their submit event (apps-host.js); none may send anything.
     "form-action 'none'",
-    // Only the page may frame it, and opened on its own it is sandboxed all the same.
-    "frame-ancestors 'self'",
-    "sandbox allow-scripts allow-forms",
+    // The proxy keeps its origin (Sandbox proxy, 2), and forms for the view's submit events; the
+    // flags also bound the view's frame, whose own are fewer (no same origin).
+    "sandbox allow-scripts allow-same-origin allow-forms",
   ].join("; ");
-}
-
-/** A view ready to be served once. */
-export interface ServableView {
-  html: string;
-  policy: string;
 }
 
 /** The view resource in a resources/read result: its HTML and its `_meta.ui`, or why it is not one. */
@@ -93,24 +85,4 @@ export function viewContent(uri: string, result: ReadResourceResult): { html: st
   if (Buffer.byteLength(html) > VIEW_LIMITS.htmlBytes) throw new Error(`${uri}: the view is over ${VIEW_LIMITS.htmlBytes} bytes`);
   const meta = content._meta?.ui;
   return { html, ui: isObject(meta) ? meta : {} };
-}
-
-/** The views read for the page and not yet loaded: each path works once. */
-export class ViewStore {
-  readonly #waiting = new Map<string, ServableView>();
-
-  /** Keeps the view; returns its path under the page's token. */
-  add(view: ServableView): string {
-    const id = randomBytes(18).toString("base64url");
-    this.#waiting.set(id, view);
-    while (this.#waiting.size > VIEW_LIMITS.unservedViews) this.#waiting.delete(this.#waiting.keys().next().value as string);
-    return `view/${id}`;
-  }
-
-  /** The view at `view/<id>`, once: a reload, or a view that navigates itself back, finds nothing. */
-  take(id: string): ServableView | undefined {
-    const view = this.#waiting.get(id);
-    this.#waiting.delete(id);
-    return view;
-  }
 }

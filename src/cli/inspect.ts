@@ -21,6 +21,7 @@ import { UI_MIME_TYPE } from "../mcp/apps.js";
 import { PageActions } from "./inspect-actions.js";
 import { AppRequests } from "./inspect-apps.js";
 import { startInspectServer } from "./inspect-http.js";
+import { startSandboxServer } from "./inspect-sandbox.js";
 import { INSPECT_LIMITS, InspectSession } from "./inspect-session.js";
 import { ExitCode, printError, terminalSafe } from "./output.js";
 import { Redactor } from "./redact.js";
@@ -74,7 +75,9 @@ async function inspect({ options, server }: SessionLine, open: boolean): Promise
   let stopped!: () => void;
   const done = new Promise<void>((resolve) => { stopped = resolve; });
   let port = 0;
-  const apps = new AppRequests(() => [`http://127.0.0.1:${port}`, `http://localhost:${port}`]);
+  // The views' sandbox proxy: a listener of its own, so an origin other than the page's.
+  const sandbox = await startSandboxServer();
+  const apps = new AppRequests(() => [`http://127.0.0.1:${port}`, `http://localhost:${port}`], () => sandbox);
   const actions = new PageActions(async () => {
     if (!(await ready) || client === undefined) throw new Error("the client could not connect to the server (the terminal says why)");
     return client;
@@ -107,7 +110,7 @@ async function inspect({ options, server }: SessionLine, open: boolean): Promise
       };
     },
     diagram: () => svgDiagram(session.described(INSPECT_LIMITS.drawnMessages), { title: "mcp-wire inspect: the session" }),
-    view: (id) => apps.store.take(id),
+    frameOrigins: sandbox.origins,
     action: (body) => actions.run(body),
   }, new URL("../inspect/", import.meta.url));
   port = page.port;
@@ -139,6 +142,7 @@ async function inspect({ options, server }: SessionLine, open: boolean): Promise
     await connected.close();
     for (const close of output.closing) await close();
     await page.close();
+    await sandbox.close();
   }
   return exitCode;
 }

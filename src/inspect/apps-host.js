@@ -1,7 +1,9 @@
 // The page of `mcp-wire inspect` as an MCP Apps host: a tool result whose tool names a `ui://` view
-// opens that view in an iframe sandboxed to scripts and forms (no same origin: it cannot touch the page),
-// loaded once from the path the CLI serves it under with the policy its resource declares
-// (cli/inspect-views.ts). This file speaks the host's side of the bridge, JSON-RPC 2.0 over
+// opens that view behind a sandbox proxy, as the spec has a web host do: a frame of another origin
+// (the CLI's second listener, cli/inspect-sandbox.ts), sandboxed to scripts and its own origin,
+// served under the view's policy (cli/inspect-views.ts). The proxy says it is ready, this page
+// sends it the view's HTML, and it renders that in an inner frame of an opaque origin, relaying the
+// bridge both ways. This file speaks the host's side of the bridge, JSON-RPC 2.0 over
 // postMessage: ui/initialize answered with the host context, the tool's input and result, size
 // changes, the view's tools/call and resources/read sent on through the CLI (which checks the tool's
 // visibility), the requests a page without a chat or a model declines, and ui/resource-teardown.
@@ -26,7 +28,9 @@ const APP_LIMITS = {
   shownChars: 16 * 1024,
 };
 const BRIDGE_VERSION = "2026-01-26";
-/** Open views by their frame's window: a message whose source is none of these is not a view's. */
+/** The sandbox proxy's own notifications (Sandbox proxy, 3-4), which it does not forward. */
+const SANDBOX_PREFIX = "ui/notifications/sandbox-";
+/** Open views by their proxy frame's window: a message whose source is none of these is not a view's. */
 const views = new Map();
 let hostRequestSeq = 0;
 
@@ -52,12 +56,13 @@ function appNote(tool) {
 function bridgeRow(view, dir, message, note) {
   const method = message && typeof message.method === "string" ? message.method : undefined;
   const label = method ?? (message && message.error ? `error ${message.error.code}` : "result");
+  const peer = method && method.startsWith(SANDBOX_PREFIX) ? "sandbox proxy" : "view";
   let text;
   try { text = JSON.stringify(message, null, 2) ?? String(message); } catch { text = String(message); }
   const raw = el("details", {}, el("summary", { text: "raw JSON" }), el("pre", { text: text.slice(0, APP_LIMITS.shownChars) }));
   appendRow(el("div", { className: `msg bridge ${dir}${message && message.error ? " error" : ""}`, "data-view": String(view.id) },
     el("div", { className: "head" },
-      el("span", { className: "dir", text: dir === "to-view" ? "→ view" : "← view" }),
+      el("span", { className: "dir", text: dir === "to-view" ? `→ ${peer}` : `← ${peer}` }),
       el("span", { className: "label", text: label }),
       el("span", { className: "era", text: `bridge ${view.uri}` })),
     note ? el("div", { className: "note", text: note }) : undefined,
@@ -72,8 +77,8 @@ function bridgeNote(view, text, kind = "notice") {
 function post(view, message, note) {
   if (!views.has(view.window)) return;
   bridgeRow(view, "to-view", message, note);
-  // The view's origin is opaque (sandboxed without allow-same-origin): there is no origin to name.
-  view.window.postMessage(message, "*");
+  // To the proxy's origin alone; it passes the message on to the view (whose origin is opaque).
+  view.window.postMessage(message, view.proxyOrigin);
 }
 
 /** Opens the view of `tool` for a call's result, in `card`; a view already there goes first. */
@@ -82,29 +87,33 @@ async function openView(tool, args, card, result) {
   if (uri === undefined) return;
   for (const open of [...views.values()]) if (open.card === card) await teardown(open, "the tool was called again");
   while (views.size >= APP_LIMITS.openViews) await teardown(views.values().next().value, `at most ${APP_LIMITS.openViews} views are open at once`);
-  const answer = await act({ action: "view", uri });
+  const answer = await act({ action: "view", uri, origin: location.origin });
   const id = ++hostRequestSeq;
   if (!answer.ok) return bridgeNote({ id, uri }, `could not open the view: ${answer.error}`, "problem");
   const opened = answer.result;
   const iframe = el("iframe", {
-    // Spec (Security Implications, Iframe Sandboxing): scripts, and forms (without allow-forms a
-    // sandboxed form never fires submit, and the demo's calculator is a form; the view's policy,
-    // form-action 'none', lets no form send anything anywhere). No allow-same-origin, no popups, no
-    // top navigation. Nothing granted of _meta.ui.permissions (an empty allow).
-    sandbox: "allow-scripts allow-forms", allow: "", referrerpolicy: "no-referrer",
-    src: opened.path, title: `MCP Apps view ${uri}`, "data-view-frame": String(id),
+    // Spec (Sandbox proxy, 1-2): the proxy is of another origin (another port) and keeps it, with
+    // scripts. And forms: a frame inside has no more flags than this one, and without allow-forms a
+    // sandboxed form never fires submit (the demo's calculator is a form; the view's policy,
+    // form-action 'none', lets no form send anything). No popups, no top navigation. The view's
+    // frame inside is sandboxed to scripts and forms, without the same origin. Nothing granted of
+    // _meta.ui.permissions (an empty allow, here and inside).
+    sandbox: "allow-scripts allow-same-origin allow-forms", allow: "", referrerpolicy: "no-referrer",
+    src: opened.proxy, title: `MCP Apps view ${uri}`, "data-view-frame": String(id),
   });
   const close = el("button", { type: "button", text: "Close view" });
   const box = el("div", { className: "app" + (opened.prefersBorder === false ? " borderless" : "") },
     el("div", { className: "app-head" }, el("span", { text: `view ${uri} (sandboxed; bridge messages in the wire list)` }), close), iframe);
   card.append(box);
-  const view = { id, uri, csp: opened.csp, tool, args, result, card, box, iframe, window: iframe.contentWindow, initialized: false, pending: new Map(), second: 0, count: 0, dropped: 0, loads: 0 };
+  const view = { id, uri, csp: opened.csp, html: opened.html, proxyOrigin: opened.proxyOrigin, tool, args, result, card, box, iframe, window: iframe.contentWindow,
+    sent: false, initialized: false, pending: new Map(), second: 0, count: 0, dropped: 0, loads: 0 };
   views.set(view.window, view);
   close.addEventListener("click", () => teardown(view, "closed from the page"));
-  // A view that navigates its frame elsewhere is no longer the view that was read: it goes.
+  // A view that navigates its frame elsewhere is no longer the view that was read: it goes (the
+  // proxy leaves its document when the view's frame loads again, so this frame loads again).
   iframe.addEventListener("load", () => { if (++view.loads > 1) remove(view, "the view navigated away from its document"); });
   // Spec (UI Resource Format, Host Behavior): the host SHOULD log CSP configurations for review.
-  bridgeNote(view, `opened; its Content-Security-Policy: ${opened.policy}`);
+  bridgeNote(view, `opened behind the sandbox proxy ${opened.proxyOrigin}; its Content-Security-Policy: ${opened.policy}`);
 }
 
 /** The host context (Host Context in McpUiInitializeResult): where and how the view is shown. */
@@ -162,6 +171,14 @@ async function answerRequest(view, method, params) {
   }
 }
 
+/** The proxy's own notification: once it is ready, the view's HTML (Sandbox proxy, 3-4). */
+function onSandbox(view, method) {
+  if (method !== "ui/notifications/sandbox-proxy-ready" || view.sent) return bridgeNote(view, `${method} ignored: the proxy has its view`, "problem");
+  view.sent = true;
+  // Spec (Sandbox proxy, 4): the raw HTML, and the CSP lists the proxy's policy applies (McpUiSandboxResourceReadyNotification).
+  post(view, { jsonrpc: "2.0", method: "ui/notifications/sandbox-resource-ready", params: { html: view.html, csp: view.csp || {} } });
+}
+
 function onNotification(view, method, params) {
   if (method === "ui/notifications/initialized" && !view.initialized) {
     view.initialized = true;
@@ -189,9 +206,10 @@ function withinRate(view) {
 }
 
 window.addEventListener("message", (event) => {
-  // Spec (Security Implications, Auditable Communication): only a view's own frame is heard.
+  // Spec (Security Implications, Auditable Communication): only a view's own proxy frame is heard,
+  // from the proxy's origin (a view posting to this window directly is neither).
   const view = event.source === null ? undefined : views.get(event.source);
-  if (view === undefined || !withinRate(view)) return;
+  if (view === undefined || event.origin !== view.proxyOrigin || !withinRate(view)) return;
   const message = event.data;
   let text;
   try { text = JSON.stringify(message); } catch { text = undefined; }
@@ -210,6 +228,7 @@ window.addEventListener("message", (event) => {
     if (waiting) { view.pending.delete(message.id); waiting(message); }
     return;
   }
+  if (message.method.startsWith(SANDBOX_PREFIX)) return onSandbox(view, message.method);
   if (!hasId) return onNotification(view, message.method, message.params);
   answerRequest(view, message.method, message.params).then(
     (result) => post(view, { jsonrpc: "2.0", id: message.id, result }, `the answer to ${message.method}`),

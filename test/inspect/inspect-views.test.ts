@@ -1,17 +1,18 @@
 // The MCP Apps view policy of `mcp-wire inspect` (cli/inspect-views.ts): the Content-Security-Policy
 // header built from a view resource's `_meta.ui.csp`, the lists as applied (malformed origins and
-// the inspector's own left out), the view content checks, and the one-time paths.
+// the inspector's own left out), and the view content checks. The proxy documents it is served
+// with: test/inspect/inspect-sandbox.test.ts.
 // Spec: https://github.com/modelcontextprotocol/ext-apps/blob/main/specification/2026-01-26/apps.mdx
 // (UI Resource Format: Host Behavior; Security Implications: Content Security Policy Enforcement)
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { appliedCsp, viewContent, viewPolicy, ViewStore, VIEW_LIMITS } from "../../src/cli/inspect-views.js";
+import { appliedCsp, viewContent, viewPolicy, VIEW_LIMITS } from "../../src/cli/inspect-views.js";
 import { UI_MIME_TYPE } from "../../src/mcp/apps.js";
 
 const OWN = ["http://127.0.0.1:4321", "http://localhost:4321"];
 const directives = (policy: string) => Object.fromEntries(policy.split("; ").map((part) => [part.split(" ")[0], part.split(" ").slice(1).join(" ")]));
 
-test("no ui.csp: the spec's restrictive default, less 'self': no network, frames, objects or base URI", () => {
+test("no ui.csp: the spec's restrictive default, less 'self': no network, frames, objects or base URI; the proxy keeps its origin", () => {
   const policy = directives(viewPolicy(appliedCsp(undefined, OWN)));
   assert.deepEqual(policy, {
     "default-src": "'none'",
@@ -25,8 +26,7 @@ test("no ui.csp: the spec's restrictive default, less 'self': no network, frames
     "object-src": "'none'",
     "base-uri": "'none'",
     "form-action": "'none'",
-    "frame-ancestors": "'self'",
-    "sandbox": "allow-scripts allow-forms",
+    "sandbox": "allow-scripts allow-same-origin allow-forms",
   });
 });
 
@@ -56,7 +56,7 @@ test("what is not an origin never reaches the header, nor the inspector's own or
   assert.deepEqual(csp, { connectDomains: ["https://ok.example"] });
   const header = viewPolicy(csp);
   assert.doesNotMatch(header, /unsafe-eval|script-src \*|4321|javascript/);
-  assert.equal(header.split("; ").length, 13, "no directive of the server's own");
+  assert.equal(header.split("; ").length, 12, "no directive of the server's own");
 });
 
 test("each list is cut at its bound", () => {
@@ -72,16 +72,4 @@ test("view content: a ui:// URI, the profile's MIME type, text or base64 blob, w
   assert.throws(() => viewContent("ui://v", { contents: [{ uri: "ui://v", mimeType: "text/html", text: html }] }), /not of type text\/html;profile=mcp-app/);
   assert.throws(() => viewContent("ui://v", { contents: [] }), /not of type/);
   assert.throws(() => viewContent("ui://v", { contents: [{ uri: "ui://v", mimeType: UI_MIME_TYPE, text: "x".repeat(VIEW_LIMITS.htmlBytes + 1) }] }), /over/);
-});
-
-test("view paths work once, and only the latest unserved ones are kept", () => {
-  const store = new ViewStore();
-  const path = store.add({ html: "a", policy: "p" });
-  assert.match(path, /^view\/[A-Za-z0-9_-]{24}$/);
-  const id = path.slice("view/".length);
-  assert.deepEqual(store.take(id), { html: "a", policy: "p" });
-  assert.equal(store.take(id), undefined);
-  const paths = Array.from({ length: VIEW_LIMITS.unservedViews + 1 }, (_, i) => store.add({ html: String(i), policy: "p" }));
-  assert.equal(store.take(paths[0]!.slice(5)), undefined, "the oldest went");
-  assert.equal(store.take(paths.at(-1)!.slice(5))?.html, String(VIEW_LIMITS.unservedViews));
 });
