@@ -103,7 +103,7 @@ async function openView(tool, args, card, result) {
   });
   const close = el("button", { type: "button", text: "Close view" });
   const box = el("div", { className: "app" + (opened.prefersBorder === false ? " borderless" : "") },
-    el("div", { className: "app-head" }, el("span", { text: `view ${uri} (sandboxed; bridge messages in the wire list)` }), close), iframe);
+    el("div", { className: "app-head" }, el("span", { text: `view ${uri} (sandboxed, behind a sandbox proxy; bridge messages in the wire list)` }), close), iframe);
   card.append(box);
   const view = { id, uri, csp: opened.csp, html: opened.html, proxyOrigin: opened.proxyOrigin, tool, args, result, card, box, iframe, window: iframe.contentWindow,
     sent: false, initialized: false, pending: new Map(), second: 0, count: 0, dropped: 0, loads: 0 };

@@ -54,6 +54,9 @@ for (const generation of ["auto", "2025-11-25"] as const) {
       const src = await frame.getAttribute("src");
       const port = PROXY_ADDRESS.exec(src ?? "")?.[1];
       assert.ok(port !== undefined && port !== new URL(inspect.url).port, `the proxy is at another origin: ${src}`);
+      // The page may frame the proxy's origins and no other (its own included).
+      const pagePolicy = (await browser.context.request.get(inspect.url)).headers()["content-security-policy"];
+      assert.match(pagePolicy ?? "", new RegExp(`; frame-src http://127\\.0\\.0\\.1:${port} http://localhost:${port};`));
       const proxy = page.frameLocator('form[data-tool="add"] iframe');
       const inner = proxy.locator("iframe");
       await inner.waitFor();
@@ -147,6 +150,7 @@ describe("inspect against a hostile view", { skip: missing }, () => {
     assert.match(report, /fetch-proxy: refused TypeError/);
     assert.match(report, /secret: refused -32000 tools\/call: "secret" is not visible to apps/);
     assert.match(report, /top-nav: refused/);
+    assert.match(report, /parent-nav: refused/);
     assert.match(report, /open-link: refused -32000/);
     assert.match(report, /message: refused -32000/);
     await page.locator(".msg.bridge.notice", { hasText: "the view asks to open https://example.com/phish (not opened" }).waitFor();
