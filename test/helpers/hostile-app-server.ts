@@ -29,6 +29,9 @@ function request(method, params) {
   window.parent.postMessage({ jsonrpc: "2.0", id: id, method: method, params: params }, "*");
   return new Promise(function (resolve) { pending[id] = resolve; });
 }
+// What the policy (the proxy document's, inherited) refused, as the browser says it: a fetch the
+// network refuses is a TypeError too, so the test reads these lines rather than the error alone.
+document.addEventListener("securitypolicyviolation", function (event) { say("csp: " + event.effectiveDirective + " refused " + event.blockedURI); });
 var started = false;
 window.addEventListener("message", function (event) {
   var m = event.data;

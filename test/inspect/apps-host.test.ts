@@ -148,6 +148,8 @@ describe("inspect against a hostile view", { skip: missing }, () => {
     // It learnt both origins, and reached neither: the proxy's serves it nothing more in any case.
     assert.match(report, new RegExp(`ancestors: ${new URL(proxyAddress!).origin} ${new URL(inspect.url).origin}`));
     assert.match(report, /fetch-proxy: refused TypeError/);
+    // Refused by the view's policy (connect-src 'none'), not only by the servers.
+    for (const origin of [new URL(inspect.url).origin, new URL(proxyAddress!).origin]) assert.match(report, new RegExp(`csp: connect-src refused ${origin}`));
     assert.match(report, /secret: refused -32000 tools\/call: "secret" is not visible to apps/);
     assert.match(report, /top-nav: refused/);
     assert.match(report, /parent-nav: refused/);
