@@ -12,6 +12,7 @@ import type { ClientHandlers } from "../client/handlers.js";
 import { ErrorCode, isObject, RpcError } from "../jsonrpc/messages.js";
 import type { CreateMessageResult } from "../mcp/client-features.js";
 import type { ElicitResult } from "../mcp/elicitation.js";
+import type { AppRequests } from "./inspect-apps.js";
 import { INSPECT_LIMITS, type InspectSession } from "./inspect-session.js";
 import { LOGGING_LEVELS } from "./vocabulary.js";
 
@@ -24,7 +25,8 @@ export class PageActions {
   #questionSeq = 0;
 
   /** @param client resolves once the client is connected: an action sent sooner waits for that. */
-  constructor(private readonly client: () => Promise<McpClient>, private readonly session: InspectSession, private readonly stop: () => void) {}
+  constructor(private readonly client: () => Promise<McpClient>, private readonly session: InspectSession, private readonly stop: () => void,
+    private readonly apps: AppRequests) {}
 
   /** One action's answer: `{ ok: true, result }`, or `{ ok: false, error }` for anything that failed. */
   async run(body: unknown): Promise<{ ok: boolean; result?: unknown; error?: string; code?: number }> {
@@ -40,12 +42,19 @@ export class PageActions {
     if (body.action === "answer") return this.#answer(body);
     const client = await this.client();
     switch (body.action) {
-      case "tools": return { tools: await client.listAllTools() };
+      case "tools": {
+        const tools = await client.listAllTools();
+        this.apps.remember(tools);
+        return { tools };
+      }
       case "call": return this.#call(client, text(body, "name"), objectOf(body, "arguments"), text(body, "callId"));
       case "cancel": {
         this.#calls.get(text(body, "callId"))?.abort(new Error("cancelled from the page"));
         return {};
       }
+      // MCP Apps: a tool's view read for the page, and a view's request sent on (cli/inspect-apps.ts).
+      case "view": return this.apps.open(client, text(body, "uri"), text(body, "origin"));
+      case "app": return this.apps.proxy(client, body.method, body.params);
       case "resources": return { resources: await client.listAllResources() };
       case "templates": return { resourceTemplates: await client.listAllResourceTemplates() };
       case "read": return client.readResource(text(body, "uri"));
@@ -54,8 +63,11 @@ export class PageActions {
       case "complete": {
         const ref = objectOf(body, "ref");
         const argument = { name: text(body, "argument"), value: text(body, "value") };
-        if (ref?.type === "ref/prompt") return client.complete({ ref: { type: "ref/prompt", name: String(ref.name) }, argument });
-        return client.complete({ ref: { type: "ref/resource", uri: String(ref?.uri) }, argument });
+        // Spec (server/utilities/completion, since 2025-06-18): the values already chosen for the other variables.
+        const chosen = stringsOf(objectOf(body, "context") ?? {}, "arguments");
+        const context = chosen === undefined || Object.keys(chosen).length === 0 ? {} : { context: { arguments: chosen } };
+        if (ref?.type === "ref/prompt") return client.complete({ ref: { type: "ref/prompt", name: String(ref.name) }, argument, ...context });
+        return client.complete({ ref: { type: "ref/resource", uri: String(ref?.uri) }, argument, ...context });
       }
       case "setLevel": {
         const asked = text(body, "level");

@@ -4,6 +4,8 @@
 // server's own loopback address (a DNS-rebinding page sends its own name: 403), and a request that
 // carries an Origin must come from the page itself (a cross-site request: 403).
 // The page's files are hand-written (src/inspect/), copied next to the compiled code by the build.
+// MCP Apps views are not served here: each is framed from the sandbox proxy's listener, another
+// origin (cli/inspect-sandbox.ts), which is the one origin the page's policy lets it frame.
 
 import { randomBytes, timingSafeEqual } from "node:crypto";
 import { readFile } from "node:fs/promises";
@@ -15,6 +17,8 @@ const FILES: { [name: string]: string } = {
   "": "text/html; charset=utf-8",
   "inspect.css": "text/css; charset=utf-8",
   "inspect.js": "text/javascript; charset=utf-8",
+  "apps-host.js": "text/javascript; charset=utf-8",
+  "templates.js": "text/javascript; charset=utf-8",
 };
 const FILE_ON_DISK: { [name: string]: string } = { "": "index.html" };
 /** What one page's event stream may hold unread before it is ended. */
@@ -24,14 +28,20 @@ const MAX_BODY_BYTES = 1024 * 1024;
 /**
  * Only our own files run in the page; the diagram is an image; the page talks to us alone. No
  * server text ever becomes markup (the page uses textContent), this is the net under that rule.
+ * Frames from the sandbox proxy's origins only (`frameOrigins`): the views' proxies.
  */
-const PAGE_POLICY = "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self'; connect-src 'self'; frame-src 'none'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'";
+export function pagePolicy(frameOrigins: readonly string[]): string {
+  const frames = frameOrigins.length > 0 ? frameOrigins.join(" ") : "'none'";
+  return `default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self'; connect-src 'self'; frame-src ${frames}; base-uri 'none'; form-action 'none'; frame-ancestors 'none'`;
+}
 
 export interface InspectRoutes {
   /** A page opened the event stream; `send` writes one event, the returned function is called when it goes. */
   events(send: (event: unknown) => void): () => void;
   /** The diagram as SVG. */
   diagram(): string;
+  /** The origins the page may frame: the sandbox proxy's (cli/inspect-sandbox.ts). */
+  frameOrigins: readonly string[];
   /** An action the page asked for (its parsed JSON body); resolves to what is sent back as JSON. */
   action(body: unknown): Promise<unknown>;
 }
@@ -45,6 +55,11 @@ export interface InspectServer {
 
 export async function startInspectServer(routes: InspectRoutes, pageDirectory: URL): Promise<InspectServer> {
   const token = randomBytes(24).toString("base64url");
+  const headers = { ...SAFE_HEADERS, "content-security-policy": pagePolicy(routes.frameOrigins) };
+  const respond = (response: ServerResponse, status: number, type: string, body: string | Buffer): void => {
+    response.writeHead(status, { ...headers, "content-type": type, "cache-control": "no-store" });
+    response.end(body);
+  };
   const streams = new Set<ServerResponse>();
   let port = 0;
   const server: Server = createServer((request, response) => {
@@ -79,7 +94,7 @@ export async function startInspectServer(routes: InspectRoutes, pageDirectory: U
     respond(response, 404, "text/plain", "inspect: no such page");
   };
   const openStream = (response: ServerResponse): void => {
-    response.writeHead(200, { ...SAFE_HEADERS, "content-type": "text/event-stream", "cache-control": "no-store" });
+    response.writeHead(200, { ...headers, "content-type": "text/event-stream", "cache-control": "no-store" });
     streams.add(response);
     const stop = routes.events((event) => {
       // A page that stops reading does not make us buffer without end: its stream is ended, and
@@ -115,6 +130,7 @@ export function refused(request: IncomingMessage, port: number, token: string): 
   // A DNS-rebinding page reaches 127.0.0.1 under its own name, which its Host header carries.
   if (host === undefined || !ours.includes(host)) return { status: 403, reason: "inspect: this server answers to 127.0.0.1 and localhost only" };
   const origin = request.headers.origin;
+  // A sandboxed view's own requests carry `Origin: null`: refused like any other site's.
   if (origin !== undefined && origin !== `http://${host}`) return { status: 403, reason: "inspect: requests from other sites are refused" };
   const path = new URL(request.url ?? "/", "http://127.0.0.1").pathname;
   const given = Buffer.from(path.slice(1, 1 + token.length));
@@ -127,13 +143,7 @@ const SAFE_HEADERS = {
   "x-content-type-options": "nosniff",
   // The token is in the URL: a link the page follows must not carry it away.
   "referrer-policy": "no-referrer",
-  "content-security-policy": PAGE_POLICY,
 };
-
-function respond(response: ServerResponse, status: number, type: string, body: string | Buffer): void {
-  response.writeHead(status, { ...SAFE_HEADERS, "content-type": type, "cache-control": "no-store" });
-  response.end(body);
-}
 
 async function readBody(request: IncomingMessage): Promise<string | undefined> {
   const chunks: Buffer[] = [];

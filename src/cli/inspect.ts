@@ -17,8 +17,11 @@ import { svgDiagram } from "../recordings/diagram-svg.js";
 import { quoteArgument } from "../recordings/recording.js";
 import { parseCommandLine, UsageError } from "./arguments.js";
 import { describeFailure } from "./failures.js";
+import { UI_MIME_TYPE } from "../mcp/apps.js";
 import { PageActions } from "./inspect-actions.js";
+import { AppRequests } from "./inspect-apps.js";
 import { startInspectServer } from "./inspect-http.js";
+import { startSandboxServer } from "./inspect-sandbox.js";
 import { INSPECT_LIMITS, InspectSession } from "./inspect-session.js";
 import { ExitCode, printError, terminalSafe } from "./output.js";
 import { Redactor } from "./redact.js";
@@ -71,15 +74,21 @@ async function inspect({ options, server }: SessionLine, open: boolean): Promise
   );
   let stopped!: () => void;
   const done = new Promise<void>((resolve) => { stopped = resolve; });
+  let port = 0;
+  // The views' sandbox proxy: a listener of its own, so an origin other than the page's.
+  const sandbox = await startSandboxServer();
+  const apps = new AppRequests(() => [`http://127.0.0.1:${port}`, `http://localhost:${port}`], () => sandbox);
   const actions = new PageActions(async () => {
     if (!(await ready) || client === undefined) throw new Error("the client could not connect to the server (the terminal says why)");
     return client;
-  }, session, () => stopped());
+  }, session, () => stopped(), apps);
   client = new McpClient({ name: "mcp-wire inspect", version: "0.1.0" }, {
     protocolVersion: options.protocolVersion,
     handshakeTimeoutMs: options.handshakeTimeoutMs,
     // As the CLI: it sends what the person asks for and shows the answer, rather than refusing locally.
     enforceServerCapabilities: false,
+    // The page is an MCP Apps host (src/inspect/apps-host.js): it renders HTML views.
+    apps: { mimeTypes: [UI_MIME_TYPE] },
     onProblem: (message) => {
       say(`mcp-wire inspect: ${message}`);
       session.push({ type: "problem", text: message });
@@ -101,8 +110,10 @@ async function inspect({ options, server }: SessionLine, open: boolean): Promise
       };
     },
     diagram: () => svgDiagram(session.described(INSPECT_LIMITS.drawnMessages), { title: "mcp-wire inspect: the session" }),
+    frameOrigins: sandbox.origins,
     action: (body) => actions.run(body),
   }, new URL("../inspect/", import.meta.url));
+  port = page.port;
   for (const signal of ["SIGINT", "SIGTERM"] as const) process.once(signal, () => stopped());
   say(`mcp-wire inspect: the page is at ${page.url}`);
   say("mcp-wire inspect: (the address holds a secret token; Ctrl-C or the page's Stop button ends the session)");
@@ -131,6 +142,7 @@ async function inspect({ options, server }: SessionLine, open: boolean): Promise
     await connected.close();
     for (const close of output.closing) await close();
     await page.close();
+    await sandbox.close();
   }
   return exitCode;
 }

@@ -3,14 +3,16 @@
 // (each request's need is data in mcp/methods.ts, its one version rule in mcp/versions.ts).
 // Spec: https://modelcontextprotocol.io/specification/2025-11-25/basic/lifecycle#capability-negotiation
 
+import { UI_EXTENSION_ID } from "../mcp/apps.js";
 import type { ClientCapabilities, ServerCapabilities } from "../mcp/lifecycle.js";
 import { undeclaredServerCapability, type ProtocolVersion } from "../mcp/versions.js";
 import { ServerCapabilityError } from "./errors.js";
 import type { ClientHandlers } from "./handlers.js";
+import type { DeclaredExtensions } from "./options.js";
 
 /** The capabilities that follow from the handlers: nothing is declared that cannot be answered. */
-export function declaredClientCapabilities(handlers: ClientHandlers): ClientCapabilities {
-  const capabilities: ClientCapabilities = {};
+export function declaredClientCapabilities(handlers: ClientHandlers & DeclaredExtensions): ClientCapabilities {
+  const capabilities: ClientCapabilities = declaredExtensions(handlers);
   if (handlers.roots) capabilities.roots = { listChanged: true };
   if (handlers.sampling) capabilities.sampling = handlers.samplingTools ? { tools: {} } : {};
   // Spec (client/elicitation#capabilities): an empty object means form mode only, which every
@@ -24,4 +26,17 @@ export function declaredClientCapabilities(handlers: ClientHandlers): ClientCapa
 export function undeclaredByServer(method: string, version: ProtocolVersion, server: ServerCapabilities): ServerCapabilityError | undefined {
   const need = undeclaredServerCapability(method, version, server);
   return need ? new ServerCapabilityError(method, need.name) : undefined;
+}
+
+/**
+ * The extensions the client declares, the same in both generations: the handshake's initialize
+ * and the 2026-07-28 envelope (modern/envelope.ts) both start from this.
+ * Spec (extensions/overview#negotiation): a client advertises an extension under
+ * `capabilities.extensions`, its id the key, its settings the value.
+ */
+export function declaredExtensions(options: DeclaredExtensions): ClientCapabilities {
+  if (options.apps === undefined) return {};
+  // Spec (MCP Apps, Client<>Server Capability Negotiation): `mimeTypes` is REQUIRED.
+  if (!Array.isArray(options.apps.mimeTypes) || options.apps.mimeTypes.length === 0) throw new TypeError("client: apps.mimeTypes must name at least one view type, e.g. text/html;profile=mcp-app");
+  return { extensions: { [UI_EXTENSION_ID]: { mimeTypes: [...options.apps.mimeTypes] } } };
 }

@@ -145,7 +145,8 @@ function showTools(tools) {
   for (const tool of tools) {
     const form = el("form", { className: "card", "data-tool": tool.name },
       el("h3", { text: tool.name }),
-      el("p", { text: tool.description || "" }));
+      el("p", { text: tool.description || "" }),
+      appNote(tool));
     const read = schemaFields(tool.inputSchema, form);
     const result = el("pre", { className: "result" });
     const running = el("div", { className: "running" });
@@ -163,6 +164,8 @@ function showTools(tools) {
       const answer = await act({ action: "call", name: tool.name, arguments: args, callId });
       running.replaceChildren();
       showResult(result, answer);
+      // MCP Apps (apps-host.js): a tool that names a view shows its result in it too.
+      if (answer.ok) void openView(tool, args, form, answer.result);
     });
     box.append(form);
   }
@@ -187,7 +190,7 @@ function showResources(items, key) {
       const read = el("button", { type: "button", text: "Read" });
       read.addEventListener("click", () => { $("read-uri").value = uri; $("read-form").requestSubmit(); });
       card.append(read);
-    }
+    } else card.append(templateForm(item)); // templates.js: its variables, completed, and Read
     box.append(card);
   }
 }

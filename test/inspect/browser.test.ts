@@ -3,43 +3,17 @@
 // called from its form (its result shown, its arrow drawn), a long `countdown` shows its progress
 // and is cancelled, `greet`'s elicitation form is answered; and a wrong token or a page of another
 // origin is refused. Both generations: 2026-07-28 (auto finds it) and the 2025-11-25 handshake.
-// Skipped, with a note, only where /usr/bin/chromium is absent (.ci/run installs it).
-// Screenshots go to a temporary folder, or to fixtures/screenshots/ (README shows them) with
-// MCP_WIRE_WRITE_SCREENSHOTS=1.
+// Skipped, with a note, only where /usr/bin/chromium is absent; the browser, the screenshots'
+// folder and the wait are test/helpers/inspect-browser.ts's. The MCP Apps host: apps-host.test.ts.
 
 import assert from "node:assert/strict";
-import { existsSync, mkdtempSync, rmSync } from "node:fs";
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
-import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { fileURLToPath } from "node:url";
 import { after, before, describe, it } from "node:test";
-import { chromium, type BrowserContext, type Page } from "playwright-core";
+import type { Page } from "playwright-core";
+import { launch, missing, screenshots, until } from "../helpers/inspect-browser.js";
 import { startInspect, type RunningInspect } from "../helpers/inspect-program.js";
-
-const CHROMIUM = "/usr/bin/chromium";
-const missing = existsSync(CHROMIUM) ? false : `${CHROMIUM} is absent (apt-get install -y chromium; .ci/run does)`;
-const screenshots = process.env.MCP_WIRE_WRITE_SCREENSHOTS === "1"
-  ? fileURLToPath(new URL("../../fixtures/screenshots/", import.meta.url))
-  : mkdtempSync(join(tmpdir(), "mcp-wire-inspect-shots-"));
-
-// The page's elements are read with Reflect.get: these tests are typed without the DOM's names.
-/** Asks again until `check` holds (the test's own timeout bounds the wait; no time is asserted). */
-async function until(check: () => Promise<boolean>): Promise<void> {
-  while (!(await check())) await new Promise((resolve) => setTimeout(resolve, 50));
-}
-
-async function launch(): Promise<{ context: BrowserContext; close: () => Promise<void> }> {
-  const profile = mkdtempSync(join(tmpdir(), "mcp-wire-chromium-"));
-  const context = await chromium.launchPersistentContext(profile, {
-    executablePath: CHROMIUM,
-    headless: true,
-    viewport: { width: 1280, height: 860 },
-    args: ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync"],
-  });
-  return { context, close: async () => { await context.close(); rmSync(profile, { recursive: true, force: true }); } };
-}
 
 for (const generation of ["auto", "2025-11-25"] as const) {
   describe(`mcp-wire inspect in Chromium (--protocol-version ${generation})`, { skip: missing }, () => {

@@ -38,7 +38,7 @@ test("package: every file that `exports` and the bins load is in the tarball", (
 // installed test below): the notes and its MCP Apps view.
 const DOCUMENTS = new Set(["package.json", "README.md", "LICENSE", "PROTOCOL_NOTES.md", "dist/demo/apps/calculator.html"]);
 /** The page `mcp-wire inspect` serves (src/inspect/, copied by the build): read at run time, not loaded. */
-const INSPECT_PAGE = ["dist/inspect/index.html", "dist/inspect/inspect.css", "dist/inspect/inspect.js"];
+const INSPECT_PAGE = ["dist/inspect/index.html", "dist/inspect/inspect.css", "dist/inspect/inspect.js", "dist/inspect/apps-host.js", "dist/inspect/templates.js"];
 
 test("package: the page of mcp-wire inspect ships", () => {
   assert.deepEqual(INSPECT_PAGE.filter((file) => !shipped.has(file)), []);

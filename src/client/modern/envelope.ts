@@ -8,14 +8,16 @@ import type { ClientCapabilities, Implementation } from "../../mcp/lifecycle.js"
 import type { LoggingLevel } from "../../mcp/logging.js";
 import { META } from "../../mcp/modern.js";
 import type { ModernVersion } from "../../mcp/versions.js";
+import { declaredExtensions } from "../capabilities.js";
 import type { ClientHandlers } from "../handlers.js";
+import type { DeclaredExtensions } from "../options.js";
 
 /**
  * The capabilities that follow from the handlers, in the 2026-07-28 shape: `roots: {}` (no
  * listChanged: notifications/roots/list_changed is gone), `elicitation` with its modes named.
  */
-export function modernClientCapabilities(handlers: ClientHandlers): ClientCapabilities {
-  const capabilities: ClientCapabilities = {};
+export function modernClientCapabilities(handlers: ClientHandlers & DeclaredExtensions): ClientCapabilities {
+  const capabilities: ClientCapabilities = declaredExtensions(handlers);
   if (handlers.roots) capabilities.roots = {};
   if (handlers.sampling) capabilities.sampling = handlers.samplingTools ? { tools: {} } : {};
   const elicitation: { form?: object; url?: object } = {};
@@ -32,7 +34,7 @@ export class Envelope {
   /** Set by setLoggingLevel: 2026-07-28 has no logging/setLevel, each request names its level. */
   logLevel: LoggingLevel | undefined;
 
-  constructor(handlers: ClientHandlers, clientInfo: Implementation) {
+  constructor(handlers: ClientHandlers & DeclaredExtensions, clientInfo: Implementation) {
     this.#capabilities = modernClientCapabilities(handlers);
     this.#clientInfo = clientInfo;
   }
