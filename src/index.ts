@@ -168,8 +168,9 @@
 //                                 cli/colour.ts)
 //      cli/inspect.ts             `mcp-wire inspect`: the session on a local web page (cli/inspect-http.ts
 //                                 its loopback server behind a token, cli/inspect-session.ts what it keeps,
-//                                 bounded, cli/inspect-actions.ts what the page may ask, cli/inspect-apps.ts and
-//                                 cli/inspect-views.ts its MCP Apps host; src/inspect/ the page)
+//                                 bounded, cli/inspect-actions.ts what the page may ask, cli/inspect-apps.ts,
+//                                 cli/inspect-views.ts and cli/inspect-sandbox.ts its MCP Apps host, the last
+//                                 the sandbox proxy on its own origin; src/inspect/ the page)
 //      recordings/recording.ts    recordings of sessions, in every form the recording tools read and write
 //                                 (recordings/recording-shape.ts: a recording once read; recordings/printable.ts:
 //                                 its text shown to a person; recordings/recording-exchange.ts: the HTTP exchange

@@ -3,12 +3,24 @@
 // (each request's need is data in mcp/methods.ts, its one version rule in mcp/versions.ts).
 // Spec: https://modelcontextprotocol.io/specification/2025-11-25/basic/lifecycle#capability-negotiation
 
-import { UI_EXTENSION_ID } from "../mcp/apps.js";
+import { UI_EXTENSION_ID, type McpUiClientCapabilities } from "../mcp/apps.js";
 import type { ClientCapabilities, ServerCapabilities } from "../mcp/lifecycle.js";
 import { undeclaredServerCapability, type ProtocolVersion } from "../mcp/versions.js";
 import { ServerCapabilityError } from "./errors.js";
 import type { ClientHandlers } from "./handlers.js";
-import type { DeclaredExtensions } from "./options.js";
+
+/** What the client declares besides its handlers: the extensions it supports. */
+export interface DeclaredExtensions {
+  /**
+   * Declares MCP Apps (the extension `io.modelcontextprotocol/ui`) with these settings, e.g.
+   * `{ mimeTypes: [UI_MIME_TYPE] }`: this client renders the view types named, so a server shows it
+   * its tools' `_meta.ui`, its app-only tools and its `ui://` views. Declared in both generations,
+   * under `capabilities.extensions`: in initialize, and in every 2026-07-28 request's envelope.
+   * Spec: https://github.com/modelcontextprotocol/ext-apps/blob/main/specification/2026-01-26/apps.mdx
+   * (Client<>Server Capability Negotiation)
+   */
+  apps?: McpUiClientCapabilities;
+}
 
 /** The capabilities that follow from the handlers: nothing is declared that cannot be answered. */
 export function declaredClientCapabilities(handlers: ClientHandlers & DeclaredExtensions): ClientCapabilities {

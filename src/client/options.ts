@@ -6,8 +6,8 @@
 // https://modelcontextprotocol.io/specification/2026-07-28/basic/versioning (dual-era clients).
 
 import type { TimeoutPolicy } from "../jsonrpc/pending.js";
-import type { McpUiClientCapabilities } from "../mcp/apps.js";
 import type { ProtocolVersion } from "../mcp/versions.js";
+import type { DeclaredExtensions } from "./capabilities.js";
 import type { EraCache } from "./modern/era-cache.js";
 import type { ClientHandlers } from "./handlers.js";
 import type { ListingLimits } from "./lists.js";
@@ -21,19 +21,6 @@ export const DEFAULT_PROTOCOL_MODE: "auto" | ProtocolVersion = "auto";
 
 /** ClientOptions.handshakeTimeoutMs when not given; the server/discover probe waits as long. */
 export const DEFAULT_HANDSHAKE_TIMEOUT_MS = 5000;
-
-/** What the client declares besides its handlers: the extensions it supports. */
-export interface DeclaredExtensions {
-  /**
-   * Declares MCP Apps (the extension `io.modelcontextprotocol/ui`) with these settings, e.g.
-   * `{ mimeTypes: [UI_MIME_TYPE] }`: this client renders the view types named, so a server shows it
-   * its tools' `_meta.ui`, its app-only tools and its `ui://` views. Declared in both generations,
-   * under `capabilities.extensions`: in initialize, and in every 2026-07-28 request's envelope.
-   * Spec: https://github.com/modelcontextprotocol/ext-apps/blob/main/specification/2026-01-26/apps.mdx
-   * (Client<>Server Capability Negotiation)
-   */
-  apps?: McpUiClientCapabilities;
-}
 
 export interface ClientOptions extends ClientHandlers, DeclaredExtensions {
   /**

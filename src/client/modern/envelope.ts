@@ -8,9 +8,8 @@ import type { ClientCapabilities, Implementation } from "../../mcp/lifecycle.js"
 import type { LoggingLevel } from "../../mcp/logging.js";
 import { META } from "../../mcp/modern.js";
 import type { ModernVersion } from "../../mcp/versions.js";
-import { declaredExtensions } from "../capabilities.js";
+import { declaredExtensions, type DeclaredExtensions } from "../capabilities.js";
 import type { ClientHandlers } from "../handlers.js";
-import type { DeclaredExtensions } from "../options.js";
 
 /**
  * The capabilities that follow from the handlers, in the 2026-07-28 shape: `roots: {}` (no
