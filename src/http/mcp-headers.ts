@@ -206,14 +206,15 @@ export function headerMismatch(get: (name: string) => string | null, message: Mi
 function compare(get: (name: string) => string | null, header: string, body: string | number | boolean | undefined, required: boolean, encodable: boolean): HeaderMismatch | undefined {
   if (body === undefined) return undefined;
   const got = get(header);
-  const expected = encodable ? encodeHeaderValue(body) : String(body);
-  if (got === null) return required ? { header, expected, got, message: `Header mismatch: ${header} header is missing; body value is '${String(body)}'` } : undefined;
+  // The header a sender should have sent, worked out only for a mismatch: every request has three that match.
+  const expected = () => (encodable ? encodeHeaderValue(body) : String(body));
+  if (got === null) return required ? { header, expected: expected(), got, message: `Header mismatch: ${header} header is missing; body value is '${String(body)}'` } : undefined;
   // Spec (streamable-http#value-encoding): servers MUST decode an encoded value before comparing it.
   const text = encodable ? decodeHeaderValue(got) : got;
-  if (text === undefined) return { header, expected, got, message: `Header mismatch: ${header} header value '${got}' has characters a header may not carry or a malformed =?base64?...?= form` };
+  if (text === undefined) return { header, expected: expected(), got, message: `Header mismatch: ${header} header value '${got}' has characters a header may not carry or a malformed =?base64?...?= form` };
   // Spec (streamable-http#server-validation): integers SHOULD compare as numbers, so "42.0" matches 42.
   const same = typeof body === "number" ? DECIMAL.test(text) && Number(text) === body : text === String(body);
-  return same ? undefined : { header, expected, got, message: `Header mismatch: ${header} header value '${text}' does not match body value '${String(body)}'` };
+  return same ? undefined : { header, expected: expected(), got, message: `Header mismatch: ${header} header value '${text}' does not match body value '${String(body)}'` };
 }
 
 /** A body value a header can mirror; undefined for absent, null, and what no header can carry. */

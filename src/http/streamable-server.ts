@@ -19,14 +19,22 @@ import { HttpSessionTransport } from "./session-transport.js";
 import { formatEvent, SSE_HEADERS } from "./sse.js";
 import { BacklogBudget, SseSink, type SseSinkOptions } from "./sse-sink.js";
 import { eraOf, serveModernPost, type ModernHost } from "./modern-post.js";
-import { localAnswers, readPostBody, refuseReusedIds, type PostBody } from "./post-body.js";
-import { mediaType, wantsBoth, wantsEventStream } from "./responses.js";
+import { judgePostText, localAnswers, refuseReusedIds, type PostBody } from "./post-body.js";
+import { mediaType, readJsonText, wantsBoth, wantsEventStream } from "./responses.js";
 import { emptyAnswer, errorAnswer, HttpAnswer, jsonAnswer, streamAnswer, type HttpRequest } from "./exchange.js";
 import { requestOf, responseOf } from "./web.js";
 import { withDefaults, type ResolvedOptions, type StreamableHttpOptions } from "./streamable-options.js";
 import { resumeFromLog } from "./shared-resume.js";
+import type { CheckedRequest } from "../server/modern/envelope.js";
+import type { JSONRPCMessage } from "../jsonrpc/messages.js";
 
 export type { StreamableHttpOptions } from "./streamable-options.js";
+
+/**
+ * The event store of every 2026-07-28 request's session: that revision has no resuming, so its
+ * streams number and keep no events (PostMode.replayable), and one store that holds nothing serves all.
+ */
+const NO_EVENTS = new EventStore({ maxEvents: 0, maxBytes: 0 });
 
 /** Spec (transports#protocol-version-header): with no header and no other hint, assume 2025-03-26. */
 const DEFAULT_HEADER_VERSION: HandshakeVersion = "2025-03-26";
@@ -65,7 +73,7 @@ export class StreamableHttpHandler {
       server,
       sinkOptions: this.#sinkOptions,
       overloaded: () => this.#overloaded(0, 1),
-      open: (request) => this.#openModern(this.gate.owner(request)),
+      open: (request, checked) => this.#openModern(this.gate.owner(request), checked),
     };
   }
 
@@ -81,17 +89,25 @@ export class StreamableHttpHandler {
   /** The web-standard entry point. */
   readonly handle = async (request: Request): Promise<Response> => responseOf(await this.serve(requestOf(request)));
 
-  /** The entry point of every adapter. */
-  readonly serve = async (request: HttpRequest): Promise<HttpAnswer> => {
-    const refusal = await this.gate.admit(request);
-    if (refusal) return refusal;
+  /**
+   * The entry point of every adapter. Not an async function: each one that returns another's promise
+   * costs a promise and a thenable resolution more per request, so the path to the POST's own
+   * answer is one promise long (a sync throw is the adapter's 500, as a rejection is).
+   */
+  readonly serve = (request: HttpRequest): Promise<HttpAnswer> => {
+    const refusal = this.gate.admit(request);
+    if (refusal instanceof Promise) return refusal.then((answer) => answer ?? this.#route(request));
+    return refusal ? Promise.resolve(refusal) : this.#route(request);
+  };
+
+  #route(request: HttpRequest): Promise<HttpAnswer> {
     const version = request.header("mcp-protocol-version");
     // A POST's body may claim 2026-07-28, whose checks answer an unknown version (-32022): it is judged in #post.
-    if (request.method !== "POST" && unknownVersion(version)) return unsupportedHeader(version);
-    if (request.path !== this.#options.path) return errorAnswer(404, "not found: the MCP endpoint is " + this.#options.path);
+    if (request.method !== "POST" && unknownVersion(version)) return Promise.resolve(unsupportedHeader(version));
+    if (request.path !== this.#options.path) return Promise.resolve(errorAnswer(404, "not found: the MCP endpoint is " + this.#options.path));
     // Spec (2026-07-28 streamable-http): a modern client only POSTs; GET and DELETE without a session are 405.
     if (isModernVersion(version) && request.method !== "POST" && request.header("mcp-session-id") === null) {
-      return errorAnswer(405, `method not allowed: protocol ${version} serves POST only`, { allow: "POST" });
+      return Promise.resolve(errorAnswer(405, `method not allowed: protocol ${version} serves POST only`, { allow: "POST" }));
     }
     switch (request.method) {
       case "POST":
@@ -101,9 +117,9 @@ export class StreamableHttpHandler {
       case "DELETE":
         return this.#delete(request);
       default:
-        return errorAnswer(405, `${request.method} is not supported here`, { allow: "GET, POST, DELETE" });
+        return Promise.resolve(errorAnswer(405, `${request.method} is not supported here`, { allow: "GET, POST, DELETE" }));
     }
-  };
+  }
 
   /** Ends every session and stops the timer. */
   async close(): Promise<void> {
@@ -124,7 +140,9 @@ export class StreamableHttpHandler {
     // Spec (transports#sending-messages-to-the-server): the client MUST accept both JSON and SSE.
     if (!wantsBoth(request.header("accept"))) return errorAnswer(406, "not acceptable: Accept must list application/json and text/event-stream");
     if (mediaType(request.header("content-type")) !== "application/json") return errorAnswer(415, "unsupported media type: send application/json");
-    const body = await readPostBody(request, this.#options);
+    const text = await readJsonText(request, this.#options.maxBodyBytes);
+    if (text instanceof HttpAnswer) return text;
+    const body = judgePostText(text, this.#options);
     if (body instanceof HttpAnswer) return body;
     const versionHeader = request.header("mcp-protocol-version");
     // Spec (2026-07-28 basic/versioning): the era is the body's, judged per message.
@@ -163,23 +181,22 @@ export class StreamableHttpHandler {
       if (this.#options.sessionPerPost) void live.session.close();
       return errorAnswer(400, "invalid request: JSON-RPC batches are not supported in this protocol version", {}, -32600);
     }
-    return this.#deliver(live, body, isInitialize && !this.#options.sessionPerPost ? { "mcp-session-id": live.id } : {});
+    return this.#deliver(live, body, isInitialize && !this.#options.sessionPerPost ? { "mcp-session-id": live.id } : undefined);
   }
 
   /** Hands a judged body to its session and answers the POST: 202, a JSON body, or an SSE stream. */
-  async #deliver(live: LiveSession, body: PostBody, headers: Record<string, string>): Promise<HttpAnswer> {
+  #deliver(live: LiveSession, body: PostBody, headers: Record<string, string> | undefined): Promise<HttpAnswer> {
     refuseReusedIds(body, (id) => live.transport.awaits(id));
     // A new session (one per POST, or initialize) passed this check in #post, before it was made.
     const refusal = this.#overloaded(live.transport.awaited, body.requestIds.length);
-    if (refusal) return refusal;
+    if (refusal) return Promise.resolve(refusal);
     const local = localAnswers(body.invalid, supports(live.session.protocolVersion, "omitUnreadableId"));
     const perPost = this.#options.sessionPerPost;
     // Spec (transports#sending-messages-to-the-server): only notifications and responses: 202, no body.
     if (body.requestIds.length === 0) {
       if (body.items.length > 0) live.transport.receive(body);
       if (perPost) void live.session.close();
-      if (local.length === 0) return emptyAnswer(202);
-      return jsonAnswer(200, body.isBatch ? local : local[0], headers);
+      return Promise.resolve(local.length === 0 ? emptyAnswer(202) : jsonAnswer(200, body.isBatch ? local : local[0], headers));
     }
     if (perPost || this.#options.jsonResponses) {
       return new Promise<HttpAnswer>((resolve) => {
@@ -203,7 +220,7 @@ export class StreamableHttpHandler {
       sink.write(formatEvent({ id: live.transport.events.append(stream.name, ""), data: "", retry: this.#options.retryMs }));
     }
     live.transport.receive(body);
-    return streamAnswer(sink, { ...SSE_HEADERS, ...headers });
+    return Promise.resolve(streamAnswer(sink, { ...SSE_HEADERS, ...headers }));
   }
 
   /** The refusal for `count` more requests in a session that awaits `awaited`, if they would pass a bound. */
@@ -284,10 +301,11 @@ export class StreamableHttpHandler {
 
   /**
    * One 2026-07-28 request's connection: made for it alone, outside the table, its events never kept (there is
-   * no resuming), speaking for `principal` (Gate.owner), to which its requestStates are bound.
+   * no resuming), speaking for `principal` (Gate.owner), to which its requestStates are bound; its
+   * envelope was checked by modern-post.ts.
    */
-  #openModern(principal: string | undefined): LiveSession {
-    const { session, transport } = this.#connect(new EventStore({ maxEvents: 0, maxBytes: 0 }), { singleRequest: {}, principal });
+  #openModern(principal: string | undefined, checked: CheckedRequest): LiveSession {
+    const { session, transport } = this.#connect(NO_EVENTS, { singleRequest: { checked }, principal });
     const now = Date.now();
     const live = { id: "", session, transport, opened: now, lastSeen: now };
     this.#modern.add(live);
@@ -296,11 +314,15 @@ export class StreamableHttpHandler {
   }
 
   #connect(events: EventStore, options: Parameters<McpServer["connect"]>[1]): Pick<LiveSession, "session" | "transport"> {
-    const transport = new HttpSessionTransport(events, (message) =>
-      this.#options.onProblem?.(`http: no open stream for ${JSON.stringify(message).slice(0, 200)}`), this.#inFlight);
+    const transport = new HttpSessionTransport(events, this.#dropped, this.#inFlight);
     const session = this.#server.connect(transport, { onProblem: this.#options.onProblem, maxBatchItems: this.#options.maxBatchItems, ...options });
     return { session, transport };
   }
+
+  /** What a session had nowhere to send: one function for every session rather than one each. */
+  readonly #dropped = (message: JSONRPCMessage | JSONRPCMessage[]): void => {
+    this.#options.onProblem?.(`http: no open stream for ${JSON.stringify(message).slice(0, 200)}`);
+  };
 
   #tick(): void {
     const now = Date.now();
