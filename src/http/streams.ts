@@ -86,6 +86,13 @@ export class PostStream {
 
   /** Writes a message as an event (SSE) or keeps a response for the body (JSON). */
   send(message: JSONRPCMessage | JSONRPCMessage[]): void {
+    // The answer to a one-request JSON body, most of what a server sends: kept as it is, no lists made.
+    if (this.#json && !Array.isArray(message) && !("method" in message) && "id" in message && this.#pending.delete(message.id as RequestId)) {
+      this.#toSse = undefined;
+      this.#json.responses.push(message);
+      if (this.finished) this.#finish();
+      return;
+    }
     // The batch answer: the items the HTTP layer answered join it, so the batch gets one array.
     if (Array.isArray(message) && this.#local.length > 0) message = [...message, ...this.#local.splice(0)];
     const answers = (Array.isArray(message) ? message : [message]).filter((m) => !("method" in m) && "id" in m);
@@ -144,7 +151,9 @@ export class PostStream {
 
   #finish(): void {
     // Every valid item was cancelled, so no batch answer came: the local answers still go out.
-    const local = this.#local.splice(0);
+    const local = this.#local.length > 0 ? this.#local.splice(0) : this.#local;
+    // Told first: whoever takes the answer may close the session (one per request), which then finds no stream left to abandon.
+    this.#onFinished();
     if (this.#json) {
       const { responses, done, batch } = this.#json;
       responses.push(...local);
@@ -156,6 +165,5 @@ export class PostStream {
       // for a replay. A client that lost the connection before the end resumes and gets the rest.
       this.#sink?.end(() => this.#events.forget(this.name));
     }
-    this.#onFinished();
   }
 }

@@ -44,10 +44,11 @@ export class Inbox {
       this.#full = true;
       this.#onFull(true);
     }
+    // Nothing in progress: taken up at once, never queued (most connections have one message at a time).
+    if (!this.#pumping) return this.#run(job, weight);
     this.#jobs.push(job);
     this.#weights.push(weight);
-    if (!this.#pumping) this.#pump();
-    else this.#scheduleTurn();
+    this.#scheduleTurn();
   }
 
   /** Resolves once every job taken in so far has finished. */
@@ -69,11 +70,16 @@ export class Inbox {
       this.#pumping = false;
       return;
     }
-    this.#pumping = true;
     const job = this.#jobs[this.#head]!;
     const weight = this.#weights[this.#head]!;
     this.#jobs[this.#head++] = undefined;
     if (this.#head > 1024 && this.#head * 2 > this.#jobs.length) this.#compact();
+    this.#run(job, weight);
+  }
+
+  /** Runs one job, the pump's from here on: its settling, or the turn, takes up the next. */
+  #run(job: () => Promise<unknown>, weight: number): void {
+    this.#pumping = true;
     let running: Promise<unknown>;
     try {
       running = job();

@@ -92,8 +92,9 @@ export class ServerConnection implements ServingConnection {
   #offer: Offer = NOTHING_OFFERED;
   /** Messages below this level are not sent; the client moves it with logging/setLevel. */
   logLevel: LoggingLevel = "info";
-  /** URIs this client subscribed to with resources/subscribe. */
-  readonly subscriptions = new Set<string>();
+  /** URIs this client subscribed to with resources/subscribe; made at the first (most connections never subscribe). */
+  get subscriptions(): Set<string> { return (this.#subscriptions ??= new Set()); }
+  #subscriptions: Set<string> | undefined;
   /** True for a connection made for one HTTP request: there is no channel back to the client. */
   readonly singleRequest: boolean;
   /** ServerConnectionOptions.principal: undefined when nobody authenticated its requests. */
@@ -204,7 +205,7 @@ export class ServerConnection implements ServingConnection {
   resourceUpdated(uri: string): void {
     this.#listens?.resourceUpdated(uri);
     // Spec (server/resources#subscriptions): updates go only to clients subscribed to that URI.
-    if (this.state !== "operating" || !this.subscriptions.has(uri)) return;
+    if (this.state !== "operating" || !this.#subscriptions?.has(uri)) return;
     void this.notify("notifications/resources/updated", { uri });
   }
 
@@ -284,12 +285,11 @@ export class ServerConnection implements ServingConnection {
 
   /**
    * A 2026-07-28 request's envelope, checked on its own whatever state the session is in; throws
-   * the RpcError to answer with (server/modern/envelope.ts). Called by modern/serve.ts.
+   * the RpcError to answer with (server/modern/envelope.ts). Called by modern/serve.ts. The very
+   * `_meta` the transport checked (the same object, so the same request) is not read twice.
    */
   checkModern(method: string, meta: { [key: string]: unknown }): CheckedEnvelope {
-    const checked = this.#checked;
-    // The very `_meta` the transport checked (the same object, so the same request): not read twice.
-    if (checked !== undefined && checked.meta === meta && checked.method === method) return checked.envelope;
+    if (this.#checked?.meta === meta && this.#checked.method === method) return this.#checked.envelope;
     return checkModernRequest(method, meta, (this.#modernOffer ??= offerOf(this.server, LATEST_MODERN_VERSION)).refused);
   }
 
