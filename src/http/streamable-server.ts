@@ -31,8 +31,9 @@ import type { JSONRPCMessage } from "../jsonrpc/messages.js";
 export type { StreamableHttpOptions } from "./streamable-options.js";
 
 /**
- * The event store of every 2026-07-28 request's session: that revision has no resuming, so its
- * streams number and keep no events (PostMode.replayable), and one store that holds nothing serves all.
+ * The event store of every one-request session, which has no stream to resume: a 2026-07-28
+ * request's (that revision has no resuming; PostMode.replayable) and, with a session per POST, each
+ * POST's, answered with one JSON body. One store that keeps nothing serves them all.
  */
 const NO_EVENTS = new EventStore({ maxEvents: 0, maxBytes: 0 });
 
@@ -279,9 +280,9 @@ export class StreamableHttpHandler {
   }
 
   #open(options: Parameters<McpServer["connect"]>[1]): LiveSession {
-    const limits = { budget: this.#replay, maxBytes: this.#options.maxReplayBytesPerSession, maxEvents: this.#options.maxReplayEventsPerSession };
     const now = Date.now();
-    if (this.#options.sessionPerPost) return { id: "", ...this.#connect(new EventStore(limits), options), opened: now, lastSeen: now };
+    if (this.#options.sessionPerPost) return { id: "", ...this.#connect(NO_EVENTS, options), opened: now, lastSeen: now };
+    const limits = { budget: this.#replay, maxBytes: this.#options.maxReplayBytesPerSession, maxEvents: this.#options.maxReplayEventsPerSession };
     // Spec (transports#session-management): the id SHOULD be globally unique and cryptographically
     // secure, and MUST be visible ASCII only. In a fleet it names its process first.
     const random = randomBytes(24).toString("base64url");
