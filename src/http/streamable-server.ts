@@ -1,21 +1,20 @@
 // Streamable HTTP, server side: one endpoint where POST carries client messages (answered with
 // 202, JSON, or an SSE stream), GET opens a stream for the server's own messages, and DELETE ends
 // a session. Dual-era: a POST whose body claims 2026-07-28 is served without a session by
-// modern-post.ts. Its rules work on exchange.ts's request and answer: `handle` serves a web
+// modern-post.ts. Sessions are made by session-opener.ts. Its rules work on exchange.ts's request and answer: `handle` serves a web
 // Request (web.ts), `serve` what either adapter brings (node:http's: node-exchange.ts).
 // Spec: https://modelcontextprotocol.io/specification/2025-11-25/basic/transports#streamable-http
 // and https://modelcontextprotocol.io/specification/2026-07-28/basic/transports/streamable-http
 // A handler may close its POST's connection early (SSE polling): streams.ts, PostStream.release.
 // Authorization: an optional static bearer token, or OAuth access tokens (auth/resource-server.ts).
 
-import { randomBytes } from "node:crypto";
 import { isModernVersion, isSupportedVersion, supports, type HandshakeVersion } from "../mcp/versions.js";
 import type { McpServer } from "../server/definition.js";
 import type { ResourceServer } from "../auth/resource-server.js";
 import { Gate } from "./security.js";
-import { EventStore, ReplayBudget } from "./event-store.js";
+import { ReplayBudget } from "./event-store.js";
+import { SessionOpener } from "./session-opener.js";
 import { SessionTable, type LiveSession } from "./session-table.js";
-import { HttpSessionTransport } from "./session-transport.js";
 import { formatEvent, SSE_HEADERS } from "./sse.js";
 import { BacklogBudget, SseSink, type SseSinkOptions } from "./sse-sink.js";
 import { eraOf, serveModernPost, type ModernHost } from "./modern-post.js";
@@ -25,33 +24,21 @@ import { emptyAnswer, errorAnswer, HttpAnswer, jsonAnswer, streamAnswer, type Ht
 import { requestOf, responseOf } from "./web.js";
 import { withDefaults, type ResolvedOptions, type StreamableHttpOptions } from "./streamable-options.js";
 import { resumeFromLog } from "./shared-resume.js";
-import type { CheckedRequest } from "../server/modern/envelope.js";
-import type { JSONRPCMessage } from "../jsonrpc/messages.js";
 
 export type { StreamableHttpOptions } from "./streamable-options.js";
-
-/**
- * The event store of every one-request session, which has no stream to resume: a 2026-07-28
- * request's (that revision has no resuming; PostMode.replayable) and, with a session per POST, each
- * POST's, answered with one JSON body. One store that keeps nothing serves them all.
- */
-const NO_EVENTS = new EventStore({ maxEvents: 0, maxBytes: 0 });
 
 /** Spec (transports#protocol-version-header): with no header and no other hint, assume 2025-03-26. */
 const DEFAULT_HEADER_VERSION: HandshakeVersion = "2025-03-26";
 
 export class StreamableHttpHandler {
-  readonly #server: McpServer;
   readonly #options: ResolvedOptions;
   readonly #sessions: SessionTable;
-  /** One bound on the replay events of all sessions together. */
-  readonly #replay: ReplayBudget;
   /** Requests awaiting answers, in all sessions. */
   readonly #inFlight = { awaited: 0 };
+  /** Where every session comes from (session-opener.ts). */
+  readonly #opener: SessionOpener;
   readonly #timer: ReturnType<typeof setInterval>;
   #lastKeepAlive = Date.now();
-  /** The one-request sessions of 2026-07-28 requests still running: no table holds them, but keep-alives and close() must reach them. */
-  readonly #modern = new Set<LiveSession>();
   /** What the 2026-07-28 path (modern-post.ts) may use of this handler. */
   readonly #modernHost: ModernHost;
   /** Host, Origin and the token, checked first on every request (also by the legacy transport's, server.ts). */
@@ -61,11 +48,11 @@ export class StreamableHttpHandler {
 
   constructor(server: McpServer, options: StreamableHttpOptions = {}) {
     this.gate = new Gate(options, options.onProblem);
-    this.#server = server;
     this.#options = withDefaults(options);
     const { maxSessions, sessionIdleMs: idleMs, initializedTimeoutMs: initializedMs } = this.#options;
     this.#sessions = new SessionTable({ maxSessions, idleMs, initializedMs });
-    this.#replay = new ReplayBudget({ maxBytes: options.maxReplayBytes, maxEvents: options.maxReplayEvents });
+    const replay = new ReplayBudget({ maxBytes: options.maxReplayBytes, maxEvents: options.maxReplayEvents });
+    this.#opener = new SessionOpener(server, this.#options, this.#sessions, replay, this.#inFlight);
     this.backlogBudget = new BacklogBudget(options.maxStreamBacklogBytesTotal);
     // One timer for keep-alives and expiry; it never keeps the process alive by itself.
     this.#timer = setInterval(() => this.#tick(), Math.min(this.#options.keepAliveMs, initializedMs, 60_000));
@@ -74,7 +61,7 @@ export class StreamableHttpHandler {
       server,
       sinkOptions: this.#sinkOptions,
       overloaded: () => this.#overloaded(0, 1),
-      open: (request, checked) => this.#openModern(this.gate.owner(request), checked),
+      open: (request, checked) => this.#opener.openModern(this.gate.owner(request), checked),
     };
   }
 
@@ -127,9 +114,9 @@ export class StreamableHttpHandler {
     clearInterval(this.#timer);
     // Spec (2026-07-28 subscriptions): a server ending a listen SHOULD send its result. Ending one
     // sends it in a chain of promise callbacks, all run before the next timer, so before the sessions close.
-    for (const live of this.#modern) live.session.listens.endAll();
+    for (const live of this.#opener.modern) live.session.listens.endAll();
     await new Promise((resolve) => setTimeout(resolve, 0));
-    await Promise.all([...this.#sessions.values(), ...this.#modern].map((live) => live.session.close()));
+    await Promise.all([...this.#sessions.values(), ...this.#opener.modern].map((live) => live.session.close()));
   }
 
   /** Set when the server is an OAuth resource server (options.authorization). */
@@ -159,7 +146,7 @@ export class StreamableHttpHandler {
     if (refusal) return refusal;
     let live: LiveSession;
     if (this.#options.sessionPerPost) {
-      live = this.#open({ singleRequest: isInitialize ? {} : { protocolVersion: (versionHeader as HandshakeVersion | null) ?? DEFAULT_HEADER_VERSION }, principal: this.gate.owner(request) });
+      live = this.#opener.open({ singleRequest: isInitialize ? {} : { protocolVersion: (versionHeader as HandshakeVersion | null) ?? DEFAULT_HEADER_VERSION }, principal: this.gate.owner(request) });
     } else if (isInitialize) {
       // Spec (basic#batching): initialize is never part of a batch.
       if (isBatch) return errorAnswer(400, "invalid request: initialize must not be sent inside a batch", {}, -32600);
@@ -170,7 +157,7 @@ export class StreamableHttpHandler {
         const retry: Record<string, string> = room.retryAfterSeconds === undefined ? {} : { "retry-after": String(room.retryAfterSeconds) };
         return errorAnswer(503, "service unavailable: every session slot is in use", retry);
       }
-      live = this.#open({ principal: this.gate.owner(request) });
+      live = this.#opener.open({ principal: this.gate.owner(request) });
       live.owner = this.gate.owner(request);
     } else {
       const found = this.#session(request);
@@ -279,59 +266,13 @@ export class StreamableHttpHandler {
     return resumeFromLog(log, id, lastEventId, this.gate.owner(request), this.#sinkOptions);
   }
 
-  #open(options: Parameters<McpServer["connect"]>[1]): LiveSession {
-    const now = Date.now();
-    if (this.#options.sessionPerPost) return { id: "", ...this.#connect(NO_EVENTS, options), opened: now, lastSeen: now };
-    const limits = { budget: this.#replay, maxBytes: this.#options.maxReplayBytesPerSession, maxEvents: this.#options.maxReplayEventsPerSession };
-    // Spec (transports#session-management): the id SHOULD be globally unique and cryptographically
-    // secure, and MUST be visible ASCII only. In a fleet it names its process first.
-    const random = randomBytes(24).toString("base64url");
-    const id = this.#options.instance === undefined ? random : `${this.#options.instance}.${random}`;
-    const log = this.#options.sharedEvents;
-    log?.opened(id, options?.principal);
-    const mirror = log && {
-      append: (stream: string, event: { id: string; data: string }) => log.append(id, stream, event),
-      forget: (stream: string) => log.forget(id, stream),
-      clear: () => log.ended(id),
-    };
-    const { session, transport } = this.#connect(new EventStore({ ...limits, mirror }), options);
-    const live = { id, session, transport, opened: now, lastSeen: now };
-    this.#sessions.add(live);
-    return live;
-  }
-
-  /**
-   * One 2026-07-28 request's connection: made for it alone, outside the table, its events never kept (there is
-   * no resuming), speaking for `principal` (Gate.owner), to which its requestStates are bound; its
-   * envelope was checked by modern-post.ts.
-   */
-  #openModern(principal: string | undefined, checked: CheckedRequest): LiveSession {
-    const { session, transport } = this.#connect(NO_EVENTS, { singleRequest: { checked }, principal });
-    const now = Date.now();
-    const live = { id: "", session, transport, opened: now, lastSeen: now };
-    this.#modern.add(live);
-    session.onClose(() => this.#modern.delete(live));
-    return live;
-  }
-
-  #connect(events: EventStore, options: Parameters<McpServer["connect"]>[1]): Pick<LiveSession, "session" | "transport"> {
-    const transport = new HttpSessionTransport(events, this.#dropped, this.#inFlight);
-    const session = this.#server.connect(transport, { onProblem: this.#options.onProblem, maxBatchItems: this.#options.maxBatchItems, ...options });
-    return { session, transport };
-  }
-
-  /** What a session had nowhere to send: one function for every session rather than one each. */
-  readonly #dropped = (message: JSONRPCMessage | JSONRPCMessage[]): void => {
-    this.#options.onProblem?.(`http: no open stream for ${JSON.stringify(message).slice(0, 200)}`);
-  };
-
   #tick(): void {
     const now = Date.now();
     this.#sessions.sweep(now);
     if (now - this.#lastKeepAlive < this.#options.keepAliveMs) return;
     this.#lastKeepAlive = now;
     for (const live of this.#sessions.values()) live.transport.keepAlive();
-    for (const live of this.#modern) live.transport.keepAlive();
+    for (const live of this.#opener.modern) live.transport.keepAlive();
   }
 }
 
