@@ -105,7 +105,8 @@
 //      transports/stdio-client.ts spawning a server (transports/windows-command.ts)
 //      Streamable HTTP and legacy HTTP+SSE, server side: http/server.ts (one front door),
 //      http/streamable-server.ts, http/modern-post.ts (2026-07-28 POSTs), http/streamable-options.ts,
-//      http/post-body.ts, http/session-table.ts, http/session-transport.ts, http/streams.ts, http/sse.ts,
+//      http/post-body.ts, http/session-opener.ts, http/session-table.ts, http/session-transport.ts,
+//      http/streams.ts, http/sse.ts,
 //      http/event-store.ts, http/responses.ts, http/security.ts, http/legacy-sse.ts,
 //      http/exchange.ts (the request and answer every handler works on), http/sse-sink.ts,
 //      http/web.ts (the Fetch API adapter), http/node-exchange.ts (the node:http adapter),

@@ -42,12 +42,15 @@ export class HttpAnswer {
 }
 
 /** An HTTP error whose body is a JSON-RPC error response without id, so clients can read why. */
-export function errorAnswer(status: number, message: string, headers: Record<string, string> = {}, code = -32000): HttpAnswer {
+export function errorAnswer(status: number, message: string, headers?: Record<string, string>, code = -32000): HttpAnswer {
   return jsonAnswer(status, { jsonrpc: "2.0", error: { code, message } }, headers);
 }
 
-export function jsonAnswer(status: number, body: unknown, headers: Record<string, string> = {}): HttpAnswer {
-  return new HttpAnswer(status, { "content-type": "application/json", ...headers }, JSON.stringify(body));
+/** The headers of most JSON answers, one frozen object for all of them rather than one per answer. */
+const JSON_HEADERS: Record<string, string> = Object.freeze({ "content-type": "application/json" });
+
+export function jsonAnswer(status: number, body: unknown, headers?: Record<string, string>): HttpAnswer {
+  return new HttpAnswer(status, headers === undefined ? JSON_HEADERS : { ...JSON_HEADERS, ...headers }, JSON.stringify(body));
 }
 
 /** A status with no body (202 Accepted, 200 for a DELETE). */

@@ -178,18 +178,18 @@ export function headerMismatch(get: (name: string) => string | null, message: Mi
   const required = kind === "request";
   const found =
     // Spec (streamable-http#protocol-version-header): MCP-Protocol-Version MUST equal the body's version.
-    compare(get, "MCP-Protocol-Version", versionOf(message.params), required, false) ??
+    compare(get, "MCP-Protocol-Version", "mcp-protocol-version", versionOf(message.params), required, false) ??
     // Spec (streamable-http#standard-request-headers): Mcp-Method is required on every request and equals `method`.
-    compare(get, "Mcp-Method", message.method, required, false) ??
+    compare(get, "Mcp-Method", "mcp-method", message.method, required, false) ??
     // Spec (streamable-http#standard-request-headers): Mcp-Name is required for tools/call, prompts/get, resources/read.
-    compare(get, "Mcp-Name", mcpNameOf(message.method, message.params), required, true);
+    compare(get, "Mcp-Name", "mcp-name", mcpNameOf(message.method, message.params), required, true);
   if (found) return found;
   const args = argumentsOf(message);
   for (const param of headerParams) {
     const header = `Mcp-Param-${param.header}`;
     const value = mirrorable(valueAt(args, param.path));
     // Spec (streamable-http#server-behavior-for-custom-headers): a value in the body MUST come with a matching header.
-    const mismatch = compare(get, header, value, required, true);
+    const mismatch = compare(get, header, header.toLowerCase(), value, required, true);
     if (mismatch) return mismatch;
     // The server MUST NOT expect a header for an absent or null value; one sent all the same mirrors
     // nothing the body holds, and an intermediary may have routed on it.
@@ -203,17 +203,19 @@ export function headerMismatch(get: (name: string) => string | null, message: Mi
  * One header against its body value. A body without it has nothing to compare (a tools/call without
  * its name is invalid params, answered as such). `encodable`: the header may use the Base64 form.
  */
-function compare(get: (name: string) => string | null, header: string, body: string | number | boolean | undefined, required: boolean, encodable: boolean): HeaderMismatch | undefined {
+function compare(get: (name: string) => string | null, header: string, key: string, body: string | number | boolean | undefined, required: boolean, encodable: boolean): HeaderMismatch | undefined {
   if (body === undefined) return undefined;
-  const got = get(header);
-  const expected = encodable ? encodeHeaderValue(body) : String(body);
-  if (got === null) return required ? { header, expected, got, message: `Header mismatch: ${header} header is missing; body value is '${String(body)}'` } : undefined;
+  // Read by its lowercase name, as node keeps it: the name as written is for the message.
+  const got = get(key);
+  // The header a sender should have sent, worked out only for a mismatch: every request has three that match.
+  const expected = () => (encodable ? encodeHeaderValue(body) : String(body));
+  if (got === null) return required ? { header, expected: expected(), got, message: `Header mismatch: ${header} header is missing; body value is '${String(body)}'` } : undefined;
   // Spec (streamable-http#value-encoding): servers MUST decode an encoded value before comparing it.
   const text = encodable ? decodeHeaderValue(got) : got;
-  if (text === undefined) return { header, expected, got, message: `Header mismatch: ${header} header value '${got}' has characters a header may not carry or a malformed =?base64?...?= form` };
+  if (text === undefined) return { header, expected: expected(), got, message: `Header mismatch: ${header} header value '${got}' has characters a header may not carry or a malformed =?base64?...?= form` };
   // Spec (streamable-http#server-validation): integers SHOULD compare as numbers, so "42.0" matches 42.
   const same = typeof body === "number" ? DECIMAL.test(text) && Number(text) === body : text === String(body);
-  return same ? undefined : { header, expected, got, message: `Header mismatch: ${header} header value '${text}' does not match body value '${String(body)}'` };
+  return same ? undefined : { header, expected: expected(), got, message: `Header mismatch: ${header} header value '${text}' does not match body value '${String(body)}'` };
 }
 
 /** A body value a header can mirror; undefined for absent, null, and what no header can carry. */

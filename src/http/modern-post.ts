@@ -15,7 +15,7 @@ import { META } from "../mcp/modern.js";
 import { isModernVersion, LATEST_MODERN_VERSION } from "../mcp/versions.js";
 import { offerOf } from "../server/capabilities.js";
 import type { McpServer } from "../server/definition.js";
-import { checkModernRequest, claimsModern, validModernClaim } from "../server/modern/envelope.js";
+import { checkModernRequest, claimsModern, validModernClaim, type CheckedEnvelope, type CheckedRequest } from "../server/modern/envelope.js";
 import type { ServerConnection } from "../server/connection.js";
 import { headerMismatch, headerParams, type HeaderParam } from "./mcp-headers.js";
 import type { PostBody } from "./post-body.js";
@@ -36,8 +36,9 @@ export interface ModernHost {
   /**
    * A fresh session for `request` alone, outside the session table, speaking for whom its access
    * token does (so that requestState binds to that principal); closing it ends the request.
+   * `checked` is its message's envelope as judge() read it, so that the session does not read it again.
    */
-  open(request: HttpRequest): { session: ServerConnection; transport: HttpSessionTransport };
+  open(request: HttpRequest, checked: CheckedRequest): { session: ServerConnection; transport: HttpSessionTransport };
 }
 
 /**
@@ -72,8 +73,8 @@ export function eraOf(body: PostBody, versionHeader: string | null): "modern" | 
   return errorAnswer(400, `invalid params: MCP-Protocol-Version is ${versionHeader}, but params._meta lacks ${missing.map((key) => JSON.stringify(key)).join(" and ")}`, {}, ErrorCode.InvalidParams);
 }
 
-/** Serves one POST whose body eraOf judged modern. */
-export async function serveModernPost(host: ModernHost, request: HttpRequest, body: PostBody): Promise<HttpAnswer> {
+/** Serves one POST whose body eraOf judged modern: its answer at once (a refusal), or once its handler answered. */
+export function serveModernPost(host: ModernHost, request: HttpRequest, body: PostBody): HttpAnswer | Promise<HttpAnswer> {
   const message = body.items[0] as { id?: RequestId; method: string; params?: unknown };
   if (body.requestIds.length === 0) {
     // Spec (streamable-http#sending-messages) defines no header for a notification; ours: one it carries must agree.
@@ -81,20 +82,21 @@ export async function serveModernPost(host: ModernHost, request: HttpRequest, bo
     // Spec (streamable-http#sending-messages): a notification the server accepts gets 202 and no body.
     return mismatch ? errorAnswer(400, mismatch.message, {}, ErrorCode.HeaderMismatch) : emptyAnswer(202);
   }
-  const refusal = judge(host.server, message, request);
-  if (refusal) return refusalAnswer(refusal.status, message.id!, refusal.error);
-  return host.overloaded() ?? answer(host, request, body.requestIds[0]!, body);
+  const judged = judge(host.server, message, request);
+  if ("status" in judged) return refusalAnswer(judged.status, message.id!, judged.error);
+  return host.overloaded() ?? answer(host, request, body.requestIds[0]!, body, { method: message.method, meta: metaOf(message)!, envelope: judged });
 }
 
 /**
  * The checks before the handler runs, in our order (PROTOCOL_NOTES.md, "The era of each message"):
- * the first that fails, with its status.
+ * the first that fails, with its status; else the envelope, read once, here, for the session too.
  */
-function judge(server: McpServer, message: { method: string; params?: unknown }, request: HttpRequest): { status: number; error: RpcError } | undefined {
+function judge(server: McpServer, message: { method: string; params?: unknown }, request: HttpRequest): CheckedEnvelope | { status: number; error: RpcError } {
   const meta = metaOf(message)!;
   let error: RpcError | undefined;
+  let envelope: CheckedEnvelope | undefined;
   try {
-    checkModernRequest(message.method, meta, offerOf(server, LATEST_MODERN_VERSION).refused);
+    envelope = checkModernRequest(message.method, meta, offerOf(server, LATEST_MODERN_VERSION).refused);
   } catch (caught) {
     if (!(caught instanceof RpcError)) throw caught;
     error = caught;
@@ -106,7 +108,8 @@ function judge(server: McpServer, message: { method: string; params?: unknown },
   if (mismatch) return { status: 400, error: new RpcError(ErrorCode.HeaderMismatch, mismatch.message) };
   if (!error && !Object.hasOwn(METHOD_ERA, message.method)) error = new RpcError(ErrorCode.MethodNotFound, `method not found: ${message.method}`);
   // Spec (streamable-http#protocol-version-header): a method the server does not implement (removed, or not offered) is 404 with -32601.
-  return error && { status: 404, error };
+  // Without an error, checkModernRequest returned: the envelope is set.
+  return error ? { status: 404, error } : envelope!;
 }
 
 /** The `x-mcp-header` arguments of the tool a tools/call names (none for an unknown tool or an invalid schema). */
@@ -133,8 +136,8 @@ const HEADER_PARAMS = new WeakMap<object, readonly HeaderParam[]>();
  * a log, a listen's acknowledgement) opens an SSE stream, which ends with the response. The HTTP
  * response is held until then: a status sent before the handler ran could not fit its answer.
  */
-function answer(host: ModernHost, request: HttpRequest, id: RequestId, body: PostBody): Promise<HttpAnswer> {
-  const { session, transport } = host.open(request);
+function answer(host: ModernHost, request: HttpRequest, id: RequestId, body: PostBody, checked: CheckedRequest): Promise<HttpAnswer> {
+  const { session, transport } = host.open(request, checked);
   const close = () => void session.close();
   // Spec (streamable-http#cancellation): the client closing the response stream cancels the request:
   // the session ends, which aborts its handler's signal, and nothing more is sent for it. The

@@ -6,8 +6,7 @@
 // so the handlers apply them.
 
 import { batchRefusal, classify, ErrorCode, errorResponseTo, isObject, RpcError, type Incoming, type JSONRPCResponse, type RequestId } from "../jsonrpc/messages.js";
-import { errorAnswer, HttpAnswer, jsonAnswer, type HttpRequest } from "./exchange.js";
-import { readJsonText } from "./responses.js";
+import { errorAnswer, HttpAnswer, jsonAnswer } from "./exchange.js";
 
 /** A body that holds JSON-RPC: one message, or a batch whose invalid items are set apart. */
 export interface PostBody {
@@ -26,13 +25,6 @@ export interface PostBody {
   text: string | undefined;
   /** A body of one message: that message as classified here, so that its session does not classify it again. */
   single: Incoming | undefined;
-}
-
-/** Reads one POST body; an answer when the whole body is refused, with the reason. */
-export async function readPostBody(request: HttpRequest, limits: { maxBodyBytes: number; maxBatchItems: number }): Promise<PostBody | HttpAnswer> {
-  const text = await readJsonText(request, limits.maxBodyBytes);
-  if (text instanceof HttpAnswer) return text;
-  return judgePostText(text, limits);
 }
 
 /**

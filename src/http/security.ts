@@ -42,9 +42,10 @@ export class Gate {
 
   /**
    * Host, Origin, then the token: the refusal, if any. Spec (security_best_practices#session-hijacking):
-   * every request is checked, whatever session it names.
+   * every request is checked, whatever session it names. Only an OAuth token is judged
+   * asynchronously (a promise then); without one every request is judged at once, with no promise of its own.
    */
-  async admit(request: HttpRequest): Promise<HttpAnswer | undefined> {
+  admit(request: HttpRequest): HttpAnswer | undefined | Promise<HttpAnswer | undefined> {
     // Spec (transports#security-warning): validate Origin (403); the suite checks Host too.
     if (!hostAllowed(request.header("host"), this.#options.allowedHosts)) return errorAnswer(403, "forbidden: Host not allowed");
     if (!originAllowed(request.header("origin"), this.#options.allowedOrigins)) return errorAnswer(403, "forbidden: Origin not allowed");
@@ -53,7 +54,11 @@ export class Gate {
       return errorAnswer(401, "unauthorized: a valid bearer token is required", { "www-authenticate": 'Bearer realm="mcp"' });
     }
     if (this.resourceServer === undefined) return undefined;
-    const granted = await this.resourceServer.authorize(request);
+    return this.#authorize(this.resourceServer, request);
+  }
+
+  async #authorize(resourceServer: ResourceServer, request: HttpRequest): Promise<HttpAnswer | undefined> {
+    const granted = await resourceServer.authorize(request);
     if (granted instanceof HttpAnswer) return granted;
     this.#owners.set(request, granted.owner);
     return undefined;
@@ -61,7 +66,7 @@ export class Gate {
 
   /** Whom an admitted request's access token speaks for (undefined without OAuth): a session is bound to it. */
   owner(request: HttpRequest): string | undefined {
-    return this.#owners.get(request);
+    return this.resourceServer === undefined ? undefined : this.#owners.get(request);
   }
 }
 

@@ -65,24 +65,29 @@ export class McpHttpServer {
   /** The web-standard entry point for every path. */
   readonly handle = async (request: Request): Promise<Response> => responseOf(await this.serve(requestOf(request)));
 
-  /** The entry point of every adapter, for every path. */
-  readonly serve = async (request: HttpRequest): Promise<HttpAnswer> => {
+  /**
+   * The entry point of every adapter, for every path. Not an async function, so that the MCP
+   * endpoint's answer is the handler's own promise, not one more wrapped around it.
+   */
+  readonly serve = (request: HttpRequest): Promise<HttpAnswer> => {
     const path = request.path;
     // The resource server's metadata is public: it is how a client learns where to get a token.
     const metadata = this.streamable.resourceServer?.serveMetadata(request);
-    if (metadata) return metadata;
-    if (this.legacy && (path === "/sse" || path === this.legacy.messagesPath)) {
-      // The same Host, Origin and token checks as the MCP endpoint.
-      const refusal = await this.streamable.gate.admit(request);
-      if (refusal) return refusal;
-      const owner = this.streamable.gate.owner(request);
-      if (path === "/sse" && request.method === "GET") return this.legacy.open(owner);
-      if (path === this.legacy.messagesPath && request.method === "POST") return this.legacy.post(request, owner);
-      return errorAnswer(405, `${request.method} is not supported on ${path}`);
-    }
-    if (path !== this.#path) return errorAnswer(404, `not found: the MCP endpoint is ${this.#path}`);
+    if (metadata) return Promise.resolve(metadata);
+    if (this.legacy && (path === "/sse" || path === this.legacy.messagesPath)) return this.#serveLegacy(this.legacy, request, path);
+    if (path !== this.#path) return Promise.resolve(errorAnswer(404, `not found: the MCP endpoint is ${this.#path}`));
     return this.streamable.serve(request);
   };
+
+  async #serveLegacy(legacy: LegacySseHandler, request: HttpRequest, path: string): Promise<HttpAnswer> {
+    // The same Host, Origin and token checks as the MCP endpoint.
+    const refusal = await this.streamable.gate.admit(request);
+    if (refusal) return refusal;
+    const owner = this.streamable.gate.owner(request);
+    if (path === "/sse" && request.method === "GET") return legacy.open(owner);
+    if (path === legacy.messagesPath && request.method === "POST") return legacy.post(request, owner);
+    return errorAnswer(405, `${request.method} is not supported on ${path}`);
+  }
 
   /** Listens with node:http, within its connection limits, through the adapter `options.adapter` names. */
   async listen(options: HttpListenOptions = {}): Promise<Listening> {

@@ -5,12 +5,14 @@
 // Spec: https://modelcontextprotocol.io/specification/2025-11-25/basic/transports#multiple-connections
 
 import type { JSONRPCMessage, RequestId } from "../jsonrpc/messages.js";
-import type { SendOptions, Transport, TransportHandlers } from "../protocol/transport.js";
+import { SENT_AT_ONCE, type SendOptions, type Transport, type TransportHandlers } from "../protocol/transport.js";
 import { EventStore } from "./event-store.js";
 import { formatEvent } from "./sse.js";
 import type { SseSink } from "./sse-sink.js";
 import { itemsText, type PostBody } from "./post-body.js";
 import { PostStream, type PostMode } from "./streams.js";
+
+const CLOSED: Promise<void> = Promise.resolve();
 
 export class HttpSessionTransport implements Transport {
   readonly events: EventStore;
@@ -118,8 +120,18 @@ export class HttpSessionTransport implements Transport {
     this.#standalone = sink;
   }
 
-  async send(message: JSONRPCMessage | JSONRPCMessage[], options?: SendOptions): Promise<void> {
-    if (this.#closed) throw new Error("http: the session is closed");
+  /** Every message is put on its stream (or dropped) at once: SENT_AT_ONCE, or a rejection. */
+  send(message: JSONRPCMessage | JSONRPCMessage[], options?: SendOptions): Promise<void> {
+    if (this.#closed) return Promise.reject(new Error("http: the session is closed"));
+    try {
+      this.#put(message, options);
+      return SENT_AT_ONCE;
+    } catch (error) {
+      return Promise.reject(error);
+    }
+  }
+
+  #put(message: JSONRPCMessage | JSONRPCMessage[], options?: SendOptions): void {
     const stream = this.#route(message, options);
     const isResponse = !Array.isArray(message) && !("method" in message);
     // In JSON mode a request's own notifications and requests have no place in its body; they
@@ -144,13 +156,15 @@ export class HttpSessionTransport implements Transport {
     for (const stream of this.#posts.values()) stream.keepAlive();
   }
 
-  async close(): Promise<void> {
-    if (this.#closed) return;
+  /** Done at once: a settled promise rather than an async function's, since a session per request closes once per request. */
+  close(): Promise<void> {
+    if (this.#closed) return CLOSED;
     this.#closed = true;
-    for (const stream of [...this.#posts.values()]) stream.abandon();
+    if (this.#posts.size > 0) for (const stream of [...this.#posts.values()]) stream.abandon();
     this.#standalone?.end();
     this.events.clear();
     this.#handlers?.close();
+    return CLOSED;
   }
 
   #route(message: JSONRPCMessage | JSONRPCMessage[], options?: SendOptions): PostStream | undefined {

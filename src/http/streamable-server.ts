@@ -1,26 +1,25 @@
 // Streamable HTTP, server side: one endpoint where POST carries client messages (answered with
 // 202, JSON, or an SSE stream), GET opens a stream for the server's own messages, and DELETE ends
 // a session. Dual-era: a POST whose body claims 2026-07-28 is served without a session by
-// modern-post.ts. Its rules work on exchange.ts's request and answer: `handle` serves a web
+// modern-post.ts. Sessions are made by session-opener.ts. Its rules work on exchange.ts's request and answer: `handle` serves a web
 // Request (web.ts), `serve` what either adapter brings (node:http's: node-exchange.ts).
 // Spec: https://modelcontextprotocol.io/specification/2025-11-25/basic/transports#streamable-http
 // and https://modelcontextprotocol.io/specification/2026-07-28/basic/transports/streamable-http
 // A handler may close its POST's connection early (SSE polling): streams.ts, PostStream.release.
 // Authorization: an optional static bearer token, or OAuth access tokens (auth/resource-server.ts).
 
-import { randomBytes } from "node:crypto";
 import { isModernVersion, isSupportedVersion, supports, type HandshakeVersion } from "../mcp/versions.js";
 import type { McpServer } from "../server/definition.js";
 import type { ResourceServer } from "../auth/resource-server.js";
 import { Gate } from "./security.js";
-import { EventStore, ReplayBudget } from "./event-store.js";
+import { ReplayBudget } from "./event-store.js";
+import { SessionOpener } from "./session-opener.js";
 import { SessionTable, type LiveSession } from "./session-table.js";
-import { HttpSessionTransport } from "./session-transport.js";
 import { formatEvent, SSE_HEADERS } from "./sse.js";
 import { BacklogBudget, SseSink, type SseSinkOptions } from "./sse-sink.js";
 import { eraOf, serveModernPost, type ModernHost } from "./modern-post.js";
-import { localAnswers, readPostBody, refuseReusedIds, type PostBody } from "./post-body.js";
-import { mediaType, wantsBoth, wantsEventStream } from "./responses.js";
+import { judgePostText, localAnswers, refuseReusedIds, type PostBody } from "./post-body.js";
+import { mediaType, readJsonText, wantsBoth, wantsEventStream } from "./responses.js";
 import { emptyAnswer, errorAnswer, HttpAnswer, jsonAnswer, streamAnswer, type HttpRequest } from "./exchange.js";
 import { requestOf, responseOf } from "./web.js";
 import { withDefaults, type ResolvedOptions, type StreamableHttpOptions } from "./streamable-options.js";
@@ -32,17 +31,14 @@ export type { StreamableHttpOptions } from "./streamable-options.js";
 const DEFAULT_HEADER_VERSION: HandshakeVersion = "2025-03-26";
 
 export class StreamableHttpHandler {
-  readonly #server: McpServer;
   readonly #options: ResolvedOptions;
   readonly #sessions: SessionTable;
-  /** One bound on the replay events of all sessions together. */
-  readonly #replay: ReplayBudget;
   /** Requests awaiting answers, in all sessions. */
   readonly #inFlight = { awaited: 0 };
+  /** Where every session comes from (session-opener.ts). */
+  readonly #opener: SessionOpener;
   readonly #timer: ReturnType<typeof setInterval>;
   #lastKeepAlive = Date.now();
-  /** The one-request sessions of 2026-07-28 requests still running: no table holds them, but keep-alives and close() must reach them. */
-  readonly #modern = new Set<LiveSession>();
   /** What the 2026-07-28 path (modern-post.ts) may use of this handler. */
   readonly #modernHost: ModernHost;
   /** Host, Origin and the token, checked first on every request (also by the legacy transport's, server.ts). */
@@ -52,11 +48,11 @@ export class StreamableHttpHandler {
 
   constructor(server: McpServer, options: StreamableHttpOptions = {}) {
     this.gate = new Gate(options, options.onProblem);
-    this.#server = server;
     this.#options = withDefaults(options);
     const { maxSessions, sessionIdleMs: idleMs, initializedTimeoutMs: initializedMs } = this.#options;
     this.#sessions = new SessionTable({ maxSessions, idleMs, initializedMs });
-    this.#replay = new ReplayBudget({ maxBytes: options.maxReplayBytes, maxEvents: options.maxReplayEvents });
+    const replay = new ReplayBudget({ maxBytes: options.maxReplayBytes, maxEvents: options.maxReplayEvents });
+    this.#opener = new SessionOpener(server, this.#options, this.#sessions, replay, this.#inFlight);
     this.backlogBudget = new BacklogBudget(options.maxStreamBacklogBytesTotal);
     // One timer for keep-alives and expiry; it never keeps the process alive by itself.
     this.#timer = setInterval(() => this.#tick(), Math.min(this.#options.keepAliveMs, initializedMs, 60_000));
@@ -65,7 +61,7 @@ export class StreamableHttpHandler {
       server,
       sinkOptions: this.#sinkOptions,
       overloaded: () => this.#overloaded(0, 1),
-      open: (request) => this.#openModern(this.gate.owner(request)),
+      open: (request, checked) => this.#opener.openModern(this.gate.owner(request), checked),
     };
   }
 
@@ -81,17 +77,25 @@ export class StreamableHttpHandler {
   /** The web-standard entry point. */
   readonly handle = async (request: Request): Promise<Response> => responseOf(await this.serve(requestOf(request)));
 
-  /** The entry point of every adapter. */
-  readonly serve = async (request: HttpRequest): Promise<HttpAnswer> => {
-    const refusal = await this.gate.admit(request);
-    if (refusal) return refusal;
+  /**
+   * The entry point of every adapter. Not an async function: each one that returns another's promise
+   * costs a promise and a thenable resolution more per request, so the path to the POST's own
+   * answer is one promise long (a sync throw is the adapter's 500, as a rejection is).
+   */
+  readonly serve = (request: HttpRequest): Promise<HttpAnswer> => {
+    const refusal = this.gate.admit(request);
+    if (refusal instanceof Promise) return refusal.then((answer) => answer ?? this.#route(request));
+    return refusal ? Promise.resolve(refusal) : this.#route(request);
+  };
+
+  #route(request: HttpRequest): Promise<HttpAnswer> {
     const version = request.header("mcp-protocol-version");
     // A POST's body may claim 2026-07-28, whose checks answer an unknown version (-32022): it is judged in #post.
-    if (request.method !== "POST" && unknownVersion(version)) return unsupportedHeader(version);
-    if (request.path !== this.#options.path) return errorAnswer(404, "not found: the MCP endpoint is " + this.#options.path);
+    if (request.method !== "POST" && unknownVersion(version)) return Promise.resolve(unsupportedHeader(version));
+    if (request.path !== this.#options.path) return Promise.resolve(errorAnswer(404, "not found: the MCP endpoint is " + this.#options.path));
     // Spec (2026-07-28 streamable-http): a modern client only POSTs; GET and DELETE without a session are 405.
     if (isModernVersion(version) && request.method !== "POST" && request.header("mcp-session-id") === null) {
-      return errorAnswer(405, `method not allowed: protocol ${version} serves POST only`, { allow: "POST" });
+      return Promise.resolve(errorAnswer(405, `method not allowed: protocol ${version} serves POST only`, { allow: "POST" }));
     }
     switch (request.method) {
       case "POST":
@@ -101,18 +105,18 @@ export class StreamableHttpHandler {
       case "DELETE":
         return this.#delete(request);
       default:
-        return errorAnswer(405, `${request.method} is not supported here`, { allow: "GET, POST, DELETE" });
+        return Promise.resolve(errorAnswer(405, `${request.method} is not supported here`, { allow: "GET, POST, DELETE" }));
     }
-  };
+  }
 
   /** Ends every session and stops the timer. */
   async close(): Promise<void> {
     clearInterval(this.#timer);
     // Spec (2026-07-28 subscriptions): a server ending a listen SHOULD send its result. Ending one
     // sends it in a chain of promise callbacks, all run before the next timer, so before the sessions close.
-    for (const live of this.#modern) live.session.listens.endAll();
+    for (const live of this.#opener.modern) live.session.listens.endAll();
     await new Promise((resolve) => setTimeout(resolve, 0));
-    await Promise.all([...this.#sessions.values(), ...this.#modern].map((live) => live.session.close()));
+    await Promise.all([...this.#sessions.values(), ...this.#opener.modern].map((live) => live.session.close()));
   }
 
   /** Set when the server is an OAuth resource server (options.authorization). */
@@ -124,7 +128,9 @@ export class StreamableHttpHandler {
     // Spec (transports#sending-messages-to-the-server): the client MUST accept both JSON and SSE.
     if (!wantsBoth(request.header("accept"))) return errorAnswer(406, "not acceptable: Accept must list application/json and text/event-stream");
     if (mediaType(request.header("content-type")) !== "application/json") return errorAnswer(415, "unsupported media type: send application/json");
-    const body = await readPostBody(request, this.#options);
+    const text = await readJsonText(request, this.#options.maxBodyBytes);
+    if (text instanceof HttpAnswer) return text;
+    const body = judgePostText(text, this.#options);
     if (body instanceof HttpAnswer) return body;
     const versionHeader = request.header("mcp-protocol-version");
     // Spec (2026-07-28 basic/versioning): the era is the body's, judged per message.
@@ -140,7 +146,7 @@ export class StreamableHttpHandler {
     if (refusal) return refusal;
     let live: LiveSession;
     if (this.#options.sessionPerPost) {
-      live = this.#open({ singleRequest: isInitialize ? {} : { protocolVersion: (versionHeader as HandshakeVersion | null) ?? DEFAULT_HEADER_VERSION }, principal: this.gate.owner(request) });
+      live = this.#opener.open({ singleRequest: isInitialize ? {} : { protocolVersion: (versionHeader as HandshakeVersion | null) ?? DEFAULT_HEADER_VERSION }, principal: this.gate.owner(request) });
     } else if (isInitialize) {
       // Spec (basic#batching): initialize is never part of a batch.
       if (isBatch) return errorAnswer(400, "invalid request: initialize must not be sent inside a batch", {}, -32600);
@@ -151,7 +157,7 @@ export class StreamableHttpHandler {
         const retry: Record<string, string> = room.retryAfterSeconds === undefined ? {} : { "retry-after": String(room.retryAfterSeconds) };
         return errorAnswer(503, "service unavailable: every session slot is in use", retry);
       }
-      live = this.#open({ principal: this.gate.owner(request) });
+      live = this.#opener.open({ principal: this.gate.owner(request) });
       live.owner = this.gate.owner(request);
     } else {
       const found = this.#session(request);
@@ -163,23 +169,22 @@ export class StreamableHttpHandler {
       if (this.#options.sessionPerPost) void live.session.close();
       return errorAnswer(400, "invalid request: JSON-RPC batches are not supported in this protocol version", {}, -32600);
     }
-    return this.#deliver(live, body, isInitialize && !this.#options.sessionPerPost ? { "mcp-session-id": live.id } : {});
+    return this.#deliver(live, body, isInitialize && !this.#options.sessionPerPost ? { "mcp-session-id": live.id } : undefined);
   }
 
   /** Hands a judged body to its session and answers the POST: 202, a JSON body, or an SSE stream. */
-  async #deliver(live: LiveSession, body: PostBody, headers: Record<string, string>): Promise<HttpAnswer> {
+  #deliver(live: LiveSession, body: PostBody, headers: Record<string, string> | undefined): Promise<HttpAnswer> {
     refuseReusedIds(body, (id) => live.transport.awaits(id));
     // A new session (one per POST, or initialize) passed this check in #post, before it was made.
     const refusal = this.#overloaded(live.transport.awaited, body.requestIds.length);
-    if (refusal) return refusal;
+    if (refusal) return Promise.resolve(refusal);
     const local = localAnswers(body.invalid, supports(live.session.protocolVersion, "omitUnreadableId"));
     const perPost = this.#options.sessionPerPost;
     // Spec (transports#sending-messages-to-the-server): only notifications and responses: 202, no body.
     if (body.requestIds.length === 0) {
       if (body.items.length > 0) live.transport.receive(body);
       if (perPost) void live.session.close();
-      if (local.length === 0) return emptyAnswer(202);
-      return jsonAnswer(200, body.isBatch ? local : local[0], headers);
+      return Promise.resolve(local.length === 0 ? emptyAnswer(202) : jsonAnswer(200, body.isBatch ? local : local[0], headers));
     }
     if (perPost || this.#options.jsonResponses) {
       return new Promise<HttpAnswer>((resolve) => {
@@ -203,7 +208,7 @@ export class StreamableHttpHandler {
       sink.write(formatEvent({ id: live.transport.events.append(stream.name, ""), data: "", retry: this.#options.retryMs }));
     }
     live.transport.receive(body);
-    return streamAnswer(sink, { ...SSE_HEADERS, ...headers });
+    return Promise.resolve(streamAnswer(sink, { ...SSE_HEADERS, ...headers }));
   }
 
   /** The refusal for `count` more requests in a session that awaits `awaited`, if they would pass a bound. */
@@ -261,54 +266,13 @@ export class StreamableHttpHandler {
     return resumeFromLog(log, id, lastEventId, this.gate.owner(request), this.#sinkOptions);
   }
 
-  #open(options: Parameters<McpServer["connect"]>[1]): LiveSession {
-    const limits = { budget: this.#replay, maxBytes: this.#options.maxReplayBytesPerSession, maxEvents: this.#options.maxReplayEventsPerSession };
-    const now = Date.now();
-    if (this.#options.sessionPerPost) return { id: "", ...this.#connect(new EventStore(limits), options), opened: now, lastSeen: now };
-    // Spec (transports#session-management): the id SHOULD be globally unique and cryptographically
-    // secure, and MUST be visible ASCII only. In a fleet it names its process first.
-    const random = randomBytes(24).toString("base64url");
-    const id = this.#options.instance === undefined ? random : `${this.#options.instance}.${random}`;
-    const log = this.#options.sharedEvents;
-    log?.opened(id, options?.principal);
-    const mirror = log && {
-      append: (stream: string, event: { id: string; data: string }) => log.append(id, stream, event),
-      forget: (stream: string) => log.forget(id, stream),
-      clear: () => log.ended(id),
-    };
-    const { session, transport } = this.#connect(new EventStore({ ...limits, mirror }), options);
-    const live = { id, session, transport, opened: now, lastSeen: now };
-    this.#sessions.add(live);
-    return live;
-  }
-
-  /**
-   * One 2026-07-28 request's connection: made for it alone, outside the table, its events never kept (there is
-   * no resuming), speaking for `principal` (Gate.owner), to which its requestStates are bound.
-   */
-  #openModern(principal: string | undefined): LiveSession {
-    const { session, transport } = this.#connect(new EventStore({ maxEvents: 0, maxBytes: 0 }), { singleRequest: {}, principal });
-    const now = Date.now();
-    const live = { id: "", session, transport, opened: now, lastSeen: now };
-    this.#modern.add(live);
-    session.onClose(() => this.#modern.delete(live));
-    return live;
-  }
-
-  #connect(events: EventStore, options: Parameters<McpServer["connect"]>[1]): Pick<LiveSession, "session" | "transport"> {
-    const transport = new HttpSessionTransport(events, (message) =>
-      this.#options.onProblem?.(`http: no open stream for ${JSON.stringify(message).slice(0, 200)}`), this.#inFlight);
-    const session = this.#server.connect(transport, { onProblem: this.#options.onProblem, maxBatchItems: this.#options.maxBatchItems, ...options });
-    return { session, transport };
-  }
-
   #tick(): void {
     const now = Date.now();
     this.#sessions.sweep(now);
     if (now - this.#lastKeepAlive < this.#options.keepAliveMs) return;
     this.#lastKeepAlive = now;
     for (const live of this.#sessions.values()) live.transport.keepAlive();
-    for (const live of this.#modern) live.transport.keepAlive();
+    for (const live of this.#opener.modern) live.transport.keepAlive();
   }
 }
 

@@ -28,7 +28,7 @@ export type PostMode = ({ sse: SseSink } | { json: JsonAnswer; batch: boolean; o
  */
 export class PostStream {
   readonly name: string;
-  readonly #pending = new Set<RequestId>();
+  readonly #pending: OwedIds;
   readonly #events: EventStore;
   #sink: SseSink | undefined;
   /** Whether its events are numbered and kept for a resuming GET (a 2026-07-28 stream has no resumption). */
@@ -43,7 +43,7 @@ export class PostStream {
 
   constructor(name: string, ids: RequestId[], events: EventStore, mode: PostMode, onFinished: () => void) {
     this.name = name;
-    for (const id of ids) this.#pending.add(id);
+    this.#pending = new OwedIds(ids);
     this.#events = events;
     this.#sink = "sse" in mode ? mode.sse : undefined;
     this.#replayable = mode.replayable !== false;
@@ -86,6 +86,13 @@ export class PostStream {
 
   /** Writes a message as an event (SSE) or keeps a response for the body (JSON). */
   send(message: JSONRPCMessage | JSONRPCMessage[]): void {
+    // The answer to a one-request JSON body, most of what a server sends: kept as it is, no lists made.
+    if (this.#json && !Array.isArray(message) && !("method" in message) && "id" in message && this.#pending.delete(message.id as RequestId)) {
+      this.#toSse = undefined;
+      this.#json.responses.push(message);
+      if (this.finished) this.#finish();
+      return;
+    }
     // The batch answer: the items the HTTP layer answered join it, so the batch gets one array.
     if (Array.isArray(message) && this.#local.length > 0) message = [...message, ...this.#local.splice(0)];
     const answers = (Array.isArray(message) ? message : [message]).filter((m) => !("method" in m) && "id" in m);
@@ -119,7 +126,7 @@ export class PostStream {
    */
   abandon(): void {
     if (this.#json && !this.finished) {
-      for (const id of this.#pending) {
+      for (const id of this.#pending.list()) {
         this.#json.responses.push({ jsonrpc: "2.0", id, error: { code: -32000, message: "the session ended before this request was answered" } });
       }
       this.#pending.clear();
@@ -144,7 +151,9 @@ export class PostStream {
 
   #finish(): void {
     // Every valid item was cancelled, so no batch answer came: the local answers still go out.
-    const local = this.#local.splice(0);
+    const local = this.#local.length > 0 ? this.#local.splice(0) : this.#local;
+    // Told first: whoever takes the answer may close the session (one per request), which then finds no stream left to abandon.
+    this.#onFinished();
     if (this.#json) {
       const { responses, done, batch } = this.#json;
       responses.push(...local);
@@ -156,6 +165,39 @@ export class PostStream {
       // for a replay. A client that lost the connection before the end resumes and gets the rest.
       this.#sink?.end(() => this.#events.forget(this.name));
     }
-    this.#onFinished();
+  }
+}
+
+/**
+ * The ids a stream still owes an answer. Most POSTs carry one request, kept without a Set: emptying
+ * a small Set or Map makes V8 allocate a new table for it, which would be once per request.
+ */
+class OwedIds {
+  readonly #many: Set<RequestId> | undefined;
+  #one: RequestId | undefined;
+
+  constructor(ids: RequestId[]) {
+    if (ids.length === 1) this.#one = ids[0];
+    else this.#many = new Set(ids);
+  }
+
+  get size(): number {
+    return this.#many ? this.#many.size : this.#one === undefined ? 0 : 1;
+  }
+
+  delete(id: RequestId): boolean {
+    if (this.#many) return this.#many.delete(id);
+    if (this.#one === undefined || this.#one !== id) return false;
+    this.#one = undefined;
+    return true;
+  }
+
+  list(): RequestId[] {
+    return this.#many ? [...this.#many] : this.#one === undefined ? [] : [this.#one];
+  }
+
+  clear(): void {
+    this.#many?.clear();
+    this.#one = undefined;
   }
 }

@@ -50,7 +50,12 @@ export class Connection implements PeerLink {
   readonly #transport: Transport;
   readonly #dispatcher: Dispatching<RequestContext>;
   readonly #peerRequests: PeerRequests;
-  readonly #ourRequests: OurRequests;
+  /**
+   * Ours and the answers to bad input, each made at first use: a server's connection made for one
+   * HTTP request (one per POST, or per 2026-07-28 request) mostly needs neither.
+   */
+  #ourRequests: OurRequests | undefined;
+  #badInput: BadInput | undefined;
   readonly #onProblem: (message: string) => void;
   #policy: WirePolicy;
   #closed = false;
@@ -58,7 +63,6 @@ export class Connection implements PeerLink {
   #inputEndListeners: (() => void)[] = [];
   readonly #maxBatchItems: number;
   readonly #inbox: Inbox;
-  readonly #badInput: BadInput;
 
   constructor(transport: Transport, options: ConnectionOptions) {
     this.#transport = transport;
@@ -66,14 +70,7 @@ export class Connection implements PeerLink {
     this.#policy = options.policy ?? { batches: false, omitUnreadableId: true };
     this.#onProblem = options.onProblem ?? (() => {});
     this.#peerRequests = new PeerRequests(this);
-    this.#ourRequests = new OurRequests(this, transport);
     this.#maxBatchItems = options.maxBatchItems ?? DEFAULT_MAX_BATCH_ITEMS;
-    this.#badInput = new BadInput({
-      pending: this.#ourRequests,
-      policy: () => this.#policy,
-      send: (response) => this.send(response),
-      onProblem: this.#onProblem,
-    });
     this.#inbox = new Inbox(options.maxInFlight ?? DEFAULT_MAX_IN_FLIGHT, (full) => {
       if (full) this.#transport.pauseInput?.();
       else this.#transport.resumeInput?.();
@@ -82,12 +79,25 @@ export class Connection implements PeerLink {
     transport.onHold?.((held) => (held ? this.clock.hold() : this.clock.release()));
   }
 
+  get #our(): OurRequests {
+    return (this.#ourRequests ??= new OurRequests(this, this.#transport));
+  }
+
+  get #bad(): BadInput {
+    return (this.#badInput ??= new BadInput({
+      pending: this.#our,
+      policy: () => this.#policy,
+      send: (response) => this.send(response),
+      onProblem: this.#onProblem,
+    }));
+  }
+
   /**
    * The clock our requests' deadlines are kept in (jsonrpc/request-clock.ts): a role's own
    * deadline that measures the peer (the handshake's) is kept in it too.
    */
   get clock(): RequestClock {
-    return this.#ourRequests.clock;
+    return this.#our.clock;
   }
 
   /** Starts reading from the transport. */
@@ -101,7 +111,7 @@ export class Connection implements PeerLink {
         // and a cancel that follows a request finds that request already in flight.
         this.#inbox.enqueue(() => this.#receive(incoming), incoming.kind === "batch" ? incoming.items.length : 1);
       },
-      unreadable: (problem) => this.#inbox.enqueue(() => this.#badInput.unreadable(problem)),
+      unreadable: (problem) => this.#inbox.enqueue(() => this.#bad.unreadable(problem)),
       inputEnded: () => void this.#finishThenClose(),
       close: (cause) => this.#shutDown(cause),
     });
@@ -134,7 +144,7 @@ export class Connection implements PeerLink {
   request<P extends object>(method: string, params?: ByName<P>, options?: RequestOptions): Promise<{ [key: string]: unknown }>;
   request<P extends object, R>(method: string, params: ByName<P> | undefined, options: RequestOptions | undefined, read: (result: { [key: string]: unknown }) => R): Promise<R>;
   request(method: string, params?: object, options: RequestOptions = {}, read?: (result: { [key: string]: unknown }) => unknown): Promise<unknown> {
-    return this.#ourRequests.request(method, params, options, read);
+    return this.#our.request(method, params, options, read);
   }
 
   /**
@@ -192,7 +202,7 @@ export class Connection implements PeerLink {
    * decides how long to wait, see basic/lifecycle#shutdown), then the connection closes.
    */
   async #finishThenClose(): Promise<void> {
-    this.#ourRequests.stopWaiting(new Error("the peer closed its output"));
+    this.#our.stopWaiting(new Error("the peer closed its output"));
     // Queued like a message, so that what the peer sent before its input ended is taken up first
     // (a cancel of a listen, sent last, is honoured before the listens end with their results).
     this.#inbox.enqueue(async () => {
@@ -218,14 +228,14 @@ export class Connection implements PeerLink {
         await this.#receiveNotification(incoming.message);
         return undefined;
       case "response":
-        if (!this.#ourRequests.settle(incoming.message)) {
+        if (!this.#our.settle(incoming.message)) {
           this.#onProblem(`dropped a response for id ${JSON.stringify(incoming.message.id)}: no request is waiting for it`);
         }
         return undefined;
       case "batch":
         return this.#receiveBatch(incoming.items);
       case "invalid":
-        return this.#badInput.invalid(incoming, inBatch);
+        return this.#bad.invalid(incoming, inBatch);
     }
   }
 
@@ -238,7 +248,7 @@ export class Connection implements PeerLink {
   async #receiveNotification(message: JSONRPCNotification): Promise<void> {
     const params = message.params ?? {};
     if (message.method === "notifications/cancelled") this.#cancelled(params);
-    else if (message.method === "notifications/progress") this.#ourRequests.progressed(params);
+    else if (message.method === "notifications/progress") this.#our.progressed(params);
     else await this.#dispatcher.handleNotification(message);
   }
 
@@ -248,19 +258,19 @@ export class Connection implements PeerLink {
     const id = params.requestId;
     if (typeof id !== "string" && typeof id !== "number") return;
     // Its own request, as a rule; else one of ours that it may end (a 2026-07-28 listen). Unknown ids are ignored.
-    if (!this.#peerRequests.cancel(id, params.reason)) this.#ourRequests.endedByPeer(id, params.reason);
+    if (!this.#peerRequests.cancel(id, params.reason)) this.#our.endedByPeer(id, params.reason);
   }
 
   async #receiveBatch(items: unknown[]): Promise<undefined> {
     // Spec (basic#batching, 2025-03-26 only): receivers MUST accept batches; later versions removed them.
     if (!this.#policy.batches) {
       const error = new RpcError(ErrorCode.InvalidRequest, "invalid request: JSON-RPC batches are not supported in this protocol version");
-      await this.#badInput.reply(error, undefined, false);
+      await this.#bad.reply(error, undefined, false);
       return undefined;
     }
     const refusal = batchRefusal(items.length, this.#maxBatchItems);
     if (refusal) {
-      await this.#badInput.reply(refusal, undefined, false);
+      await this.#bad.reply(refusal, undefined, false);
       return undefined;
     }
     const answers = await Promise.all(items.map((item) => this.#receive(classify(item), true)));
@@ -273,7 +283,7 @@ export class Connection implements PeerLink {
   #shutDown(cause?: Error): void {
     if (this.#closed) return;
     this.#closed = true;
-    this.#ourRequests.rejectAll(cause);
+    this.#ourRequests?.rejectAll(cause);
     this.#peerRequests.abortAll();
     for (const listener of this.#closeListeners) listener(cause);
   }

@@ -1,7 +1,7 @@
 // Textbook: Connection.#receive in src/textbook/connection.ts; this adds the bound on work in
 //  flight, and what happens to the order when a handler waits.
 // The order in which a connection takes up what arrives. Messages are handled in arrival order,
-// each until it is answered or until the event loop turns, whichever comes first: quick answers
+// each until it is answered or until the event loop turns (once the next one came), whichever comes first: quick answers
 // keep the order of their requests, and a handler that waits (on a timer, on I/O, on the peer)
 // does not hold up the messages behind it. JSON-RPC allows any order; this one is easy to follow.
 // It also counts the work in flight, so that the connection can stop reading at a bound.
@@ -44,9 +44,11 @@ export class Inbox {
       this.#full = true;
       this.#onFull(true);
     }
+    // Nothing in progress: taken up at once, never queued (most connections have one message at a time).
+    if (!this.#pumping) return this.#run(job, weight);
     this.#jobs.push(job);
     this.#weights.push(weight);
-    if (!this.#pumping) this.#pump();
+    this.#scheduleTurn();
   }
 
   /** Resolves once every job taken in so far has finished. */
@@ -68,11 +70,16 @@ export class Inbox {
       this.#pumping = false;
       return;
     }
-    this.#pumping = true;
     const job = this.#jobs[this.#head]!;
     const weight = this.#weights[this.#head]!;
     this.#jobs[this.#head++] = undefined;
     if (this.#head > 1024 && this.#head * 2 > this.#jobs.length) this.#compact();
+    this.#run(job, weight);
+  }
+
+  /** Runs one job, the pump's from here on: its settling, or the turn, takes up the next. */
+  #run(job: () => Promise<unknown>, weight: number): void {
+    this.#pumping = true;
     let running: Promise<unknown>;
     try {
       running = job();
@@ -86,13 +93,22 @@ export class Inbox {
       if (this.#waitingOn === running) this.#pump();
     };
     running.then(done, done);
-    if (!this.#turnScheduled) {
-      this.#turnScheduled = true;
-      setImmediate(() => {
-        this.#turnScheduled = false;
-        if (this.#waitingOn) this.#pump();
-      });
-    }
+    if (this.#head < this.#jobs.length) this.#scheduleTurn();
+  }
+
+  /**
+   * The wake-up at the next turn of the loop, which takes up the next job if the one in progress
+   * still waits. Only needed while a job waits behind it: a connection that gets one message at a
+   * time (most, and every one made for a single HTTP request) schedules none. A job that arrives
+   * while another is in progress waits until the turn at the latest.
+   */
+  #scheduleTurn(): void {
+    if (this.#turnScheduled) return;
+    this.#turnScheduled = true;
+    setImmediate(() => {
+      this.#turnScheduled = false;
+      if (this.#waitingOn) this.#pump();
+    });
   }
 
   /** A long burst is read from the front: the consumed part is dropped now and then, not per job. */

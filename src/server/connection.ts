@@ -32,7 +32,7 @@ import { promptHandlers } from "./features/prompts.js";
 import { resourceHandlers } from "./features/resources.js";
 import { toolHandlers } from "./features/tools.js";
 import { ModernHandlerContext, SessionHandlerContext } from "./handler-context.js";
-import { checkModernRequest, type CheckedEnvelope } from "./modern/envelope.js";
+import { checkModernRequest, type CheckedEnvelope, type CheckedRequest } from "./modern/envelope.js";
 import { Listens } from "./modern/listen.js";
 import { ModernRequest } from "./modern/request.js";
 import type { HandlerContext, LifecycleState, Served } from "./served.js";
@@ -48,9 +48,10 @@ export interface ServerConnectionOptions {
    * A connection made for one Streamable HTTP request (a POST of a session-per-POST server, or a
    * 2026-07-28 request): it cannot send the client requests, and,
    * given a protocolVersion, starts operating at it without a handshake (for any request but
-   * initialize, which it answers as usual).
+   * initialize, which it answers as usual). `checked`: its 2026-07-28 request's envelope, checked
+   * already by the transport, which checkModern then returns for that request rather than reading it again.
    */
-  singleRequest?: { protocolVersion?: HandshakeVersion };
+  singleRequest?: { protocolVersion?: HandshakeVersion; checked?: CheckedRequest };
   /** The most messages one JSON-RPC batch may hold (see batchRefusal in jsonrpc/messages.ts). */
   maxBatchItems?: number;
   /** The most of the client's messages taken in and not yet finished (see ConnectionOptions.maxInFlight). */
@@ -91,8 +92,9 @@ export class ServerConnection implements ServingConnection {
   #offer: Offer = NOTHING_OFFERED;
   /** Messages below this level are not sent; the client moves it with logging/setLevel. */
   logLevel: LoggingLevel = "info";
-  /** URIs this client subscribed to with resources/subscribe. */
-  readonly subscriptions = new Set<string>();
+  /** URIs this client subscribed to with resources/subscribe; made at the first (most connections never subscribe). */
+  get subscriptions(): Set<string> { return (this.#subscriptions ??= new Set()); }
+  #subscriptions: Set<string> | undefined;
   /** True for a connection made for one HTTP request: there is no channel back to the client. */
   readonly singleRequest: boolean;
   /** ServerConnectionOptions.principal: undefined when nobody authenticated its requests. */
@@ -100,6 +102,8 @@ export class ServerConnection implements ServingConnection {
   /** What a 2026-07-28 request is offered (modernCapabilities), looked up at first use. */
   #modernOffer: Offer | undefined;
   #listens: Listens | undefined;
+  /** ServerConnectionOptions.singleRequest.checked. */
+  readonly #checked: CheckedRequest | undefined;
   readonly #onProblem: (message: string) => void;
 
   constructor(server: Catalog, transport: Transport, options: ServerConnectionOptions = {}) {
@@ -122,6 +126,7 @@ export class ServerConnection implements ServingConnection {
     this.connection.onInputEnd(() => this.#listens?.endAll());
     this.singleRequest = options.singleRequest !== undefined;
     this.principal = options.principal;
+    this.#checked = options.singleRequest?.checked;
     if (options.singleRequest?.protocolVersion) {
       this.#negotiated(options.singleRequest.protocolVersion);
       this.#state = "operating";
@@ -200,7 +205,7 @@ export class ServerConnection implements ServingConnection {
   resourceUpdated(uri: string): void {
     this.#listens?.resourceUpdated(uri);
     // Spec (server/resources#subscriptions): updates go only to clients subscribed to that URI.
-    if (this.state !== "operating" || !this.subscriptions.has(uri)) return;
+    if (this.state !== "operating" || !this.#subscriptions?.has(uri)) return;
     void this.notify("notifications/resources/updated", { uri });
   }
 
@@ -280,9 +285,11 @@ export class ServerConnection implements ServingConnection {
 
   /**
    * A 2026-07-28 request's envelope, checked on its own whatever state the session is in; throws
-   * the RpcError to answer with (server/modern/envelope.ts). Called by modern/serve.ts.
+   * the RpcError to answer with (server/modern/envelope.ts). Called by modern/serve.ts. The very
+   * `_meta` the transport checked (the same object, so the same request) is not read twice.
    */
   checkModern(method: string, meta: { [key: string]: unknown }): CheckedEnvelope {
+    if (this.#checked?.meta === meta && this.#checked.method === method) return this.#checked.envelope;
     return checkModernRequest(method, meta, (this.#modernOffer ??= offerOf(this.server, LATEST_MODERN_VERSION)).refused);
   }
 

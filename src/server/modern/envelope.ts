@@ -50,6 +50,17 @@ export interface CheckedEnvelope extends RequestEnvelope {
 }
 
 /**
+ * A request's envelope as checkModernRequest returned it, with the method and the very `_meta`
+ * object it was checked for: a transport that checked it before the connection was made (HTTP
+ * picks a status by it, http/modern-post.ts) hands it on, and the connection does not read it again.
+ */
+export interface CheckedRequest {
+  method: string;
+  meta: { [key: string]: unknown };
+  envelope: CheckedEnvelope;
+}
+
+/**
  * Checks a request that claims the modern era, in our order (PROTOCOL_NOTES.md, "The era of each
  * message"), and returns its envelope; throws the RpcError to answer with. `refused` holds the methods the server's
  * modern capabilities do not cover, with their errors (server/capabilities.ts, Offer).
