@@ -5,7 +5,8 @@ import { existsSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { chromium, type BrowserContext } from "playwright-core";
+import { chromium, type BrowserContext, type Page } from "playwright-core";
+import { startInspect, type RunningInspect } from "./inspect-program.js";
 
 export const CHROMIUM = "/usr/bin/chromium";
 /** false, or why the browser tests are skipped. */
@@ -30,4 +31,21 @@ export async function launch(): Promise<{ context: BrowserContext; close: () => 
     args: ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync"],
   });
   return { context, close: async () => { await context.close(); rmSync(profile, { recursive: true, force: true }); } };
+}
+
+/**
+ * `mcp-wire inspect` for this server (with these flags), and a fresh browser on its page. A launch
+ * that fails stops the inspect it started, so a test's after() has only what it was given to close.
+ */
+export async function openInspectPage(server: string[], flags: string[] = []): Promise<{ inspect: RunningInspect; browser: Awaited<ReturnType<typeof launch>>; page: Page }> {
+  const inspect = await startInspect(server, flags);
+  try {
+    const browser = await launch();
+    const page = await browser.context.newPage();
+    await page.goto(inspect.url);
+    return { inspect, browser, page };
+  } catch (error) {
+    await inspect.stop();
+    throw error;
+  }
 }

@@ -15,8 +15,8 @@ import assert from "node:assert/strict";
 import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
 import type { Page } from "playwright-core";
-import { launch, missing, screenshots, until } from "../helpers/inspect-browser.js";
-import { startInspect, type RunningInspect } from "../helpers/inspect-program.js";
+import { launch, missing, openInspectPage, screenshots, until } from "../helpers/inspect-browser.js";
+import type { RunningInspect } from "../helpers/inspect-program.js";
 
 const bridgeLabels = (page: Page) => page.locator(".msg.bridge .label").allInnerTexts();
 const PROXY_ADDRESS = /^http:\/\/127\.0\.0\.1:(\d+)\/[A-Za-z0-9_-]{24}$/;
@@ -28,10 +28,7 @@ for (const generation of ["auto", "2025-11-25"] as const) {
     let page: Page;
     const add = () => page.locator('form[data-tool="add"]');
     before(async () => {
-      inspect = await startInspect(["node", "dist/server.js"], ["--protocol-version", generation]);
-      browser = await launch();
-      page = await browser.context.newPage();
-      await page.goto(inspect.url);
+      ({ inspect, browser, page } = await openInspectPage(["node", "dist/server.js"], ["--protocol-version", generation]));
     });
     after(async () => {
       await browser?.close();
@@ -121,10 +118,7 @@ describe("inspect against a hostile view", { skip: missing }, () => {
   let browser: Awaited<ReturnType<typeof launch>>;
   let page: Page;
   before(async () => {
-    inspect = await startInspect(["node", "--import", "tsx", "test/helpers/hostile-app-server.ts"]);
-    browser = await launch();
-    page = await browser.context.newPage();
-    await page.goto(inspect.url);
+    ({ inspect, browser, page } = await openInspectPage(["node", "--import", "tsx", "test/helpers/hostile-app-server.ts"]));
   });
   after(async () => {
     await browser?.close();

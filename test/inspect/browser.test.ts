@@ -12,8 +12,8 @@ import type { AddressInfo } from "node:net";
 import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
 import type { Page } from "playwright-core";
-import { launch, missing, screenshots, until } from "../helpers/inspect-browser.js";
-import { startInspect, type RunningInspect } from "../helpers/inspect-program.js";
+import { launch, missing, openInspectPage, screenshots, until } from "../helpers/inspect-browser.js";
+import type { RunningInspect } from "../helpers/inspect-program.js";
 
 for (const generation of ["auto", "2025-11-25"] as const) {
   describe(`mcp-wire inspect in Chromium (--protocol-version ${generation})`, { skip: missing }, () => {
@@ -22,10 +22,7 @@ for (const generation of ["auto", "2025-11-25"] as const) {
     let page: Page;
     const tool = (name: string) => page.locator(`form[data-tool="${name}"]`);
     before(async () => {
-      inspect = await startInspect(["node", "dist/server.js"], ["--protocol-version", generation]);
-      browser = await launch();
-      page = await browser.context.newPage();
-      await page.goto(inspect.url);
+      ({ inspect, browser, page } = await openInspectPage(["node", "dist/server.js"], ["--protocol-version", generation]));
     });
     after(async () => {
       await browser?.close();

@@ -12,8 +12,8 @@ import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
 import type { Page } from "playwright-core";
 import { prepareExtAppsPeer, type PreparedPeer } from "../../scripts/peers/ext-apps/prepare.js";
-import { launch, missing, until } from "../helpers/inspect-browser.js";
-import { startInspect, type RunningInspect } from "../helpers/inspect-program.js";
+import { launch, missing, openInspectPage, until } from "../helpers/inspect-browser.js";
+import type { RunningInspect } from "../helpers/inspect-program.js";
 
 const skip = missing || (process.env.MCP_WIRE_INTEROP !== "1" && "set MCP_WIRE_INTEROP=1 to install the MCP Apps SDK (needs the npm registry)");
 
@@ -28,10 +28,7 @@ for (const generation of ["auto", "2025-11-25"] as const) {
     const view = () => page.frameLocator('form[data-tool="count_letters"] iframe').frameLocator("iframe");
     before(async () => {
       peer = await prepareExtAppsPeer();
-      inspect = await startInspect([peer.server.command, ...peer.server.args], ["--protocol-version", generation]);
-      browser = await launch();
-      page = await browser.context.newPage();
-      await page.goto(inspect.url);
+      ({ inspect, browser, page } = await openInspectPage([peer.server.command, ...peer.server.args], ["--protocol-version", generation]));
     });
     after(async () => {
       await browser?.close();

@@ -7,8 +7,8 @@
 import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
 import type { Page } from "playwright-core";
-import { launch, missing } from "../helpers/inspect-browser.js";
-import { startInspect, type RunningInspect } from "../helpers/inspect-program.js";
+import { launch, missing, openInspectPage } from "../helpers/inspect-browser.js";
+import type { RunningInspect } from "../helpers/inspect-program.js";
 
 for (const generation of ["auto", "2025-11-25"] as const) {
   describe(`inspect completes and reads resource templates (--protocol-version ${generation})`, { skip: missing }, () => {
@@ -16,10 +16,7 @@ for (const generation of ["auto", "2025-11-25"] as const) {
     let browser: Awaited<ReturnType<typeof launch>>;
     let page: Page;
     before(async () => {
-      inspect = await startInspect(["node", "dist/server.js"], ["--protocol-version", generation]);
-      browser = await launch();
-      page = await browser.context.newPage();
-      await page.goto(inspect.url);
+      ({ inspect, browser, page } = await openInspectPage(["node", "dist/server.js"], ["--protocol-version", generation]));
       await page.locator('form[data-tool="add"]').waitFor();
     });
     after(async () => {
