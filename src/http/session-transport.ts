@@ -16,9 +16,12 @@ const CLOSED: Promise<void> = Promise.resolve();
 
 export class HttpSessionTransport implements Transport {
   readonly events: EventStore;
-  /** The POST streams still open, by the ids of the requests they carry. */
+  /**
+   * The POST streams still open, by the ids of the requests they carry: every open stream is here
+   * under at least one id until it finishes (a reused id is refused, never moved to another stream),
+   * so no second table of streams is kept (a session per request would fill and empty it each time).
+   */
   readonly #byRequest = new Map<RequestId, PostStream>();
-  readonly #posts = new Map<string, PostStream>();
   #standalone: SseSink | undefined;
   #handlers: TransportHandlers | undefined;
   #streamCount = 0;
@@ -52,13 +55,11 @@ export class HttpSessionTransport implements Transport {
         this.#byRequest.delete(id);
         this.#shared.awaited--;
       }
-      this.#posts.delete(name);
     });
     for (const id of ids) {
       if (!this.#byRequest.has(id)) this.#shared.awaited++;
       this.#byRequest.set(id, stream);
     }
-    this.#posts.set(name, stream);
     return stream;
   }
 
@@ -97,7 +98,7 @@ export class HttpSessionTransport implements Transport {
     this.events.confirm(lastEventId);
     for (const event of missed) sink.replay(formatEvent(event));
     const name = this.events.streamOf(lastEventId)!;
-    const post = this.#posts.get(name);
+    const post = this.#streams().find((stream) => stream.name === name);
     if (post) post.attach(sink);
     // Resuming the GET stream: the old connection may be half-open, so the new one replaces it.
     else if (name === "get") this.openStandalone(sink);
@@ -107,7 +108,7 @@ export class HttpSessionTransport implements Transport {
 
   /** In use: a request still owed an answer, or a stream open to the client. */
   get busy(): boolean {
-    return this.#posts.size > 0 || this.hasStandalone;
+    return this.#byRequest.size > 0 || this.hasStandalone;
   }
 
   get hasStandalone(): boolean {
@@ -153,14 +154,19 @@ export class HttpSessionTransport implements Transport {
 
   keepAlive(): void {
     this.#standalone?.keepAlive();
-    for (const stream of this.#posts.values()) stream.keepAlive();
+    for (const stream of this.#streams()) stream.keepAlive();
+  }
+
+  /** The POST streams still open, each once (a batch's is under each of its ids). */
+  #streams(): PostStream[] {
+    return [...new Set(this.#byRequest.values())];
   }
 
   /** Done at once: a settled promise rather than an async function's, since a session per request closes once per request. */
   close(): Promise<void> {
     if (this.#closed) return CLOSED;
     this.#closed = true;
-    if (this.#posts.size > 0) for (const stream of [...this.#posts.values()]) stream.abandon();
+    if (this.#byRequest.size > 0) for (const stream of this.#streams()) stream.abandon();
     this.#standalone?.end();
     this.events.clear();
     this.#handlers?.close();
