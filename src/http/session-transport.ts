@@ -21,7 +21,7 @@ export class HttpSessionTransport implements Transport {
    * under at least one id until it finishes (a reused id is refused, never moved to another stream),
    * so no second table of streams is kept (a session per request would fill and empty it each time).
    */
-  readonly #byRequest = new Map<RequestId, PostStream>();
+  readonly #byRequest = new ByRequestId<PostStream>();
   #standalone: SseSink | undefined;
   #handlers: TransportHandlers | undefined;
   #streamCount = 0;
@@ -181,5 +181,49 @@ export class HttpSessionTransport implements Transport {
     }
     if (options?.relatedRequestId !== undefined) return this.#byRequest.get(options.relatedRequestId);
     return undefined;
+  }
+}
+
+/**
+ * Request ids to values, for a table that mostly holds one entry and empties once per request (a
+ * session per request): that entry is kept in fields, any others in a Map made when two are held
+ * at once, since in V8 deleting a Map's last entry allocates it a new table. Ids compare with
+ * ===, as a Map compares the strings and numbers that JSON-RPC ids are (1 and "1" stay apart).
+ */
+class ByRequestId<V> {
+  #firstId: RequestId | undefined;
+  #first: V | undefined;
+  #others: Map<RequestId, V> | undefined;
+
+  get size(): number {
+    return (this.#firstId === undefined ? 0 : 1) + (this.#others?.size ?? 0);
+  }
+
+  get(id: RequestId): V | undefined {
+    return id === this.#firstId ? this.#first : this.#others?.get(id);
+  }
+
+  has(id: RequestId): boolean {
+    return id === this.#firstId || (this.#others?.has(id) ?? false);
+  }
+
+  set(id: RequestId, value: V): void {
+    if (id === this.#firstId || (this.#firstId === undefined && !this.#others?.has(id))) {
+      this.#firstId = id;
+      this.#first = value;
+    } else {
+      (this.#others ??= new Map()).set(id, value);
+    }
+  }
+
+  delete(id: RequestId): void {
+    if (id !== this.#firstId) return void this.#others?.delete(id);
+    this.#firstId = undefined;
+    this.#first = undefined;
+  }
+
+  *values(): Generator<V> {
+    if (this.#firstId !== undefined) yield this.#first as V;
+    if (this.#others) yield* this.#others.values();
   }
 }
