@@ -16,9 +16,12 @@ const CLOSED: Promise<void> = Promise.resolve();
 
 export class HttpSessionTransport implements Transport {
   readonly events: EventStore;
-  /** The POST streams still open, by the ids of the requests they carry. */
-  readonly #byRequest = new Map<RequestId, PostStream>();
-  readonly #posts = new Map<string, PostStream>();
+  /**
+   * The POST streams still open, by the ids of the requests they carry: every open stream is here
+   * under at least one id until it finishes (a reused id is refused, never moved to another stream),
+   * so no second table of streams is kept (a session per request would fill and empty it each time).
+   */
+  readonly #byRequest = new ByRequestId<PostStream>();
   #standalone: SseSink | undefined;
   #handlers: TransportHandlers | undefined;
   #streamCount = 0;
@@ -52,13 +55,11 @@ export class HttpSessionTransport implements Transport {
         this.#byRequest.delete(id);
         this.#shared.awaited--;
       }
-      this.#posts.delete(name);
     });
     for (const id of ids) {
       if (!this.#byRequest.has(id)) this.#shared.awaited++;
       this.#byRequest.set(id, stream);
     }
-    this.#posts.set(name, stream);
     return stream;
   }
 
@@ -97,7 +98,7 @@ export class HttpSessionTransport implements Transport {
     this.events.confirm(lastEventId);
     for (const event of missed) sink.replay(formatEvent(event));
     const name = this.events.streamOf(lastEventId)!;
-    const post = this.#posts.get(name);
+    const post = this.#streams().find((stream) => stream.name === name);
     if (post) post.attach(sink);
     // Resuming the GET stream: the old connection may be half-open, so the new one replaces it.
     else if (name === "get") this.openStandalone(sink);
@@ -107,7 +108,7 @@ export class HttpSessionTransport implements Transport {
 
   /** In use: a request still owed an answer, or a stream open to the client. */
   get busy(): boolean {
-    return this.#posts.size > 0 || this.hasStandalone;
+    return this.#byRequest.size > 0 || this.hasStandalone;
   }
 
   get hasStandalone(): boolean {
@@ -153,14 +154,19 @@ export class HttpSessionTransport implements Transport {
 
   keepAlive(): void {
     this.#standalone?.keepAlive();
-    for (const stream of this.#posts.values()) stream.keepAlive();
+    for (const stream of this.#streams()) stream.keepAlive();
+  }
+
+  /** The POST streams still open, each once (a batch's is under each of its ids). */
+  #streams(): PostStream[] {
+    return [...new Set(this.#byRequest.values())];
   }
 
   /** Done at once: a settled promise rather than an async function's, since a session per request closes once per request. */
   close(): Promise<void> {
     if (this.#closed) return CLOSED;
     this.#closed = true;
-    if (this.#posts.size > 0) for (const stream of [...this.#posts.values()]) stream.abandon();
+    if (this.#byRequest.size > 0) for (const stream of this.#streams()) stream.abandon();
     this.#standalone?.end();
     this.events.clear();
     this.#handlers?.close();
@@ -175,5 +181,49 @@ export class HttpSessionTransport implements Transport {
     }
     if (options?.relatedRequestId !== undefined) return this.#byRequest.get(options.relatedRequestId);
     return undefined;
+  }
+}
+
+/**
+ * Request ids to values, for a table that mostly holds one entry and empties once per request (a
+ * session per request): that entry is kept in fields, any others in a Map made when two are held
+ * at once, since in V8 deleting a Map's last entry allocates it a new table. Ids compare with
+ * ===, as a Map compares the strings and numbers that JSON-RPC ids are (1 and "1" stay apart).
+ */
+class ByRequestId<V> {
+  #firstId: RequestId | undefined;
+  #first: V | undefined;
+  #others: Map<RequestId, V> | undefined;
+
+  get size(): number {
+    return (this.#firstId === undefined ? 0 : 1) + (this.#others?.size ?? 0);
+  }
+
+  get(id: RequestId): V | undefined {
+    return id === this.#firstId ? this.#first : this.#others?.get(id);
+  }
+
+  has(id: RequestId): boolean {
+    return id === this.#firstId || (this.#others?.has(id) ?? false);
+  }
+
+  set(id: RequestId, value: V): void {
+    if (id === this.#firstId || (this.#firstId === undefined && !this.#others?.has(id))) {
+      this.#firstId = id;
+      this.#first = value;
+    } else {
+      (this.#others ??= new Map()).set(id, value);
+    }
+  }
+
+  delete(id: RequestId): void {
+    if (id !== this.#firstId) return void this.#others?.delete(id);
+    this.#firstId = undefined;
+    this.#first = undefined;
+  }
+
+  *values(): Generator<V> {
+    if (this.#firstId !== undefined) yield this.#first as V;
+    if (this.#others) yield* this.#others.values();
   }
 }

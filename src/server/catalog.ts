@@ -140,8 +140,8 @@ export class Catalog {
     }
   }
 
-  /** A live connection hears of every change until it closes. */
-  protected listen(connection: CatalogListener & { onClose(listener: () => void): void }): void {
+  /** A live connection hears of every change until it closes (McpServer.connect; ServerConnection.listens). */
+  listen(connection: CatalogListener & { onClose(listener: () => void): void }): void {
     this.#listeners.add(connection);
     connection.onClose(() => this.#listeners.delete(connection));
   }

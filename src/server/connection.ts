@@ -142,8 +142,18 @@ export class ServerConnection implements ServingConnection {
   /** What the server offers a 2026-07-28 request: listens carry changes on any transport, so list changes and subscriptions too. */
   get modernCapabilities(): ServerCapabilities { return (this.#modernOffer ??= offerOf(this.server, LATEST_MODERN_VERSION)).capabilities; }
 
-  /** This connection's open listens (2026-07-28). */
-  get listens(): Listens { return (this.#listens ??= new Listens(this)); }
+  /**
+   * This connection's open listens (2026-07-28). A connection made for one HTTP request starts
+   * hearing of the catalog's changes here (McpServer.connect), forgetting the offer it may have
+   * looked up before, which a change since would have made stale.
+   */
+  get listens(): Listens {
+    if (this.#listens === undefined && this.singleRequest && !this.connection.isClosed) {
+      this.server.listen(this);
+      this.#modernOffer = undefined;
+    }
+    return (this.#listens ??= new Listens(this));
+  }
 
   /** How `request` is served: by its own envelope (its context, made by modern/serve.ts, carries its era), or as part of this session. */
   served(request: RequestContext): Served { return request instanceof ModernRequest ? request : this; }

@@ -20,7 +20,10 @@ export class McpServer extends Catalog {
   /** Serves one connection over `transport`. */
   connect(transport: Transport, options: ServerConnectionOptions = {}): ServerConnection {
     const connection = new ServerConnection(this, transport, options);
-    this.listen(connection);
+    // One made for one HTTP request has no channel to tell its client of a change: it hears of
+    // them from its first listen on (ServerConnection.listens), sparing the catalog's set of
+    // listeners an entry added and taken out per request.
+    if (!options.singleRequest) this.listen(connection);
     connection.start();
     return connection;
   }
