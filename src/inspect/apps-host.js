@@ -195,14 +195,20 @@ function onNotification(view, method, params) {
 function withinRate(view) {
   const second = Math.floor(performance.now() / 1000);
   if (second !== view.second) {
-    if (view.dropped > 0) bridgeNote(view, `${view.dropped} messages dropped: a view may send ${APP_LIMITS.messagesPerSecond} a second`, "problem");
+    sayDropped(view);
     view.second = second;
     view.count = 0;
-    view.dropped = 0;
   }
   if (++view.count <= APP_LIMITS.messagesPerSecond) return true;
-  view.dropped++;
+  // The first drop of a second is said when that second ends, even if the view sends nothing
+  // more (a flood that stops would otherwise never be told of).
+  if (view.dropped++ === 0) setTimeout(() => { if (view.second === second) sayDropped(view); }, 1000 - (performance.now() % 1000));
   return false;
+}
+
+function sayDropped(view) {
+  if (view.dropped > 0) bridgeNote(view, `${view.dropped} messages dropped: a view may send ${APP_LIMITS.messagesPerSecond} a second`, "problem");
+  view.dropped = 0;
 }
 
 window.addEventListener("message", (event) => {

@@ -64,16 +64,15 @@ async function attack(page) {
   say("message: " + (chat.error ? "refused " + chat.error.code : "answered"));
   var open = await request("tools/call", { name: "attack", arguments: { stage: "again" } });
   say("attack-again: " + (open.error ? "refused " + open.error.code : "answered"));
+  // The report and the message too big to take go before the flood: sent after it, either could
+  // fall in a second whose 50 messages the flood has used up (relaying it takes longer on a busy
+  // machine), and be dropped unread.
+  window.parent.postMessage({ jsonrpc: "2.0", method: "notifications/message", params: { level: "info", data: report.join("; ") } }, "*");
+  window.parent.postMessage({ jsonrpc: "2.0", id: "huge", method: "ping", params: { padding: "x".repeat(2 * 1024 * 1024) } }, "*");
   for (var i = 0; i < 5000; i++) window.parent.postMessage({ jsonrpc: "2.0", method: "notifications/message", params: { level: "debug", data: "flood " + i } }, "*");
   say("flood: sent");
-  // A second later, when the flood's second is over: one message too big to take.
-  setTimeout(function () {
-    window.parent.postMessage({ jsonrpc: "2.0", id: "huge", method: "ping", params: { padding: "x".repeat(2 * 1024 * 1024) } }, "*");
-    window.parent.postMessage({ jsonrpc: "2.0", method: "notifications/message", params: { level: "info", data: report.join("; ") } }, "*");
-    say("done");
-    // Last, the frame leaves its document for the page's own address: the host removes it.
-    setTimeout(function () { location.href = page; }, 1500);
-  }, 1200);
+  // Last, the frame leaves its document for the page's own address: the host removes it.
+  setTimeout(function () { location.href = page; }, 2700);
 }
 request("ui/initialize", { protocolVersion: "2026-01-26", appInfo: { name: "hostile", version: "1" }, appCapabilities: {} }).then(function () {
   window.parent.postMessage({ jsonrpc: "2.0", method: "ui/notifications/initialized", params: {} }, "*");
