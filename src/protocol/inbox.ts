@@ -1,9 +1,10 @@
 // Textbook: Connection.#receive in src/textbook/connection.ts; this adds the bound on work in
 //  flight, and what happens to the order when a handler waits.
 // The order in which a connection takes up what arrives. Messages are handled in arrival order,
-// each until it is answered or until the event loop turns (once the next one came), whichever comes first: quick answers
-// keep the order of their requests, and a handler that waits (on a timer, on I/O, on the peer)
-// does not hold up the messages behind it. JSON-RPC allows any order; this one is easy to follow.
+// each until it is answered or, once another has arrived behind it, until the event loop turns,
+// whichever comes first: quick answers keep the order of their requests, and a handler that waits
+// (on a timer, on I/O, on the peer) does not hold up the messages behind it. JSON-RPC allows any
+// order; this one is easy to follow.
 // It also counts the work in flight, so that the connection can stop reading at a bound.
 
 export class Inbox {
