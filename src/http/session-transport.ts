@@ -5,14 +5,12 @@
 // Spec: https://modelcontextprotocol.io/specification/2025-11-25/basic/transports#multiple-connections
 
 import type { JSONRPCMessage, RequestId } from "../jsonrpc/messages.js";
-import { SENT_AT_ONCE, type SendOptions, type Transport, type TransportHandlers } from "../protocol/transport.js";
+import { CLOSED_AT_ONCE, SENT_AT_ONCE, type SendOptions, type Transport, type TransportHandlers } from "../protocol/transport.js";
 import { EventStore } from "./event-store.js";
 import { formatEvent } from "./sse.js";
 import type { SseSink } from "./sse-sink.js";
 import { itemsText, type PostBody } from "./post-body.js";
 import { PostStream, type PostMode } from "./streams.js";
-
-const CLOSED: Promise<void> = Promise.resolve();
 
 export class HttpSessionTransport implements Transport {
   readonly events: EventStore;
@@ -162,15 +160,15 @@ export class HttpSessionTransport implements Transport {
     return [...new Set(this.#byRequest.values())];
   }
 
-  /** Done at once: a settled promise rather than an async function's, since a session per request closes once per request. */
+  /** Done at once (CLOSED_AT_ONCE), the close handler run: a session per request closes once per request. */
   close(): Promise<void> {
-    if (this.#closed) return CLOSED;
+    if (this.#closed) return CLOSED_AT_ONCE;
     this.#closed = true;
     if (this.#byRequest.size > 0) for (const stream of this.#streams()) stream.abandon();
     this.#standalone?.end();
     this.events.clear();
     this.#handlers?.close();
-    return CLOSED;
+    return CLOSED_AT_ONCE;
   }
 
   #route(message: JSONRPCMessage | JSONRPCMessage[], options?: SendOptions): PostStream | undefined {

@@ -12,7 +12,7 @@ import {
   type Incoming, type JSONRPCMessage, type JSONRPCNotification, type JSONRPCResponse, type RequestId,
 } from "../jsonrpc/messages.js";
 import type { RequestClock } from "../jsonrpc/request-clock.js";
-import { SENT_AT_ONCE, type SendOptions, type Transport } from "./transport.js";
+import { CLOSED_AT_ONCE, SENT_AT_ONCE, type SendOptions, type Transport } from "./transport.js";
 import type { PeerLink, WirePolicy } from "./link.js";
 import type { RequestContext } from "./method-table.js";
 import { PeerRequests, type Dispatching } from "./dispatch.js";
@@ -59,8 +59,9 @@ export class Connection implements PeerLink {
   readonly #onProblem: (message: string) => void;
   #policy: WirePolicy;
   #closed = false;
-  #closeListeners: ((cause?: Error) => void)[] = [];
-  #inputEndListeners: (() => void)[] = [];
+  /** Made at the first listener, holding it: a push to an empty array gives it room for 17 (a connection per HTTP request has one or two). */
+  #closeListeners: ((cause?: Error) => void)[] | undefined;
+  #inputEndListeners: (() => void)[] | undefined;
   readonly #maxBatchItems: number;
   readonly #inbox: Inbox;
 
@@ -126,12 +127,14 @@ export class Connection implements PeerLink {
   }
 
   onClose(listener: (cause?: Error) => void): void {
-    this.#closeListeners.push(listener);
+    if (this.#closeListeners) this.#closeListeners.push(listener);
+    else this.#closeListeners = [listener];
   }
 
   /** The peer's input ended: the role ends what only the peer could have ended (a held listen). */
   onInputEnd(listener: () => void): void {
-    this.#inputEndListeners.push(listener);
+    if (this.#inputEndListeners) this.#inputEndListeners.push(listener);
+    else this.#inputEndListeners = [listener];
   }
 
   /**
@@ -191,9 +194,20 @@ export class Connection implements PeerLink {
     this.#transport.unanswered?.(id);
   }
 
-  async close(): Promise<void> {
-    await this.#transport.close();
-    this.#shutDown();
+  /**
+   * Closes the transport, then the connection. Not an async function: a transport that stopped at
+   * once (CLOSED_AT_ONCE; a connection made per HTTP request closes once per request) is not
+   * waited for, which would cost a promise and a tick. Never throws: a failure is the rejection.
+   */
+  close(): Promise<void> {
+    try {
+      const closing = this.#transport.close();
+      if (closing !== CLOSED_AT_ONCE) return closing.then(() => this.#shutDown());
+      this.#shutDown();
+      return closing;
+    } catch (error) {
+      return Promise.reject(error);
+    }
   }
 
   /**
@@ -206,7 +220,7 @@ export class Connection implements PeerLink {
     // Queued like a message, so that what the peer sent before its input ended is taken up first
     // (a cancel of a listen, sent last, is honoured before the listens end with their results).
     this.#inbox.enqueue(async () => {
-      for (const listener of this.#inputEndListeners) listener();
+      for (const listener of this.#inputEndListeners ?? []) listener();
     });
     await this.#inbox.idle();
     await this.close();
@@ -285,6 +299,6 @@ export class Connection implements PeerLink {
     this.#closed = true;
     this.#ourRequests?.rejectAll(cause);
     this.#peerRequests.abortAll();
-    for (const listener of this.#closeListeners) listener(cause);
+    for (const listener of this.#closeListeners ?? []) listener(cause);
   }
 }

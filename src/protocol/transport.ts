@@ -92,6 +92,13 @@ export class RequestSendOptions implements SendOptions {
  */
 export const SENT_AT_ONCE: Promise<void> = Promise.resolve();
 
+/**
+ * What a transport's close returns when it stopped at once, its close handler run already (an
+ * HTTP session's: a connection made per HTTP request closes once per request). Shared and settled,
+ * like SENT_AT_ONCE, so that Connection.close can tell by identity that there is nothing to wait for.
+ */
+export const CLOSED_AT_ONCE: Promise<void> = Promise.resolve();
+
 export interface Transport {
   /** Starts delivering input to the handlers. Called once, by the connection. */
   start(handlers: TransportHandlers): void;
@@ -100,7 +107,7 @@ export interface Transport {
    * throws) when it cannot. SENT_AT_ONCE, when it took the message at once and nothing can fail later.
    */
   send(message: JSONRPCMessage | JSONRPCMessage[], options?: SendOptions): Promise<void>;
-  /** Stops the transport; the close handler runs once. */
+  /** Stops the transport; the close handler runs once. CLOSED_AT_ONCE when it has stopped, and run it, already. */
   close(): Promise<void>;
   /**
    * The peer's request `id` will get no response (the peer cancelled it). A transport that holds

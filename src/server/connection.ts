@@ -118,9 +118,6 @@ export class ServerConnection implements ServingConnection {
       },
     );
     this.connection = new Connection(transport, { dispatcher, onProblem: this.#onProblem, maxBatchItems: options.maxBatchItems, maxInFlight: options.maxInFlight });
-    this.connection.onClose(() => {
-      this.#state = "closed";
-    });
     // The client will send nothing more, so it cannot cancel its listens: they end gracefully,
     // with their results, and the connection can finish what it owes (basic/lifecycle#shutdown).
     this.connection.onInputEnd(() => this.#listens?.endAll());
@@ -133,7 +130,8 @@ export class ServerConnection implements ServingConnection {
     }
   }
 
-  get state(): LifecycleState { return this.#state; }
+  /** Closed once the connection is (read from it, not kept: one close listener fewer per connection). */
+  get state(): LifecycleState { return this.connection.isClosed ? "closed" : this.#state; }
   get protocolVersion(): HandshakeVersion { return this.#protocolVersion; }
   get clientInfo(): Implementation { return this.#clientInfo; }
   get clientCapabilities(): ClientCapabilities { return this.#clientCapabilities; }
