@@ -5,7 +5,7 @@
 // Spec: https://modelcontextprotocol.io/specification/2025-11-25/basic/transports#streamable-http
 // (HTTP errors MAY carry a JSON-RPC error without an id).
 
-import type { Server } from "node:http";
+import type { IncomingMessage, Server, ServerResponse } from "node:http";
 import type { Socket } from "node:net";
 
 export interface ConnectionLimits {
@@ -105,16 +105,6 @@ export class ConnectionSlots {
   constructor(server: Server, limits: Required<ConnectionLimits>) {
     this.#limits = limits;
     server.on("connection", (socket: Socket) => this.#connected(socket));
-    server.on("request", (req, res) => {
-      const socket = req.socket;
-      if (this.#refused.has(socket)) return;
-      this.#waiting.delete(socket);
-      this.#busy.add(socket);
-      res.once("close", () => {
-        if (!this.#busy.delete(socket) || socket.destroyed) return;
-        this.#waiting.add(socket);
-      });
-    });
     server.on("clientError", (error: NodeJS.ErrnoException, socket: Socket) => this.#clientError(error, socket));
   }
 
@@ -123,9 +113,23 @@ export class ConnectionSlots {
     return this.#waiting.size + this.#busy.size;
   }
 
-  /** Whether a handler should answer requests on this socket (not if it was refused here). */
-  admits(socket: Socket): boolean {
-    return !this.#refused.has(socket);
+  /**
+   * A request's head is in: whether a handler should answer it (not on a socket refused here),
+   * its socket busy until the response closes. Called by the server's request listener (node.ts)
+   * rather than from a 'request' listener of its own: node copies the listener list of an event
+   * that has two, once per request.
+   */
+  admit(req: IncomingMessage, res: ServerResponse): boolean {
+    const socket = req.socket;
+    if (this.#refused.has(socket)) return false;
+    this.#waiting.delete(socket);
+    this.#busy.add(socket);
+    // 'on', not 'once': a response closes once, and once's wrapper costs two objects per request.
+    res.on("close", () => {
+      if (!this.#busy.delete(socket) || socket.destroyed) return;
+      this.#waiting.add(socket);
+    });
+    return true;
   }
 
   #connected(socket: Socket): void {

@@ -76,7 +76,8 @@ class NodeRequest implements HttpRequest {
     const res = this.#res;
     if (res.writableFinished) return;
     if (res.destroyed) return listener();
-    res.once("close", () => {
+    // 'on', not 'once': a response closes once, and once's wrapper costs two objects per request.
+    res.on("close", () => {
       if (!res.writableFinished) listener();
     });
   }

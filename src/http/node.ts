@@ -166,7 +166,7 @@ export function listen(handle: FetchHandler, options: ListenOptions = {}): Promi
 export function listenWith(listener: (req: IncomingMessage, res: ServerResponse) => void, options: ListenOptions = {}): Promise<Listening> {
   const host = options.host ?? "127.0.0.1";
   const limits = connectionLimits(options);
-  const server = createServer(serverOptions(limits), (req, res) => void (slots.admits(req.socket) && listener(req, res)));
+  const server = createServer(serverOptions(limits), (req, res) => void (slots.admit(req, res) && listener(req, res)));
   const slots = new ConnectionSlots(server, limits);
   return new Promise((resolve, reject) => {
     server.once("error", reject);
