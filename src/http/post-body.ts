@@ -45,12 +45,9 @@ export function judgePostText(text: string, limits: { maxBatchItems: number; omi
     const checked = classify(parsed);
     // A broken response is never answered: the session drops it and fails the call it was for.
     if (checked.kind === "invalid" && checked.looksLike !== "response") return jsonAnswer(400, errorResponseTo(checked.id, checked.error, limits.omitUnreadableId ?? true));
-    const body: PostBody = { isBatch: false, items: [parsed], requestIds: [], isInitialize: false, invalid: [], text, single: checked };
-    if (checked.kind === "request") {
-      body.requestIds.push(checked.message.id);
-      body.isInitialize = checked.message.method === "initialize";
-    }
-    return body;
+    // The id list made whole at once: a push to an empty array would give it room for 17.
+    const request = checked.kind === "request" ? checked.message : undefined;
+    return { isBatch: false, items: [parsed], requestIds: request ? [request.id] : [], isInitialize: request?.method === "initialize", invalid: [], text, single: checked };
   }
   // Refused before any item runs, so a large batch costs nothing but its parse.
   const refusal = batchRefusal(parsed.length, limits.maxBatchItems);

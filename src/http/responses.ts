@@ -19,11 +19,19 @@ export const DEFAULT_KEEP_ALIVE_MS = 15_000;
  * Reads a POST body that should hold JSON text: the text, or the refusal to answer with, a 413
  * past `maxBodyBytes` or a 400 with -32700 for bytes that are not UTF-8.
  */
-export async function readJsonText(request: HttpRequest, maxBodyBytes: number): Promise<string | HttpAnswer> {
+export function readJsonText(request: HttpRequest, maxBodyBytes: number): Promise<string | HttpAnswer> {
   // The declared length is judged before a byte is read; the adapter counts what actually comes.
   const declared = Number(request.header("content-length"));
-  const bytes = Number.isFinite(declared) && declared > maxBodyBytes ? undefined : await request.body(maxBodyBytes);
-  if (bytes === undefined) return errorAnswer(413, `payload too large: the limit is ${maxBodyBytes} bytes`);
+  if (Number.isFinite(declared) && declared > maxBodyBytes) return Promise.resolve(tooLarge(maxBodyBytes));
+  // One reaction on the body's promise, not an async function around it: one promise and one await fewer per POST.
+  return request.body(maxBodyBytes).then((bytes) => (bytes === undefined ? tooLarge(maxBodyBytes) : decodedText(bytes)));
+}
+
+function tooLarge(maxBodyBytes: number): HttpAnswer {
+  return errorAnswer(413, `payload too large: the limit is ${maxBodyBytes} bytes`);
+}
+
+function decodedText(bytes: Uint8Array): string | HttpAnswer {
   try {
     return strictUtf8.decode(bytes);
   } catch {
