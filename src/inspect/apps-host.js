@@ -1,12 +1,13 @@
-// The page of `mcp-wire inspect` as an MCP Apps host: a tool result whose tool names a `ui://` view
-// opens that view behind a sandbox proxy, as the spec has a web host do: a frame of another origin
-// (the CLI's second listener, cli/inspect-sandbox.ts), sandboxed to scripts and its own origin,
-// served under the view's policy (cli/inspect-views.ts). The proxy says it is ready, this page
-// sends it the view's HTML, and it renders that in an inner frame of an opaque origin, relaying the
-// bridge both ways. This file speaks the host's side of the bridge, JSON-RPC 2.0 over
-// postMessage: ui/initialize answered with the host context, the tool's input and result, size
-// changes, the view's tools/call and resources/read sent on through the CLI (which checks the tool's
-// visibility), the requests a page without a chat or a model declines, and ui/resource-teardown.
+// The page of `mcp-wire inspect` as an MCP Apps host: a call of a tool that names a `ui://` view
+// opens that view as the call starts, behind a sandbox proxy, as the spec has a web host do: a
+// frame of another origin (the CLI's second listener, cli/inspect-sandbox.ts), sandboxed to scripts
+// and its own origin, served under the view's policy (cli/inspect-views.ts). The proxy says it is
+// ready, this page sends it the view's HTML, and it renders that in an inner frame of an opaque
+// origin, relaying the bridge both ways. This file speaks the host's side of the bridge, JSON-RPC
+// 2.0 over postMessage: ui/initialize answered with the host context, the tool's input, then its
+// result or its cancellation once the call ends, size changes, the view's tools/call and
+// resources/read sent on through the CLI (which checks the tool's visibility), the requests a page
+// without a chat or a model declines, and ui/resource-teardown.
 // Each bridge message is shown in the wire list, marked as the bridge's. Bounds: APP_LIMITS.
 // Spec: https://github.com/modelcontextprotocol/ext-apps/blob/main/specification/2026-01-26/apps.mdx
 // Uses el, act and appendRow from inspect.js (both files are the page's classic scripts).
@@ -81,15 +82,20 @@ function post(view, message, note) {
   view.window.postMessage(message, view.proxyOrigin);
 }
 
-/** Opens the view of `tool` for a call's result, in `card`; a view already there goes first. */
-async function openView(tool, args, card, result) {
+/**
+ * Opens the view of `tool` as a call of it starts, in `card` (a view already there goes first):
+ * the view, or undefined when the tool names none or it could not be read. Spec (Lifecycle, 2): the
+ * call and the view's initialization run side by side, so that a tool waiting on its own view (it
+ * calls a tool of the server's back) can finish; settleView gives it the call's end.
+ */
+async function openView(tool, args, card) {
   const uri = viewUriOf(tool);
-  if (uri === undefined) return;
+  if (uri === undefined) return undefined;
   for (const open of [...views.values()]) if (open.card === card) await teardown(open, "the tool was called again");
   while (views.size >= APP_LIMITS.openViews) await teardown(views.values().next().value, `at most ${APP_LIMITS.openViews} views are open at once`);
   const answer = await act({ action: "view", uri, origin: location.origin });
   const id = ++hostRequestSeq;
-  if (!answer.ok) return bridgeNote({ id, uri }, `could not open the view: ${answer.error}`, "problem");
+  if (!answer.ok) return void bridgeNote({ id, uri }, `could not open the view: ${answer.error}`, "problem");
   const opened = answer.result;
   const iframe = el("iframe", {
     // Spec (Sandbox proxy, 1-2): the proxy is of another origin (another port) and keeps it, with
@@ -105,7 +111,8 @@ async function openView(tool, args, card, result) {
   const box = el("div", { className: "app" + (opened.prefersBorder === false ? " borderless" : "") },
     el("div", { className: "app-head" }, el("span", { text: `view ${uri} (sandboxed, behind a sandbox proxy; bridge messages in the wire list)` }), close), iframe);
   card.append(box);
-  const view = { id, uri, csp: opened.csp, html: opened.html, proxyOrigin: opened.proxyOrigin, tool, args, result, card, box, iframe, window: iframe.contentWindow,
+  // `outcome`: the call's end once it came (settleView), { result } or { cancelled }.
+  const view = { id, uri, csp: opened.csp, html: opened.html, proxyOrigin: opened.proxyOrigin, tool, args, outcome: undefined, card, box, iframe, window: iframe.contentWindow,
     sent: false, initialized: false, pending: new Map(), second: 0, count: 0, dropped: 0, loads: 0 };
   views.set(view.window, view);
   close.addEventListener("click", () => teardown(view, "closed from the page"));
@@ -114,6 +121,24 @@ async function openView(tool, args, card, result) {
   iframe.addEventListener("load", () => { if (++view.loads > 1) remove(view, "the view navigated away from its document"); });
   // Spec (UI Resource Format, Host Behavior): the host SHOULD log CSP configurations for review.
   bridgeNote(view, `opened behind the sandbox proxy ${opened.proxyOrigin}; its Content-Security-Policy: ${opened.policy}`);
+  return view;
+}
+
+/**
+ * The call of `view`'s tool ended, with the page's `answer`: a result (an `isError` one too) is the
+ * view's tool-result; anything else (the call cancelled, or refused with an error) its tool-cancelled,
+ * since the view will never see a result. Told at once, or after its initialization if not yet done.
+ */
+function settleView(view, answer) {
+  if (!views.has(view.window) || view.outcome) return;
+  // Spec (ui/notifications/tool-cancelled): the host MUST send it if the tool execution was cancelled, for any reason.
+  view.outcome = answer.ok ? { result: answer.result } : { cancelled: String(answer.error) };
+  if (view.initialized) tellOutcome(view);
+}
+
+function tellOutcome(view) {
+  if (view.outcome.result) post(view, { jsonrpc: "2.0", method: "ui/notifications/tool-result", params: view.outcome.result });
+  else post(view, { jsonrpc: "2.0", method: "ui/notifications/tool-cancelled", params: { reason: view.outcome.cancelled } });
 }
 
 /** The host context (Host Context in McpUiInitializeResult): where and how the view is shown. */
@@ -182,9 +207,10 @@ function onSandbox(view, method) {
 function onNotification(view, method, params) {
   if (method === "ui/notifications/initialized" && !view.initialized) {
     view.initialized = true;
-    // Spec (Notifications, Host -> View): tool-input after the initialize request, then the result.
+    // Spec (Notifications, Host -> View): tool-input after the initialize request, then the
+    // result (or the cancellation) once the call has ended, which may be later.
     post(view, { jsonrpc: "2.0", method: "ui/notifications/tool-input", params: { arguments: view.args || {} } });
-    post(view, { jsonrpc: "2.0", method: "ui/notifications/tool-result", params: view.result });
+    if (view.outcome) tellOutcome(view);
   } else if (method === "ui/notifications/size-changed" && params && Number.isFinite(params.height)) {
     // Spec (Container Dimensions, Host Behavior): a flexible height follows size-changed.
     view.iframe.style.height = `${Math.max(16, Math.min(APP_LIMITS.maxHeight, Math.ceil(params.height)))}px`;

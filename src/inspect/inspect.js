@@ -161,11 +161,12 @@ function showTools(tools) {
       cancel.addEventListener("click", () => act({ action: "cancel", callId }));
       running.replaceChildren(bar, el("span", { className: "progress-text" }), cancel);
       result.textContent = "";
+      // MCP Apps (apps-host.js): a tool that names a view shows it while it runs, then its end in it.
+      const viewing = openView(tool, args, form);
       const answer = await act({ action: "call", name: tool.name, arguments: args, callId });
       running.replaceChildren();
       showResult(result, answer);
-      // MCP Apps (apps-host.js): a tool that names a view shows its result in it too.
-      if (answer.ok) void openView(tool, args, form, answer.result);
+      void viewing.then((view) => view && settleView(view, answer));
     });
     box.append(form);
   }
