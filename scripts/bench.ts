@@ -67,7 +67,7 @@ const SESSIONLESS_LIMIT = 1.5;
 /**
  * Runs of each side for those two rows: more than HTTP_RUNS, since on a shared machine some runs
  * have CPU stolen by a neighbour (runs with 0.5 to 1.2 s of steal time in /proc/stat measured the
- * same server 20-25% dearer): a median of five stands two such runs, of either side.
+ * same server about 20% dearer): a median of five stands two such runs, of either side.
  */
 const SESSIONLESS_RUNS = 5;
 /** Below this share of the baseline's HTTP calls/s the summary points at the profiler as well. */
