@@ -83,7 +83,8 @@ const NOTHING: Promise<void> = Promise.resolve();
 export class ServerConnection implements ServingConnection {
   readonly server: Catalog;
   readonly connection: Connection;
-  #state: LifecycleState = "awaiting-initialize";
+  /** Where the handshake is; "closed" is not kept here but read from the connection (the state getter). */
+  #state: Exclude<LifecycleState, "closed"> = "awaiting-initialize";
   /** Until negotiation, the newest version's rules apply. */
   #protocolVersion: HandshakeVersion = LATEST_PROTOCOL_VERSION;
   #clientInfo: Implementation = { name: "unknown", version: "unknown" };
